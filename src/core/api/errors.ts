@@ -1,0 +1,64 @@
+import type { Endpoint, FieldError } from './types';
+
+/**
+ * Why a call failed:
+ * - `http`: the service answered with an error status (problem+json when it sent one);
+ * - `unreadable`: a 200 whose body could not be used (it was still charged);
+ * - `timeout`: no answer within the per-request timeout;
+ * - `network`: the connection failed before any answer;
+ * - `aborted`: the caller cancelled.
+ */
+export type ApiErrorKind = 'http' | 'unreadable' | 'timeout' | 'network' | 'aborted';
+
+export interface ApiErrorDetails {
+  kind: ApiErrorKind;
+  endpoint: Endpoint;
+  /** HTTP status; 0 when no response arrived. */
+  status: number;
+  code?: string;
+  title?: string;
+  detail?: string;
+  requestId?: string;
+  /** Seconds, from the Retry-After header or the body's retry_after. */
+  retryAfter?: number;
+  errors?: FieldError[];
+  /** True when the failed call still cost a credit (an unreadable 200 from a paid endpoint). */
+  charged?: boolean;
+  /** HTTP attempts made before giving up. */
+  attempts: number;
+}
+
+/** The only error the client throws. Its message is plain language and never holds the API key. */
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly endpoint: Endpoint;
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly title: string | undefined;
+  readonly detail: string | undefined;
+  readonly requestId: string | undefined;
+  readonly retryAfter: number | undefined;
+  readonly errors: FieldError[];
+  readonly charged: boolean;
+  readonly attempts: number;
+
+  constructor(message: string, details: ApiErrorDetails) {
+    super(message);
+    this.name = 'ApiError';
+    this.kind = details.kind;
+    this.endpoint = details.endpoint;
+    this.status = details.status;
+    this.code = details.code;
+    this.title = details.title;
+    this.detail = details.detail;
+    this.requestId = details.requestId;
+    this.retryAfter = details.retryAfter;
+    this.errors = details.errors ?? [];
+    this.charged = details.charged ?? false;
+    this.attempts = details.attempts;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}

@@ -1,0 +1,177 @@
+/**
+ * The public shape of the Transcript Service client (src/core/api).
+ * Everything the engine needs from the service goes through these types; the
+ * wire format (camelCase or snake_case, integer or decimal times) never leaks out.
+ */
+
+/** Injected time source, so retries and pacing can be tested without waiting. */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms` milliseconds, or rejects with the signal's reason when aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export type Endpoint =
+  | 'transcript'
+  | 'playlist/videos'
+  | 'channel/resolve'
+  | 'channel/videos'
+  | 'channel/latest'
+  | 'search'
+  | 'channel/search';
+
+/** Endpoints that cost nothing (spec: channel/resolve and channel/latest are free). */
+export const FREE_ENDPOINTS: ReadonlySet<Endpoint> = new Set(['channel/resolve', 'channel/latest']);
+
+export interface Segment {
+  text: string;
+  /** Seconds, as received (integer or decimal). Absent when timestamps were not requested. */
+  start?: number;
+  /** Seconds, as received. Absent when timestamps were not requested. */
+  duration?: number;
+}
+
+export interface TranscriptMetadata {
+  title?: string;
+  authorName?: string;
+  authorUrl?: string;
+  thumbnailUrl?: string;
+}
+
+export interface Transcript {
+  videoId: string;
+  language: string;
+  segments: Segment[];
+  metadata?: TranscriptMetadata;
+  /** The parsed JSON body exactly as the service sent it (for json/ export). */
+  raw: unknown;
+}
+
+export interface VideoItem {
+  videoId: string;
+  title: string;
+  /** Position in the playlist or channel listing, when the service sends one. */
+  index?: number;
+  channelId?: string;
+  channelTitle?: string;
+  lengthText?: string;
+  hasCaptions?: boolean;
+}
+
+/** One page of a playlist, channel or search listing. */
+export interface VideoPage {
+  items: VideoItem[];
+  /** Cursor for the next page; null when there is none. */
+  continuation: string | null;
+  hasMore: boolean;
+  /** playlist_info as received, normalised to string values. */
+  info?: Record<string, string>;
+}
+
+export interface ChannelResolution {
+  channelId: string;
+  resolvedFrom: string;
+}
+
+export interface LatestVideo {
+  videoId: string;
+  title: string;
+  published?: string;
+}
+
+export interface ChannelLatest {
+  channelId: string;
+  title: string;
+  videos: LatestVideo[];
+}
+
+export interface ChannelSearchResult {
+  channelId: string;
+  title: string;
+  handle?: string;
+}
+
+export type SearchResults =
+  | { type: 'video'; items: VideoItem[] }
+  | { type: 'channel'; channels: ChannelSearchResult[] };
+
+/** What the RateLimit-* or X-RateLimit-* headers of the last response said. */
+export interface RateLimitSignal {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+  /** Clock time (ms) at which the headers were read. */
+  observedAt: number;
+}
+
+export interface ApiResponse<T> {
+  value: T;
+  /** True when the call cost one credit (a 200 from a paid endpoint). */
+  charged: boolean;
+  requestId?: string;
+  /** How many HTTP attempts were made, 1 to 3. */
+  attempts: number;
+}
+
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface TranscriptRequest {
+  /** Video ID or URL. */
+  video: string;
+  /** Caption language; undefined asks for the video's original track. */
+  lang?: string;
+  includeTimestamp: boolean;
+  sendMetadata: boolean;
+}
+
+export type ListRequest<K extends string> = { [P in K]: string } | { continuation: string };
+
+export interface RetryNotice {
+  endpoint: Endpoint;
+  attempt: number;
+  status: number;
+  waitMs: number;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** Sent on every request; the hosted service refuses requests without one. */
+  userAgent: string;
+  /** Per-attempt timeout in ms. Default 30 000. */
+  timeoutMs?: number;
+  /** Default: the real clock. */
+  clock?: Clock;
+  /** Keep-alive connections per origin. Default 16. */
+  connections?: number;
+  /** Called once per credit spent (a 200 from a paid endpoint, unreadable bodies included). */
+  onCredit?: (endpoint: Endpoint) => void;
+  /** Called whenever a response carries rate-limit headers. */
+  onRateLimit?: (signal: RateLimitSignal) => void;
+  /** Called before each wait between attempts. */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+export interface TranscriptClient {
+  transcript(request: TranscriptRequest, signal?: AbortSignal): Promise<ApiResponse<Transcript>>;
+  playlistVideos(request: ListRequest<'playlist'>, signal?: AbortSignal): Promise<ApiResponse<VideoPage>>;
+  channelResolve(input: string, signal?: AbortSignal): Promise<ApiResponse<ChannelResolution>>;
+  channelVideos(request: ListRequest<'channel'>, signal?: AbortSignal): Promise<ApiResponse<VideoPage>>;
+  channelLatest(channel: string, signal?: AbortSignal): Promise<ApiResponse<ChannelLatest>>;
+  search(
+    request: { q: string; type?: 'video' | 'channel'; limit?: number },
+    signal?: AbortSignal,
+  ): Promise<ApiResponse<SearchResults>>;
+  channelSearch(
+    request: { channel: string; q: string; limit?: number },
+    signal?: AbortSignal,
+  ): Promise<ApiResponse<VideoPage>>;
+  /** Closes keep-alive connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,50 @@
+import {
+  commandNames,
+  commands,
+  eventNames,
+  ipcChannel,
+  type CommandName,
+  type EventName,
+  type EventPayload,
+} from '../shared/contract';
+import type { AppHandlers } from '../core/app';
+
+/** The slice of Electron's ipcMain this module needs (a fake stands in for it in tests). */
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: unknown, input: unknown) => unknown): void;
+  removeHandler(channel: string): void;
+}
+
+/** Where events go: the window's webContents in the app. */
+export interface EventSink {
+  send(channel: string, payload: unknown): void;
+}
+
+/**
+ * Binds every contract command to its handler. Inputs from the renderer are parsed with the
+ * contract's schema before the handler sees them; a bad payload is refused with a plain message.
+ */
+export function bindCommands(ipcMain: IpcMainLike, handlers: AppHandlers): () => void {
+  for (const name of commandNames) {
+    ipcMain.handle(ipcChannel.command(name), (_event, input) => dispatch(handlers, name, input));
+  }
+  return () => commandNames.forEach((name) => ipcMain.removeHandler(ipcChannel.command(name)));
+}
+
+async function dispatch(handlers: AppHandlers, name: CommandName, input: unknown): Promise<unknown> {
+  const parsed = commands[name].input.safeParse(input ?? {});
+  if (!parsed.success) throw new Error(`Scriptorium refused the ${name} request: its input was not valid.`);
+  const handler = handlers[name] as (input: unknown) => Promise<unknown>;
+  return handler(parsed.data);
+}
+
+/** Forwards app events to the renderer on their contract channels. */
+export function forwardEvents(
+  subscribe: <N extends EventName>(event: N, listener: (payload: EventPayload<N>) => void) => () => void,
+  sink: EventSink,
+): () => void {
+  const unsubscribers = eventNames.map((name) =>
+    subscribe(name, (payload) => sink.send(ipcChannel.event(name), payload)),
+  );
+  return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
+}

@@ -1,0 +1,7 @@
+import type { ScriptoriumApi } from '../shared/contract';
+
+declare global {
+  interface Window {
+    scriptorium: ScriptoriumApi;
+  }
+}

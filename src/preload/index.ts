@@ -1,0 +1,4 @@
+import { contextBridge, ipcRenderer } from 'electron';
+import { createPreloadApi } from './api';
+
+contextBridge.exposeInMainWorld('scriptorium', createPreloadApi(ipcRenderer));

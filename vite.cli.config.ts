@@ -1,0 +1,27 @@
+import { builtinModules } from 'node:module';
+import { defineConfig } from 'vite';
+import pkg from './package.json' with { type: 'json' };
+
+// The CLI is bundled into one ESM file that bin/scriptorium imports; every
+// package dependency stays external so native modules load from node_modules.
+const external = [
+  ...builtinModules,
+  ...builtinModules.map((name) => `node:${name}`),
+  ...Object.keys(pkg.dependencies),
+];
+
+export default defineConfig({
+  define: { __APP_VERSION__: JSON.stringify(pkg.version) },
+  build: {
+    ssr: true,
+    outDir: 'out/cli',
+    emptyOutDir: true,
+    target: 'node20',
+    sourcemap: true,
+    rollupOptions: {
+      input: { index: 'src/cli/index.ts' },
+      external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),
+      output: { format: 'es', entryFileNames: '[name].js' },
+    },
+  },
+});

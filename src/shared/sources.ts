@@ -1,0 +1,273 @@
+/**
+ * Classifies whatever a user pastes as a source (a video, a playlist, a channel or a search) and
+ * checks it against the service's limits, so that a bad source is reported before any request.
+ * The URL forms are those of api-notes.md.
+ */
+import {
+  LIMITS,
+  PLAYLIST_PREFIXES,
+  checkChannelInput,
+  checkPlaylistId,
+  checkSearchQuery,
+  checkVideoUrl,
+  codePointLength,
+} from './limits';
+
+export type SourceKind = 'video' | 'playlist' | 'channel' | 'search';
+
+export interface Source {
+  kind: SourceKind;
+  /** video: the 11-char ID; playlist: the playlist ID; channel: a UC id, an @handle, or a canonical
+   *  https://www.youtube.com/c/NAME or /user/NAME URL (what channel/resolve's `input` accepts);
+   *  search: the query text (trimmed). */
+  id: string;
+  /** What the user typed, trimmed. */
+  input: string;
+}
+
+export type SourceCheck = { ok: true; source: Source } | { ok: false; input: string; reason: string };
+
+type Classification = { kind: SourceKind; id: string } | { reason: string };
+
+const EXPECTED =
+  'expected a video ID or URL, a playlist ID or URL, a channel @handle, URL or UC id, or search:<query>';
+const NOT_A_SOURCE = `not a video, playlist, channel or search: ${EXPECTED}`;
+const BAD_VIDEO_ID = 'a video ID has 11 characters (letters, digits, - and _)';
+const BAD_CHANNEL_ID = 'a channel ID is UC followed by 22 characters (letters, digits, - and _)';
+const BAD_HANDLE = 'a channel @handle has 3 to 30 characters: letters, digits, ., _ and -';
+const BAD_CHANNEL_NAME = 'a /c/ or /user/ channel name has only letters, digits, ., _ and -';
+const UNKNOWN_PAGE =
+  'this address is not a video, playlist or channel: expected watch?v=, youtu.be/, /shorts/, /embed/, ' +
+  '/live/, /v/, list=, /channel/, /@handle, /c/ or /user/';
+/** Pages that name their subject in a query parameter, and what to say when it is missing. */
+const MISSING_PARAMETER: Readonly<Record<string, string>> = {
+  watch: 'a watch address needs v=<video ID>',
+  playlist: 'a playlist address needs list=<playlist ID>',
+};
+
+const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
+const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
+// Handles may use letters of any script, with their combining marks.
+const HANDLE = /^@[\p{L}\p{M}\p{N}._-]{3,30}$/u;
+const CHANNEL_NAME = /^[\p{L}\p{M}\p{N}._-]+$/u;
+const BARE_ID = /^[A-Za-z0-9_-]+$/;
+const SEARCH_PREFIX = 'search:';
+const WITH_SCHEME = /^(?:[a-z][a-z0-9+.-]*:\/\/|https?:)/i;
+const HOST_FIRST = /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:[/?#]|$)/i;
+
+const SHORT_LINK_HOST = 'youtu.be';
+const YOUTUBE_HOSTS: ReadonlySet<string> = new Set([
+  'youtube.com',
+  'www.youtube.com',
+  'm.youtube.com',
+  'music.youtube.com',
+  'youtube-nocookie.com',
+  'www.youtube-nocookie.com',
+]);
+/** Paths of the form /<word>/<video ID>. */
+const VIDEO_PATHS: ReadonlySet<string> = new Set(['shorts', 'embed', 'live', 'v']);
+/** Channel tabs that may follow a channel address and still mean the whole channel. */
+const CHANNEL_TABS: ReadonlySet<string> = new Set(['videos', 'shorts', 'streams', 'featured']);
+
+export function parseSource(text: string): SourceCheck {
+  const input = text.trim();
+  const classified = classify(input);
+  if ('reason' in classified) return { ok: false, input, reason: classified.reason };
+  const limitProblem = checkIdLimits(classified);
+  if (limitProblem !== null) return { ok: false, input, reason: limitProblem };
+  return { ok: true, source: { ...classified, input } };
+}
+
+/** Lines of a --from file: skips blank lines and lines whose first non-space char is '#';
+ *  keeps the 1-based line number of each remaining line. Handles \r\n and a UTF-8 BOM. */
+export function readSourceLines(fileText: string): Array<{ line: number; text: string }> {
+  const text = fileText.startsWith('\uFEFF') ? fileText.slice(1) : fileText;
+  return text.split(/\r\n|\r|\n/).flatMap((rawLine, index) => {
+    const line = rawLine.trim();
+    return line === '' || line.startsWith('#') ? [] : [{ line: index + 1, text: line }];
+  });
+}
+
+/** Checks many entries; `where` labels each (e.g. "line 3" or "argument 2"). Duplicate sources
+ *  (same kind and id) are reported as invalid ("already listed at line 1") so nothing is queued twice. */
+export function checkSources(entries: Array<{ where: string; text: string }>): {
+  valid: Array<{ where: string; source: Source }>;
+  invalid: Array<{ where: string; input: string; reason: string }>;
+} {
+  const valid: Array<{ where: string; source: Source }> = [];
+  const invalid: Array<{ where: string; input: string; reason: string }> = [];
+  const firstListedAt = new Map<string, string>();
+  for (const { where, text } of entries) {
+    const check = parseSource(text);
+    if (!check.ok) {
+      invalid.push({ where, input: check.input, reason: check.reason });
+      continue;
+    }
+    const key = sameSourceKey(check.source);
+    const earlier = firstListedAt.get(key);
+    if (earlier !== undefined) {
+      invalid.push({ where, input: check.source.input, reason: `already listed at ${earlier}` });
+      continue;
+    }
+    firstListedAt.set(key, where);
+    valid.push({ where, source: check.source });
+  }
+  return { valid, invalid };
+}
+
+/** One line a user reads, e.g. `line 3: "youtube.com/watch?v=abc" is not a valid source: a video ID has 11 characters (letters, digits, - and _)` */
+export function describeInvalid(entry: { where: string; input: string; reason: string }): string {
+  return `${entry.where}: ${quoteForDisplay(entry.input)} is not a valid source: ${entry.reason}`;
+}
+
+function classify(input: string): Classification {
+  if (input === '') return { reason: `the source is empty: ${EXPECTED}` };
+  if (input.slice(0, SEARCH_PREFIX.length).toLowerCase() === SEARCH_PREFIX) {
+    const query = input.slice(SEARCH_PREFIX.length).trim();
+    const problem = checkSearchQuery(query);
+    return problem === null ? { kind: 'search', id: query } : { reason: problem };
+  }
+  // Nothing longer than the service's largest limit can be sent, whatever it turns out to be.
+  if (codePointLength(input) > LIMITS.videoUrl.max) {
+    return {
+      reason: `too long: a source has at most ${LIMITS.videoUrl.max} characters (the video_url limit)`,
+    };
+  }
+  if (input.startsWith('@')) return classifyHandle(input);
+  if (BARE_ID.test(input)) return classifyBareId(input);
+  if (WITH_SCHEME.test(input) || HOST_FIRST.test(input)) return classifyUrl(input);
+  return { reason: NOT_A_SOURCE };
+}
+
+function classifyHandle(handle: string): Classification {
+  return HANDLE.test(handle) ? { kind: 'channel', id: handle } : { reason: BAD_HANDLE };
+}
+
+function classifyBareId(id: string): Classification {
+  // Checked in this order because an 11-character ID is a video even when it starts with PL or UC.
+  if (VIDEO_ID.test(id)) return { kind: 'video', id };
+  if (CHANNEL_ID.test(id)) return { kind: 'channel', id };
+  if (PLAYLIST_PREFIXES.some((prefix) => id.startsWith(prefix))) return classifyPlaylistId(id);
+  if (id.startsWith('UC')) return { reason: BAD_CHANNEL_ID };
+  return { reason: NOT_A_SOURCE };
+}
+
+function classifyPlaylistId(id: string): Classification {
+  const problem = checkPlaylistId(id);
+  return problem === null ? { kind: 'playlist', id } : { reason: problem };
+}
+
+function classifyVideoId(id: string): Classification {
+  return VIDEO_ID.test(id) ? { kind: 'video', id } : { reason: BAD_VIDEO_ID };
+}
+
+function classifyUrl(input: string): Classification {
+  const url = parseUrl(WITH_SCHEME.test(input) ? input : `https://${input}`);
+  if (url === null) return { reason: 'this address cannot be read as a URL' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { reason: 'only http:// and https:// addresses are accepted' };
+  }
+  const isShortLink = url.hostname === SHORT_LINK_HOST;
+  if (!isShortLink && !YOUTUBE_HOSTS.has(url.hostname)) {
+    return {
+      reason: `${url.hostname} is not a YouTube address (youtube.com, youtu.be or youtube-nocookie.com)`,
+    };
+  }
+  const segments = pathSegments(url.pathname);
+  if (segments === null) return { reason: 'the address has a badly encoded path (a stray %)' };
+  const params = url.searchParams;
+
+  // A video address that also carries list= still names the video the user was watching.
+  const videoId = isShortLink ? shortLinkVideoId(segments) : pageVideoId(segments, params);
+  if (videoId !== undefined) return classifyVideoId(videoId);
+  const list = params.get('list');
+  if (list !== null) return classifyPlaylistId(list);
+  if (isShortLink) return { reason: 'a youtu.be address is youtu.be/<video ID>' };
+  const page = segments[0]?.toLowerCase() ?? '';
+  return classifyChannelPath(segments) ?? { reason: MISSING_PARAMETER[page] ?? UNKNOWN_PAGE };
+}
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The decoded, non-empty segments of a path (so doubled and trailing slashes do not matter). */
+function pathSegments(pathname: string): string[] | null {
+  const segments: string[] = [];
+  for (const segment of pathname.split('/')) {
+    if (segment === '') continue;
+    try {
+      segments.push(decodeURIComponent(segment));
+    } catch {
+      return null;
+    }
+  }
+  return segments;
+}
+
+function shortLinkVideoId(segments: string[]): string | undefined {
+  return segments.length === 1 ? segments[0] : undefined;
+}
+
+/** The video a youtube.com page names, if it names one: /watch?v=ID or /<shorts|embed|live|v>/ID. */
+function pageVideoId(segments: string[], params: URLSearchParams): string | undefined {
+  const [first, second, ...rest] = segments;
+  if (first === undefined || (first.toLowerCase() === 'watch' && second === undefined)) {
+    return params.get('v') ?? undefined;
+  }
+  if (second === undefined || rest.length > 0 || !VIDEO_PATHS.has(first.toLowerCase())) return undefined;
+  // /embed/videoseries?list=… embeds a playlist; "videoseries" merely happens to have 11 letters.
+  if (first.toLowerCase() === 'embed' && second === 'videoseries' && params.has('list')) return undefined;
+  return second;
+}
+
+/** /channel/UC…, /@handle, /c/NAME or /user/NAME, optionally followed by one channel tab. */
+function classifyChannelPath(segments: string[]): Classification | null {
+  const [first, ...rest] = segments;
+  if (first === undefined) return null;
+  const isHandle = first.startsWith('@');
+  const names = isHandle ? [] : rest.slice(0, 1);
+  const tabs = rest.slice(names.length);
+  const tab = tabs[0];
+  if (tabs.length > 1 || (tab !== undefined && !CHANNEL_TABS.has(tab.toLowerCase()))) return null;
+  if (isHandle) return classifyHandle(first);
+
+  const [name] = names;
+  if (name === undefined) return null;
+  const kind = first.toLowerCase();
+  if (kind === 'channel')
+    return CHANNEL_ID.test(name) ? { kind: 'channel', id: name } : { reason: BAD_CHANNEL_ID };
+  if (kind !== 'c' && kind !== 'user') return null;
+  if (!CHANNEL_NAME.test(name)) return { reason: BAD_CHANNEL_NAME };
+  return { kind: 'channel', id: `https://www.youtube.com/${kind}/${encodeURIComponent(name)}` };
+}
+
+function checkIdLimits({ kind, id }: { kind: SourceKind; id: string }): string | null {
+  switch (kind) {
+    case 'video':
+      return checkVideoUrl(id);
+    case 'playlist':
+      return checkPlaylistId(id);
+    case 'channel':
+      return checkChannelInput(id);
+    case 'search':
+      return checkSearchQuery(id);
+  }
+}
+
+/** Handles and /c/ or /user/ names are case-insensitive on the platform; IDs are not. */
+function sameSourceKey({ kind, id }: Source): string {
+  const caseInsensitive = kind === 'channel' && !CHANNEL_ID.test(id);
+  return `${kind}:${caseInsensitive ? id.toLowerCase() : id}`;
+}
+
+/** The input in quotes, with control characters escaped and a long input shortened. */
+function quoteForDisplay(input: string): string {
+  const characters = Array.from(input);
+  const shown = characters.length > 80 ? `${characters.slice(0, 79).join('')}…` : input;
+  return JSON.stringify(shown);
+}

@@ -1,0 +1,70 @@
+import type { ExportSegment } from './types';
+
+/** A subtitle cue in whole milliseconds, with its text split into non-empty lines. */
+export interface Cue {
+  startMs: number;
+  endMs: number;
+  lines: string[];
+}
+
+/**
+ * Seconds to the nearest whole millisecond, never negative.
+ *
+ * Rounds the decimal the service sent, not its binary approximation: 0.5005 * 1000 gives
+ * 500.49999999999994, yet a reader of the JSON expects 00:00:00,501, so the product is first cut
+ * to 15 significant digits (what a double reliably holds).
+ */
+export function roundToMs(seconds: number): number {
+  const ms = Math.round(Number((seconds * 1000).toPrecision(15)));
+  return Math.max(0, ms);
+}
+
+/** `HH:MM:SS,mmm` (SRT, separator ',') or `HH:MM:SS.mmm` (WebVTT, separator '.'); hours grow past 99. */
+export function formatTimestamp(ms: number, separator: ',' | '.'): string {
+  const hours = Math.floor(ms / 3_600_000);
+  const minutes = Math.floor((ms % 3_600_000) / 60_000);
+  const seconds = Math.floor((ms % 60_000) / 1000);
+  const millis = ms % 1000;
+  const pad = (value: number, width: number): string => String(value).padStart(width, '0');
+  return `${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}${separator}${pad(millis, 3)}`;
+}
+
+/** Line breaks as they may arrive in caption text, including the Unicode line and paragraph separators. */
+const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/;
+
+/** The text's lines, trimmed, without the empty ones (an empty line would end a cue early). */
+export function captionLines(text: string): string[] {
+  return text
+    .split(LINE_BREAK)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+}
+
+type TimedSegment = ExportSegment & { start: number; duration: number };
+
+function isTimed(segment: ExportSegment): segment is TimedSegment {
+  return Number.isFinite(segment.start) && Number.isFinite(segment.duration);
+}
+
+/**
+ * The cues of a transcript, or undefined when its segments carry no timestamps (fetched with
+ * include_timestamp=false), in which case no subtitle file can be made.
+ *
+ * Segments with blank text are dropped first, so that they neither make empty cues nor cut the
+ * previous cue short. A cue ends at start + duration, or at the next cue's start where the two overlap
+ * (as youtube-transcript-api's formatters do), and never before it starts.
+ */
+export function buildCues(segments: readonly ExportSegment[]): Cue[] | undefined {
+  if (!segments.every(isTimed)) return undefined;
+  const shown = segments
+    .filter(isTimed)
+    .map((segment) => ({ segment, lines: captionLines(segment.text) }))
+    .filter(({ lines }) => lines.length > 0);
+  return shown.map(({ segment, lines }, index) => {
+    const startMs = roundToMs(segment.start);
+    let endMs = roundToMs(segment.start + segment.duration);
+    const next = shown[index + 1];
+    if (next !== undefined) endMs = Math.min(endMs, roundToMs(next.segment.start));
+    return { startMs, endMs: Math.max(startMs, endMs), lines };
+  });
+}

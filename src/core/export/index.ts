@@ -1,0 +1,12 @@
+export { writeCorpus } from './write-corpus';
+export { ExportError, describeWriteFailure } from './errors';
+export { DEFAULT_NAME_TEMPLATE, MAX_ENTRY_PATH_BYTES } from './naming';
+export { EXPORT_FORMATS } from './types';
+export type {
+  ExportFormat,
+  ExportInput,
+  ExportManifest,
+  ExportResult,
+  ExportSegment,
+  ExportVideo,
+} from './types';

@@ -1,0 +1,29 @@
+import type { ExportManifest } from './types';
+
+/** A copy of `value` whose objects list their keys in sorted order, so equal options print identically. */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
+}
+
+/** manifest.json, pretty-printed with PRODUCT.md's key order; `options` keys are sorted. */
+export function renderManifest(manifest: ExportManifest): string {
+  const ordered = {
+    tool: { name: manifest.tool.name, version: manifest.tool.version },
+    job_id: manifest.job_id,
+    sources: manifest.sources,
+    skipped_sources: manifest.skipped_sources.map(({ source, reason }) => ({ source, reason })),
+    options: sortKeys(manifest.options),
+    counts: {
+      videos: manifest.counts.videos,
+      ok: manifest.counts.ok,
+      unavailable: manifest.counts.unavailable,
+      failed: manifest.counts.failed,
+    },
+    credits_spent: manifest.credits_spent,
+    finished_at: manifest.finished_at,
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}

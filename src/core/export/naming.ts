@@ -1,0 +1,144 @@
+import { EXPORT_FORMATS } from './types';
+import type { ExportFormat, ExportVideo } from './types';
+
+export const DEFAULT_NAME_TEMPLATE = '{title} [{video_id}]';
+
+/** PRODUCT.md: every ZIP path is valid UTF-8 of at most this many bytes. */
+export const MAX_ENTRY_PATH_BYTES = 200;
+
+const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/**
+ * Room for the stem once the longest folder and extension (`json/`, `.json`) are taken off, so that
+ * a video's files share one stem in every folder and scripts can pair them.
+ */
+const STEM_BUDGET_BYTES =
+  MAX_ENTRY_PATH_BYTES - Math.max(...EXPORT_FORMATS.map((format) => byteLength(`${format}/.${format}`)));
+
+/** The path of one transcript file inside the ZIP, e.g. `srt/007 - Never Gonna [dQw4w9WgXcQ].srt`. */
+export function entryPath(format: ExportFormat, stem: string): string {
+  return `${format}/${stem}.${format}`;
+}
+
+/**
+ * Characters no file name may hold on Windows, macOS or Linux (path separators, Windows' forbidden
+ * set), control characters, and lone surrogates (which have no UTF-8 encoding).
+ */
+const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cs}/\\:*?"<>|]/gu;
+
+/**
+ * NFC-normalised text with each run of white space (line breaks, tabs) turned into one space and every
+ * unsafe character into '_'.
+ */
+export function sanitizeNamePart(text: string): string {
+  return text.normalize('NFC').replace(/\s+/gu, ' ').replace(UNSAFE_CHARACTERS, '_');
+}
+
+/**
+ * Strips leading and trailing dots and spaces: Windows drops trailing ones silently, and a leading dot
+ * would hide the file on macOS and Linux.
+ */
+function tidy(text: string): string {
+  return text.replace(/^[\s.]+|[\s.]+$/gu, '');
+}
+
+/** Device names Windows reserves, with or without an extension (`NUL.txt` is reserved too). */
+const WINDOWS_RESERVED = /^(CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³])$/iu;
+
+/**
+ * Prefixes '_' when the part before the first dot is a reserved Windows device name. A head without a
+ * dot is safe: the file name goes on with ` [<id>]` before its first dot.
+ */
+function avoidReservedName(head: string): string {
+  const dot = head.indexOf('.');
+  return dot >= 0 && WINDOWS_RESERVED.test(head.slice(0, dot).trimEnd()) ? `_${head}` : head;
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes that ends between two graphemes. */
+export function truncateToBytes(text: string, maxBytes: number): string {
+  if (byteLength(text) <= maxBytes) return text;
+  let kept = '';
+  let keptBytes = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const size = byteLength(segment);
+    if (keptBytes + size > maxBytes) break;
+    kept += segment;
+    keptBytes += size;
+  }
+  return kept;
+}
+
+/**
+ * Gives each video a file stem (the name without folder and extension) that is safe on every
+ * platform, fits MAX_ENTRY_PATH_BYTES with any folder and extension, ends in `[<video_id>]`, and is
+ * unique among the stems it handed out, ignoring case (Windows and macOS ignore it).
+ *
+ * Stems depend on the order videos are named in, so name every ok video, in export order, in each
+ * pass over the videos, even those whose file a format skips.
+ */
+export class StemNamer {
+  readonly #template: string;
+  readonly #templateHasPosition: boolean;
+  /** Lower-cased stems already handed out. */
+  readonly #taken = new Set<string>();
+
+  /** @param template placeholders {title} {video_id} {language} {position}; default DEFAULT_NAME_TEMPLATE. */
+  constructor(template: string = DEFAULT_NAME_TEMPLATE) {
+    this.#template = sanitizeNamePart(template);
+    this.#templateHasPosition = template.includes('{position}');
+  }
+
+  stemFor(video: ExportVideo): string {
+    for (let copy = 1; ; copy++) {
+      const stem = this.#fittedStem(video, copy);
+      const key = stem.toLowerCase();
+      if (!this.#taken.has(key)) {
+        this.#taken.add(key);
+        return stem;
+      }
+    }
+  }
+
+  /** The stem for the `copy`th video that would get this name: ` (2)` and up go before ` [<id>]`. */
+  #fittedStem(video: ExportVideo, copy: number): string {
+    const tail = `[${sanitizeNamePart(video.videoId)}]`;
+    const compose = (head: string): string =>
+      [head, copy > 1 ? `(${copy})` : '', tail].filter((part) => part !== '').join(' ');
+    const title = sanitizeNamePart(video.title);
+
+    let stem = compose(this.#head(video, title, tail));
+    let excess = byteLength(stem) - STEM_BUDGET_BYTES;
+    if (excess <= 0) return stem;
+
+    // Too long: shorten the title first, since it is what makes names long.
+    const shortTitle = truncateToBytes(title, byteLength(title) - excess);
+    const head = this.#head(video, shortTitle, tail);
+    stem = compose(head);
+    excess = byteLength(stem) - STEM_BUDGET_BYTES;
+    if (excess <= 0) return stem;
+
+    // Still too long (a long template or language): cut the head itself, leaving room for a '_' prefix.
+    return compose(avoidReservedName(tidy(truncateToBytes(head, byteLength(head) - excess - 1))));
+  }
+
+  /** What comes before ` (n) [<id>]`: position prefix, then the filled template minus a final `[<id>]`. */
+  #head(video: ExportVideo, title: string, tail: string): string {
+    const position =
+      video.position === undefined ? '' : String(video.position).padStart(video.positionWidth ?? 0, '0');
+    const values: Record<string, string> = {
+      title,
+      video_id: sanitizeNamePart(video.videoId),
+      language: sanitizeNamePart(video.language ?? ''),
+      position,
+    };
+    const filled = this.#template.replace(/\{(title|video_id|language|position)\}/g, (_, key: string) => {
+      return values[key] ?? '';
+    });
+    const prefix = position !== '' && !this.#templateHasPosition ? `${position} - ` : '';
+    let head = tidy(prefix + filled);
+    if (head.endsWith(tail)) head = tidy(head.slice(0, -tail.length));
+    return avoidReservedName(head);
+  }
+}

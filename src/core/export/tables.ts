@@ -1,0 +1,62 @@
+import { stringify } from 'csv-stringify/sync';
+import type { ExportVideo } from './types';
+
+type CsvValue = string | number | undefined;
+
+/** One CSV record with its '\n' ending; csv-stringify quotes commas, quotes and line breaks. */
+function csvRecord(values: readonly CsvValue[]): Buffer {
+  return Buffer.from(stringify([values.map((value) => value ?? '')], { record_delimiter: 'unix' }));
+}
+
+export const INDEX_CSV_HEADER = ['video_id', 'title', 'language', 'status', 'segments', 'source', 'position'];
+export const ERRORS_CSV_HEADER = ['video_id', 'status', 'http_status', 'code', 'message'];
+
+/** index.csv: one row per video; `segments` and `language` empty unless ok, `position` empty when none. */
+export function* indexCsv(videos: Iterable<ExportVideo>): Generator<Buffer> {
+  yield csvRecord(INDEX_CSV_HEADER);
+  for (const video of videos) {
+    const ok = video.status === 'ok';
+    yield csvRecord([
+      video.videoId,
+      video.title,
+      ok ? video.language : undefined,
+      video.status,
+      ok ? (video.segments?.length ?? 0) : undefined,
+      video.source,
+      video.position,
+    ]);
+  }
+}
+
+/** errors.csv: one row per video that is not ok. */
+export function* errorsCsv(videos: Iterable<ExportVideo>): Generator<Buffer> {
+  yield csvRecord(ERRORS_CSV_HEADER);
+  for (const video of videos) {
+    if (video.status === 'ok') continue;
+    yield csvRecord([video.videoId, video.status, video.httpStatus, video.code, video.message]);
+  }
+}
+
+/** Fields of a transcripts.jsonl line that metadata may not overwrite. */
+const OWN_FIELDS = new Set(['video_id', 'language', 'source', 'segments']);
+
+/**
+ * transcripts.jsonl: one line per ok video with video_id, language, source, the metadata fields when
+ * they were sent (flattened), then the segments with their times as received.
+ */
+export function* transcriptsJsonl(videos: Iterable<ExportVideo>): Generator<Buffer> {
+  for (const video of videos) {
+    if (video.status !== 'ok') continue;
+    const metadata = Object.entries(video.metadata ?? {}).filter(([key]) => !OWN_FIELDS.has(key));
+    const segments = (video.segments ?? []).map(({ text, start, duration }) => ({ text, start, duration }));
+    // fromEntries defines own properties, so a metadata key such as "__proto__" stays plain data.
+    const line = Object.fromEntries([
+      ['video_id', video.videoId],
+      ['language', video.language],
+      ['source', video.source],
+      ...metadata,
+      ['segments', segments],
+    ]);
+    yield Buffer.from(`${JSON.stringify(line)}\n`);
+  }
+}

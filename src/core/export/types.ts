@@ -1,0 +1,75 @@
+/** The per-transcript file formats a corpus can hold, one folder each. */
+export type ExportFormat = 'txt' | 'json' | 'srt' | 'vtt';
+
+/** Every format, in the order their folders appear in the ZIP. */
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['txt', 'json', 'srt', 'vtt'];
+
+/** One caption segment; times are seconds exactly as the service sent them. */
+export interface ExportSegment {
+  text: string;
+  start?: number;
+  duration?: number;
+}
+
+export interface ExportVideo {
+  videoId: string;
+  /** May be '' when unknown. */
+  title: string;
+  /** 1-based position in its playlist/channel listing, when the video came from a playlist or channel. */
+  position?: number;
+  /** Width to zero-pad position to (digits of the source's largest position). */
+  positionWidth?: number;
+  /** The source as the user typed it. */
+  source: string;
+  status: 'ok' | 'unavailable' | 'failed';
+  /** ok only. */
+  language?: string;
+  /** ok only. */
+  segments?: ExportSegment[];
+  /** ok only, when sent (snake_case as received). */
+  metadata?: Record<string, unknown>;
+  /** ok only: the transcript body as received. */
+  raw?: unknown;
+  /** Not ok only. */
+  httpStatus?: number;
+  code?: string;
+  message?: string;
+}
+
+export interface ExportManifest {
+  tool: { name: string; version: string };
+  job_id: string;
+  sources: string[];
+  skipped_sources: Array<{ source: string; reason: string }>;
+  options: Record<string, unknown>;
+  counts: { videos: number; ok: number; unavailable: number; failed: number };
+  credits_spent: number;
+  /** The job's finish time (ISO), NOT the export time. */
+  finished_at: string;
+}
+
+export interface ExportInput {
+  manifest: ExportManifest;
+  /** Formats to write, one folder each. Default: all four. */
+  formats?: ExportFormat[];
+  /**
+   * File name template. Placeholders: {title} {video_id} {language} {position}.
+   * Default: '{title} [{video_id}]'.
+   */
+  nameTemplate?: string;
+  /**
+   * Returns a FRESH iterator over all videos in export order each time it is called: the writer makes
+   * several passes so that memory stays flat.
+   */
+  videos(): Iterable<ExportVideo>;
+}
+
+/** What writeCorpus produced. */
+export interface ExportResult {
+  /** Absolute path of the finished ZIP. */
+  path: string;
+  /** Size of the ZIP in bytes. */
+  bytes: number;
+  /** Number of entries in the ZIP. */
+  entries: number;
+}

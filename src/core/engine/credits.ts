@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { Database } from '../store';
+import { creditsAfter, creditsByJob, creditsSince, creditsTotal, lastLedgerId } from '../store/ledger';
+import { readSetting, removeSetting, writeSetting } from '../store/settings';
+import type { CreditStatus } from './types';
+
+const BALANCE_KEY = 'balance';
+const LAST_402_KEY = 'last_402';
+
+/** The balance the user entered, with a bookmark in the ledger to count what was spent since. */
+const BalanceSchema = z.object({ credits: z.number().int(), ledgerMark: z.number().int(), at: z.string() });
+const Last402Schema = z.object({ code: z.string(), meaning: z.string(), at: z.string() });
+
+function readJson<T>(db: Database, key: string, schema: z.ZodType<T>): T | undefined {
+  const text = readSetting(db, key);
+  if (text === undefined) return undefined;
+  const parsed = schema.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : undefined;
+}
+
+export function recordLast402(db: Database, last402: z.infer<typeof Last402Schema>): void {
+  writeSetting(db, LAST_402_KEY, JSON.stringify(last402));
+}
+
+export function setBalanceSetting(db: Database, credits: number | null, at: string): void {
+  if (credits === null) removeSetting(db, BALANCE_KEY);
+  else writeSetting(db, BALANCE_KEY, JSON.stringify({ credits, ledgerMark: lastLedgerId(db), at }));
+}
+
+/** `now` in ms; "today" starts at local midnight. */
+export function creditStatusOf(db: Database, now: number): CreditStatus {
+  const midnight = new Date(now);
+  midnight.setHours(0, 0, 0, 0);
+  const status: CreditStatus = {
+    byJob: creditsByJob(db),
+    today: creditsSince(db, midnight.toISOString()),
+    total: creditsTotal(db),
+  };
+  const last402 = readJson(db, LAST_402_KEY, Last402Schema);
+  if (last402 !== undefined) status.last402 = last402;
+  const balance = readJson(db, BALANCE_KEY, BalanceSchema);
+  if (balance !== undefined) {
+    status.balance = balance.credits;
+    status.estimatedRemaining = Math.max(0, balance.credits - creditsAfter(db, balance.ledgerMark));
+  }
+  return status;
+}

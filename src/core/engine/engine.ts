@@ -1,0 +1,237 @@
+import { z } from 'zod';
+import { exportRowsOf, type ExportRow } from '../store/export-rows';
+import { recoverFetchingItems, resetFailedItems, uncachedUnfinishedItems } from '../store/items';
+import { allJobs, deleteJobRow, jobById, setJobStatus, type JobStatus } from '../store/jobs';
+import { resetFailedSources, sourcesOfJob } from '../store/sources';
+import { creditStatusOf, setBalanceSetting } from './credits';
+import { TypedEmitter } from './emitter';
+import { findOrCreateJobRow, snapshotOf, summarize } from './jobs';
+import { completedOutcome, JobRun } from './run';
+import { cacheLang, JobOptionsSchema, ORIGINAL_TRACK, parseJobSpec } from './spec';
+import type {
+  CreditStatus,
+  EngineDeps,
+  EngineEvents,
+  EstimateResult,
+  JobSnapshot,
+  JobSpec,
+  JobSummary,
+  RunOutcome,
+  RunSettings,
+} from './types';
+
+/** Thrown for a job id the database does not hold. */
+export class JobNotFoundError extends Error {
+  constructor(jobId: number) {
+    super(`There is no job ${jobId}.`);
+    this.name = 'JobNotFoundError';
+  }
+}
+
+/** The numbers of RunSettings; the objects (signal, client, pacer) are passed through. */
+const RunLimitsSchema = z.object({
+  concurrency: z.number().int().positive().default(4),
+  budget: z.number().int().nonnegative().optional(),
+});
+
+/** Statuses from which the user may pause, resume or cancel a job that is not running. */
+const PAUSABLE: ReadonlySet<JobStatus> = new Set(['queued', 'waiting_credits', 'failed']);
+const RESUMABLE: ReadonlySet<JobStatus> = new Set(['paused', 'waiting_credits', 'failed', 'cancelled']);
+
+/**
+ * The job engine: creates jobs, runs them against the Transcript Service and keeps every step
+ * in the database, so that a job survives anything and never pays twice. Faces talk to it and
+ * listen to its events; it knows nothing of them.
+ */
+export class Engine {
+  readonly #deps: EngineDeps;
+  readonly #emitter = new TypedEmitter<EngineEvents>();
+  readonly #runs = new Map<number, JobRun>();
+
+  constructor(deps: EngineDeps) {
+    this.#deps = deps;
+  }
+
+  /** Finds the job with the same identity (to resume it) or creates it. */
+  findOrCreateJob(spec: JobSpec): { job: JobSummary; created: boolean } {
+    const { jobId, created } = findOrCreateJobRow(this.#deps.db, parseJobSpec(spec), this.#now());
+    if (created) this.#emitter.emit('job', { jobId, status: 'queued' });
+    return { job: this.#summary(jobId), created };
+  }
+
+  estimate(jobId: number): EstimateResult {
+    const job = this.#record(jobId);
+    const options = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
+    const unwalked = sourcesOfJob(this.#deps.db, jobId).filter(
+      (source) => source.kind !== 'video' && source.walkStatus === 'pending',
+    ).length;
+    const transcripts = uncachedUnfinishedItems(this.#deps.db, jobId, {
+      requestedLang: cacheLang(options.langs[0] ?? ORIGINAL_TRACK),
+      includeTimestamp: options.includeTimestamp,
+      sendMetadata: options.sendMetadata,
+    });
+    return { pages: unwalked, transcripts, exact: unwalked === 0 };
+  }
+
+  /**
+   * Runs the job until it is done or stopped, and says how it ended. A completed job returns at
+   * once without a request; a cancelled one is not run.
+   */
+  async run(jobId: number, settings: RunSettings = {}): Promise<RunOutcome> {
+    const job = this.#record(jobId);
+    if (this.#runs.has(jobId)) throw new Error(`Job ${jobId} is already running.`);
+    if (job.status === 'cancelled') return { status: 'cancelled' };
+    if (job.status === 'completed') return completedOutcome(this.#deps.db, jobId);
+    const { concurrency, budget } = RunLimitsSchema.parse({
+      concurrency: settings.concurrency,
+      budget: settings.budget,
+    });
+    const client = settings.client ?? this.#deps.client;
+    if (client === undefined)
+      throw new Error('Engine.run needs a client: pass one to the Engine or in RunSettings.');
+    const run = new JobRun({
+      deps: { db: this.#deps.db, clock: this.#deps.clock, client, pacer: settings.pacer ?? this.#deps.pacer },
+      jobId,
+      options: JobOptionsSchema.parse(JSON.parse(job.optionsJson)),
+      concurrency,
+      budget,
+      signal: settings.signal,
+      emitter: this.#emitter,
+    });
+    this.#runs.set(jobId, run);
+    try {
+      return await run.execute();
+    } finally {
+      this.#runs.delete(jobId);
+    }
+  }
+
+  /** Stops a running job (requests in flight are aborted) or holds a queued one. */
+  pause(jobId: number): void {
+    const job = this.#record(jobId);
+    const run = this.#runs.get(jobId);
+    if (run !== undefined) run.control.stop({ kind: 'user' });
+    else if (PAUSABLE.has(job.status)) this.#setStatus(jobId, 'paused', 'user');
+  }
+
+  /** Queues a paused, waiting, failed or cancelled job again; the next run continues it. */
+  resume(jobId: number): void {
+    const job = this.#record(jobId);
+    if (!this.#runs.has(jobId) && RESUMABLE.has(job.status)) this.#setStatus(jobId, 'queued');
+  }
+
+  cancel(jobId: number): void {
+    const job = this.#record(jobId);
+    const run = this.#runs.get(jobId);
+    if (run !== undefined) run.control.stop({ kind: 'cancelled' });
+    else if (job.status !== 'completed' && job.status !== 'cancelled')
+      this.#setStatus(jobId, 'cancelled', 'cancelled');
+  }
+
+  /**
+   * Puts the job's failed videos and failed walks back in the queue (a walk continues from its
+   * cursor). A completed job becomes queued; a running one picks them up. Returns how many
+   * videos and walks were reset.
+   */
+  retryFailed(jobId: number): number {
+    const job = this.#record(jobId);
+    const { db } = this.#deps;
+    const at = this.#now();
+    const reset = db.transaction(() => {
+      const count = resetFailedItems(db, jobId, at) + resetFailedSources(db, jobId);
+      if (count > 0 && job.status === 'completed') setJobStatus(db, jobId, { status: 'queued', at });
+      return count;
+    })();
+    if (reset > 0 && job.status === 'completed') this.#emitter.emit('job', { jobId, status: 'queued' });
+    return reset;
+  }
+
+  /** Deletes a job that is not running; its spending stays in the ledger and its transcripts in the cache. */
+  deleteJob(jobId: number): void {
+    if (this.#runs.has(jobId))
+      throw new Error(`Job ${jobId} is running: pause or cancel it before deleting it.`);
+    deleteJobRow(this.#deps.db, jobId);
+  }
+
+  /**
+   * At start-up: items left 'fetching' and jobs left 'running' by a process that died go back
+   * to 'pending' and 'queued'. Jobs this engine is running are left alone.
+   */
+  recover(): void {
+    const { db } = this.#deps;
+    const at = this.#now();
+    const requeued: number[] = [];
+    db.transaction(() => {
+      for (const job of allJobs(db)) {
+        if (this.#runs.has(job.id)) continue;
+        recoverFetchingItems(db, job.id);
+        if (job.status === 'running') {
+          setJobStatus(db, job.id, { status: 'queued', at });
+          requeued.push(job.id);
+        }
+      }
+    })();
+    for (const jobId of requeued) this.#emitter.emit('job', { jobId, status: 'queued' });
+  }
+
+  listJobs(): JobSummary[] {
+    return allJobs(this.#deps.db).map((job) => summarize(this.#deps.db, job));
+  }
+
+  job(jobId: number): JobSummary | undefined {
+    const job = jobById(this.#deps.db, jobId);
+    return job === undefined ? undefined : summarize(this.#deps.db, job);
+  }
+
+  /** The job's progress now (rate 0 when it is not running). */
+  snapshot(jobId: number): JobSnapshot | undefined {
+    const job = jobById(this.#deps.db, jobId);
+    return job === undefined ? undefined : snapshotOf(this.#deps.db, job, 0);
+  }
+
+  creditStatus(): CreditStatus {
+    return creditStatusOf(this.#deps.db, this.#deps.clock.now());
+  }
+
+  /** Records the balance the user read on their account; null forgets it. */
+  setBalance(credits: number | null): void {
+    setBalanceSetting(this.#deps.db, credits, this.#now());
+  }
+
+  /**
+   * Streams the job's videos for export in order (source position, then position in the
+   * source), joined with their transcripts, a page of rows at a time so that memory stays flat.
+   */
+  exportRows(jobId: number): Iterable<ExportRow> {
+    this.#record(jobId);
+    return { [Symbol.iterator]: () => exportRowsOf(this.#deps.db, jobId) };
+  }
+
+  /** Adds a listener; returns a function that removes it. */
+  on<K extends keyof EngineEvents>(event: K, listener: (payload: EngineEvents[K]) => void): () => void {
+    return this.#emitter.on(event, listener);
+  }
+
+  off<K extends keyof EngineEvents>(event: K, listener: (payload: EngineEvents[K]) => void): void {
+    this.#emitter.off(event, listener);
+  }
+
+  #record(jobId: number) {
+    const job = jobById(this.#deps.db, jobId);
+    if (job === undefined) throw new JobNotFoundError(jobId);
+    return job;
+  }
+
+  #summary(jobId: number): JobSummary {
+    return summarize(this.#deps.db, this.#record(jobId));
+  }
+
+  #setStatus(jobId: number, status: JobStatus, stopReason?: string): void {
+    setJobStatus(this.#deps.db, jobId, { status, stopReason: stopReason ?? null, at: this.#now() });
+    this.#emitter.emit('job', { jobId, status });
+  }
+
+  #now(): string {
+    return new Date(this.#deps.clock.now()).toISOString();
+  }
+}

@@ -1,0 +1,24 @@
+export { Engine, JobNotFoundError } from './engine';
+export { Throttle } from './throttle';
+export type { ThrottleOptions } from './throttle';
+export { paymentMeaning, REJECTED_MESSAGE, UNREADABLE_MESSAGE } from './failures';
+export { ORIGINAL_TRACK } from './spec';
+export type {
+  CreditStatus,
+  EngineDeps,
+  EngineEvents,
+  EstimateResult,
+  ExportRow,
+  ItemCountsView,
+  ItemStatus,
+  JobOptions,
+  JobSnapshot,
+  JobSpec,
+  JobStatus,
+  JobSummary,
+  RequestPacer,
+  RunOutcome,
+  RunSettings,
+  SourceProgress,
+  WalkStatus,
+} from './types';

@@ -1,0 +1,106 @@
+import type { Database } from '../store';
+import { itemCounts, insertItem, type ItemCounts } from '../store/items';
+import { insertJob, jobByKey, setJobStatus, type JobRecord } from '../store/jobs';
+import { creditsOfJob } from '../store/ledger';
+import { insertSource, setWalkStatus, sourcesOfJob } from '../store/sources';
+import { jobKey } from './identity';
+import { JobOptionsSchema, SkippedSchema, SourcesSchema } from './spec';
+import type { ItemCountsView, JobSnapshot, JobSpec, JobSummary } from './types';
+
+/**
+ * Finds the job with the spec's identity or creates it with its sources; single videos get
+ * their item at once, since listing them costs nothing. A cancelled job asked for again is
+ * queued again: the user wants it after all.
+ */
+export function findOrCreateJobRow(
+  db: Database,
+  spec: JobSpec,
+  at: string,
+): { jobId: number; created: boolean } {
+  const key = jobKey(spec);
+  return db.transaction(() => {
+    const existing = jobByKey(db, key);
+    if (existing !== undefined) {
+      if (existing.status === 'cancelled') setJobStatus(db, existing.id, { status: 'queued', at });
+      return { jobId: existing.id, created: false };
+    }
+    const jobId = insertJob(db, {
+      key,
+      optionsJson: JSON.stringify(spec.options),
+      sourcesJson: JSON.stringify(spec.sources),
+      skippedJson: JSON.stringify(spec.skipped),
+      at,
+    });
+    spec.sources.forEach((source, position) => {
+      const sourceId = insertSource(db, {
+        jobId,
+        position,
+        kind: source.kind,
+        sourceId: source.id,
+        input: source.input,
+      });
+      if (source.kind === 'video') {
+        insertItem(db, { jobId, sourceId, position: 1, videoId: source.id, title: '', at });
+        setWalkStatus(db, sourceId, 'done', { videos: 1 });
+      }
+    });
+    return { jobId, created: true };
+  })();
+}
+
+export function countsView(counts: ItemCounts): ItemCountsView {
+  return {
+    total: counts.total,
+    pending: counts.pending + counts.fetching,
+    ok: counts.ok,
+    unavailable: counts.unavailable,
+    failed: counts.failed,
+  };
+}
+
+export function summarize(db: Database, job: JobRecord): JobSummary {
+  return {
+    id: job.id,
+    status: job.status,
+    options: JobOptionsSchema.parse(JSON.parse(job.optionsJson)),
+    sources: SourcesSchema.parse(JSON.parse(job.sourcesJson)),
+    skipped: SkippedSchema.parse(JSON.parse(job.skippedJson)),
+    budget: job.budget,
+    stopReason: job.stopReason,
+    stopCode: job.stopCode,
+    stopMessage: job.stopMessage,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+    finishedAt: job.finishedAt,
+    counts: countsView(itemCounts(db, job.id)),
+    creditsSpent: creditsOfJob(db, job.id),
+    walks: sourcesOfJob(db, job.id).map((source) => ({
+      id: source.id,
+      position: source.position,
+      kind: source.kind,
+      sourceId: source.sourceId,
+      input: source.input,
+      resolvedChannelId: source.resolvedChannelId,
+      walkStatus: source.walkStatus,
+      pages: source.pages,
+      videosFound: source.videosFound,
+      error: source.error,
+    })),
+  };
+}
+
+/** A job's progress for the faces; ETA from the unfinished items at the current rate. */
+export function snapshotOf(db: Database, job: JobRecord, ratePerSecond: number): JobSnapshot {
+  const counts = countsView(itemCounts(db, job.id));
+  const sources = sourcesOfJob(db, job.id);
+  return {
+    jobId: job.id,
+    status: job.status,
+    counts,
+    sourcesWalked: sources.filter((source) => source.walkStatus !== 'pending').length,
+    sourcesTotal: sources.length,
+    ratePerSecond,
+    etaSeconds: ratePerSecond > 0 ? Math.ceil(counts.pending / ratePerSecond) : null,
+    creditsSpent: creditsOfJob(db, job.id),
+  };
+}

@@ -1,0 +1,234 @@
+import type { Clock, TranscriptClient } from '../api/types';
+import type { Database } from '../store';
+import { creditsOfJob } from '../store/ledger';
+import { itemCounts, recoverFetchingItems } from '../store/items';
+import { jobById, setJobBudget, setJobStatus, type JobStatusChange } from '../store/jobs';
+import { sourcesOfJob } from '../store/sources';
+import { CreditBudget } from './budget';
+import { recordLast402 } from './credits';
+import type { TypedEmitter } from './emitter';
+import { fetchItems } from './fetch';
+import { snapshotOf } from './jobs';
+import { SlidingRate } from './rate';
+import type { RunContext } from './run-context';
+import { RunControl, type StopCause } from './run-control';
+import { Throttle } from './throttle';
+import type { EngineEvents, JobOptions, RequestPacer, RunOutcome } from './types';
+import { walkSources } from './walk';
+
+/** What one run works with: the engine's database and clock, and this run's client and pacer. */
+export interface RunDeps {
+  db: Database;
+  clock: Clock;
+  client: TranscriptClient;
+  pacer: RequestPacer | undefined;
+}
+
+export interface JobRunOptions {
+  deps: RunDeps;
+  jobId: number;
+  options: JobOptions;
+  /** Default 4. */
+  concurrency: number;
+  budget: number | undefined;
+  signal: AbortSignal | undefined;
+  emitter: TypedEmitter<EngineEvents>;
+}
+
+/** The job status and stop fields that record each cause. */
+function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatusChange, 'at'> {
+  switch (cause.kind) {
+    case 'credits':
+      return {
+        status: 'waiting_credits',
+        stopReason: 'credits',
+        stopCode: cause.code,
+        stopMessage: cause.meaning,
+      };
+    case 'auth':
+      return {
+        status: 'failed',
+        stopReason: 'auth',
+        stopCode: String(cause.httpStatus),
+        stopMessage: cause.message,
+      };
+    case 'budget':
+      return {
+        status: 'paused',
+        stopReason: 'budget',
+        stopMessage: `the budget of ${budget ?? 0} credits is spent`,
+      };
+    case 'interrupted':
+    case 'user':
+      return { status: 'paused', stopReason: cause.kind };
+    case 'cancelled':
+      return { status: 'cancelled', stopReason: 'cancelled' };
+    case 'error':
+      return {
+        status: 'failed',
+        stopReason: 'error',
+        stopMessage: cause.error instanceof Error ? cause.error.message : String(cause.error),
+      };
+  }
+}
+
+function outcomeOf(cause: Exclude<StopCause, { kind: 'error' }>): RunOutcome {
+  switch (cause.kind) {
+    case 'credits':
+      return { status: 'waiting_credits', code: cause.code, meaning: cause.meaning };
+    case 'auth':
+      return { status: 'failed', reason: 'auth', httpStatus: cause.httpStatus, message: cause.message };
+    case 'budget':
+    case 'interrupted':
+    case 'user':
+      return { status: 'paused', reason: cause.kind };
+    case 'cancelled':
+      return { status: 'cancelled' };
+  }
+}
+
+/** The outcome of a job with nothing left to do. */
+export function completedOutcome(db: Database, jobId: number): RunOutcome {
+  return {
+    status: 'completed',
+    failed: itemCounts(db, jobId).failed,
+    failedSources: sourcesOfJob(db, jobId).filter((source) => source.walkStatus === 'failed').length,
+  };
+}
+
+function hasWorkLeft(db: Database, jobId: number): boolean {
+  const counts = itemCounts(db, jobId);
+  return (
+    counts.pending + counts.fetching > 0 ||
+    sourcesOfJob(db, jobId).some((source) => source.walkStatus === 'pending')
+  );
+}
+
+/**
+ * One run of one job: the walk and the fetch loop side by side until the work is done or a
+ * cause stops them. Every status change is written to the database when it happens.
+ */
+export class JobRun {
+  readonly control: RunControl;
+  readonly #deps: RunDeps;
+  readonly #options: JobRunOptions;
+  readonly #rate: SlidingRate;
+  readonly #throttle: Throttle;
+  /** Facts reported so far; a pass that adds none has nothing more to do. */
+  #progress = 0;
+
+  constructor(options: JobRunOptions) {
+    this.#options = options;
+    this.#deps = options.deps;
+    this.#rate = new SlidingRate(options.deps.clock);
+    this.#throttle = new Throttle(() => this.#emitSnapshot(), { clock: options.deps.clock });
+    this.control = new RunControl(options.signal, (cause) => this.#recordStop(cause));
+  }
+
+  async execute(): Promise<RunOutcome> {
+    const { db } = this.#deps;
+    const { jobId } = this.#options;
+    if (!this.control.stopped) {
+      const at = this.#now();
+      db.transaction(() => {
+        recoverFetchingItems(db, jobId);
+        setJobBudget(db, jobId, this.#options.budget ?? null, at);
+        setJobStatus(db, jobId, { status: 'running', at });
+      })();
+      this.#options.emitter.emit('job', { jobId, status: 'running' });
+    }
+    this.#throttle.poke();
+    try {
+      await this.#work();
+      return this.#finish();
+    } finally {
+      this.#throttle.flush();
+      this.#throttle.dispose();
+      this.control.dispose();
+    }
+  }
+
+  async #work(): Promise<void> {
+    const ctx = this.#context();
+    // A second pass only happens when failed items were reset for retry during the run.
+    while (!this.control.stopped) {
+      const progressBefore = this.#progress;
+      let walkDone = false;
+      const walking = walkSources(ctx)
+        .catch((error: unknown) => this.control.stop({ kind: 'error', error }))
+        .finally(() => {
+          walkDone = true;
+          this.control.notify();
+        });
+      const fetching = fetchItems(ctx, () => walkDone).catch((error: unknown) =>
+        this.control.stop({ kind: 'error', error }),
+      );
+      await Promise.all([walking, fetching]);
+      if (this.#progress === progressBefore || !hasWorkLeft(this.#deps.db, this.#options.jobId)) return;
+    }
+  }
+
+  #finish(): RunOutcome {
+    const { jobId } = this.#options;
+    const cause = this.control.cause;
+    if (cause?.kind === 'error') throw cause.error;
+    if (cause !== undefined) return outcomeOf(cause);
+    if (hasWorkLeft(this.#deps.db, jobId)) {
+      this.#writeStatus({ status: 'queued' });
+      throw new Error(`Job ${jobId} stopped with work left and no reason; run it again to continue.`);
+    }
+    this.#writeStatus({ status: 'completed', finishedAt: this.#now() });
+    return completedOutcome(this.#deps.db, jobId);
+  }
+
+  #context(): RunContext {
+    const { db, client, clock, pacer } = this.#deps;
+    const { jobId, options, concurrency } = this.#options;
+    return {
+      db,
+      client,
+      clock,
+      pacer,
+      jobId,
+      options,
+      concurrency,
+      control: this.control,
+      budget: new CreditBudget(this.#options.budget, creditsOfJob(db, jobId)),
+      now: () => this.#now(),
+      emit: (event, payload) => {
+        this.#options.emitter.emit(event, payload);
+        if (event !== 'credit') this.#progress++;
+        if (event === 'item' && 'status' in payload && payload.status !== 'fetching') this.#rate.record();
+        this.#throttle.poke();
+      },
+    };
+  }
+
+  /** Writes the stop at once, so that a crash right after still leaves the right status. */
+  #recordStop(cause: StopCause): void {
+    const { db } = this.#deps;
+    db.transaction(() => {
+      this.#writeStatus(stopRecord(cause, this.#options.budget));
+      if (cause.kind === 'credits') {
+        recordLast402(db, { code: cause.code, meaning: cause.meaning, at: this.#now() });
+      }
+    })();
+  }
+
+  #writeStatus(change: Omit<JobStatusChange, 'at'>): void {
+    const { jobId } = this.#options;
+    setJobStatus(this.#deps.db, jobId, { ...change, at: this.#now() });
+    this.#options.emitter.emit('job', { jobId, status: change.status });
+  }
+
+  #emitSnapshot(): void {
+    if (!this.#options.emitter.hasListeners('snapshot')) return;
+    const job = jobById(this.#deps.db, this.#options.jobId);
+    if (job !== undefined)
+      this.#options.emitter.emit('snapshot', snapshotOf(this.#deps.db, job, this.#rate.perSecond()));
+  }
+
+  #now(): string {
+    return new Date(this.#deps.clock.now()).toISOString();
+  }
+}

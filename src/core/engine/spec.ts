@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { Source } from '../../shared/sources';
+import type { JobOptions, JobSpec } from './types';
+
+/** 'orig' in a language list: ask for the video's original track. */
+export const ORIGINAL_TRACK = 'orig';
+
+const SourceSchema = z.object({
+  kind: z.enum(['video', 'playlist', 'channel', 'search']),
+  id: z.string().min(1),
+  input: z.string(),
+}) satisfies z.ZodType<Source>;
+
+export const JobOptionsSchema = z.object({
+  langs: z.array(z.string().min(1)).default([ORIGINAL_TRACK]),
+  includeTimestamp: z.boolean(),
+  sendMetadata: z.boolean(),
+  maxVideos: z.number().int().positive().optional(),
+}) satisfies z.ZodType<JobOptions, unknown>;
+
+export const JobSpecSchema = z.object({
+  sources: z.array(SourceSchema),
+  skipped: z.array(z.object({ input: z.string(), reason: z.string() })),
+  options: JobOptionsSchema,
+});
+
+export const SourcesSchema = z.array(SourceSchema);
+export const SkippedSchema = JobSpecSchema.shape.skipped;
+
+/** Checks a spec from a face and fills in defaults (an empty language list means the original track). */
+export function parseJobSpec(spec: JobSpec): JobSpec {
+  const parsed = JobSpecSchema.parse(spec);
+  const langs = parsed.options.langs.length > 0 ? parsed.options.langs : [ORIGINAL_TRACK];
+  return { ...parsed, options: { ...parsed.options, langs } };
+}
+
+/** The requested_lang the cache stores for a preference entry: '' for the original track. */
+export function cacheLang(lang: string): string {
+  return lang === ORIGINAL_TRACK ? '' : lang.toLowerCase();
+}
+
+/** The lang parameter to send: none for the original track. */
+export function requestLang(lang: string): string | undefined {
+  return lang === ORIGINAL_TRACK ? undefined : lang;
+}

@@ -1,0 +1,134 @@
+import type { Source } from '../../shared/sources';
+import type { Snapshot } from '../../shared/contract';
+import type { Clock, Endpoint, TranscriptClient } from '../api/types';
+import type { Database, ItemStatus, JobStatus, WalkStatus } from '../store';
+
+export type { JobStatus, ItemStatus, WalkStatus };
+export type { ExportRow } from '../store';
+
+export interface JobOptions {
+  /** Language preference, tried in order for each video; 'orig' = the original track (no lang parameter). Default ['orig']. */
+  langs: string[];
+  includeTimestamp: boolean;
+  sendMetadata: boolean;
+  /** Most videos taken from each playlist, channel or search. Default: all. */
+  maxVideos?: number;
+}
+
+export interface JobSpec {
+  sources: Source[];
+  /** Inputs the user gave that were not valid sources, kept for the manifest. */
+  skipped: Array<{ input: string; reason: string }>;
+  options: JobOptions;
+}
+
+export interface RunSettings {
+  /** Transcript requests in flight at once. Default 4. */
+  concurrency?: number;
+  /** Credits this job may spend in total, over all its runs. Default: no limit. */
+  budget?: number;
+  /** Aborting it (SIGINT) stops the run promptly; the job is paused with reason 'interrupted'. */
+  signal?: AbortSignal;
+  /** The client for this run (e.g. built with this run's key). Default: the engine's. */
+  client?: TranscriptClient;
+  /** The pacer for this run. Default: the engine's, else none. */
+  pacer?: RequestPacer;
+}
+
+export type RunOutcome =
+  /** `failed` counts videos that failed after every retry; `failedSources` lists that could not be walked. */
+  | { status: 'completed'; failed: number; failedSources: number }
+  | { status: 'waiting_credits'; code: string; meaning: string }
+  | { status: 'paused'; reason: 'budget' | 'interrupted' | 'user' }
+  | { status: 'failed'; reason: 'auth'; httpStatus: number; message: string }
+  | { status: 'cancelled' };
+
+/** Anything that spaces requests out, such as src/core/api's Pacer. */
+export interface RequestPacer {
+  wait(signal?: AbortSignal): Promise<void>;
+}
+
+export interface EngineDeps {
+  db: Database;
+  /** The default client of every run; a run may bring its own (RunSettings.client) instead. */
+  client?: TranscriptClient;
+  clock: Clock;
+  /** Awaited before every request; feed it the client's onRateLimit. Default: no pacing. */
+  pacer?: RequestPacer;
+}
+
+/** Item counts as faces show them: 'pending' includes items with a request in flight. */
+export interface ItemCountsView {
+  total: number;
+  pending: number;
+  ok: number;
+  unavailable: number;
+  failed: number;
+}
+
+export interface SourceProgress {
+  id: number;
+  position: number;
+  kind: Source['kind'];
+  sourceId: string;
+  input: string;
+  resolvedChannelId: string | null;
+  walkStatus: WalkStatus;
+  pages: number;
+  videosFound: number;
+  error: string | null;
+}
+
+export interface JobSummary {
+  id: number;
+  status: JobStatus;
+  options: JobOptions;
+  sources: Source[];
+  skipped: Array<{ input: string; reason: string }>;
+  /** The budget of the latest run, null when it had none. */
+  budget: number | null;
+  /** Why the job stopped: 'budget' | 'interrupted' | 'user' | 'credits' | 'auth' | 'error'; null otherwise. */
+  stopReason: string | null;
+  /** The 402 code, or the refused HTTP status for 'auth'. */
+  stopCode: string | null;
+  /** Plain-language explanation of the stop. */
+  stopMessage: string | null;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  counts: ItemCountsView;
+  creditsSpent: number;
+  walks: SourceProgress[];
+}
+
+/** Throttled progress of a running job (the contract's Snapshot). */
+export type JobSnapshot = Snapshot;
+
+export interface CreditStatus {
+  byJob: Record<number, number>;
+  /** Credits spent since local midnight. */
+  today: number;
+  total: number;
+  last402?: { code: string; meaning: string; at: string };
+  /** The balance the user last entered. */
+  balance?: number;
+  /** That balance minus the credits spent since it was entered. */
+  estimatedRemaining?: number;
+}
+
+export interface EngineEvents {
+  item: { jobId: number; itemId: number; videoId: string; status: ItemStatus };
+  page: { jobId: number; sourceId: number; videos: number };
+  job: { jobId: number; status: JobStatus };
+  credit: { jobId: number; endpoint: Endpoint };
+  snapshot: JobSnapshot;
+}
+
+export interface EstimateResult {
+  /** List pages still to buy: at least one per list source not fully walked. */
+  pages: number;
+  /** Unfinished videos whose first-choice transcript is not in the cache (at most one credit each). */
+  transcripts: number;
+  /** True when every list source is walked, so `pages` is exactly 0. */
+  exact: boolean;
+}

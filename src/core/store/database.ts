@@ -1,0 +1,29 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { assertKnownSchema, migrate } from './migrate';
+
+export type Database = BetterSqlite3.Database;
+
+/**
+ * Opens (creating when needed) the Scriptorium database at `file`, sets the pragmas every
+ * connection needs and brings the schema up to date. Throws NewerSchemaError, without writing
+ * anything, when the file was written by a newer Scriptorium.
+ */
+export function openDatabase(file: string): Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new BetterSqlite3(file);
+  try {
+    db.pragma('busy_timeout = 5000');
+    // Checked before the first pragma that writes (journal_mode rewrites the file header).
+    assertKnownSchema(db);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

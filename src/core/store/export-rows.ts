@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type { Database } from './database';
+import { preparedFor } from './prepared';
+import { ITEM_STATUSES } from './items';
+import { SOURCE_KINDS } from './sources';
+
+const ExportRowSchema = z
+  .object({
+    item_id: z.number().int(),
+    video_id: z.string(),
+    item_title: z.string(),
+    status: z.enum(ITEM_STATUSES),
+    position: z.number().int(),
+    attempts: z.number().int(),
+    http_status: z.number().int().nullable(),
+    code: z.string().nullable(),
+    message: z.string().nullable(),
+    source_id: z.number().int(),
+    source_position: z.number().int(),
+    source_kind: z.enum(SOURCE_KINDS),
+    source_input: z.string(),
+    source_videos: z.number().int(),
+    transcript_id: z.number().int().nullable(),
+    language: z.string().nullable(),
+    requested_lang: z.string().nullable(),
+    transcript_title: z.string().nullable(),
+    segment_count: z.number().int().nullable(),
+    body: z.string().nullable(),
+  })
+  .transform((row) => ({
+    itemId: row.item_id,
+    videoId: row.video_id,
+    /** The listing's title, else the transcript metadata's, else ''. */
+    title: row.item_title || row.transcript_title || '',
+    status: row.status,
+    /** 1-based position in its source's listing (1 for a single video). */
+    position: row.position,
+    attempts: row.attempts,
+    httpStatus: row.http_status,
+    code: row.code,
+    message: row.message,
+    sourceId: row.source_id,
+    sourcePosition: row.source_position,
+    sourceKind: row.source_kind,
+    /** The source as the user typed it. */
+    sourceInput: row.source_input,
+    /** Videos listed by the source so far (the largest position, to pad positions to). */
+    sourceVideos: row.source_videos,
+    transcript:
+      row.transcript_id !== null && row.body !== null
+        ? {
+            id: row.transcript_id,
+            language: row.language ?? '',
+            /** '' when the original track was asked for. */
+            requestedLang: row.requested_lang ?? '',
+            title: row.transcript_title,
+            segmentCount: row.segment_count ?? 0,
+            /** The JSON body as received. */
+            body: row.body,
+          }
+        : null,
+  }));
+
+/** One video of a job for export, with its source and (when ok) its transcript. */
+export type ExportRow = z.output<typeof ExportRowSchema>;
+
+/** Rows read per query: small enough for flat memory, large enough to be quick. */
+const PAGE_SIZE = 256;
+
+const statements = preparedFor((db) => ({
+  sources: db.prepare<[number], { id: number }>('SELECT id FROM sources WHERE job_id = ? ORDER BY position'),
+  page: db.prepare<[number, number, number, number], unknown>(
+    `SELECT i.id AS item_id, i.video_id, i.title AS item_title, i.status, i.position, i.attempts, i.http_status,
+       i.code, i.message, s.id AS source_id, s.position AS source_position, s.kind AS source_kind,
+       s.input AS source_input, s.videos_found AS source_videos, t.id AS transcript_id, t.language,
+       t.requested_lang, t.title AS transcript_title, t.segment_count, t.body
+     FROM items i
+     JOIN sources s ON s.id = i.source_id
+     LEFT JOIN transcripts t ON t.id = i.transcript_id
+     WHERE i.source_id = ? AND (i.position, i.id) > (?, ?)
+     ORDER BY i.position, i.id
+     LIMIT ?`,
+  ),
+}));
+
+/**
+ * The job's videos in export order (source position, then position in the source). Reads
+ * page by page rather than through one open cursor: an open cursor would keep the connection
+ * busy, and a job running meanwhile on the same connection could not write.
+ */
+export function* exportRowsOf(db: Database, jobId: number): Generator<ExportRow, void, undefined> {
+  for (const { id: sourceId } of statements(db).sources.all(jobId)) {
+    let after = { position: -1, itemId: -1 };
+    for (;;) {
+      const rows = statements(db).page.all(sourceId, after.position, after.itemId, PAGE_SIZE);
+      for (const raw of rows) {
+        const row = ExportRowSchema.parse(raw);
+        after = { position: row.position, itemId: row.itemId };
+        yield row;
+      }
+      if (rows.length < PAGE_SIZE) break;
+    }
+  }
+}

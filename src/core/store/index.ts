@@ -1,0 +1,12 @@
+export { openDatabase } from './database';
+export type { Database } from './database';
+export { defaultDataDir, databasePath, DATABASE_FILE } from './data-dir';
+export type { DataDirContext } from './data-dir';
+export { NewerSchemaError, SCHEMA_VERSION, schemaVersion } from './migrate';
+export { JOB_STATUSES } from './jobs';
+export type { JobStatus, JobRecord } from './jobs';
+export { ITEM_STATUSES } from './items';
+export type { ItemStatus, ItemCounts } from './items';
+export { WALK_STATUSES } from './sources';
+export type { WalkStatus, SourceRecord } from './sources';
+export type { ExportRow } from './export-rows';

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import type { Database } from './database';
+import { preparedFor } from './prepared';
+
+export const JOB_STATUSES = [
+  'queued',
+  'running',
+  'paused',
+  'waiting_credits',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+const JobRowSchema = z
+  .object({
+    id: z.number().int(),
+    key: z.string(),
+    status: z.enum(JOB_STATUSES),
+    options: z.string(),
+    sources: z.string(),
+    skipped: z.string(),
+    budget: z.number().int().nullable(),
+    stop_reason: z.string().nullable(),
+    stop_code: z.string().nullable(),
+    stop_message: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    finished_at: z.string().nullable(),
+  })
+  .transform((row) => ({
+    id: row.id,
+    key: row.key,
+    status: row.status,
+    /** JSON text, parsed by the engine. */
+    optionsJson: row.options,
+    sourcesJson: row.sources,
+    skippedJson: row.skipped,
+    budget: row.budget,
+    stopReason: row.stop_reason,
+    stopCode: row.stop_code,
+    stopMessage: row.stop_message,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at,
+  }));
+export type JobRecord = z.output<typeof JobRowSchema>;
+
+export interface NewJob {
+  key: string;
+  optionsJson: string;
+  sourcesJson: string;
+  skippedJson: string;
+  at: string;
+}
+
+/** A job's new status; every field left out is cleared. */
+export interface JobStatusChange {
+  status: JobStatus;
+  stopReason?: string | null;
+  stopCode?: string | null;
+  stopMessage?: string | null;
+  finishedAt?: string | null;
+  at: string;
+}
+
+const statements = preparedFor((db) => ({
+  insert: db.prepare<[string, string, string, string, string, string]>(
+    `INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at)
+     VALUES (?, 'queued', ?, ?, ?, ?, ?)`,
+  ),
+  byId: db.prepare<[number], unknown>('SELECT * FROM jobs WHERE id = ?'),
+  byKey: db.prepare<[string], unknown>('SELECT * FROM jobs WHERE key = ?'),
+  all: db.prepare<[], unknown>('SELECT * FROM jobs ORDER BY id'),
+  idsWithStatus: db.prepare<[string], { id: number }>('SELECT id FROM jobs WHERE status = ? ORDER BY id'),
+  setStatus: db.prepare<[string, string | null, string | null, string | null, string | null, string, number]>(
+    `UPDATE jobs SET status = ?, stop_reason = ?, stop_code = ?, stop_message = ?, finished_at = ?, updated_at = ?
+     WHERE id = ?`,
+  ),
+  setBudget: db.prepare<[number | null, string, number]>(
+    'UPDATE jobs SET budget = ?, updated_at = ? WHERE id = ?',
+  ),
+  remove: db.prepare<[number]>('DELETE FROM jobs WHERE id = ?'),
+}));
+
+function parseJob(row: unknown): JobRecord | undefined {
+  return row === undefined ? undefined : JobRowSchema.parse(row);
+}
+
+export function insertJob(db: Database, job: NewJob): number {
+  const { lastInsertRowid } = statements(db).insert.run(
+    job.key,
+    job.optionsJson,
+    job.sourcesJson,
+    job.skippedJson,
+    job.at,
+    job.at,
+  );
+  return Number(lastInsertRowid);
+}
+
+export function jobById(db: Database, id: number): JobRecord | undefined {
+  return parseJob(statements(db).byId.get(id));
+}
+
+export function jobByKey(db: Database, key: string): JobRecord | undefined {
+  return parseJob(statements(db).byKey.get(key));
+}
+
+export function allJobs(db: Database): JobRecord[] {
+  return statements(db)
+    .all.all()
+    .map((row) => JobRowSchema.parse(row));
+}
+
+export function jobIdsWithStatus(db: Database, status: JobStatus): number[] {
+  return statements(db)
+    .idsWithStatus.all(status)
+    .map((row) => row.id);
+}
+
+export function setJobStatus(db: Database, id: number, change: JobStatusChange): void {
+  statements(db).setStatus.run(
+    change.status,
+    change.stopReason ?? null,
+    change.stopCode ?? null,
+    change.stopMessage ?? null,
+    change.finishedAt ?? null,
+    change.at,
+    id,
+  );
+}
+
+export function setJobBudget(db: Database, id: number, budget: number | null, at: string): void {
+  statements(db).setBudget.run(budget, at, id);
+}
+
+/** Deletes the job with its sources and items; its ledger rows stay, detached. */
+export function deleteJobRow(db: Database, id: number): boolean {
+  return statements(db).remove.run(id).changes > 0;
+}

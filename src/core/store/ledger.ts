@@ -1,0 +1,65 @@
+import type { Database } from './database';
+import { preparedFor } from './prepared';
+
+/** One credit spent. */
+export interface CreditSpent {
+  jobId: number | null;
+  endpoint: string;
+  videoId?: string | null;
+  sourceId?: number | null;
+  requestId?: string | null;
+  at: string;
+}
+
+const statements = preparedFor((db) => ({
+  insert: db.prepare<[number | null, string, string | null, number | null, string | null, string]>(
+    'INSERT INTO ledger (job_id, endpoint, video_id, source_id, request_id, at) VALUES (?, ?, ?, ?, ?, ?)',
+  ),
+  ofJob: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM ledger WHERE job_id = ?'),
+  byJob: db.prepare<[], { job_id: number; n: number }>(
+    'SELECT job_id, count(*) AS n FROM ledger WHERE job_id IS NOT NULL GROUP BY job_id',
+  ),
+  since: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM ledger WHERE at >= ?'),
+  total: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM ledger'),
+  lastId: db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM ledger'),
+  afterId: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM ledger WHERE id > ?'),
+}));
+
+export function recordCredit(db: Database, credit: CreditSpent): void {
+  statements(db).insert.run(
+    credit.jobId,
+    credit.endpoint,
+    credit.videoId ?? null,
+    credit.sourceId ?? null,
+    credit.requestId ?? null,
+    credit.at,
+  );
+}
+
+export function creditsOfJob(db: Database, jobId: number): number {
+  return statements(db).ofJob.get(jobId)?.n ?? 0;
+}
+
+export function creditsByJob(db: Database): Record<number, number> {
+  const byJob: Record<number, number> = {};
+  for (const row of statements(db).byJob.all()) byJob[row.job_id] = row.n;
+  return byJob;
+}
+
+/** Credits spent at or after the ISO time `at`. */
+export function creditsSince(db: Database, at: string): number {
+  return statements(db).since.get(at)?.n ?? 0;
+}
+
+export function creditsTotal(db: Database): number {
+  return statements(db).total.get()?.n ?? 0;
+}
+
+/** The id of the newest ledger row, 0 when none; a bookmark for creditsAfter. */
+export function lastLedgerId(db: Database): number {
+  return statements(db).lastId.get()?.id ?? 0;
+}
+
+export function creditsAfter(db: Database, ledgerId: number): number {
+  return statements(db).afterId.get(ledgerId)?.n ?? 0;
+}

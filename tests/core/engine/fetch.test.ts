@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { describePlaylist, describeVideo } from '../../../src/simulator';
+import { startHarness, spec, type Harness } from './helpers';
+
+let h: Harness;
+afterEach(async () => h.close());
+
+function transcriptRequestsFor(videoId: string): number {
+  return h.sim.admin.requests().filter((r) => r.path.endsWith('/transcript') && r.query.video_url === videoId)
+    .length;
+}
+
+describe('fetching transcripts', () => {
+  it('fetches a video listed by two sources of one job once', async () => {
+    h = await startHarness({ credits: 1000 });
+    const ids = describePlaylist('PLdedupes_n6').videoIds();
+    const shared = ids.find((id) => describeVideo(id).hasCaptions)!;
+    const { job } = h.engine.findOrCreateJob(spec(['PLdedupes_n6', shared]));
+    await h.engine.run(job.id);
+
+    expect(h.engine.job(job.id)!.counts.total).toBe(6);
+    expect(h.sim.admin.chargesFor(shared)).toBe(1);
+    expect(transcriptRequestsFor(shared)).toBe(1);
+    // The video belongs to the source that listed it first: here the single video, known at creation.
+    const rows = [...h.engine.exportRows(job.id)];
+    expect(rows.filter((row) => row.videoId === shared).map((row) => row.sourceKind)).toEqual(['video']);
+  });
+
+  it('never buys a transcript another job already stored: the second job pays only its pages', async () => {
+    h = await startHarness({ credits: 1000 });
+    const first = h.engine.findOrCreateJob(spec(['PLsharing_n8'])).job;
+    await h.engine.run(first.id);
+    const spentBefore = h.sim.admin.ledger().length;
+
+    // Same videos, another identity (maxVideos), so another job.
+    const { job: second, created } = h.engine.findOrCreateJob(spec(['PLsharing_n8'], { maxVideos: 50 }));
+    expect(created).toBe(true);
+    expect(h.engine.estimate(second.id)).toEqual({ pages: 1, transcripts: 0, exact: false });
+    const outcome = await h.engine.run(second.id);
+
+    expect(outcome.status).toBe('completed');
+    expect(
+      h.sim.admin
+        .ledger()
+        .slice(spentBefore)
+        .map((c) => c.endpoint),
+    ).toEqual(['playlist/videos']);
+    expect(h.engine.job(second.id)!.counts).toEqual(h.engine.job(first.id)!.counts);
+    expect(h.engine.creditStatus().byJob).toEqual({ [first.id]: spentBefore, [second.id]: 1 });
+  });
+
+  it('tries the preferred languages in order: 404s are free and the right track is stored', async () => {
+    h = await startHarness({ credits: 1000 });
+    const ids = describePlaylist('PLlanguages_n30')
+      .videoIds()
+      .filter((id) => describeVideo(id).hasCaptions);
+    const { job } = h.engine.findOrCreateJob(spec(['PLlanguages_n30'], { langs: ['es', 'en', 'orig'] }));
+    await h.engine.run(job.id);
+
+    const rows = new Map([...h.engine.exportRows(job.id)].map((row) => [row.videoId, row]));
+    const expected = (id: string): { requested: string; language: string } => {
+      const { languages, original } = describeVideo(id);
+      if (languages.includes('es')) return { requested: 'es', language: 'es' };
+      if (languages.includes('en')) return { requested: 'en', language: 'en' };
+      return { requested: '', language: original };
+    };
+    const kinds = new Set<string>();
+    for (const id of ids) {
+      const row = rows.get(id)!;
+      expect(row.status).toBe('ok');
+      expect({ requested: row.transcript!.requestedLang, language: row.transcript!.language }).toEqual(
+        expected(id),
+      );
+      expect(JSON.parse(row.transcript!.body)).toMatchObject({
+        video_id: id,
+        language: expected(id).language,
+      });
+      expect(h.sim.admin.chargesFor(id)).toBe(1);
+      kinds.add(expected(id).requested);
+    }
+    expect(kinds).toEqual(new Set(['es', 'en', ''])); // the playlist exercises all three branches
+    expect(h.engine.job(job.id)!.creditsSpent).toBe(1 + ids.length);
+  });
+
+  it('stores the body as received with its title, and counts segments', async () => {
+    h = await startHarness({ credits: 1000 });
+    const id = 'dQw4w9WgXcQ';
+    const { job } = h.engine.findOrCreateJob(spec([id]));
+    await h.engine.run(job.id);
+
+    const [row] = [...h.engine.exportRows(job.id)];
+    const facts = describeVideo(id);
+    expect(row).toMatchObject({
+      videoId: id,
+      title: facts.title,
+      status: 'ok',
+      position: 1,
+      sourceKind: 'video',
+    });
+    expect(row!.transcript).toMatchObject({ language: facts.original, segmentCount: facts.segments });
+    expect(JSON.parse(row!.transcript!.body).metadata.title).toBe(facts.title);
+  });
+});

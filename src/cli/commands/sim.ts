@@ -1,0 +1,94 @@
+import type { Command } from 'commander';
+import { DEMO_KEY, startSimulator } from '../../simulator';
+import type { RunningSimulator, SimulatorOptions } from '../../simulator';
+import { CliExit, ExitCode } from '../exit';
+
+interface RawSimOptions {
+  port: string;
+  key?: string;
+  credits: string;
+  rate?: string;
+  latency: string;
+  seed: string;
+}
+
+/** A whole number written in plain digits within [min, max], or a CliExit naming the option. */
+function wholeNumber(option: string, raw: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+    throw new CliExit(ExitCode.badInput, `${option} must be a whole number ${range} (got "${raw}").`);
+  }
+  return value;
+}
+
+function simulatorOptions(raw: RawSimOptions): SimulatorOptions {
+  if (raw.key !== undefined && raw.key.trim() === '') {
+    throw new CliExit(ExitCode.badInput, '--key must not be empty.');
+  }
+  return {
+    port: wholeNumber('--port', raw.port, 0, 65535),
+    keys: [raw.key ?? DEMO_KEY],
+    credits: wholeNumber('--credits', raw.credits, 0),
+    rateLimit:
+      raw.rate === undefined ? null : { limit: wholeNumber('--rate', raw.rate, 1), windowMs: 60_000 },
+    latencyMs: wholeNumber('--latency', raw.latency, 0),
+    seed: wholeNumber('--seed', raw.seed, 0, 0xffff_ffff),
+  };
+}
+
+async function start(options: SimulatorOptions): Promise<RunningSimulator> {
+  try {
+    return await startSimulator(options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      throw new CliExit(
+        ExitCode.badInput,
+        `Port ${options.port} is not available; choose another with --port (0 picks a free one).`,
+      );
+    }
+    throw error;
+  }
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** `scriptorium sim`: runs the local Transcript Service simulator until SIGINT or SIGTERM. */
+export function registerSimCommand(program: Command): void {
+  program
+    .command('sim')
+    .description('Run a local, seeded Transcript Service simulator for demos and tests.')
+    .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '0')
+    .option('--key <key>', `API key the simulator accepts (default ${DEMO_KEY})`)
+    .option('--credits <n>', 'starting credits (the free grant)', '100')
+    .option('--rate <n>', 'requests per minute per key (default: unlimited)')
+    .option('--latency <ms>', 'added delay per request, in ms', '0')
+    .option('--seed <n>', 'seed for all generated data', '1')
+    .action(async (raw: RawSimOptions) => {
+      const options = simulatorOptions(raw);
+      const simulator = await start(options);
+      process.stdout.write(
+        [
+          `Simulator listening on ${simulator.url}`,
+          `API key: ${simulator.key}`,
+          `Try: TRANSCRIPT_API_KEY=${simulator.key} scriptorium export PLdemo_n120 --base-url ${simulator.url} --out demo.zip`,
+          'Press Ctrl+C to stop.',
+          '',
+        ].join('\n'),
+      );
+      await untilStopped();
+      await simulator.close();
+    });
+}

@@ -1,0 +1,28 @@
+import { Command, CommanderError } from 'commander';
+import { APP_VERSION } from '../shared/version';
+import { registerDemoCommand } from './commands/demo';
+import { registerExportCommand } from './commands/export';
+import { registerJobsCommand } from './commands/jobs';
+import { registerSimCommand } from './commands/sim';
+import { CliExit, ExitCode } from './exit';
+
+/** Builds the commander program with every command registered. */
+export function buildProgram(): Command {
+  const program = new Command('scriptorium')
+    .description('Export transcripts in bulk from the Video Transcript Service.')
+    .version(APP_VERSION)
+    .showHelpAfterError('(run the command with --help to see its options)')
+    .exitOverride(toContractExit);
+  registerExportCommand(program);
+  registerDemoCommand(program);
+  registerJobsCommand(program);
+  registerSimCommand(program);
+  for (const command of program.commands) command.exitOverride(toContractExit);
+  return program;
+}
+
+/** Commander's own exits: help and version are fine; any usage error is exit 2, per the contract. */
+function toContractExit(error: CommanderError): never {
+  if (error.exitCode === 0) throw new CliExit(ExitCode.exported, '');
+  throw new CliExit(ExitCode.badInput, 'The command line was not understood; nothing was sent.');
+}

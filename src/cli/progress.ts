@@ -1,0 +1,90 @@
+import cliProgress from 'cli-progress';
+import type { Snapshot } from '../shared/contract';
+
+/** Shows a running job's snapshots: a live bar on a terminal, plain periodic lines otherwise. */
+export interface ProgressView {
+  update(snapshot: Snapshot): void;
+  stop(): void;
+}
+
+export function createProgressView(stream: NodeJS.WriteStream, plainIntervalMs = 5_000): ProgressView {
+  return stream.isTTY ? new LiveBar(stream) : new PlainLines(stream, plainIntervalMs);
+}
+
+/** "412/1,200 videos · 380 ok · 20 unavailable · 12 failed · 14.2/s · ETA 56s · 431 credits" */
+export function describeProgress(snapshot: Snapshot): string {
+  const { counts } = snapshot;
+  const done = counts.ok + counts.unavailable + counts.failed;
+  const parts = [
+    `${done.toLocaleString('en')}/${counts.total.toLocaleString('en')} videos`,
+    `${counts.ok} ok`,
+    `${counts.unavailable} unavailable`,
+    `${counts.failed} failed`,
+    `${snapshot.ratePerSecond.toFixed(1)}/s`,
+    `ETA ${formatDuration(snapshot.etaSeconds)}`,
+    `${snapshot.creditsSpent} credits`,
+  ];
+  if (snapshot.sourcesWalked < snapshot.sourcesTotal) {
+    parts.splice(1, 0, `listing ${snapshot.sourcesWalked}/${snapshot.sourcesTotal} sources`);
+  }
+  return parts.join(' · ');
+}
+
+export function formatDuration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '?';
+  const whole = Math.max(0, Math.round(seconds));
+  if (whole < 60) return `${whole}s`;
+  if (whole < 3600) return `${Math.floor(whole / 60)}m${String(whole % 60).padStart(2, '0')}s`;
+  return `${Math.floor(whole / 3600)}h${String(Math.floor((whole % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+class LiveBar implements ProgressView {
+  readonly #bar: cliProgress.SingleBar;
+  #started = false;
+
+  constructor(stream: NodeJS.WriteStream) {
+    this.#bar = new cliProgress.SingleBar(
+      { stream, format: '{bar} {percentage}% | {summary}', hideCursor: true, fps: 10 },
+      cliProgress.Presets.shades_classic,
+    );
+  }
+
+  update(snapshot: Snapshot): void {
+    const { counts } = snapshot;
+    const done = counts.ok + counts.unavailable + counts.failed;
+    const payload = { summary: describeProgress(snapshot) };
+    if (!this.#started) {
+      this.#bar.start(Math.max(counts.total, 1), done, payload);
+      this.#started = true;
+    }
+    this.#bar.setTotal(Math.max(counts.total, 1));
+    this.#bar.update(done, payload);
+  }
+
+  stop(): void {
+    if (this.#started) this.#bar.stop();
+  }
+}
+
+class PlainLines implements ProgressView {
+  #lastPrintedAt = 0;
+  #latest: Snapshot | null = null;
+
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    private readonly intervalMs: number,
+  ) {}
+
+  update(snapshot: Snapshot): void {
+    this.#latest = snapshot;
+    const now = Date.now();
+    if (now - this.#lastPrintedAt >= this.intervalMs) {
+      this.#lastPrintedAt = now;
+      this.stream.write(`${describeProgress(snapshot)}\n`);
+    }
+  }
+
+  stop(): void {
+    if (this.#latest) this.stream.write(`${describeProgress(this.#latest)}\n`);
+  }
+}

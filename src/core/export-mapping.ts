@@ -1,0 +1,90 @@
+import { readTranscript } from './api';
+import type { ExportRow, JobSummary } from './engine';
+import type { ExportFormat, ExportInput, ExportVideo } from './export';
+
+export interface CorpusOptions {
+  formats: ExportFormat[];
+  nameTemplate?: string;
+}
+
+/**
+ * Maps a finished job and its stored rows onto the export's input. Transcript bodies are
+ * stored exactly as received, so they are read again here with the client's own tolerant
+ * parser (camelCase or snake_case, integer or decimal times).
+ */
+export function corpusInput(
+  job: JobSummary,
+  rows: () => Iterable<ExportRow>,
+  options: CorpusOptions,
+  tool: { name: string; version: string },
+): ExportInput {
+  return {
+    manifest: {
+      tool,
+      job_id: String(job.id),
+      sources: job.sources.map((source) => source.input),
+      skipped_sources: job.skipped.map((skipped) => ({ source: skipped.input, reason: skipped.reason })),
+      options: {
+        lang: job.options.langs,
+        include_timestamp: job.options.includeTimestamp,
+        send_metadata: job.options.sendMetadata,
+        max_videos: job.options.maxVideos ?? null,
+        formats: options.formats,
+      },
+      counts: {
+        videos: job.counts.total,
+        ok: job.counts.ok,
+        unavailable: job.counts.unavailable,
+        failed: job.counts.failed,
+      },
+      credits_spent: job.creditsSpent,
+      finished_at: job.finishedAt ?? job.updatedAt,
+    },
+    formats: options.formats,
+    ...(options.nameTemplate !== undefined && { nameTemplate: options.nameTemplate }),
+    videos: function* () {
+      for (const row of rows()) yield toExportVideo(row, job);
+    },
+  };
+}
+
+function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
+  const listed = row.sourceKind !== 'video';
+  const base = {
+    videoId: row.videoId,
+    title: row.title,
+    source: row.sourceInput,
+    ...(listed && { position: row.position, positionWidth: String(Math.max(row.sourceVideos, 1)).length }),
+  };
+  if (row.status !== 'ok' || !row.transcript) {
+    return {
+      ...base,
+      status: row.status === 'unavailable' ? 'unavailable' : 'failed',
+      ...(row.httpStatus !== null && { httpStatus: row.httpStatus }),
+      ...(row.code !== null && { code: row.code }),
+      ...(row.message !== null && { message: row.message }),
+    };
+  }
+  const raw: unknown = JSON.parse(row.transcript.body);
+  const request = {
+    video: row.videoId,
+    includeTimestamp: job.options.includeTimestamp,
+    sendMetadata: job.options.sendMetadata,
+    ...(row.transcript.requestedLang !== '' && { lang: row.transcript.requestedLang }),
+  };
+  const reading = readTranscript(raw, request);
+  if (!reading.ok) throw new Error(`the stored transcript of ${row.videoId} cannot be read again: ${reading.problem}`);
+  const metadata = isRecord(raw) && isRecord(raw['metadata']) ? raw['metadata'] : undefined;
+  return {
+    ...base,
+    status: 'ok',
+    language: reading.value.language,
+    segments: reading.value.segments,
+    ...(metadata && { metadata }),
+    raw,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { readZip, runCli, startCli, tempDir } from '../support/cli';
+
+let sim: RunningSimulator;
+let dir: string;
+let env: Record<string, string>;
+
+async function startSim(options: Parameters<typeof startSimulator>[0] = {}) {
+  sim = await startSimulator({ credits: 1000, ...options });
+  env = { TRANSCRIPT_API_KEY: sim.key, TRANSCRIPT_API_BASE_URL: sim.url, SCRIPTORIUM_DATA_DIR: join(dir, 'data') };
+}
+
+beforeEach(() => {
+  dir = tempDir();
+});
+
+afterEach(async () => {
+  await sim?.close();
+});
+
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
+
+describe('scriptorium export', () => {
+  it('exports a playlist, a channel and single videos into a ZIP that Python reads back', async () => {
+    await startSim();
+    const out = join(dir, 'corpus.zip');
+    const result = await runCli(
+      ['export', 'PLcliTest_n30', '@cli_channel_n12', 'https://youtu.be/dQw4w9WgXcQ', 'nocapVideo1', '--out', out],
+      env,
+    );
+    expect(result.stderr).not.toContain(sim.key);
+    expect(result.code, result.stderr).toBe(0);
+
+    const zip = await readZip(out);
+    expect(zip.bad_crc).toBeNull();
+    expect(zip.path_problems).toEqual([]);
+    const [header, ...rows] = zip.index;
+    expect(header?.slice(0, 6)).toEqual(['video_id', 'title', 'language', 'status', 'segments', 'source']);
+    expect(rows).toHaveLength(30 + 12 + 2);
+    const statusOf = (id: string) => rows.find((row) => row[0] === id)?.[3];
+    expect(statusOf('nocapVideo1')).toBe('unavailable');
+    expect(statusOf('dQw4w9WgXcQ')).toBe('ok');
+
+    const ok = rows.filter((row) => row[3] === 'ok');
+    expect(zip.transcripts).toHaveLength(ok.length);
+    expect(zip.errors.slice(1).map((row) => row[0])).toEqual(rows.filter((row) => row[3] !== 'ok').map((row) => row[0]));
+    for (const format of ['txt', 'json', 'srt', 'vtt']) {
+      const files = zip.entries.filter((entry) => entry.name.startsWith(`${format}/`));
+      expect(files).toHaveLength(ok.length);
+      expect(files.every((file) => /\[[A-Za-z0-9_-]{11}\]\.\w+$/.test(file.name))).toBe(true);
+    }
+    // Credits counted locally match what the service charged: pages plus transcripts.
+    expect(zip.manifest.credits_spent).toBe(sim.admin.ledger().length);
+    expect(zip.manifest.counts).toEqual({ videos: 44, ok: ok.length, unavailable: 44 - ok.length, failed: 0 });
+    expect(result.stdout).toContain(`transcripts: ${ok.length}`);
+  });
+
+  it('exports a finished job again without a single request, byte for byte the same', async () => {
+    await startSim();
+    const first = join(dir, 'first.zip');
+    const second = join(dir, 'second.zip');
+    expect((await runCli(['export', 'PLtwice_n15', '--out', first], env)).code).toBe(0);
+    const requests = sim.admin.requests().length;
+    const again = await runCli(['export', 'PLtwice_n15', '--out', second], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(sim.admin.requests()).toHaveLength(requests);
+    expect(sha256(second)).toBe(sha256(first));
+    expect(readdirSync(dir).filter((name) => name.includes('partial'))).toEqual([]);
+  });
+
+  it('reads sources from a file, lists the invalid ones with their line, and skips them', async () => {
+    await startSim();
+    const list = join(dir, 'sources.txt');
+    writeFileSync(list, '# my corpus\n\ndQw4w9WgXcQ\nnot a source at all\nPLfromFile_n5\n');
+    const out = join(dir, 'list.zip');
+    const result = await runCli(['export', '--from', list, '--out', out], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/line 4: "not a source at all"/);
+    const zip = await readZip(out);
+    expect(zip.index.slice(1)).toHaveLength(6);
+    expect(zip.manifest.skipped_sources).toHaveLength(1);
+    expect(zip.manifest.skipped_sources[0]?.source).toBe('not a source at all');
+  });
+
+  describe('exit 2: bad arguments cost nothing', () => {
+    const cases: Array<[string, string[], Record<string, string | undefined>, RegExp]> = [
+      ['no valid source', ['export', 'https://example.com/x', 'search:', '--out', 'X'], {}, /No valid source/],
+      ['no key set', ['export', 'dQw4w9WgXcQ', '--out', 'X'], { TRANSCRIPT_API_KEY: undefined }, /TRANSCRIPT_API_KEY/],
+      ['a bad --lang', ['export', 'dQw4w9WgXcQ', '--lang', 'english!', '--out', 'X'], {}, /--lang/],
+      ['an unknown format', ['export', 'dQw4w9WgXcQ', '--formats', 'pdf', '--out', 'X'], {}, /--formats/],
+      ['srt without timestamps', ['export', 'dQw4w9WgXcQ', '--no-timestamps', '--formats', 'srt', '--out', 'X'], {}, /timestamps/],
+      ['a bad --concurrency', ['export', 'dQw4w9WgXcQ', '--concurrency', 'many', '--out', 'X'], {}, /--concurrency/],
+      ['a missing --out', ['export', 'dQw4w9WgXcQ'], {}, /--out/],
+      ['an --out in a missing folder', ['export', 'dQw4w9WgXcQ', '--out', '/nonexistent/dir/x.zip'], {}, /does not exist/],
+      ['an unknown option', ['export', 'dQw4w9WgXcQ', '--colour', '--out', 'X'], {}, /not understood/],
+    ];
+    it.each(cases)('%s', async (_name, args, extraEnv, message) => {
+      await startSim();
+      const argv = args.map((arg) => (arg === 'X' ? join(dir, 'x.zip') : arg));
+      const result = await runCli(argv, { ...env, ...extraEnv });
+      expect(result.code).toBe(2);
+      expect(lastLine(result.stderr)).toMatch(message);
+      expect(sim.admin.requests()).toEqual([]);
+      expect(existsSync(join(dir, 'x.zip'))).toBe(false);
+    });
+  });
+
+  it('exit 3 when the credits run out, then continues after a top-up without buying anything twice', async () => {
+    await startSim({ credits: 10 });
+    const out = join(dir, 'credits.zip');
+    const args = ['export', 'PLcredits_n25', '--out', out];
+    const paused = await runCli(args, env);
+    expect(paused.code).toBe(3);
+    expect(lastLine(paused.stderr)).toMatch(/free 100-credit grant is used up.*E_FREE_GRANT_DEPLETED.*run the same command again/i);
+    expect(existsSync(out)).toBe(false);
+
+    sim.admin.topUp(100);
+    const resumed = await runCli(args, env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const charged = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript');
+    expect(new Set(charged.map((charge) => charge.videoId)).size).toBe(charged.length);
+    expect((await readZip(out)).manifest.credits_spent).toBe(sim.admin.ledger().length);
+  });
+
+  it('exit 3 at the budget, then a larger budget finishes the job', async () => {
+    await startSim();
+    const out = join(dir, 'budget.zip');
+    const paused = await runCli(['export', 'PLbudget_n20', '--budget', '6', '--out', out], env);
+    expect(paused.code).toBe(3);
+    expect(lastLine(paused.stderr)).toMatch(/budget of 6 credits.*larger --budget/);
+    expect(sim.admin.ledger()).toHaveLength(6);
+    const finished = await runCli(['export', 'PLbudget_n20', '--budget', '100', '--out', out], env);
+    expect(finished.code, finished.stderr).toBe(0);
+  });
+
+  it('exit 4 when the key is refused, with nothing charged', async () => {
+    await startSim();
+    const result = await runCli(['export', 'PLrefused_n5', '--out', join(dir, 'k.zip')], {
+      ...env,
+      TRANSCRIPT_API_KEY: 'sk_wrong_key_123',
+    });
+    expect(result.code).toBe(4);
+    expect(lastLine(result.stderr)).toMatch(/refused the API key.*TRANSCRIPT_API_KEY/);
+    expect(result.stderr).not.toContain('sk_wrong_key_123');
+    expect(sim.admin.ledger()).toEqual([]);
+  });
+
+  it('exit 5 when some videos failed, with the ZIP written and the failures in errors.csv', async () => {
+    await startSim();
+    sim.admin.addFault({ match: { videoId: 'jNQXAC9IVRw' }, kind: 'status', status: 500 });
+    const out = join(dir, 'failed.zip');
+    const result = await runCli(['export', 'dQw4w9WgXcQ', 'jNQXAC9IVRw', '--out', out], env);
+    expect(result.code).toBe(5);
+    expect(lastLine(result.stderr)).toMatch(/1 video\(s\) failed.*errors\.csv.*--retry-failed/);
+    const zip = await readZip(out);
+    expect(zip.errors.slice(1)).toEqual([[ 'jNQXAC9IVRw', 'failed', '500', expect.any(String), expect.any(String) ]]);
+
+    sim.admin.clearFaults();
+    const retried = await runCli(['export', 'dQw4w9WgXcQ', 'jNQXAC9IVRw', '--retry-failed', '--out', out], env);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect((await readZip(out)).errors.slice(1)).toEqual([]);
+  });
+
+  it('exit 130 on SIGINT within a few seconds, and the same command then finishes the job', async () => {
+    await startSim({ latencyMs: 100 });
+    const out = join(dir, 'interrupted.zip');
+    const args = ['export', 'PLinterrupt_n20', '--concurrency', '2', '--out', out];
+    const running = startCli(args, env);
+    while (sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript').length < 2) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const sentAt = Date.now();
+    running.child.kill('SIGINT');
+    const interrupted = await running.done;
+    expect(interrupted.code).toBe(130);
+    expect(Date.now() - sentAt).toBeLessThan(5_000);
+    expect(lastLine(interrupted.stderr)).toMatch(/Interrupted.*run the same command again/i);
+
+    const finished = await runCli(args, env);
+    expect(finished.code, finished.stderr).toBe(0);
+    const charged = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript');
+    // At most the two requests in flight at the interruption were bought again.
+    expect(charged.length).toBeLessThanOrEqual(20 + 2);
+    expect((await readZip(out)).index.slice(1)).toHaveLength(20);
+  });
+});

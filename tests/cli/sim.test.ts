@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, expect, test } from 'vitest';
+import { DEMO_KEY } from '../../src/simulator';
+
+// Runs the built CLI (`npm run build:cli`, which `npm test` does first), as a user would.
+const BIN = fileURLToPath(new URL('../../bin/scriptorium', import.meta.url));
+
+const children: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+function run(args: string[]): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'pipe' });
+  children.push(child);
+  return child;
+}
+
+function exitCode(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** Resolves with stdout once it contains `pattern`. */
+function waitForOutput(child: ChildProcessWithoutNullStreams, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (pattern.test(output)) resolve(output);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`exited with ${code} before printing ${pattern}: ${output}`)),
+    );
+  });
+}
+
+test('sim prints its address and key, serves requests, and exits 0 on SIGINT', async () => {
+  const child = run(['sim', '--port', '0', '--credits', '5']);
+  const output = await waitForOutput(child, /Try: .*\n/);
+  const url = /Simulator listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+  expect(url).toBeDefined();
+  expect(output).toContain(`API key: ${DEMO_KEY}`);
+  expect(output).toContain(`TRANSCRIPT_API_KEY=${DEMO_KEY} scriptorium export PLdemo_n120 --base-url ${url}`);
+
+  const reply = await fetch(`${url}/api/v2/channel/resolve?input=%40demo`, {
+    headers: { authorization: `Bearer ${DEMO_KEY}`, 'user-agent': 'cli-test' },
+  });
+  expect(reply.status).toBe(200);
+  expect(await (await fetch(`${url}/__admin/credits`)).json()).toEqual({ credits: 5 });
+
+  const exited = exitCode(child);
+  child.kill('SIGINT');
+  expect(await exited).toBe(0);
+});
+
+test('sim accepts the key given with --key instead of the demo key', async () => {
+  const child = run(['sim', '--key', 'sk_custom_key']);
+  const output = await waitForOutput(child, /Try: .*\n/);
+  const url = /listening on (\S+)/.exec(output)?.[1] ?? '';
+  const ask = (key: string) =>
+    fetch(`${url}/api/v2/channel/resolve?input=%40demo`, {
+      headers: { authorization: `Bearer ${key}`, 'user-agent': 't' },
+    });
+  expect((await ask('sk_custom_key')).status).toBe(200);
+  expect((await ask(DEMO_KEY)).status).toBe(401);
+  const exited = exitCode(child);
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+});
+
+test.each([[['--port', '70000']], [['--port', 'abc']], [['--credits=-5']], [['--rate', '1.5']]])(
+  'sim %j exits 2 with one plain line on stderr',
+  async (args) => {
+    const child = run(['sim', ...args]);
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => (stderr += chunk));
+    expect(await exitCode(child)).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/--(port|credits|rate)|not understood/);
+  },
+);

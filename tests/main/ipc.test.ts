@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openApp, type ScriptoriumApp } from '../../src/core/app';
+import { bindCommands, forwardEvents, type IpcMainLike } from '../../src/main/ipc';
+import { commandNames } from '../../src/shared/contract';
+import { tempDir } from '../support/cli';
+
+/** A stand-in for Electron's ipcMain: keeps the handlers and lets the test invoke them. */
+function fakeIpcMain() {
+  const handlers = new Map<string, (event: unknown, input: unknown) => unknown>();
+  const ipc: IpcMainLike = {
+    handle: (channel, listener) => void handlers.set(channel, listener),
+    removeHandler: (channel) => void handlers.delete(channel),
+  };
+  const invoke = async (channel: string, input: unknown) => {
+    const handler = handlers.get(channel);
+    if (!handler) throw new Error(`no handler for ${channel}`);
+    return handler({}, input);
+  };
+  return { ipc, handlers, invoke };
+}
+
+let app: ScriptoriumApp;
+
+beforeEach(() => {
+  app = openApp({ dataDir: tempDir() });
+});
+
+afterEach(() => {
+  app.close();
+});
+
+describe('the main process IPC binding', () => {
+  it('binds every contract command to the application and unbinds them all', async () => {
+    const { ipc, handlers, invoke } = fakeIpcMain();
+    const unbind = bindCommands(ipc, app.handlers);
+    expect([...handlers.keys()].sort()).toEqual(commandNames.map((name) => `scriptorium:command:${name}`).sort());
+    expect(await invoke('scriptorium:command:listJobs', {})).toEqual([]);
+    const credits = await invoke('scriptorium:command:setBalance', { credits: 250 });
+    expect(credits).toMatchObject({ balance: 250, estimatedRemaining: 250, total: 0 });
+    unbind();
+    expect(handlers.size).toBe(0);
+  });
+
+  it('refuses renderer input that does not fit the contract before any handler runs', async () => {
+    const { ipc, invoke } = fakeIpcMain();
+    bindCommands(ipc, app.handlers);
+    await expect(invoke('scriptorium:command:setBalance', { credits: -5 })).rejects.toThrow(/input was not valid/);
+    await expect(invoke('scriptorium:command:pauseJob', { jobId: 'drop table' })).rejects.toThrow(/input was not valid/);
+    await expect(invoke('scriptorium:command:pauseJob', { jobId: 99 })).rejects.toThrow(/no job 99/);
+  });
+
+  it('forwards events to the window until stopped', () => {
+    const sent: Array<{ channel: string; payload: unknown }> = [];
+    const listeners = new Set<(payload: unknown) => void>();
+    const subscribe = ((_event: string, listener: (payload: unknown) => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    }) as Parameters<typeof forwardEvents>[0];
+    const stop = forwardEvents(subscribe, { send: (channel, payload) => sent.push({ channel, payload }) });
+    listeners.forEach((listener) => listener({ jobId: 1 }));
+    stop();
+    expect(listeners.size).toBe(0);
+    expect(sent).toEqual([{ channel: 'scriptorium:event:snapshot', payload: { jobId: 1 } }]);
+  });
+});

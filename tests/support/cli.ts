@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../bin/scriptorium', import.meta.url));
+const READ_ZIP = fileURLToPath(new URL('../core/export/fixtures/read_zip.py', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  done: Promise<CliResult>;
+}
+
+/**
+ * Starts bin/scriptorium as a child process. Asynchronous on purpose: the simulator serving it
+ * runs in the test's own event loop, so a synchronous spawn would deadlock.
+ */
+export function startCli(args: string[], env: Record<string, string | undefined> = {}): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<CliResult>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
+}
+
+export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  return startCli(args, env).done;
+}
+
+export function tempDir(prefix = 'scriptorium-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface ZipReading {
+  bad_crc: string | null;
+  entries: Array<{ name: string }>;
+  path_problems: string[];
+  manifest: {
+    tool: { name: string; version: string };
+    job_id: string;
+    sources: string[];
+    skipped_sources: Array<{ source: string; reason: string }>;
+    options: Record<string, unknown>;
+    counts: { videos: number; ok: number; unavailable: number; failed: number };
+    credits_spent: number;
+    finished_at: string;
+  };
+  index: string[][];
+  errors: string[][];
+  transcripts: Array<Record<string, unknown> & { video_id: string; segments: unknown[] }>;
+  files: Record<string, string>;
+}
+
+/** Reads a ZIP with Python's standard library (zipfile, csv, json): an independent reader. */
+export async function readZip(path: string): Promise<ZipReading> {
+  const child = spawn('python3', [READ_ZIP, path], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`python3 could not read ${path}: ${stderr}`);
+  return JSON.parse(stdout) as ZipReading;
+}

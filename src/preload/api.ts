@@ -1,11 +1,5 @@
-import {
-  commandNames,
-  ipcChannel,
-  type CommandName,
-  type EventName,
-  type EventPayload,
-  type ScriptoriumApi,
-} from '../shared/contract';
+import { commandNames, ipcChannel, type CommandName, type EventName } from '../shared/channels';
+import type { EventPayload, ScriptoriumApi } from '../shared/contract';
 
 /** The slice of Electron's ipcRenderer the preload uses (a fake stands in for it in tests). */
 export interface IpcRendererLike {

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import type { CommandName, EventName } from './channels';
+
+export { commandNames, eventNames, ipcChannel } from './channels';
+export type { CommandName, EventName } from './channels';
 
 /**
  * The app contract: every command a face may send and every event it may receive, with
@@ -68,16 +72,14 @@ export const commands = {
   cancelJob: { input: JobRef, output: z.null() },
   retryFailed: { input: JobRef, output: z.null() },
   deleteJob: { input: JobRef, output: z.null() },
-} as const;
+} as const satisfies { [N in CommandName]: { input: z.ZodType; output: z.ZodType } };
 
 export const events = {
   snapshot: SnapshotSchema,
-} as const;
+} as const satisfies { [N in EventName]: z.ZodType };
 
-export type CommandName = keyof typeof commands;
 export type CommandInput<N extends CommandName> = z.infer<(typeof commands)[N]['input']>;
 export type CommandOutput<N extends CommandName> = z.infer<(typeof commands)[N]['output']>;
-export type EventName = keyof typeof events;
 export type EventPayload<N extends EventName> = z.infer<(typeof events)[N]>;
 
 /** What every face gets: one typed function per command, and event subscription. */
@@ -90,12 +92,3 @@ export type ScriptoriumApi = {
 export type JobView = z.infer<typeof JobViewSchema>;
 export type CreditView = z.infer<typeof CreditViewSchema>;
 export type Snapshot = z.infer<typeof SnapshotSchema>;
-
-export const commandNames = Object.keys(commands) as CommandName[];
-export const eventNames = Object.keys(events) as EventName[];
-
-/** The IPC channel names both ends agree on. */
-export const ipcChannel = {
-  command: (name: CommandName) => `scriptorium:command:${name}`,
-  event: (name: EventName) => `scriptorium:event:${name}`,
-};

@@ -1,0 +1,26 @@
+/**
+ * The names of the contract's commands and events, apart from their schemas: the sandboxed
+ * preload can load no package, so it builds its object from these names alone. contract.ts
+ * checks that its schemas cover exactly these names.
+ */
+export const commandNames = [
+  'listJobs',
+  'creditStatus',
+  'setBalance',
+  'pauseJob',
+  'resumeJob',
+  'cancelJob',
+  'retryFailed',
+  'deleteJob',
+] as const;
+
+export const eventNames = ['snapshot'] as const;
+
+export type CommandName = (typeof commandNames)[number];
+export type EventName = (typeof eventNames)[number];
+
+/** The IPC channel names both ends agree on. */
+export const ipcChannel = {
+  command: (name: CommandName) => `scriptorium:command:${name}`,
+  event: (name: EventName) => `scriptorium:event:${name}`,
+};

@@ -24,13 +24,19 @@ try {
   console.log(`concurrency: ${concurrency}`);
 
   const raw = await measureRawRate(sim.url, sim.key, loadRequests, concurrency);
-  console.log(`raw simulator rate (GET /api/v2/transcript, ${loadRequests} requests, ${concurrency} connections): ${raw.toFixed(0)} req/s`);
+  console.log(
+    `raw simulator rate (GET /api/v2/transcript, ${loadRequests} requests, ${concurrency} connections): ${raw.toFixed(0)} req/s`,
+  );
 
   for (const size of sizes) {
     const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-'));
     const out = join(dataDir, 'corpus.zip');
     const args = ['export', `PLbench${size}_n${size}`, '--out', out, '--concurrency', String(concurrency)];
-    const env = { TRANSCRIPT_API_KEY: sim.key, TRANSCRIPT_API_BASE_URL: sim.url, SCRIPTORIUM_DATA_DIR: dataDir };
+    const env = {
+      TRANSCRIPT_API_KEY: sim.key,
+      TRANSCRIPT_API_BASE_URL: sim.url,
+      SCRIPTORIUM_DATA_DIR: dataDir,
+    };
     const job = await runMeasured(cli, args, env);
     const again = await runMeasured(cli, args, env); // finished job: export only, no request
     const fetchSeconds = job.seconds - again.seconds;
@@ -47,7 +53,9 @@ try {
     spawnSync('unzip', ['-q', out, '-d', unpacked], { stdio: 'inherit' });
     const started = performance.now();
     spawnSync('zip', ['-q', '-r', join(dataDir, 'by-zip.zip'), '.'], { cwd: unpacked, stdio: 'inherit' });
-    console.log(`zip -q -r over the same ${size}×4 files on disk: ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    console.log(
+      `zip -q -r over the same ${size}×4 files on disk: ${((performance.now() - started) / 1000).toFixed(2)} s`,
+    );
     rmSync(dataDir, { recursive: true, force: true });
   }
 } finally {

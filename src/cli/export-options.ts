@@ -38,14 +38,17 @@ export class ArgumentError extends Error {}
 
 export function parseExportRequest(sourceArgs: string[], raw: RawExportOptions): ExportRequest {
   if (!raw.out) throw new ArgumentError('Missing --out FILE.zip: say where the ZIP should be written.');
-  const langs = raw.lang === undefined ? { ok: true as const, langs: ['orig'] } : parseLangPreference(raw.lang);
+  const langs =
+    raw.lang === undefined ? { ok: true as const, langs: ['orig'] } : parseLangPreference(raw.lang);
   if (!langs.ok) throw new ArgumentError(`--lang ${raw.lang}: ${langs.reason}`);
   const formats = parseFormats(raw.formats, raw.timestamps);
 
   const entries = sourceArgs.map((text, index) => ({ where: `argument ${index + 1}`, text }));
   if (raw.from !== undefined) entries.push(...readSourceFile(raw.from));
   if (entries.length === 0) {
-    throw new ArgumentError('No sources given: name videos, playlists, channels or search:<query>, or use --from FILE.');
+    throw new ArgumentError(
+      'No sources given: name videos, playlists, channels or search:<query>, or use --from FILE.',
+    );
   }
   const { valid, invalid } = checkSources(entries);
 
@@ -61,7 +64,8 @@ export function parseExportRequest(sourceArgs: string[], raw: RawExportOptions):
     },
     formats,
     outPath: raw.out,
-    concurrency: raw.concurrency === undefined ? 4 : parseWholeNumber('--concurrency', raw.concurrency, 1, 64),
+    concurrency:
+      raw.concurrency === undefined ? 4 : parseWholeNumber('--concurrency', raw.concurrency, 1, 64),
     budget: raw.budget === undefined ? undefined : parseWholeNumber('--budget', raw.budget, 0),
   };
 }
@@ -82,11 +86,15 @@ function parseFormats(value: string | undefined, timestamps: boolean): ExportFor
   const requested = value.split(',').map((format) => format.trim().toLowerCase());
   const unknown = requested.filter((format) => !ALL_FORMATS.includes(format as ExportFormat));
   if (unknown.length > 0 || requested.length === 0) {
-    throw new ArgumentError(`--formats ${value}: choose among ${ALL_FORMATS.join(', ')}, separated by commas.`);
+    throw new ArgumentError(
+      `--formats ${value}: choose among ${ALL_FORMATS.join(', ')}, separated by commas.`,
+    );
   }
   const formats = ALL_FORMATS.filter((format) => requested.includes(format));
   if (!timestamps && formats.some((format) => format === 'srt' || format === 'vtt')) {
-    throw new ArgumentError('--formats srt and vtt need timestamps: drop --no-timestamps or ask for txt,json only.');
+    throw new ArgumentError(
+      '--formats srt and vtt need timestamps: drop --no-timestamps or ask for txt,json only.',
+    );
   }
   return formats;
 }

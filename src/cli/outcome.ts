@@ -5,7 +5,10 @@ import { CliExit, ExitCode } from './exit';
  * Turns a run that did not complete into the contract's exit code and the one line the user
  * reads last: what happened and what to do next.
  */
-export function exitForUnfinishedRun(outcome: Exclude<RunOutcome, { status: 'completed' }>, budget?: number): CliExit {
+export function exitForUnfinishedRun(
+  outcome: Exclude<RunOutcome, { status: 'completed' }>,
+  budget?: number,
+): CliExit {
   switch (outcome.status) {
     case 'waiting_credits':
       return new CliExit(
@@ -20,9 +23,15 @@ export function exitForUnfinishedRun(outcome: Exclude<RunOutcome, { status: 'com
         );
       }
       if (outcome.reason === 'interrupted') {
-        return new CliExit(ExitCode.interrupted, 'Interrupted: progress is saved. Run the same command again to continue.');
+        return new CliExit(
+          ExitCode.interrupted,
+          'Interrupted: progress is saved. Run the same command again to continue.',
+        );
       }
-      return new CliExit(ExitCode.paused, 'Paused: the job was paused. Run the same command again to continue.');
+      return new CliExit(
+        ExitCode.paused,
+        'Paused: the job was paused. Run the same command again to continue.',
+      );
     case 'failed':
       return new CliExit(
         ExitCode.keyRefused,

@@ -1,4 +1,5 @@
-import { Command, CommanderError } from 'commander';
+import type { CommanderError } from 'commander';
+import { Command } from 'commander';
 import { APP_VERSION } from '../shared/version';
 import { registerDemoCommand } from './commands/demo';
 import { registerExportCommand } from './commands/export';

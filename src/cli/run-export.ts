@@ -80,7 +80,13 @@ export async function runExport(run: ExportRun): Promise<ExportSummary> {
     await app.exportJob(job.id, zipPath, { formats: request.formats });
     const finished = app.job(job.id);
     if (!finished) throw new Error(`job ${job.id} disappeared from the database`);
-    return { jobId: job.id, resumed: !created, zipPath, job: finished, seconds: (performance.now() - startedAt) / 1000 };
+    return {
+      jobId: job.id,
+      resumed: !created,
+      zipPath,
+      job: finished,
+      seconds: (performance.now() - startedAt) / 1000,
+    };
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
@@ -111,6 +117,9 @@ function checkOutputLocation(zipPath: string): void {
     existing = undefined;
   }
   if (existing?.isDirectory()) {
-    throw new CliExit(ExitCode.badInput, `Cannot write ${zipPath}: it is a folder. Give a file name ending in .zip.`);
+    throw new CliExit(
+      ExitCode.badInput,
+      `Cannot write ${zipPath}: it is a folder. Give a file name ending in .zip.`,
+    );
   }
 }

@@ -1,8 +1,24 @@
 import { join } from 'node:path';
-import type { CommandInput, CommandName, CommandOutput, CreditView, EventName, EventPayload, JobView } from '../shared/contract';
+import type {
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  CreditView,
+  EventName,
+  EventPayload,
+  JobView,
+} from '../shared/contract';
 import { APP_NAME, APP_VERSION, USER_AGENT } from '../shared/version';
 import { createClient, Pacer, realClock, type Clock } from './api';
-import { Engine, type CreditStatus, type EngineEvents, type JobSpec, type JobSummary, type RunOutcome, type RunSettings } from './engine';
+import {
+  Engine,
+  type CreditStatus,
+  type EngineEvents,
+  type JobSpec,
+  type JobSummary,
+  type RunOutcome,
+  type RunSettings,
+} from './engine';
 import { corpusInput, type CorpusOptions } from './export-mapping';
 import { writeCorpus, type ExportResult } from './export';
 import { DATABASE_FILE, openDatabase } from './store';
@@ -10,7 +26,10 @@ import { DATABASE_FILE, openDatabase } from './store';
 /** One handler per contract command: what every face dispatches into. */
 export type AppHandlers = { [N in CommandName]: (input: CommandInput<N>) => Promise<CommandOutput<N>> };
 
-export type Subscribe = <N extends EventName>(event: N, listener: (payload: EventPayload<N>) => void) => () => void;
+export type Subscribe = <N extends EventName>(
+  event: N,
+  listener: (payload: EventPayload<N>) => void,
+) => () => void;
 
 /** Where and as whom to reach the Transcript Service. */
 export interface Connection {

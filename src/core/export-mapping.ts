@@ -73,7 +73,8 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
     ...(row.transcript.requestedLang !== '' && { lang: row.transcript.requestedLang }),
   };
   const reading = readTranscript(raw, request);
-  if (!reading.ok) throw new Error(`the stored transcript of ${row.videoId} cannot be read again: ${reading.problem}`);
+  if (!reading.ok)
+    throw new Error(`the stored transcript of ${row.videoId} cannot be read again: ${reading.problem}`);
   const metadata = isRecord(raw) && isRecord(raw['metadata']) ? raw['metadata'] : undefined;
   return {
     ...base,

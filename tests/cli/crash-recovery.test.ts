@@ -27,8 +27,20 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('a job killed with SIGKILL at several points', () => {
   it('finishes complete, with a sound database and nothing bought twice beyond what was in flight', async () => {
     const out = join(dir, 'crash.zip');
-    const args = ['export', 'PLcrash_n300', '@crash_channel_n150', '--concurrency', String(CONCURRENCY), '--out', out];
-    const env = { TRANSCRIPT_API_KEY: sim.key, TRANSCRIPT_API_BASE_URL: sim.url, SCRIPTORIUM_DATA_DIR: join(dir, 'data') };
+    const args = [
+      'export',
+      'PLcrash_n300',
+      '@crash_channel_n150',
+      '--concurrency',
+      String(CONCURRENCY),
+      '--out',
+      out,
+    ];
+    const env = {
+      TRANSCRIPT_API_KEY: sim.key,
+      TRANSCRIPT_API_BASE_URL: sim.url,
+      SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+    };
 
     let kills = 0;
     for (const threshold of KILL_AFTER_CHARGES) {
@@ -54,7 +66,8 @@ describe('a job killed with SIGKILL at several points', () => {
 
     const transcriptCharges = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript');
     const perVideo = new Map<string, number>();
-    for (const charge of transcriptCharges) perVideo.set(charge.videoId ?? '', (perVideo.get(charge.videoId ?? '') ?? 0) + 1);
+    for (const charge of transcriptCharges)
+      perVideo.set(charge.videoId ?? '', (perVideo.get(charge.videoId ?? '') ?? 0) + 1);
     const boughtTwice = [...perVideo.values()].filter((count) => count > 1).length;
     expect(Math.max(...perVideo.values())).toBeLessThanOrEqual(2);
     expect(boughtTwice).toBeLessThanOrEqual(kills * CONCURRENCY);

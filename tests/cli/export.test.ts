@@ -11,7 +11,11 @@ let env: Record<string, string>;
 
 async function startSim(options: Parameters<typeof startSimulator>[0] = {}) {
   sim = await startSimulator({ credits: 1000, ...options });
-  env = { TRANSCRIPT_API_KEY: sim.key, TRANSCRIPT_API_BASE_URL: sim.url, SCRIPTORIUM_DATA_DIR: join(dir, 'data') };
+  env = {
+    TRANSCRIPT_API_KEY: sim.key,
+    TRANSCRIPT_API_BASE_URL: sim.url,
+    SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+  };
 }
 
 beforeEach(() => {
@@ -30,7 +34,15 @@ describe('scriptorium export', () => {
     await startSim();
     const out = join(dir, 'corpus.zip');
     const result = await runCli(
-      ['export', 'PLcliTest_n30', '@cli_channel_n12', 'https://youtu.be/dQw4w9WgXcQ', 'nocapVideo1', '--out', out],
+      [
+        'export',
+        'PLcliTest_n30',
+        '@cli_channel_n12',
+        'https://youtu.be/dQw4w9WgXcQ',
+        'nocapVideo1',
+        '--out',
+        out,
+      ],
       env,
     );
     expect(result.stderr).not.toContain(sim.key);
@@ -48,7 +60,9 @@ describe('scriptorium export', () => {
 
     const ok = rows.filter((row) => row[3] === 'ok');
     expect(zip.transcripts).toHaveLength(ok.length);
-    expect(zip.errors.slice(1).map((row) => row[0])).toEqual(rows.filter((row) => row[3] !== 'ok').map((row) => row[0]));
+    expect(zip.errors.slice(1).map((row) => row[0])).toEqual(
+      rows.filter((row) => row[3] !== 'ok').map((row) => row[0]),
+    );
     for (const format of ['txt', 'json', 'srt', 'vtt']) {
       const files = zip.entries.filter((entry) => entry.name.startsWith(`${format}/`));
       expect(files).toHaveLength(ok.length);
@@ -56,7 +70,12 @@ describe('scriptorium export', () => {
     }
     // Credits counted locally match what the service charged: pages plus transcripts.
     expect(zip.manifest.credits_spent).toBe(sim.admin.ledger().length);
-    expect(zip.manifest.counts).toEqual({ videos: 44, ok: ok.length, unavailable: 44 - ok.length, failed: 0 });
+    expect(zip.manifest.counts).toEqual({
+      videos: 44,
+      ok: ok.length,
+      unavailable: 44 - ok.length,
+      failed: 0,
+    });
     expect(result.stdout).toContain(`transcripts: ${ok.length}`);
   });
 
@@ -89,14 +108,39 @@ describe('scriptorium export', () => {
 
   describe('exit 2: bad arguments cost nothing', () => {
     const cases: Array<[string, string[], Record<string, string | undefined>, RegExp]> = [
-      ['no valid source', ['export', 'https://example.com/x', 'search:', '--out', 'X'], {}, /No valid source/],
-      ['no key set', ['export', 'dQw4w9WgXcQ', '--out', 'X'], { TRANSCRIPT_API_KEY: undefined }, /TRANSCRIPT_API_KEY/],
+      [
+        'no valid source',
+        ['export', 'https://example.com/x', 'search:', '--out', 'X'],
+        {},
+        /No valid source/,
+      ],
+      [
+        'no key set',
+        ['export', 'dQw4w9WgXcQ', '--out', 'X'],
+        { TRANSCRIPT_API_KEY: undefined },
+        /TRANSCRIPT_API_KEY/,
+      ],
       ['a bad --lang', ['export', 'dQw4w9WgXcQ', '--lang', 'english!', '--out', 'X'], {}, /--lang/],
       ['an unknown format', ['export', 'dQw4w9WgXcQ', '--formats', 'pdf', '--out', 'X'], {}, /--formats/],
-      ['srt without timestamps', ['export', 'dQw4w9WgXcQ', '--no-timestamps', '--formats', 'srt', '--out', 'X'], {}, /timestamps/],
-      ['a bad --concurrency', ['export', 'dQw4w9WgXcQ', '--concurrency', 'many', '--out', 'X'], {}, /--concurrency/],
+      [
+        'srt without timestamps',
+        ['export', 'dQw4w9WgXcQ', '--no-timestamps', '--formats', 'srt', '--out', 'X'],
+        {},
+        /timestamps/,
+      ],
+      [
+        'a bad --concurrency',
+        ['export', 'dQw4w9WgXcQ', '--concurrency', 'many', '--out', 'X'],
+        {},
+        /--concurrency/,
+      ],
       ['a missing --out', ['export', 'dQw4w9WgXcQ'], {}, /--out/],
-      ['an --out in a missing folder', ['export', 'dQw4w9WgXcQ', '--out', '/nonexistent/dir/x.zip'], {}, /does not exist/],
+      [
+        'an --out in a missing folder',
+        ['export', 'dQw4w9WgXcQ', '--out', '/nonexistent/dir/x.zip'],
+        {},
+        /does not exist/,
+      ],
       ['an unknown option', ['export', 'dQw4w9WgXcQ', '--colour', '--out', 'X'], {}, /not understood/],
     ];
     it.each(cases)('%s', async (_name, args, extraEnv, message) => {
@@ -116,7 +160,9 @@ describe('scriptorium export', () => {
     const args = ['export', 'PLcredits_n25', '--out', out];
     const paused = await runCli(args, env);
     expect(paused.code).toBe(3);
-    expect(lastLine(paused.stderr)).toMatch(/free 100-credit grant is used up.*E_FREE_GRANT_DEPLETED.*run the same command again/i);
+    expect(lastLine(paused.stderr)).toMatch(
+      /free 100-credit grant is used up.*E_FREE_GRANT_DEPLETED.*run the same command again/i,
+    );
     expect(existsSync(out)).toBe(false);
 
     sim.admin.topUp(100);
@@ -158,10 +204,15 @@ describe('scriptorium export', () => {
     expect(result.code).toBe(5);
     expect(lastLine(result.stderr)).toMatch(/1 video\(s\) failed.*errors\.csv.*--retry-failed/);
     const zip = await readZip(out);
-    expect(zip.errors.slice(1)).toEqual([[ 'jNQXAC9IVRw', 'failed', '500', expect.any(String), expect.any(String) ]]);
+    expect(zip.errors.slice(1)).toEqual([
+      ['jNQXAC9IVRw', 'failed', '500', expect.any(String), expect.any(String)],
+    ]);
 
     sim.admin.clearFaults();
-    const retried = await runCli(['export', 'dQw4w9WgXcQ', 'jNQXAC9IVRw', '--retry-failed', '--out', out], env);
+    const retried = await runCli(
+      ['export', 'dQw4w9WgXcQ', 'jNQXAC9IVRw', '--retry-failed', '--out', out],
+      env,
+    );
     expect(retried.code, retried.stderr).toBe(0);
     expect((await readZip(out)).errors.slice(1)).toEqual([]);
   });

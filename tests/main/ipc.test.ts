@@ -33,7 +33,9 @@ describe('the main process IPC binding', () => {
   it('binds every contract command to the application and unbinds them all', async () => {
     const { ipc, handlers, invoke } = fakeIpcMain();
     const unbind = bindCommands(ipc, app.handlers);
-    expect([...handlers.keys()].sort()).toEqual(commandNames.map((name) => `scriptorium:command:${name}`).sort());
+    expect([...handlers.keys()].sort()).toEqual(
+      commandNames.map((name) => `scriptorium:command:${name}`).sort(),
+    );
     expect(await invoke('scriptorium:command:listJobs', {})).toEqual([]);
     const credits = await invoke('scriptorium:command:setBalance', { credits: 250 });
     expect(credits).toMatchObject({ balance: 250, estimatedRemaining: 250, total: 0 });
@@ -44,8 +46,12 @@ describe('the main process IPC binding', () => {
   it('refuses renderer input that does not fit the contract before any handler runs', async () => {
     const { ipc, invoke } = fakeIpcMain();
     bindCommands(ipc, app.handlers);
-    await expect(invoke('scriptorium:command:setBalance', { credits: -5 })).rejects.toThrow(/input was not valid/);
-    await expect(invoke('scriptorium:command:pauseJob', { jobId: 'drop table' })).rejects.toThrow(/input was not valid/);
+    await expect(invoke('scriptorium:command:setBalance', { credits: -5 })).rejects.toThrow(
+      /input was not valid/,
+    );
+    await expect(invoke('scriptorium:command:pauseJob', { jobId: 'drop table' })).rejects.toThrow(
+      /input was not valid/,
+    );
     await expect(invoke('scriptorium:command:pauseJob', { jobId: 99 })).rejects.toThrow(/no job 99/);
   });
 

@@ -30,7 +30,9 @@ export function registerDemoCommand(program: Command): void {
       const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-demo-'));
       process.stderr.write(`Demo: simulator on ${simulator.url}, a throwaway database in ${dataDir}\n`);
       try {
-        const { valid } = checkSources(DEMO_SOURCES.map((text, index) => ({ where: `demo ${index + 1}`, text })));
+        const { valid } = checkSources(
+          DEMO_SOURCES.map((text, index) => ({ where: `demo ${index + 1}`, text })),
+        );
         const summary = await runExport({
           request: {
             sources: valid.map((entry) => entry.source),

@@ -14,10 +14,16 @@ export function registerExportCommand(program: Command): void {
   program
     .command('export')
     .description('Fetch the transcripts of videos, playlists, channels or searches and write a ZIP corpus.')
-    .argument('[sources...]', 'video or playlist IDs or URLs, channel @handles, URLs or UC ids, search:<query>')
+    .argument(
+      '[sources...]',
+      'video or playlist IDs or URLs, channel @handles, URLs or UC ids, search:<query>',
+    )
     .option('--out <file.zip>', 'where to write the ZIP (required)')
     .option('--from <file>', 'read sources from a file, one per line (blank lines and # comments skipped)')
-    .option('--lang <codes>', 'language preference, tried in order, e.g. es,en,orig (orig: the original track)')
+    .option(
+      '--lang <codes>',
+      'language preference, tried in order, e.g. es,en,orig (orig: the original track)',
+    )
     .option('--no-timestamps', 'do not ask for segment times (only txt and json can then be written)')
     .option('--no-metadata', 'do not ask for video metadata')
     .option('--formats <list>', 'formats to write: txt,json,srt,vtt (default all four)')
@@ -45,7 +51,8 @@ async function exportFromFlags(sourceArgs: string[], flags: ExportFlags): Promis
   try {
     request = parseExportRequest(sourceArgs, flags);
   } catch (error) {
-    if (error instanceof ArgumentError) throw new CliExit(ExitCode.badInput, `${error.message} Nothing was sent.`);
+    if (error instanceof ArgumentError)
+      throw new CliExit(ExitCode.badInput, `${error.message} Nothing was sent.`);
     throw error;
   }
   if (request.rejections.length > 0) {
@@ -53,7 +60,10 @@ async function exportFromFlags(sourceArgs: string[], flags: ExportFlags): Promis
     for (const line of request.rejections) process.stderr.write(`  ${line}\n`);
   }
   if (request.sources.length === 0) {
-    throw new CliExit(ExitCode.badInput, 'No valid source remains, so nothing was sent. Fix the sources listed above and run the command again.');
+    throw new CliExit(
+      ExitCode.badInput,
+      'No valid source remains, so nothing was sent. Fix the sources listed above and run the command again.',
+    );
   }
   const connection = resolveConnection(flags.baseUrl);
   return runExport({

@@ -16,7 +16,9 @@ export function registerJobsCommand(program: Command): void {
         process.stdout.write(formatJobsTable(jobs));
         process.stdout.write(`Credits spent: ${credits.today} today, ${credits.total} in total.\n`);
         if (credits.last402) {
-          process.stdout.write(`Last refusal for credits: ${credits.last402.meaning} (${credits.last402.code}) at ${credits.last402.at}.\n`);
+          process.stdout.write(
+            `Last refusal for credits: ${credits.last402.meaning} (${credits.last402.code}) at ${credits.last402.at}.\n`,
+          );
         }
       } finally {
         app.close();
@@ -26,8 +28,20 @@ export function registerJobsCommand(program: Command): void {
 
 /** A plain table: one row per job, newest first. */
 export function formatJobsTable(jobs: JobSummary[]): string {
-  if (jobs.length === 0) return 'No jobs yet. Start one with `scriptorium export <source>... --out FILE.zip`.\n';
-  const header = ['job', 'status', 'videos', 'ok', 'unavailable', 'failed', 'pending', 'credits', 'created', 'sources'];
+  if (jobs.length === 0)
+    return 'No jobs yet. Start one with `scriptorium export <source>... --out FILE.zip`.\n';
+  const header = [
+    'job',
+    'status',
+    'videos',
+    'ok',
+    'unavailable',
+    'failed',
+    'pending',
+    'credits',
+    'created',
+    'sources',
+  ];
   const rows = jobs.map((job) => [
     String(job.id),
     job.status.replace('_', ' '),
@@ -40,7 +54,9 @@ export function formatJobsTable(jobs: JobSummary[]): string {
     job.createdAt.slice(0, 16).replace('T', ' '),
     describeSources(job),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
+  );
   const format = (cells: string[]) =>
     cells
       .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))

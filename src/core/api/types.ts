@@ -93,8 +93,7 @@ export interface ChannelSearchResult {
 }
 
 export type SearchResults =
-  | { type: 'video'; items: VideoItem[] }
-  | { type: 'channel'; channels: ChannelSearchResult[] };
+  { type: 'video'; items: VideoItem[] } | { type: 'channel'; channels: ChannelSearchResult[] };
 
 /** What the RateLimit-* or X-RateLimit-* headers of the last response said. */
 export interface RateLimitSignal {
@@ -134,6 +133,7 @@ export type ListRequest<K extends string> = { [P in K]: string } | { continuatio
 
 export interface RetryNotice {
   endpoint: Endpoint;
+  /** The attempt that just failed, counted from 1 (so 1 or 2). */
   attempt: number;
   status: number;
   waitMs: number;

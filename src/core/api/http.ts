@@ -1,0 +1,119 @@
+import { Pool } from 'undici';
+import type { ResponseHeaders } from './headers';
+
+/** Why an attempt got no usable answer. */
+export interface AttemptFailure {
+  kind: 'timeout' | 'network' | 'aborted';
+  /** Plain language; names the host at most, never the request headers. */
+  message: string;
+}
+
+/** The caller cancelled, before or during an attempt. */
+export const CANCELLED: AttemptFailure = { kind: 'aborted', message: 'The request was cancelled' };
+
+/** The outcome of one HTTP attempt. Transport problems are values here, never exceptions. */
+export type Attempt =
+  | { type: 'answered'; status: number; headers: ResponseHeaders; body: string }
+  /** A status arrived but its body did not (cut off, timed out or aborted). */
+  | { type: 'body-failed'; status: number; headers: ResponseHeaders; failure: AttemptFailure }
+  | { type: 'no-answer'; failure: AttemptFailure };
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  userAgent: string;
+  timeoutMs: number;
+  connections: number;
+}
+
+/** undici's own timeouts (left at their defaults) count as timeouts too. */
+const UNDICI_TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+/**
+ * Sends GET requests to one service over a keep-alive pool. Each attempt has its own
+ * deadline covering headers and body; the caller's signal cancels it at any point.
+ */
+export class Transport {
+  readonly #pool: Pool;
+  /** Base path with a trailing slash, e.g. "/" or "/proxy/". */
+  readonly #basePath: string;
+  readonly #host: string;
+  readonly #headers: Record<string, string>;
+  readonly #timeoutMs: number;
+
+  constructor(options: TransportOptions) {
+    const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+    this.#pool = new Pool(base.origin, { connections: options.connections });
+    this.#basePath = base.pathname;
+    this.#host = base.host;
+    this.#headers = {
+      authorization: `Bearer ${options.apiKey}`,
+      'user-agent': options.userAgent,
+      accept: 'application/json',
+    };
+    this.#timeoutMs = options.timeoutMs;
+  }
+
+  async get(endpoint: string, query: URLSearchParams, signal?: AbortSignal): Promise<Attempt> {
+    const deadline = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      deadline.abort(new Error('timeout'));
+    }, this.#timeoutMs);
+    const forwardAbort = (): void => deadline.abort(signal?.reason);
+    signal?.addEventListener('abort', forwardAbort, { once: true });
+    if (signal?.aborted) forwardAbort();
+
+    const failure = (error: unknown): AttemptFailure => {
+      if (signal?.aborted) return CANCELLED;
+      if (timedOut || UNDICI_TIMEOUT_CODES.has(errorCode(error) ?? '')) {
+        return {
+          kind: 'timeout',
+          message: `The service at ${this.#host} did not answer within ${this.#timeoutMs} ms`,
+        };
+      }
+      const reason = errorCode(error) ?? (error instanceof Error ? error.message : 'unknown error');
+      return { kind: 'network', message: `Could not reach the service at ${this.#host} (${reason})` };
+    };
+
+    try {
+      let response;
+      try {
+        response = await this.#pool.request({
+          method: 'GET',
+          path: `${this.#basePath}api/v2/${endpoint}?${query.toString()}`,
+          headers: this.#headers,
+          signal: deadline.signal,
+        });
+      } catch (error) {
+        return { type: 'no-answer', failure: failure(error) };
+      }
+      const { statusCode: status, headers } = response;
+      try {
+        // Always consume the body, so that undici can reuse the connection and never
+        // reports an unhandled stream error.
+        return { type: 'answered', status, headers, body: await response.body.text() };
+      } catch (error) {
+        response.body.destroy();
+        return { type: 'body-failed', status, headers, failure: failure(error) };
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forwardAbort);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+}

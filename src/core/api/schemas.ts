@@ -1,0 +1,260 @@
+/**
+ * zod schemas for the service's 200 bodies, and their normalisation to the types in types.ts.
+ *
+ * Tolerant by design (api-notes.md): field names may be snake_case or camelCase, times may be
+ * integers, decimals or numeric strings, unknown fields are ignored and optional fields may be
+ * missing or malformed. Only a body that cannot be used at all is refused, with a sentence
+ * saying what was wrong.
+ */
+import { z } from 'zod';
+import type {
+  ChannelLatest,
+  ChannelResolution,
+  SearchResults,
+  Transcript,
+  TranscriptMetadata,
+  TranscriptRequest,
+  VideoItem,
+  VideoPage,
+} from './types';
+
+/** `video_id` -> `videoId`; camelCase names pass through unchanged. */
+function camelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+/** Renames the keys of one object level to camelCase; the first spelling seen wins. */
+function camelizeKeys(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const renamed: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    const name = camelCase(key);
+    if (!(name in renamed)) renamed[name] = field;
+  }
+  return renamed;
+}
+
+/** An object whose fields may arrive in either case; the shape is written in camelCase. */
+function wireObject<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.preprocess(camelizeKeys, z.object(shape));
+}
+
+/** A number, or a numeric string such as "18.0". */
+const numberLike = z.union(
+  [
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+(\.\d+)?$/)
+      .transform(Number),
+  ],
+  {
+    error: 'expected a number',
+  },
+);
+
+export const nonNegativeNumber = numberLike.pipe(z.number().nonnegative());
+
+/** An optional field whose wrong type is dropped rather than refusing the whole body. */
+const optionalText = z.string().optional().catch(undefined);
+const optionalBoolean = z.boolean().optional().catch(undefined);
+
+const segmentSchema = wireObject({
+  text: z.string(),
+  start: numberLike.optional(),
+  duration: numberLike.optional(),
+});
+
+const metadataSchema = wireObject({
+  title: optionalText,
+  authorName: optionalText,
+  authorUrl: optionalText,
+  thumbnailUrl: optionalText,
+});
+
+const transcriptSchema = wireObject({
+  videoId: z.string().min(1).optional().catch(undefined),
+  language: z.string().min(1).optional().catch(undefined),
+  transcript: z.array(segmentSchema),
+  // Metadata is a courtesy: an unusable one is dropped, the transcript is still good.
+  metadata: metadataSchema.optional().catch(undefined),
+});
+
+const videoItemSchema = wireObject({
+  videoId: z.string().min(1),
+  title: optionalText,
+  index: numberLike.optional().catch(undefined),
+  channelId: optionalText,
+  channelTitle: optionalText,
+  lengthText: optionalText,
+  hasCaptions: optionalBoolean,
+});
+
+/** playlist_info: scalar values kept as strings, keys as received. */
+const infoSchema = z.record(z.string(), z.unknown()).transform((record) =>
+  Object.fromEntries(
+    Object.entries(record)
+      .filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value))
+      .map(([key, value]) => [key, String(value)]),
+  ),
+);
+
+const videoPageSchema = wireObject({
+  results: z.array(videoItemSchema),
+  continuationToken: z.string().nullish().catch(undefined),
+  hasMore: optionalBoolean,
+  playlistInfo: infoSchema.optional().catch(undefined),
+});
+
+const channelResolutionSchema = wireObject({
+  channelId: z.string().min(1),
+  resolvedFrom: optionalText,
+});
+
+const channelLatestSchema = wireObject({
+  channel: wireObject({ channelId: z.string().min(1), title: optionalText, author: optionalText }),
+  results: z.array(wireObject({ videoId: z.string().min(1), title: optionalText, published: optionalText })),
+});
+
+const channelItemSchema = wireObject({
+  channelId: z.string().min(1),
+  title: optionalText,
+  handle: optionalText,
+});
+
+const videoSearchSchema = wireObject({ results: z.array(videoItemSchema) });
+const channelSearchSchema = wireObject({ results: z.array(channelItemSchema) });
+
+/** A normalised body, or a sentence saying why the body could not be used. */
+export type Reading<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+const EXPECTED_NAMES: Readonly<Record<string, string>> = {
+  array: 'a list',
+  object: 'an object',
+  string: 'text',
+  number: 'a number',
+  boolean: 'true or false',
+};
+
+/** Plain names for the top-level fields a body cannot do without. */
+const FIELD_NAMES: Readonly<Record<string, string>> = {
+  transcript: 'a transcript list',
+  results: 'a results list',
+  channelId: 'a channel id',
+  channel: 'a channel',
+};
+
+/** `transcript[3].text` */
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i > 0 ? '.' : ''}${String(key)}`))
+    .join('');
+}
+
+/** "the service sent a transcript without a transcript list", and the like. */
+function describeIssue(what: string, issue: z.core.$ZodIssue): string {
+  const sent = `the service sent ${what}`;
+  const [first] = issue.path;
+  if (first === undefined) return `${sent} that is not a JSON object`;
+  if (issue.input === undefined) {
+    const name = issue.path.length === 1 ? FIELD_NAMES[String(first)] : undefined;
+    return name ? `${sent} without ${name}` : `${sent} without ${fieldPath(issue.path)}`;
+  }
+  const expected =
+    issue.code === 'invalid_type' ? (EXPECTED_NAMES[issue.expected] ?? issue.expected) : undefined;
+  return expected
+    ? `${sent} whose ${fieldPath(issue.path)} is not ${expected}`
+    : `${sent} whose ${fieldPath(issue.path)} is unusable (${issue.message})`;
+}
+
+function read<Schema extends z.ZodType, T>(
+  schema: Schema,
+  what: string,
+  body: unknown,
+  normalise: (parsed: z.output<Schema>) => T,
+): Reading<T> {
+  const parsed = schema.safeParse(body, { reportInput: true });
+  if (!parsed.success) {
+    const [issue] = parsed.error.issues;
+    return { ok: false, problem: issue ? describeIssue(what, issue) : `the service sent unusable ${what}` };
+  }
+  return { ok: true, value: normalise(parsed.data) };
+}
+
+/** Drops keys whose value is undefined, so normalised objects hold only what was sent. */
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+}
+
+/** The BCP 47 tag for "undetermined", used when the service names no language. */
+const UNDETERMINED_LANGUAGE = 'und';
+
+export function readTranscript(body: unknown, request: TranscriptRequest): Reading<Transcript> {
+  return read(transcriptSchema, 'a transcript', body, (parsed) => {
+    const metadata: TranscriptMetadata | undefined = parsed.metadata && defined(parsed.metadata);
+    return defined({
+      // Fallbacks keep a paid transcript usable when the service leaves out its labels.
+      videoId: parsed.videoId ?? request.video,
+      language: parsed.language ?? request.lang ?? UNDETERMINED_LANGUAGE,
+      segments: parsed.transcript.map((segment) => defined(segment)),
+      metadata,
+      raw: body,
+    });
+  });
+}
+
+function toVideoItem(item: z.output<typeof videoItemSchema>): VideoItem {
+  return defined({ ...item, title: item.title ?? '' });
+}
+
+/** A playlist/videos or channel/videos page; `what` names it in error messages. */
+export function readVideoPage(body: unknown, what: string): Reading<VideoPage> {
+  return read(videoPageSchema, what, body, (parsed) => {
+    const continuation = parsed.continuationToken ? parsed.continuationToken : null;
+    return defined({
+      items: parsed.results.map(toVideoItem),
+      continuation,
+      // A page that promises more but gives no cursor cannot be followed.
+      hasMore: (parsed.hasMore ?? true) && continuation !== null,
+      info: parsed.playlistInfo,
+    });
+  });
+}
+
+export function readChannelResolution(body: unknown, input: string): Reading<ChannelResolution> {
+  return read(channelResolutionSchema, 'a channel resolution', body, (parsed) => ({
+    channelId: parsed.channelId,
+    resolvedFrom: parsed.resolvedFrom ?? input,
+  }));
+}
+
+export function readChannelLatest(body: unknown): Reading<ChannelLatest> {
+  return read(channelLatestSchema, 'a list of latest videos', body, (parsed) => ({
+    channelId: parsed.channel.channelId,
+    title: parsed.channel.title ?? parsed.channel.author ?? '',
+    videos: parsed.results.map((video) => defined({ ...video, title: video.title ?? '' })),
+  }));
+}
+
+export function readSearch(body: unknown, type: 'video' | 'channel'): Reading<SearchResults> {
+  if (type === 'channel') {
+    return read(channelSearchSchema, 'channel search results', body, (parsed) => ({
+      type: 'channel' as const,
+      channels: parsed.results.map((channel) => defined({ ...channel, title: channel.title ?? '' })),
+    }));
+  }
+  return read(videoSearchSchema, 'search results', body, (parsed) => ({
+    type: 'video' as const,
+    items: parsed.results.map(toVideoItem),
+  }));
+}
+
+/** channel/search answers one page of videos with no cursor. */
+export function readChannelSearch(body: unknown): Reading<VideoPage> {
+  return read(videoSearchSchema, 'channel search results', body, (parsed) => ({
+    items: parsed.results.map(toVideoItem),
+    continuation: null,
+    hasMore: false,
+  }));
+}

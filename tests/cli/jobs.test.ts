@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { runCli, tempDir } from '../support/cli';
+
+let sim: RunningSimulator;
+
+beforeAll(async () => {
+  sim = await startSimulator({ credits: 12 });
+});
+
+afterAll(async () => {
+  await sim.close();
+});
+
+describe('scriptorium jobs', () => {
+  it('says there are no jobs yet on a new data folder', async () => {
+    const result = await runCli(['jobs'], { SCRIPTORIUM_DATA_DIR: tempDir() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/No jobs yet/);
+  });
+
+  it('lists each job with its status, counts and credits, and the last refusal for credits', async () => {
+    const dir = tempDir();
+    const env = { TRANSCRIPT_API_KEY: sim.key, TRANSCRIPT_API_BASE_URL: sim.url, SCRIPTORIUM_DATA_DIR: join(dir, 'data') };
+    expect((await runCli(['export', 'dQw4w9WgXcQ', '--out', join(dir, 'a.zip')], env)).code).toBe(0);
+    expect((await runCli(['export', 'PLjobsList_n30', '--out', join(dir, 'b.zip')], env)).code).toBe(3);
+
+    const result = await runCli(['jobs'], env);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^job\s+status\s+videos\s+ok\s+unavailable\s+failed\s+pending\s+credits/);
+    const rows = lines.filter((line) => /^\d+\s/.test(line));
+    expect(rows).toHaveLength(2);
+    expect(rows.find((row) => row.includes('dQw4w9WgXcQ'))).toMatch(/^1\s+completed\s+1\s+1\s+0\s+0\s+0\s+1\s/);
+    expect(rows.find((row) => row.includes('PLjobsList_n30'))).toMatch(/^2\s+waiting credits\s+30\s+\d+\s+\d+\s+0\s+\d+\s+11\s/);
+    expect(result.stdout).toMatch(/Credits spent: 12 today, 12 in total/);
+    expect(result.stdout).toMatch(/E_FREE_GRANT_DEPLETED/);
+  });
+});

@@ -1,6 +1,7 @@
 import type { CommanderError } from 'commander';
 import { Command } from 'commander';
 import { APP_VERSION } from '../shared/version';
+import { registerCreditsCommand } from './commands/credits';
 import { registerDemoCommand } from './commands/demo';
 import { registerExportCommand } from './commands/export';
 import { registerJobsCommand } from './commands/jobs';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerExportCommand(program);
   registerDemoCommand(program);
   registerJobsCommand(program);
+  registerCreditsCommand(program);
   registerSimCommand(program);
   for (const command of program.commands) command.exitOverride(toContractExit);
   return program;

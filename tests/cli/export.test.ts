@@ -217,26 +217,29 @@ describe('scriptorium export', () => {
     expect((await readZip(out)).errors.slice(1)).toEqual([]);
   });
 
-  it('exit 130 on SIGINT within a few seconds, and the same command then finishes the job', async () => {
-    await startSim({ latencyMs: 100 });
-    const out = join(dir, 'interrupted.zip');
-    const args = ['export', 'PLinterrupt_n20', '--concurrency', '2', '--out', out];
-    const running = startCli(args, env);
-    while (sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript').length < 2) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const sentAt = Date.now();
-    running.child.kill('SIGINT');
-    const interrupted = await running.done;
-    expect(interrupted.code).toBe(130);
-    expect(Date.now() - sentAt).toBeLessThan(5_000);
-    expect(lastLine(interrupted.stderr)).toMatch(/Interrupted.*run the same command again/i);
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'exit 130 on %s within a few seconds, and the same command then finishes the job',
+    async (signal) => {
+      await startSim({ latencyMs: 100 });
+      const out = join(dir, 'interrupted.zip');
+      const args = ['export', `PL${signal}_n20`, '--concurrency', '2', '--out', out];
+      const running = startCli(args, env);
+      while (sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript').length < 2) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const sentAt = Date.now();
+      running.child.kill(signal);
+      const interrupted = await running.done;
+      expect(interrupted.code).toBe(130);
+      expect(Date.now() - sentAt).toBeLessThan(5_000);
+      expect(lastLine(interrupted.stderr)).toMatch(/Interrupted.*run the same command again/i);
 
-    const finished = await runCli(args, env);
-    expect(finished.code, finished.stderr).toBe(0);
-    const charged = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript');
-    // At most the two requests in flight at the interruption were bought again.
-    expect(charged.length).toBeLessThanOrEqual(20 + 2);
-    expect((await readZip(out)).index.slice(1)).toHaveLength(20);
-  });
+      const finished = await runCli(args, env);
+      expect(finished.code, finished.stderr).toBe(0);
+      const charged = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript');
+      // At most the two requests in flight at the interruption were bought again.
+      expect(charged.length).toBeLessThanOrEqual(20 + 2);
+      expect((await readZip(out)).index.slice(1)).toHaveLength(20);
+    },
+  );
 });

@@ -22,7 +22,11 @@ describe('scriptorium jobs', () => {
 
   it('lists each job with its status, counts and credits, and the last refusal for credits', async () => {
     const dir = tempDir();
-    const env = { TRANSCRIPT_API_KEY: sim.key, TRANSCRIPT_API_BASE_URL: sim.url, SCRIPTORIUM_DATA_DIR: join(dir, 'data') };
+    const env = {
+      TRANSCRIPT_API_KEY: sim.key,
+      TRANSCRIPT_API_BASE_URL: sim.url,
+      SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+    };
     expect((await runCli(['export', 'dQw4w9WgXcQ', '--out', join(dir, 'a.zip')], env)).code).toBe(0);
     expect((await runCli(['export', 'PLjobsList_n30', '--out', join(dir, 'b.zip')], env)).code).toBe(3);
 
@@ -32,9 +36,37 @@ describe('scriptorium jobs', () => {
     expect(lines[0]).toMatch(/^job\s+status\s+videos\s+ok\s+unavailable\s+failed\s+pending\s+credits/);
     const rows = lines.filter((line) => /^\d+\s/.test(line));
     expect(rows).toHaveLength(2);
-    expect(rows.find((row) => row.includes('dQw4w9WgXcQ'))).toMatch(/^1\s+completed\s+1\s+1\s+0\s+0\s+0\s+1\s/);
-    expect(rows.find((row) => row.includes('PLjobsList_n30'))).toMatch(/^2\s+waiting credits\s+30\s+\d+\s+\d+\s+0\s+\d+\s+11\s/);
+    expect(rows.find((row) => row.includes('dQw4w9WgXcQ'))).toMatch(
+      /^1\s+completed\s+1\s+1\s+0\s+0\s+0\s+1\s/,
+    );
+    expect(rows.find((row) => row.includes('PLjobsList_n30'))).toMatch(
+      /^2\s+waiting credits\s+30\s+\d+\s+\d+\s+0\s+\d+\s+11\s/,
+    );
     expect(result.stdout).toMatch(/Credits spent: 12 today, 12 in total/);
     expect(result.stdout).toMatch(/E_FREE_GRANT_DEPLETED/);
+  });
+});
+
+describe('scriptorium credits', () => {
+  it('records a balance and estimates what is left as jobs spend', async () => {
+    const dir = tempDir();
+    const env = {
+      TRANSCRIPT_API_KEY: sim.key,
+      TRANSCRIPT_API_BASE_URL: sim.url,
+      SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+    };
+    sim.admin.topUp(50);
+    const set = await runCli(['credits', '--balance', '40'], env);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/Balance entered: 40; estimated remaining: 40\./);
+
+    expect((await runCli(['export', 'PLcreditsCmd_n5', '--out', join(dir, 'c.zip')], env)).code).toBe(0);
+    const shown = await runCli(['credits'], env);
+    expect(shown.stdout).toMatch(/Credits spent: 6 today, 6 in total\.\n {2}job 1: 6\n/);
+    expect(shown.stdout).toMatch(/estimated remaining: 34\./);
+
+    const refused = await runCli(['credits', '--balance', 'lots'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--balance lots: expected a whole number/);
   });
 });

@@ -1,0 +1,64 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createProgressView, describeProgress, formatDuration } from '../../src/cli/progress';
+import type { Snapshot } from '../../src/shared/contract';
+
+const snapshot = (ok: number, overrides: Partial<Snapshot> = {}): Snapshot => ({
+  jobId: 1,
+  status: 'running',
+  counts: { total: 1200, pending: 1200 - ok - 32, ok, unavailable: 20, failed: 12 },
+  sourcesWalked: 3,
+  sourcesTotal: 3,
+  ratePerSecond: 14.25,
+  etaSeconds: 56,
+  creditsSpent: 431,
+  ...overrides,
+});
+
+/** A stream that looks like a terminal or a pipe, and keeps what was written. */
+function stream(isTTY: boolean) {
+  const output = new PassThrough();
+  let written = '';
+  output.on('data', (chunk: Buffer) => (written += chunk.toString()));
+  Object.assign(output, {
+    isTTY,
+    columns: 160,
+    cursorTo: () => true,
+    clearLine: () => true,
+    moveCursor: () => true,
+  });
+  return { output: output as unknown as NodeJS.WriteStream, text: () => written };
+}
+
+describe('terminal progress', () => {
+  it('says counts, rate, ETA and credits in one line', () => {
+    expect(describeProgress(snapshot(380))).toBe(
+      '412/1,200 videos · 380 ok · 20 unavailable · 12 failed · 14.3/s · ETA 56s · 431 credits',
+    );
+    expect(describeProgress(snapshot(0, { sourcesWalked: 1 }))).toContain('listing 1/3 sources');
+    expect(formatDuration(null)).toBe('?');
+    expect(formatDuration(3725)).toBe('1h02m');
+  });
+
+  it('prints plain periodic lines when not on a terminal, and the last state when stopped', () => {
+    const { output, text } = stream(false);
+    const view = createProgressView(output, 60_000);
+    view.update(snapshot(10));
+    view.update(snapshot(20)); // within the interval: not printed
+    view.stop();
+    expect(text().split('\n').filter(Boolean)).toEqual([
+      describeProgress(snapshot(10)),
+      describeProgress(snapshot(20)),
+    ]);
+    expect(text()).not.toContain('\u001b[');
+  });
+
+  it('draws a live bar on a terminal', () => {
+    const { output, text } = stream(true);
+    const view = createProgressView(output);
+    view.update(snapshot(600));
+    view.stop();
+    expect(text()).toContain('| 632/1,200 videos');
+    expect(text()).toMatch(/█+░+ 52%/);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The simulator: a faithful local Transcript Service (service-spec.md + api-notes.md) for the demo,
+ * the tests and the benchmarks. It shares no code with src/core/api, so it stays an independent check
+ * of the client.
+ */
+import { channelIdFromHandle } from './channel-ids';
+import { parsePlaylistId } from './ids';
+import { isMissing, playlistSize, playlistVideoId } from './lists';
+import { startServer } from './server';
+import { videoFacts } from './videos';
+
+export const DEMO_KEY = 'sk_demo_scriptorium';
+
+export interface SimulatorOptions {
+  /** 0 (default) picks a free port. Always listens on 127.0.0.1. */
+  port?: number;
+  /** Accepted bearer keys. Default [DEMO_KEY]. */
+  keys?: string[];
+  /** Starting credits (the free grant). Default 100. */
+  credits?: number;
+  /** Requests allowed per window per key; null/undefined = unlimited (default). */
+  rateLimit?: { limit: number; windowMs: number } | null;
+  /** Which header names carry the rate limit: 'standard' = RateLimit-Limit/-Remaining/-Reset
+   *  (default), 'x' = X-RateLimit-Limit/-Remaining/-Reset. */
+  rateLimitHeaders?: 'standard' | 'x';
+  /** Added delay per request in ms. Default 0. */
+  latencyMs?: number;
+  /** Seed for all generated data. Default 1. */
+  seed?: number;
+}
+
+export interface Charge {
+  seq: number;
+  endpoint: string;
+  /** Which accepted key paid, as its index ('key#0'), never the key itself. */
+  key: string;
+  videoId?: string;
+  lang?: string;
+  playlist?: string;
+  channel?: string;
+  at: number;
+}
+
+export interface LoggedRequest {
+  seq: number;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** The status answered; 0 for a request held open by a 'hang' fault. */
+  status: number;
+  at: number;
+  charged: boolean;
+}
+
+export interface FaultRule {
+  /** Which requests it hits; all given fields must match. */
+  match?: { endpoint?: string; videoId?: string; lang?: string };
+  /** 'status' answers `status` with a problem+json body; 'malformed' answers 200 with invalid JSON;
+   *  'wrong-shape' answers 200 with valid JSON of the wrong shape; 'truncated' sends a 200 with a
+   *  Content-Length larger than the bytes sent and then destroys the socket; 'delay' waits delayMs then
+   *  serves normally; 'hang' never answers (until close). */
+  kind: 'status' | 'malformed' | 'wrong-shape' | 'truncated' | 'delay' | 'hang';
+  status?: number;
+  /** Retry-After header value to send with a 'status' fault, verbatim (seconds or an HTTP date). */
+  retryAfter?: string;
+  delayMs?: number;
+  /** Fire this many times then disappear (default: forever). */
+  times?: number;
+  /** Fire with this probability (0..1) using the seeded PRNG (default 1). */
+  rate?: number;
+}
+
+export interface SimulatorAdmin {
+  ledger(): Charge[];
+  chargesFor(videoId: string): number;
+  requests(): LoggedRequest[];
+  /** Counters by endpoint and status, unbounded history not kept. */
+  stats(): { requests: number; charged: number; byStatus: Record<string, number> };
+  credits(): number;
+  topUp(credits: number): void;
+  /** Sets the 402 code used when credits are exhausted or subscription paused. */
+  setPlan(state: 'grant' | 'paid' | 'paused'): void;
+  addFault(rule: FaultRule): void;
+  clearFaults(): void;
+  /** Credits back to the starting value, plan 'grant', ledger/log/stats/faults/rate windows cleared. */
+  reset(): void;
+}
+
+export interface RunningSimulator {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** The first accepted key. */
+  key: string;
+  admin: SimulatorAdmin;
+  close(): Promise<void>;
+}
+
+/** Starts a simulator on 127.0.0.1; resolves once it listens. */
+export function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  return startServer({ ...options, keys: options.keys ?? [DEMO_KEY] });
+}
+
+/** The ground truth for tests: what the catalog holds for a video (no HTTP). */
+export function describeVideo(
+  videoId: string,
+  seed = 1,
+): {
+  exists: true;
+  title: string;
+  languages: string[];
+  original: string;
+  hasCaptions: boolean;
+  segments: number;
+} {
+  const facts = videoFacts(videoId, seed);
+  return {
+    exists: true,
+    title: facts.title,
+    languages: facts.languages,
+    original: facts.original,
+    hasCaptions: facts.hasCaptions,
+    segments: facts.segments,
+  };
+}
+
+/** The ground truth for tests: a playlist's existence, size and videos in order (no HTTP). */
+export function describePlaylist(
+  playlistId: string,
+  seed = 1,
+): { exists: boolean; size: number; videoIds(): string[] } {
+  const id = parsePlaylistId(playlistId);
+  if (id === null || isMissing(id)) return { exists: false, size: 0, videoIds: () => [] };
+  const size = playlistSize(id, seed);
+  return {
+    exists: true,
+    size,
+    videoIds: () => Array.from({ length: size }, (_, i) => playlistVideoId(id, i + 1, seed)),
+  };
+}
+
+/** The channel ID that channel/resolve answers for an @handle (with or without the '@'). */
+export function channelIdForHandle(handle: string): string {
+  return channelIdFromHandle(handle);
+}

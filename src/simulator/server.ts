@@ -1,0 +1,136 @@
+/**
+ * Starts one simulator: its state (account, request log, faults, rate windows), a plain node:http
+ * server on 127.0.0.1 for /api/v2 and /__admin/, and a close() that never leaves a test hanging.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { Account } from './account';
+import { handleAdmin } from './admin-http';
+import { createApiHandler, JSON_TYPE } from './api-handler';
+import { ContinuationCodec } from './continuation';
+import { createEndpoints } from './endpoints';
+import { FaultBook } from './faults';
+import type { RunningSimulator, SimulatorAdmin, SimulatorOptions } from './index';
+import { FixedWindowLimiter } from './rate-limiter';
+import { RequestLog } from './request-log';
+import { createValidators } from './validation';
+
+export interface ServerOptions extends SimulatorOptions {
+  /** Accepted bearer keys (at least one). */
+  keys: string[];
+  /** Clock in epoch ms for rate-limit windows and timestamps. Default Date.now. */
+  now?: () => number;
+}
+
+const optionsSchema = z.object({
+  port: z.number().int().min(0).max(65535).default(0),
+  keys: z.array(z.string().min(1)).min(1),
+  credits: z.number().int().min(0).default(100),
+  rateLimit: z.object({ limit: z.number().int().min(1), windowMs: z.number().int().min(1) }).nullish(),
+  rateLimitHeaders: z.enum(['standard', 'x']).default('standard'),
+  latencyMs: z.number().min(0).default(0),
+  seed: z.number().int().default(1),
+});
+
+export async function startServer(options: ServerOptions): Promise<RunningSimulator> {
+  const config = optionsSchema.parse(options);
+  const codec = new ContinuationCodec(config.seed);
+  const account = new Account(config.credits);
+  const log = new RequestLog();
+  const faults = new FaultBook(config.seed);
+  const limiter = config.rateLimit
+    ? new FixedWindowLimiter(config.rateLimit.limit, config.rateLimit.windowMs)
+    : null;
+  const timers = new Set<NodeJS.Timeout>();
+  let baseUrl = '';
+  let requestSeq = 0;
+
+  const admin: SimulatorAdmin = {
+    ledger: () => account.ledger(),
+    chargesFor: (videoId) => account.chargesFor(videoId),
+    requests: () => log.entries(),
+    stats: () => log.stats(),
+    credits: () => account.credits,
+    topUp: (credits) => account.topUp(credits),
+    setPlan: (state) => account.setPlan(state),
+    addFault: (rule) => faults.add(rule),
+    clearFaults: () => faults.clear(),
+    reset: () => {
+      account.reset();
+      log.clear();
+      faults.clear();
+      limiter?.clear();
+    },
+  };
+
+  const handleApi = createApiHandler({
+    keys: config.keys,
+    latencyMs: config.latencyMs,
+    rateHeaderPrefix: config.rateLimitHeaders === 'x' ? 'X-RateLimit' : 'RateLimit',
+    endpoints: new Map(Object.entries(createEndpoints(config.seed, createValidators(codec), codec))),
+    account,
+    log,
+    faults,
+    limiter,
+    now: options.now ?? Date.now,
+    later: (ms, run) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        run();
+      }, ms);
+      timers.add(timer);
+    },
+    baseUrl: () => baseUrl,
+  });
+
+  const server = createServer((req, res) => {
+    requestSeq += 1;
+    const requestId = `req_${String(requestSeq).padStart(8, '0')}`;
+    const url = req.url ?? '/';
+    const queryStart = url.indexOf('?');
+    const path = queryStart < 0 ? url : url.slice(0, queryStart);
+    if (!path.startsWith('/__admin/')) {
+      const search = queryStart < 0 ? '' : url.slice(queryStart + 1);
+      return handleApi({ req, res, seq: requestSeq, requestId, path, search });
+    }
+    handleAdmin(req, path, admin).then(
+      (reply) => {
+        const body = JSON.stringify(reply.body);
+        res.writeHead(reply.status, {
+          'X-Request-Id': requestId,
+          'Content-Type': JSON_TYPE,
+          'Content-Length': Buffer.byteLength(body),
+        });
+        res.end(body);
+      },
+      () => res.destroy(),
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: baseUrl,
+    key: config.keys[0] ?? '',
+    admin,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        // Ends keep-alive sockets and requests held by 'hang' faults.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import type { Database } from './database';
+import { JobStatusSchema } from '../../shared/contract';
 import { preparedFor } from './prepared';
 
-export const JOB_STATUSES = [
-  'queued',
-  'running',
-  'paused',
-  'waiting_credits',
-  'completed',
-  'failed',
-  'cancelled',
-] as const;
+/** The job states the faces show; the contract is their one definition. */
+export const JOB_STATUSES = JobStatusSchema.options;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 const JobRowSchema = z

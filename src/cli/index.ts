@@ -1,4 +1,6 @@
-import { CliExit } from './exit';
+import { ExportError } from '../core/export';
+import { NewerSchemaError } from '../core/store';
+import { CliExit, ExitCode } from './exit';
 import { buildProgram } from './program';
 
 // Entry point of bin/scriptorium: one process, commander parses and dispatches.
@@ -6,13 +8,27 @@ const program = buildProgram();
 program.parseAsync(process.argv).then(
   () => undefined,
   (error: unknown) => {
-    if (error instanceof CliExit) {
-      if (error.message) process.stderr.write(`${error.message}\n`);
-      process.exitCode = error.code;
-      return;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`scriptorium: an unexpected error stopped the command: ${message}\n`);
-    process.exitCode = 1;
+    const { code, message } = describeFailure(error);
+    if (message) process.stderr.write(`${message}\n`);
+    process.exitCode = code;
   },
 );
+
+/** Every non-zero exit ends with one plain-language line: what happened and what to do. */
+function describeFailure(error: unknown): { code: number; message: string } {
+  if (error instanceof CliExit) return { code: error.code, message: error.message };
+  // Refused before anything was sent: the database belongs to a newer Scriptorium.
+  if (error instanceof NewerSchemaError) return { code: ExitCode.badInput, message: error.message };
+  // The job is saved; only the ZIP could not be written, and its message says why and what to do.
+  if (error instanceof ExportError) {
+    return {
+      code: 1,
+      message: `${error.message} The job is saved: run the same command again to write the ZIP.`,
+    };
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return {
+    code: 1,
+    message: `Scriptorium stopped on an unexpected error: ${detail}. Progress is saved; please report this if it happens again.`,
+  };
+}

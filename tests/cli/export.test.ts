@@ -77,6 +77,11 @@ describe('scriptorium export', () => {
       failed: 0,
     });
     expect(result.stdout).toContain(`transcripts: ${ok.length}`);
+    // The key stays in the environment: never in the database, its journal or the output.
+    for (const file of readdirSync(join(dir, 'data'))) {
+      expect(readFileSync(join(dir, 'data', file)).includes(sim.key), file).toBe(false);
+    }
+    expect(result.stdout).not.toContain(sim.key);
   });
 
   it('exports a finished job again without a single request, byte for byte the same', async () => {

@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
@@ -68,5 +70,23 @@ describe('scriptorium credits', () => {
     const refused = await runCli(['credits', '--balance', 'lots'], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--balance lots: expected a whole number/);
+  });
+});
+
+describe('a database from a newer Scriptorium', () => {
+  it('is refused with a plain message and left untouched', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'scriptorium.db');
+    const db = new Database(file);
+    db.pragma('user_version = 99');
+    db.close();
+    const before = readFileSync(file);
+
+    const result = await runCli(['jobs', '--data-dir', dir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toMatch(
+      /newer version of Scriptorium \(schema 99.*Update Scriptorium or use another --data-dir/,
+    );
+    expect(readFileSync(file).equals(before)).toBe(true);
   });
 });

@@ -10,7 +10,8 @@ export interface CorpusOptions {
 /**
  * Maps a finished job and its stored rows onto the export's input. Transcript bodies are
  * stored exactly as received, so they are read again here with the client's own tolerant
- * parser (camelCase or snake_case, integer or decimal times).
+ * parser (camelCase or snake_case, integer or decimal times), but only by the passes that
+ * write transcripts.
  */
 export function corpusInput(
   job: JobSummary,
@@ -56,7 +57,8 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
     source: row.sourceInput,
     ...(listed && { position: row.position, positionWidth: String(Math.max(row.sourceVideos, 1)).length }),
   };
-  if (row.status !== 'ok' || !row.transcript) {
+  const stored = row.transcript;
+  if (row.status !== 'ok' || !stored) {
     return {
       ...base,
       status: row.status === 'unavailable' ? 'unavailable' : 'failed',
@@ -65,25 +67,46 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
       ...(row.message !== null && { message: row.message }),
     };
   }
-  const raw: unknown = JSON.parse(row.transcript.body);
-  const request = {
-    video: row.videoId,
-    includeTimestamp: job.options.includeTimestamp,
-    sendMetadata: job.options.sendMetadata,
-    ...(row.transcript.requestedLang !== '' && { lang: row.transcript.requestedLang }),
-  };
-  const reading = readTranscript(raw, request);
-  if (!reading.ok)
-    throw new Error(`the stored transcript of ${row.videoId} cannot be read again: ${reading.problem}`);
-  const metadata = isRecord(raw) && isRecord(raw['metadata']) ? raw['metadata'] : undefined;
+  // The body is read and parsed on first use only: index.csv and errors.csv need none of it, and
+  // the engine stored the language and segment count it found in this same body.
+  let content: TranscriptContent | undefined;
+  const read = (): TranscriptContent => (content ??= readStoredTranscript(row.videoId, stored, job));
   return {
     ...base,
     status: 'ok',
-    language: reading.value.language,
-    segments: reading.value.segments,
-    ...(metadata && { metadata }),
-    raw,
+    language: stored.language,
+    segmentCount: stored.segmentCount,
+    get segments() {
+      return read().segments;
+    },
+    get metadata() {
+      return read().metadata;
+    },
+    get raw() {
+      return read().raw;
+    },
   };
+}
+
+type TranscriptContent = Required<Pick<ExportVideo, 'segments' | 'raw'>> & Pick<ExportVideo, 'metadata'>;
+
+function readStoredTranscript(
+  videoId: string,
+  stored: NonNullable<ExportRow['transcript']>,
+  job: JobSummary,
+): TranscriptContent {
+  const raw: unknown = JSON.parse(stored.body);
+  const request = {
+    video: videoId,
+    includeTimestamp: job.options.includeTimestamp,
+    sendMetadata: job.options.sendMetadata,
+    ...(stored.requestedLang !== '' && { lang: stored.requestedLang }),
+  };
+  const reading = readTranscript(raw, request);
+  if (!reading.ok)
+    throw new Error(`the stored transcript of ${videoId} cannot be read again: ${reading.problem}`);
+  const metadata = isRecord(raw) && isRecord(raw['metadata']) ? raw['metadata'] : undefined;
+  return { segments: reading.value.segments, metadata, raw };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

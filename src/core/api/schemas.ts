@@ -11,6 +11,7 @@ import type {
   ChannelLatest,
   ChannelResolution,
   SearchResults,
+  Segment,
   Transcript,
   TranscriptMetadata,
   TranscriptRequest,
@@ -18,25 +19,44 @@ import type {
   VideoPage,
 } from './types';
 
-/** `video_id` -> `videoId`; camelCase names pass through unchanged. */
-function camelCase(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+/**
+ * Every wire spelling of a camelCase field name: each capital (or digit) may also arrive as `_`
+ * followed by its lower-case form, so `videoId` may come as `video_id`.
+ */
+function wireSpellings(name: string): string[] {
+  let spellings = [''];
+  for (const char of name) {
+    const snake = /[A-Z0-9]/.test(char) ? `_${char.toLowerCase()}` : undefined;
+    spellings = spellings.flatMap((prefix) =>
+      snake === undefined ? [prefix + char] : [prefix + char, prefix + snake],
+    );
+  }
+  return spellings;
 }
 
-/** Renames the keys of one object level to camelCase; the first spelling seen wins. */
-function camelizeKeys(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const renamed: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
-    const name = camelCase(key);
-    if (!(name in renamed)) renamed[name] = field;
-  }
-  return renamed;
+/**
+ * Keeps the fields of `shape` from one object level, renamed to camelCase; the first spelling seen
+ * wins. A fixed table of spellings, built once per schema, since bodies hold thousands of segments.
+ */
+function pickWireFields(names: ReadonlyMap<string, string>): (value: unknown) => unknown {
+  return (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    const picked: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const name = names.get(key);
+      if (name !== undefined && !(name in picked)) picked[name] = (value as Record<string, unknown>)[key];
+    }
+    return picked;
+  };
 }
 
 /** An object whose fields may arrive in either case; the shape is written in camelCase. */
 function wireObject<Shape extends z.ZodRawShape>(shape: Shape) {
-  return z.preprocess(camelizeKeys, z.object(shape));
+  const names = new Map<string, string>();
+  for (const name of Object.keys(shape)) {
+    for (const spelling of wireSpellings(name)) names.set(spelling, name);
+  }
+  return z.preprocess(pickWireFields(names), z.object(shape));
 }
 
 /** A number, or a numeric string such as "18.0". */
@@ -184,11 +204,23 @@ function read<Schema extends z.ZodType, T>(
 
 /** Drops keys whose value is undefined, so normalised objects hold only what was sent. */
 function defined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+  const kept: Partial<T> = {};
+  for (const key of Object.keys(value) as (keyof T)[]) {
+    if (value[key] !== undefined) kept[key] = value[key];
+  }
+  return kept as T;
 }
 
 /** The BCP 47 tag for "undetermined", used when the service names no language. */
 const UNDETERMINED_LANGUAGE = 'und';
+
+/** A segment holding only the times that were sent; built directly, as bodies hold thousands. */
+function toSegment({ text, start, duration }: z.output<typeof segmentSchema>): Segment {
+  const segment: Segment = { text };
+  if (start !== undefined) segment.start = start;
+  if (duration !== undefined) segment.duration = duration;
+  return segment;
+}
 
 export function readTranscript(body: unknown, request: TranscriptRequest): Reading<Transcript> {
   return read(transcriptSchema, 'a transcript', body, (parsed) => {
@@ -197,7 +229,7 @@ export function readTranscript(body: unknown, request: TranscriptRequest): Readi
       // Fallbacks keep a paid transcript usable when the service leaves out its labels.
       videoId: parsed.videoId ?? request.video,
       language: parsed.language ?? request.lang ?? UNDETERMINED_LANGUAGE,
-      segments: parsed.transcript.map((segment) => defined(segment)),
+      segments: parsed.transcript.map(toSegment),
       metadata,
       raw: body,
     });

@@ -12,21 +12,28 @@ export interface Cue {
  *
  * Rounds the decimal the service sent, not its binary approximation: 0.5005 * 1000 gives
  * 500.49999999999994, yet a reader of the JSON expects 00:00:00,501, so the product is first cut
- * to 15 significant digits (what a double reliably holds).
+ * to 15 significant digits (what a double reliably holds). That cut moves the product by less than
+ * 1e-14 of itself, so it can only change the rounding of a product that close to a half
+ * millisecond: only those pay for it (it is slow, and a transcript has thousands of times).
  */
 export function roundToMs(seconds: number): number {
-  const ms = Math.round(Number((seconds * 1000).toPrecision(15)));
-  return Math.max(0, ms);
+  const ms = seconds * 1000;
+  const nearHalf = Math.abs(ms - Math.floor(ms) - 0.5) <= Math.abs(ms) * 1e-12;
+  const rounded = nearHalf || !Number.isFinite(ms) ? Math.round(Number(ms.toPrecision(15))) : Math.round(ms);
+  return Math.max(0, rounded);
 }
+
+// Two subtitle files per transcript, two timestamps per cue: these beat padStart by far.
+const twoDigits = (value: number): string => (value < 10 ? `0${value}` : `${value}`);
+const threeDigits = (value: number): string =>
+  value < 10 ? `00${value}` : value < 100 ? `0${value}` : `${value}`;
 
 /** `HH:MM:SS,mmm` (SRT, separator ',') or `HH:MM:SS.mmm` (WebVTT, separator '.'); hours grow past 99. */
 export function formatTimestamp(ms: number, separator: ',' | '.'): string {
   const hours = Math.floor(ms / 3_600_000);
   const minutes = Math.floor((ms % 3_600_000) / 60_000);
   const seconds = Math.floor((ms % 60_000) / 1000);
-  const millis = ms % 1000;
-  const pad = (value: number, width: number): string => String(value).padStart(width, '0');
-  return `${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}${separator}${pad(millis, 3)}`;
+  return `${twoDigits(hours)}:${twoDigits(minutes)}:${twoDigits(seconds)}${separator}${threeDigits(ms % 1000)}`;
 }
 
 /** Line breaks as they may arrive in caption text, including the Unicode line and paragraph separators. */

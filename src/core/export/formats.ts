@@ -53,22 +53,25 @@ export function renderJson(video: ExportVideo): string {
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
+/** One file of a video, before it gets its name. */
+export interface RenderedFile {
+  format: ExportFormat;
+  content: string;
+}
+
 /**
- * The content of one ok video's file in `format`, or undefined when that format cannot be made
- * (srt and vtt need timestamps).
+ * The files of one ok video in the order of `formats`, leaving out srt and vtt when its segments
+ * carry no timestamps. The cues are built once for both subtitle formats.
  */
-export function renderFile(format: ExportFormat, video: ExportVideo): string | undefined {
+export function renderFiles(video: ExportVideo, formats: readonly ExportFormat[]): RenderedFile[] {
   const segments = video.segments ?? [];
-  switch (format) {
-    case 'txt':
-      return renderTxt(segments);
-    case 'json':
-      return renderJson(video);
-    case 'srt':
-    case 'vtt': {
-      const cues = buildCues(segments);
-      if (cues === undefined) return undefined;
-      return format === 'srt' ? renderSrt(cues) : renderVtt(cues);
-    }
+  const cues = formats.includes('srt') || formats.includes('vtt') ? buildCues(segments) : undefined;
+  const files: RenderedFile[] = [];
+  for (const format of formats) {
+    if (format === 'txt') files.push({ format, content: renderTxt(segments) });
+    else if (format === 'json') files.push({ format, content: renderJson(video) });
+    else if (cues !== undefined)
+      files.push({ format, content: format === 'srt' ? renderSrt(cues) : renderVtt(cues) });
   }
+  return files;
 }

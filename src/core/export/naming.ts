@@ -75,8 +75,8 @@ export function truncateToBytes(text: string, maxBytes: number): string {
  * platform, fits MAX_ENTRY_PATH_BYTES with any folder and extension, ends in `[<video_id>]`, and is
  * unique among the stems it handed out, ignoring case (Windows and macOS ignore it).
  *
- * Stems depend on the order videos are named in, so name every ok video, in export order, in each
- * pass over the videos, even those whose file a format skips.
+ * Stems depend on the order videos are named in, so name every ok video, in export order, even
+ * those whose file a format skips.
  */
 export class StemNamer {
   readonly #template: string;

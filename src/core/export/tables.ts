@@ -4,15 +4,15 @@ import type { ExportVideo } from './types';
 type CsvValue = string | number | undefined;
 
 /** One CSV record with its '\n' ending; csv-stringify quotes commas, quotes and line breaks. */
-function csvRecord(values: readonly CsvValue[]): Buffer {
-  return Buffer.from(stringify([values.map((value) => value ?? '')], { record_delimiter: 'unix' }));
+function csvRecord(values: readonly CsvValue[]): string {
+  return stringify([values.map((value) => value ?? '')], { record_delimiter: 'unix' });
 }
 
 export const INDEX_CSV_HEADER = ['video_id', 'title', 'language', 'status', 'segments', 'source', 'position'];
 export const ERRORS_CSV_HEADER = ['video_id', 'status', 'http_status', 'code', 'message'];
 
 /** index.csv: one row per video; `segments` and `language` empty unless ok, `position` empty when none. */
-export function* indexCsv(videos: Iterable<ExportVideo>): Generator<Buffer> {
+export function* indexCsv(videos: Iterable<ExportVideo>): Generator<string> {
   yield csvRecord(INDEX_CSV_HEADER);
   for (const video of videos) {
     const ok = video.status === 'ok';
@@ -21,7 +21,7 @@ export function* indexCsv(videos: Iterable<ExportVideo>): Generator<Buffer> {
       video.title,
       ok ? video.language : undefined,
       video.status,
-      ok ? (video.segments?.length ?? 0) : undefined,
+      ok ? (video.segmentCount ?? 0) : undefined,
       video.source,
       video.position,
     ]);
@@ -29,7 +29,7 @@ export function* indexCsv(videos: Iterable<ExportVideo>): Generator<Buffer> {
 }
 
 /** errors.csv: one row per video that is not ok. */
-export function* errorsCsv(videos: Iterable<ExportVideo>): Generator<Buffer> {
+export function* errorsCsv(videos: Iterable<ExportVideo>): Generator<string> {
   yield csvRecord(ERRORS_CSV_HEADER);
   for (const video of videos) {
     if (video.status === 'ok') continue;
@@ -41,22 +41,19 @@ export function* errorsCsv(videos: Iterable<ExportVideo>): Generator<Buffer> {
 const OWN_FIELDS = new Set(['video_id', 'language', 'source', 'segments']);
 
 /**
- * transcripts.jsonl: one line per ok video with video_id, language, source, the metadata fields when
- * they were sent (flattened), then the segments with their times as received.
+ * The transcripts.jsonl line of one ok video: video_id, language, source, the metadata fields when they
+ * were sent (flattened), then the segments with their times as received.
  */
-export function* transcriptsJsonl(videos: Iterable<ExportVideo>): Generator<Buffer> {
-  for (const video of videos) {
-    if (video.status !== 'ok') continue;
-    const metadata = Object.entries(video.metadata ?? {}).filter(([key]) => !OWN_FIELDS.has(key));
-    const segments = (video.segments ?? []).map(({ text, start, duration }) => ({ text, start, duration }));
-    // fromEntries defines own properties, so a metadata key such as "__proto__" stays plain data.
-    const line = Object.fromEntries([
-      ['video_id', video.videoId],
-      ['language', video.language],
-      ['source', video.source],
-      ...metadata,
-      ['segments', segments],
-    ]);
-    yield Buffer.from(`${JSON.stringify(line)}\n`);
-  }
+export function transcriptLine(video: ExportVideo): string {
+  const metadata = Object.entries(video.metadata ?? {}).filter(([key]) => !OWN_FIELDS.has(key));
+  const segments = (video.segments ?? []).map(({ text, start, duration }) => ({ text, start, duration }));
+  // fromEntries defines own properties, so a metadata key such as "__proto__" stays plain data.
+  const line = Object.fromEntries([
+    ['video_id', video.videoId],
+    ['language', video.language],
+    ['source', video.source],
+    ...metadata,
+    ['segments', segments],
+  ]);
+  return `${JSON.stringify(line)}\n`;
 }

@@ -24,7 +24,13 @@ export interface ExportVideo {
   status: 'ok' | 'unavailable' | 'failed';
   /** ok only. */
   language?: string;
-  /** ok only. */
+  /** ok only: how many segments the transcript has (segments.length, given apart: see below). */
+  segmentCount?: number;
+  /**
+   * ok only. This and the next two fields are the transcript's content: only the passes that write
+   * transcripts read them, so a caller may compute them lazily (getters) and save the other passes
+   * the cost.
+   */
   segments?: ExportSegment[];
   /** ok only, when sent (snake_case as received). */
   metadata?: Record<string, unknown>;

@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
-import { Readable } from 'node:stream';
 import { toExportError, VideoReadError } from './errors';
-import { renderFile } from './formats';
+import { renderFiles } from './formats';
 import { renderManifest } from './manifest';
 import { entryPath, StemNamer } from './naming';
-import { errorsCsv, indexCsv, transcriptsJsonl } from './tables';
+import { errorsCsv, indexCsv, transcriptLine } from './tables';
 import { EXPORT_FORMATS } from './types';
 import type { ExportInput, ExportResult, ExportVideo } from './types';
 import { AtomicZipFile } from './zip-file';
@@ -21,10 +20,12 @@ function* readVideos(input: ExportInput): Generator<ExportVideo> {
 /**
  * Writes the corpus ZIP described in PRODUCT.md ("ZIP layout") to `outPath`.
  *
- * Entries come in a fixed order: manifest.json, index.csv, errors.csv, transcripts.jsonl, then the
- * txt/, json/, srt/ and vtt/ folders that were asked for, each in video order. Memory stays flat: each
- * table streams from its own pass over `input.videos()`, and each file is built only once the previous
- * one is in the archive. The same input always gives the same bytes.
+ * Entries come in a fixed order: manifest.json, index.csv, errors.csv, then, video by video, the files
+ * of each format asked for (txt, json, srt, vtt), and last transcripts.jsonl. Memory stays flat: the
+ * index and errors tables stream from a pass each over `input.videos()`, the files and
+ * transcripts.jsonl from a third, and only a few entries are held at a time. The first two passes read
+ * no transcript content (segments, metadata, raw), so a caller that computes it lazily pays for it
+ * once. The same input always gives the same bytes.
  *
  * The ZIP appears at `outPath` only when complete; on any failure the temporary file is deleted, an
  * existing file at `outPath` is left as it was, and an ExportError says what to do.
@@ -35,25 +36,27 @@ export async function writeCorpus(input: ExportInput, outPath: string): Promise<
   const formats = EXPORT_FORMATS.filter((format) => wanted.includes(format));
   let zip: AtomicZipFile;
   try {
-    zip = new AtomicZipFile(targetPath);
+    zip = await AtomicZipFile.create(targetPath);
   } catch (error) {
     throw toExportError(targetPath, error);
   }
   try {
-    await zip.add('manifest.json', Buffer.from(renderManifest(input.manifest)));
-    await zip.add('index.csv', Readable.from(indexCsv(readVideos(input))));
-    await zip.add('errors.csv', Readable.from(errorsCsv(readVideos(input))));
-    await zip.add('transcripts.jsonl', Readable.from(transcriptsJsonl(readVideos(input))));
-    for (const format of formats) {
-      // A fresh namer per folder hands out the same stems each pass, since the videos come in the same order.
-      const namer = new StemNamer(input.nameTemplate);
-      for (const video of readVideos(input)) {
-        if (video.status !== 'ok') continue;
-        const stem = namer.stemFor(video);
-        const content = renderFile(format, video);
-        if (content !== undefined) await zip.add(entryPath(format, stem), Buffer.from(content));
+    await zip.add('manifest.json', renderManifest(input.manifest));
+    await zip.addStreamed('index.csv', indexCsv(readVideos(input)));
+    await zip.addStreamed('errors.csv', errorsCsv(readVideos(input)));
+    // transcripts.jsonl fills up in the same pass as the files, so that each transcript is read once.
+    const transcripts = await zip.spool('transcripts.jsonl');
+    const namer = new StemNamer(input.nameTemplate);
+    for (const video of readVideos(input)) {
+      if (video.status !== 'ok') continue;
+      await transcripts.write(transcriptLine(video));
+      // Every ok video takes a stem, even one left without subtitles, so stems never depend on formats.
+      const stem = namer.stemFor(video);
+      for (const { format, content } of renderFiles(video, formats)) {
+        await zip.add(entryPath(format, stem), content);
       }
     }
+    await zip.addSpooled();
     const { bytes, entries } = await zip.commit();
     return { path: targetPath, bytes, entries };
   } catch (error) {

@@ -1,68 +1,72 @@
 import { z } from 'zod';
 import type { Database } from './database';
 import { preparedFor } from './prepared';
-import { ITEM_STATUSES } from './items';
-import { SOURCE_KINDS } from './sources';
+import { ITEM_STATUSES, type ItemStatus } from './items';
+import { SOURCE_KINDS, type SourceKindName } from './sources';
 
-const ExportRowSchema = z
-  .object({
-    item_id: z.number().int(),
-    video_id: z.string(),
-    item_title: z.string(),
-    status: z.enum(ITEM_STATUSES),
-    position: z.number().int(),
-    attempts: z.number().int(),
-    http_status: z.number().int().nullable(),
-    code: z.string().nullable(),
-    message: z.string().nullable(),
-    source_id: z.number().int(),
-    source_position: z.number().int(),
-    source_kind: z.enum(SOURCE_KINDS),
-    source_input: z.string(),
-    source_videos: z.number().int(),
-    transcript_id: z.number().int().nullable(),
-    language: z.string().nullable(),
-    requested_lang: z.string().nullable(),
-    transcript_title: z.string().nullable(),
-    segment_count: z.number().int().nullable(),
-    body: z.string().nullable(),
-  })
-  .transform((row) => ({
-    itemId: row.item_id,
-    videoId: row.video_id,
-    /** The listing's title, else the transcript metadata's, else ''. */
-    title: row.item_title || row.transcript_title || '',
-    status: row.status,
-    /** 1-based position in its source's listing (1 for a single video). */
-    position: row.position,
-    attempts: row.attempts,
-    httpStatus: row.http_status,
-    code: row.code,
-    message: row.message,
-    sourceId: row.source_id,
-    sourcePosition: row.source_position,
-    sourceKind: row.source_kind,
-    /** The source as the user typed it. */
-    sourceInput: row.source_input,
-    /** Videos listed by the source so far (the largest position, to pad positions to). */
-    sourceVideos: row.source_videos,
-    transcript:
-      row.transcript_id !== null && row.body !== null
-        ? {
-            id: row.transcript_id,
-            language: row.language ?? '',
-            /** '' when the original track was asked for. */
-            requestedLang: row.requested_lang ?? '',
-            title: row.transcript_title,
-            segmentCount: row.segment_count ?? 0,
-            /** The JSON body as received. */
-            body: row.body,
-          }
-        : null,
-  }));
+/** One row of the page query, as SQLite returns it. */
+const StoredRowSchema = z.object({
+  item_id: z.number().int(),
+  video_id: z.string(),
+  item_title: z.string(),
+  status: z.enum(ITEM_STATUSES),
+  position: z.number().int(),
+  attempts: z.number().int(),
+  http_status: z.number().int().nullable(),
+  code: z.string().nullable(),
+  message: z.string().nullable(),
+  source_id: z.number().int(),
+  source_position: z.number().int(),
+  source_kind: z.enum(SOURCE_KINDS),
+  source_input: z.string(),
+  source_videos: z.number().int(),
+  transcript_id: z.number().int().nullable(),
+  language: z.string().nullable(),
+  requested_lang: z.string().nullable(),
+  transcript_title: z.string().nullable(),
+  segment_count: z.number().int().nullable(),
+});
+type StoredRow = z.output<typeof StoredRowSchema>;
+
+const StoredBodySchema = z.object({ body: z.string() });
+
+/** A stored transcript as the export sees it. */
+export interface ExportTranscript {
+  id: number;
+  language: string;
+  /** '' when the original track was asked for. */
+  requestedLang: string;
+  title: string | null;
+  segmentCount: number;
+  /**
+   * The JSON body as received, read from the database on first use: a pass over the rows that
+   * needs only the columns above (index.csv, errors.csv) never loads the bodies.
+   */
+  readonly body: string;
+}
 
 /** One video of a job for export, with its source and (when ok) its transcript. */
-export type ExportRow = z.output<typeof ExportRowSchema>;
+export interface ExportRow {
+  itemId: number;
+  videoId: string;
+  /** The listing's title, else the transcript metadata's, else ''. */
+  title: string;
+  status: ItemStatus;
+  /** 1-based position in its source's listing (1 for a single video). */
+  position: number;
+  attempts: number;
+  httpStatus: number | null;
+  code: string | null;
+  message: string | null;
+  sourceId: number;
+  sourcePosition: number;
+  sourceKind: SourceKindName;
+  /** The source as the user typed it. */
+  sourceInput: string;
+  /** Videos listed by the source so far (the largest position, to pad positions to). */
+  sourceVideos: number;
+  transcript: ExportTranscript | null;
+}
 
 /** Rows read per query: small enough for flat memory, large enough to be quick. */
 const PAGE_SIZE = 256;
@@ -73,7 +77,7 @@ const statements = preparedFor((db) => ({
     `SELECT i.id AS item_id, i.video_id, i.title AS item_title, i.status, i.position, i.attempts, i.http_status,
        i.code, i.message, s.id AS source_id, s.position AS source_position, s.kind AS source_kind,
        s.input AS source_input, s.videos_found AS source_videos, t.id AS transcript_id, t.language,
-       t.requested_lang, t.title AS transcript_title, t.segment_count, t.body
+       t.requested_lang, t.title AS transcript_title, t.segment_count
      FROM items i
      JOIN sources s ON s.id = i.source_id
      LEFT JOIN transcripts t ON t.id = i.transcript_id
@@ -81,6 +85,7 @@ const statements = preparedFor((db) => ({
      ORDER BY i.position, i.id
      LIMIT ?`,
   ),
+  body: db.prepare<[number], unknown>('SELECT body FROM transcripts WHERE id = ?'),
 }));
 
 /**
@@ -94,11 +99,46 @@ export function* exportRowsOf(db: Database, jobId: number): Generator<ExportRow,
     for (;;) {
       const rows = statements(db).page.all(sourceId, after.position, after.itemId, PAGE_SIZE);
       for (const raw of rows) {
-        const row = ExportRowSchema.parse(raw);
+        const row = toExportRow(db, StoredRowSchema.parse(raw));
         after = { position: row.position, itemId: row.itemId };
         yield row;
       }
       if (rows.length < PAGE_SIZE) break;
     }
   }
+}
+
+function toExportRow(db: Database, row: StoredRow): ExportRow {
+  return {
+    itemId: row.item_id,
+    videoId: row.video_id,
+    title: row.item_title || row.transcript_title || '',
+    status: row.status,
+    position: row.position,
+    attempts: row.attempts,
+    httpStatus: row.http_status,
+    code: row.code,
+    message: row.message,
+    sourceId: row.source_id,
+    sourcePosition: row.source_position,
+    sourceKind: row.source_kind,
+    sourceInput: row.source_input,
+    sourceVideos: row.source_videos,
+    transcript: row.transcript_id === null ? null : storedTranscript(db, row.transcript_id, row),
+  };
+}
+
+function storedTranscript(db: Database, id: number, row: StoredRow): ExportTranscript {
+  let body: string | undefined;
+  return {
+    id,
+    language: row.language ?? '',
+    requestedLang: row.requested_lang ?? '',
+    title: row.transcript_title,
+    segmentCount: row.segment_count ?? 0,
+    get body(): string {
+      body ??= StoredBodySchema.parse(statements(db).body.get(id)).body;
+      return body;
+    },
+  };
 }

@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildCues, formatTimestamp, roundToMs } from '../../../src/core/export/cues';
-import { renderFile, renderJson, renderSrt, renderTxt, renderVtt } from '../../../src/core/export/formats';
+import { renderFiles, renderJson, renderSrt, renderTxt, renderVtt } from '../../../src/core/export/formats';
 import type { ExportSegment, ExportVideo } from '../../../src/core/export/types';
 
 const fixture = (name: string): string =>
@@ -41,6 +42,25 @@ describe('times', () => {
     expect(roundToMs(18)).toBe(18_000);
   });
 
+  it('rounds every time as its decimal cut to 15 significant digits would round', () => {
+    const asDecimal = (seconds: number): number =>
+      Math.max(0, Math.round(Number((seconds * 1000).toPrecision(15))));
+    // Times of the form n.nnn5 s are where binary products fall just short of, or past, the half millisecond.
+    const halfMilliseconds = fc.integer({ min: 0, max: 10 ** 10 }).map((n) => (n + 0.5) / 1000);
+    const decimals = fc.tuple(fc.integer({ min: 0, max: 10 ** 9 }), fc.integer({ min: 0, max: 7 }));
+    const times = fc.oneof(
+      halfMilliseconds,
+      decimals.map(([n, digits]) => n / 10 ** digits),
+      fc.double(),
+    );
+    fc.assert(
+      fc.property(times, (seconds) => Object.is(roundToMs(seconds), asDecimal(seconds))),
+      {
+        numRuns: 20_000,
+      },
+    );
+  });
+
   it('formats hours, including past 99', () => {
     expect(formatTimestamp(3_600_000, ',')).toBe('01:00:00,000');
     expect(formatTimestamp(360_000_000 + 61_001, '.')).toBe('100:01:01.001');
@@ -68,7 +88,7 @@ describe('times', () => {
   });
 });
 
-describe('renderFile', () => {
+describe('renderFiles', () => {
   const video: ExportVideo = {
     videoId: 'dQw4w9WgXcQ',
     title: 'Never Gonna',
@@ -80,15 +100,15 @@ describe('renderFile', () => {
   };
 
   it('makes no srt or vtt for a transcript without timestamps, but still makes txt', () => {
-    expect(renderFile('srt', video)).toBeUndefined();
-    expect(renderFile('vtt', video)).toBeUndefined();
-    expect(renderFile('txt', video)).toBe('Hello\nworld\n');
+    expect(renderFiles(video, ['srt', 'vtt', 'txt'])).toEqual([{ format: 'txt', content: 'Hello\nworld\n' }]);
   });
 
   it('writes a valid empty subtitle file for a transcript with no segments', () => {
     const empty = { ...video, segments: [] };
-    expect(renderFile('srt', empty)).toBe('');
-    expect(renderFile('vtt', empty)).toBe('WEBVTT\n');
+    expect(renderFiles(empty, ['srt', 'vtt'])).toEqual([
+      { format: 'srt', content: '' },
+      { format: 'vtt', content: 'WEBVTT\n' },
+    ]);
   });
 
   it('puts the body as received under "transcript" in the json file', () => {

@@ -61,6 +61,7 @@ const VIDEOS: ExportVideo[] = [
     source: 'PLabcdefghij',
     status: 'ok',
     language: 'en',
+    segmentCount: 2,
     segments: [
       { text: 'Never gonna', start: 18, duration: 3.5 },
       { text: 'give you up', start: 21.5, duration: 2 },
@@ -93,6 +94,7 @@ const VIDEOS: ExportVideo[] = [
     source: 'search:cats',
     status: 'ok',
     language: 'fr',
+    segmentCount: 1,
     segments: [{ text: 'sans temps' }],
     raw: [{ text: 'sans temps' }],
   },
@@ -112,6 +114,7 @@ const VIDEOS: ExportVideo[] = [
     source: 'PLabcdefghij',
     status: 'ok',
     language: 'el',
+    segmentCount: 1,
     segments: [{ text: 'Γεια', start: 3725.125, duration: 1 }],
     raw: [{ text: 'Γεια', start: 3725.125, duration: 1 }],
   },
@@ -122,6 +125,7 @@ const VIDEOS: ExportVideo[] = [
     source: 'search:cats',
     status: 'ok',
     language: 'fr',
+    segmentCount: 1,
     segments: [{ text: 'sans temps' }],
     raw: [{ text: 'sans temps' }],
   },
@@ -151,20 +155,21 @@ describe('writeCorpus', () => {
       'manifest.json',
       'index.csv',
       'errors.csv',
-      'transcripts.jsonl',
+      // Video by video, each with its formats in folder order.
       'txt/01 - Hello, _world_ second line [dQw4w9WgXcQ].txt',
-      'txt/_nul.txt [bbbbbbbbbbb].txt',
-      `txt/${longStem}.txt`,
-      'txt/_nul.txt (2) [bbbbbbbbbbb].txt',
       'json/01 - Hello, _world_ second line [dQw4w9WgXcQ].json',
-      'json/_nul.txt [bbbbbbbbbbb].json',
-      `json/${longStem}.json`,
-      'json/_nul.txt (2) [bbbbbbbbbbb].json',
-      // The untimed transcript gets no subtitles; the others keep the stems they have in txt/ and json/.
       'srt/01 - Hello, _world_ second line [dQw4w9WgXcQ].srt',
-      `srt/${longStem}.srt`,
       'vtt/01 - Hello, _world_ second line [dQw4w9WgXcQ].vtt',
+      // The untimed transcript gets no subtitles.
+      'txt/_nul.txt [bbbbbbbbbbb].txt',
+      'json/_nul.txt [bbbbbbbbbbb].json',
+      `txt/${longStem}.txt`,
+      `json/${longStem}.json`,
+      `srt/${longStem}.srt`,
       `vtt/${longStem}.vtt`,
+      'txt/_nul.txt (2) [bbbbbbbbbbb].txt',
+      'json/_nul.txt (2) [bbbbbbbbbbb].json',
+      'transcripts.jsonl',
     ]);
     expect(zip.path_problems).toEqual([]);
     expect(zip.bad_crc).toBeNull();
@@ -255,17 +260,17 @@ describe('writeCorpus', () => {
     expect(sha256(second)).toBe(sha256(first));
   });
 
-  it('writes only the requested formats, in fixed folder order, and honours the name template', async () => {
+  it('writes only the requested formats, in fixed format order, and honours the name template', async () => {
     const out = join(dir, 'corpus.zip');
     await writeCorpus(input({ formats: ['vtt', 'txt'], nameTemplate: '{language} - {title}' }), out);
     const names = readWithPython(out).entries.map((entry) => entry.name);
-    expect(names.slice(4)).toEqual([
+    expect(names.slice(3, -1)).toEqual([
       'txt/01 - en - Hello, _world_ second line [dQw4w9WgXcQ].txt',
+      'vtt/01 - en - Hello, _world_ second line [dQw4w9WgXcQ].vtt',
       'txt/fr - nul.txt [bbbbbbbbbbb].txt',
       `txt/10 - el - ${'Ω'.repeat(83)} [ddddddddddd].txt`,
-      'txt/fr - nul.txt (2) [bbbbbbbbbbb].txt',
-      'vtt/01 - en - Hello, _world_ second line [dQw4w9WgXcQ].vtt',
       `vtt/10 - el - ${'Ω'.repeat(83)} [ddddddddddd].vtt`,
+      'txt/fr - nul.txt (2) [bbbbbbbbbbb].txt',
     ]);
   });
 
@@ -331,7 +336,7 @@ describe('writeCorpus failures', () => {
 
   for (const [pass, label] of [
     [1, 'while streaming index.csv'],
-    [4, 'while writing txt/ files'],
+    [3, 'while writing the transcript files'],
   ] as const) {
     it(`leaves no partial file and the old target untouched when videos() throws ${label}`, async () => {
       const out = join(dir, 'corpus.zip');

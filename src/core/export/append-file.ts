@@ -1,0 +1,63 @@
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+
+/**
+ * Bytes are handed to the file in batches of about this size: few system calls, little memory, and
+ * the event loop gets a turn at every batch.
+ */
+const BATCH_BYTES = 256 * 1024;
+
+/** A new file written from start to end, in batches. */
+export class AppendFile {
+  readonly #file: FileHandle;
+  #closing: Promise<void> | undefined;
+  /** Bytes not yet handed to the file. */
+  #batch: Buffer[] = [];
+  #batchBytes = 0;
+  #size = 0;
+
+  private constructor(file: FileHandle) {
+    this.#file = file;
+  }
+
+  /** Creates the file; fails if something already has its name. */
+  static async create(path: string): Promise<AppendFile> {
+    return new AppendFile(await open(path, 'wx'));
+  }
+
+  /** Bytes appended so far, written or batched: the offset of the next byte. */
+  get size(): number {
+    return this.#size;
+  }
+
+  async append(bytes: Buffer): Promise<void> {
+    this.#batch.push(bytes);
+    this.#batchBytes += bytes.length;
+    this.#size += bytes.length;
+    if (this.#batchBytes >= BATCH_BYTES) await this.flush();
+  }
+
+  /** Writes what is batched. */
+  async flush(): Promise<void> {
+    const bytes = Buffer.concat(this.#batch, this.#batchBytes);
+    this.#batch = [];
+    this.#batchBytes = 0;
+    // A write may take fewer bytes than given (a full disk reports ENOSPC on the next one).
+    for (let written = 0; written < bytes.length;) {
+      written += (await this.#file.write(bytes, written)).bytesWritten;
+    }
+  }
+
+  /** Writes what is left, waits until the data is on the disk, and closes the file. */
+  async finish(): Promise<void> {
+    await this.flush();
+    await this.#file.sync();
+    await this.close();
+  }
+
+  /** Closes the file once, whoever asks first; batched bytes are dropped. */
+  close(): Promise<void> {
+    this.#closing ??= this.#file.close();
+    return this.#closing;
+  }
+}

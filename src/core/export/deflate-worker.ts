@@ -1,0 +1,134 @@
+import { Worker } from 'node:worker_threads';
+import { z } from 'zod';
+
+/** Text compressed: its UTF-8 size, the CRC-32 of those bytes and their raw deflate data. */
+export interface Compressed {
+  size: number;
+  crc: number;
+  data: Buffer;
+}
+
+/**
+ * The worker's whole program. It lives inline, so that it needs no file of its own beside the bundle
+ * of the CLI or of the desktop app. Messages are answered in the order they came, which is what lets
+ * the parts of a stream carry its CRC from one to the next.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { constants, crc32, deflateRawSync } = require('node:zlib');
+const streamCrcs = new Map();
+parentPort.on('message', ({ id, texts, stream, first }) => {
+  const finishFlush = stream === undefined ? constants.Z_FINISH : constants.Z_SYNC_FLUSH;
+  const outputs = texts.map((text) => {
+    const bytes = Buffer.from(text, 'utf8');
+    const data = deflateRawSync(bytes, { level: workerData.level, finishFlush });
+    if (stream === undefined) return { size: bytes.length, crc: crc32(bytes), data };
+    const crc = crc32(bytes, first ? 0 : streamCrcs.get(stream));
+    streamCrcs.set(stream, crc);
+    return { size: bytes.length, crc, data };
+  });
+  // All the data in one buffer of its own (never a slice of Node's shared pool), handed over, not copied.
+  const data = new Uint8Array(outputs.reduce((total, output) => total + output.data.length, 0));
+  let offset = 0;
+  for (const output of outputs) {
+    data.set(output.data, offset);
+    offset += output.data.length;
+  }
+  const results = outputs.map((output) => ({ size: output.size, crc: output.crc, compressedSize: output.data.length }));
+  parentPort.postMessage({ id, results, data }, [data.buffer]);
+});
+`;
+
+const ReplySchema = z.object({
+  id: z.number(),
+  results: z.array(z.object({ size: z.number(), crc: z.number(), compressedSize: z.number() })),
+  data: z.instanceof(Uint8Array),
+});
+
+interface Waiting {
+  resolve: (results: Compressed[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Compresses text on a thread of its own, so that the caller can render the next files meanwhile:
+ * deflate is most of an export's work. Call close() when done, or the thread keeps the process alive.
+ */
+export class DeflateWorker {
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, Waiting>();
+  #nextId = 0;
+  /** Set once the thread has failed or been closed; every later call rejects with it. */
+  #stopped: Error | undefined;
+
+  /** @param level zlib compression level, 0 to 9. */
+  constructor(level: number) {
+    this.#worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { level },
+      // It holds a few batches at a time: a small heap keeps the process's memory down.
+      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
+    });
+    this.#worker.on('message', (message: unknown) => this.#answer(message));
+    this.#worker.on('error', (error) => this.#stop(error));
+    this.#worker.on('exit', (code) =>
+      this.#stop(new Error(`the compression thread stopped (exit code ${code})`)),
+    );
+  }
+
+  /** Compresses each text as a whole file: a complete raw deflate stream. */
+  compressFiles(texts: readonly string[]): Promise<Compressed[]> {
+    return this.#post({ texts });
+  }
+
+  /**
+   * Compresses the next part of a long stream of text, ending on a byte boundary without closing the
+   * deflate stream (a sync flush), so that the parts chain into one stream; its `crc` is that of the
+   * stream so far. `stream` tells streams apart; each one's parts go in order, the first marked so.
+   */
+  async compressStreamPart(text: string, part: { stream: number; first: boolean }): Promise<Compressed> {
+    const [result] = await this.#post({ texts: [text], ...part });
+    if (result === undefined) throw new Error('the compression thread returned nothing');
+    return result;
+  }
+
+  /** Stops the thread; compressions still under way reject. */
+  async close(): Promise<void> {
+    this.#stop(new Error('the compression thread was closed'));
+    await this.#worker.terminate();
+  }
+
+  #post(request: { texts: readonly string[]; stream?: number; first?: boolean }): Promise<Compressed[]> {
+    if (this.#stopped) return Promise.reject(this.#stopped);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      this.#worker.postMessage({ id, ...request });
+    });
+  }
+
+  #answer(message: unknown): void {
+    const reply = ReplySchema.safeParse(message);
+    if (!reply.success) {
+      this.#stop(new Error('the compression thread sent an unreadable answer'));
+      return;
+    }
+    const { id, results, data } = reply.data;
+    const waiting = this.#waiting.get(id);
+    this.#waiting.delete(id);
+    let offset = data.byteOffset;
+    waiting?.resolve(
+      results.map(({ size, crc, compressedSize }) => {
+        const compressed = { size, crc, data: Buffer.from(data.buffer, offset, compressedSize) };
+        offset += compressedSize;
+        return compressed;
+      }),
+    );
+  }
+
+  #stop(error: Error): void {
+    this.#stopped ??= error;
+    for (const waiting of this.#waiting.values()) waiting.reject(this.#stopped);
+    this.#waiting.clear();
+  }
+}

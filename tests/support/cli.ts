@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ExportManifest } from '../../src/core/export';
 
 export const CLI = fileURLToPath(new URL('../../bin/scriptorium', import.meta.url));
 const READ_ZIP = fileURLToPath(new URL('../core/export/fixtures/read_zip.py', import.meta.url));
@@ -50,16 +51,7 @@ export interface ZipReading {
   bad_crc: string | null;
   entries: Array<{ name: string }>;
   path_problems: string[];
-  manifest: {
-    tool: { name: string; version: string };
-    job_id: string;
-    sources: string[];
-    skipped_sources: Array<{ source: string; reason: string }>;
-    options: Record<string, unknown>;
-    counts: { videos: number; ok: number; unavailable: number; failed: number };
-    credits_spent: number;
-    finished_at: string;
-  };
+  manifest: ExportManifest;
   index: string[][];
   errors: string[][];
   transcripts: Array<Record<string, unknown> & { video_id: string; segments: unknown[] }>;

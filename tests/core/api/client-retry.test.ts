@@ -5,23 +5,15 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, createClient } from '../../../src/core/api';
+import { createClient } from '../../../src/core/api';
 import type { ClientOptions, Endpoint, RetryNotice, TranscriptClient } from '../../../src/core/api';
 import { startSimulator } from '../../../src/simulator';
 import type { RunningSimulator } from '../../../src/simulator';
 import { FakeClock } from './fake-clock';
+import { caught } from './caught';
 
 const VIDEO_ID = 'dQw4w9WgXcQ';
 const REQUEST = { video: VIDEO_ID, includeTimestamp: true, sendMetadata: true };
-
-async function caught(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 let sim: RunningSimulator;
 let clock: FakeClock;

@@ -4,11 +4,12 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createClient } from '../../../src/core/api';
+import { createClient } from '../../../src/core/api';
 import type { ClientOptions, Endpoint, RateLimitSignal, TranscriptClient } from '../../../src/core/api';
 import { FakeClock } from './fake-clock';
 import { sendJson, startWireServer } from './wire-server';
 import type { SeenRequest } from './wire-server';
+import { caught } from './caught';
 
 const KEY = 'sk_test_wire_secret_123';
 const VIDEO = { video: 'dQw4w9WgXcQ', includeTimestamp: true, sendMetadata: true };
@@ -33,15 +34,6 @@ async function serve(
   });
   cleanup.push(() => client.close(), server.close);
   return { client, seen: server.seen };
-}
-
-async function caught(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 describe('client against wire variants', () => {

@@ -67,7 +67,6 @@ const statements = preparedFor((db) => ({
   byId: db.prepare<[number], unknown>('SELECT * FROM jobs WHERE id = ?'),
   byKey: db.prepare<[string], unknown>('SELECT * FROM jobs WHERE key = ?'),
   all: db.prepare<[], unknown>('SELECT * FROM jobs ORDER BY id'),
-  idsWithStatus: db.prepare<[string], { id: number }>('SELECT id FROM jobs WHERE status = ? ORDER BY id'),
   setStatus: db.prepare<[string, string | null, string | null, string | null, string | null, string, number]>(
     `UPDATE jobs SET status = ?, stop_reason = ?, stop_code = ?, stop_message = ?, finished_at = ?, updated_at = ?
      WHERE id = ?`,
@@ -106,12 +105,6 @@ export function allJobs(db: Database): JobRecord[] {
   return statements(db)
     .all.all()
     .map((row) => JobRowSchema.parse(row));
-}
-
-export function jobIdsWithStatus(db: Database, status: JobStatus): number[] {
-  return statements(db)
-    .idsWithStatus.all(status)
-    .map((row) => row.id);
 }
 
 export function setJobStatus(db: Database, id: number, change: JobStatusChange): void {

@@ -68,6 +68,15 @@ describe('scriptorium export', () => {
       expect(files).toHaveLength(ok.length);
       expect(files.every((file) => /\[[A-Za-z0-9_-]{11}\]\.\w+$/.test(file.name))).toBe(true);
     }
+    // The texts: each txt file holds its transcript's segments, one per line, as the service sent them.
+    const rick = zip.transcripts.find((line) => line.video_id === 'dQw4w9WgXcQ');
+    const rickTxt = Object.entries(zip.files).find(
+      ([name]) => name.startsWith('txt/') && name.endsWith('[dQw4w9WgXcQ].txt'),
+    );
+    const segmentTexts = (rick?.segments as Array<{ text: string }>).map((segment) =>
+      segment.text.replace(/\s*[\r\n]+\s*/g, ' ').trim(),
+    );
+    expect(rickTxt?.[1].trimEnd().split('\n')).toEqual(segmentTexts);
     // Credits counted locally match what the service charged: pages plus transcripts.
     expect(zip.manifest.credits_spent).toBe(sim.admin.ledger().length);
     expect(zip.manifest.counts).toEqual({

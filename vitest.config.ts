@@ -8,6 +8,7 @@ export default defineConfig({
     exclude: ['tests/e2e/**', 'node_modules/**'],
     environment: 'node',
     pool: 'forks',
+    reporters: ['default', './tests/support/summary-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

@@ -9,6 +9,11 @@ export const ExitCode = {
   keyRefused: 4,
   /** Exported, but some videos failed after every retry. */
   someFailed: 5,
+  /**
+   * Another Scriptorium process is running this job; nothing was done. PRODUCT.md names no
+   * code for this case, so it takes the generic failure code.
+   */
+  busy: 1,
   /** Interrupted by SIGINT or SIGTERM; state saved. */
   interrupted: 130,
 } as const;

@@ -39,5 +39,7 @@ export function exitForUnfinishedRun(
       );
     case 'cancelled':
       return new CliExit(ExitCode.paused, 'The job was cancelled. Run the same command again to resume it.');
+    case 'busy':
+      return new CliExit(ExitCode.busy, outcome.message);
   }
 }

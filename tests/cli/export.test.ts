@@ -231,6 +231,21 @@ describe('scriptorium export', () => {
     expect((await readZip(out)).errors.slice(1)).toEqual([]);
   });
 
+  it('refuses to run a job that another Scriptorium process is running, and buys nothing twice', async () => {
+    await startSim({ latencyMs: 50 });
+    const args = ['export', 'PLbusyJob_n30', '--concurrency', '2', '--out', join(dir, 'busy.zip')];
+    const first = startCli(args, env);
+    while (sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript').length < 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const second = await runCli(args, env);
+    expect(second.code).toBe(1);
+    expect(lastLine(second.stderr)).toMatch(/being run by another Scriptorium process/);
+    expect((await first.done).code).toBe(0);
+    const charged = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript');
+    expect(new Set(charged.map((charge) => charge.videoId)).size).toBe(charged.length);
+  });
+
   it.each(['SIGINT', 'SIGTERM'] as const)(
     'exit 130 on %s within a few seconds, and the same command then finishes the job',
     async (signal) => {

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { exportRowsOf, type ExportRow } from '../store/export-rows';
 import { recoverFetchingItems, resetFailedItems, uncachedUnfinishedItems } from '../store/items';
-import { allJobs, deleteJobRow, jobById, setJobStatus, type JobStatus } from '../store/jobs';
+import { allJobs, deleteJobRow, jobById, setJobStatus, type JobRecord, type JobStatus } from '../store/jobs';
+import { clearLease } from '../store/leases';
 import { resetFailedSources, sourcesOfJob } from '../store/sources';
 import { creditStatusOf, setBalanceSetting } from './credits';
 import { TypedEmitter } from './emitter';
 import { findOrCreateJobRow, snapshotOf, summarize } from './jobs';
+import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
 import { completedOutcome, JobRun } from './run';
 import { cacheLang, JobOptionsSchema, ORIGINAL_TRACK, parseJobSpec } from './spec';
 import type {
@@ -47,9 +49,12 @@ export class Engine {
   readonly #deps: EngineDeps;
   readonly #emitter = new TypedEmitter<EngineEvents>();
   readonly #runs = new Map<number, JobRun>();
+  /** Names this engine in the leases it takes, so other processes see who runs a job. */
+  readonly #leaseOwner: string;
 
   constructor(deps: EngineDeps) {
     this.#deps = deps;
+    this.#leaseOwner = deps.leaseOwner ?? newLeaseOwner();
   }
 
   /** Finds the job with the same identity (to resume it) or creates it. */
@@ -75,7 +80,8 @@ export class Engine {
 
   /**
    * Runs the job until it is done or stopped, and says how it ended. A completed job returns at
-   * once without a request; a cancelled one is not run.
+   * once without a request; a cancelled one is not run; one that another live process is running
+   * is left to it ('busy').
    */
   async run(jobId: number, settings: RunSettings = {}): Promise<RunOutcome> {
     const job = this.#record(jobId);
@@ -89,20 +95,34 @@ export class Engine {
     const client = settings.client ?? this.#deps.client;
     if (client === undefined)
       throw new Error('Engine.run needs a client: pass one to the Engine or in RunSettings.');
-    const run = new JobRun({
-      deps: { db: this.#deps.db, clock: this.#deps.clock, client, pacer: settings.pacer ?? this.#deps.pacer },
-      jobId,
-      options: JobOptionsSchema.parse(JSON.parse(job.optionsJson)),
-      concurrency,
-      budget,
-      signal: settings.signal,
-      emitter: this.#emitter,
-    });
-    this.#runs.set(jobId, run);
+    const options = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
+    const { db, clock } = this.#deps;
+    // Items left 'fetching' can only be a dead or lapsed holder's once the lease is ours.
+    const lease = JobLease.take({ db, clock, owner: this.#leaseOwner }, jobId, () =>
+      recoverFetchingItems(db, jobId),
+    );
+    if (lease === undefined) {
+      return {
+        status: 'busy',
+        message: `Job ${jobId} is being run by another Scriptorium process; wait for it to finish or stop it first.`,
+      };
+    }
     try {
+      const run = new JobRun({
+        deps: { db, clock, client, pacer: settings.pacer ?? this.#deps.pacer },
+        jobId,
+        options,
+        concurrency,
+        budget,
+        signal: settings.signal,
+        emitter: this.#emitter,
+        lease,
+      });
+      this.#runs.set(jobId, run);
       return await run.execute();
     } finally {
       this.#runs.delete(jobId);
+      lease.release();
     }
   }
 
@@ -148,14 +168,16 @@ export class Engine {
 
   /** Deletes a job that is not running; its spending stays in the ledger and its transcripts in the cache. */
   deleteJob(jobId: number): void {
-    if (this.#runs.has(jobId))
+    const job = jobById(this.#deps.db, jobId);
+    if (this.#runs.has(jobId) || (job !== undefined && !this.#leaseIsFree(job)))
       throw new Error(`Job ${jobId} is running: pause or cancel it before deleting it.`);
     deleteJobRow(this.#deps.db, jobId);
   }
 
   /**
    * At start-up: items left 'fetching' and jobs left 'running' by a process that died go back
-   * to 'pending' and 'queued'. Jobs this engine is running are left alone.
+   * to 'pending' and 'queued', and its lease is freed. Jobs that this engine or another live
+   * process is running (per their lease) are left alone.
    */
   recover(): void {
     const { db } = this.#deps;
@@ -163,14 +185,15 @@ export class Engine {
     const requeued: number[] = [];
     db.transaction(() => {
       for (const job of allJobs(db)) {
-        if (this.#runs.has(job.id)) continue;
+        if (this.#runs.has(job.id) || !this.#leaseIsFree(job)) continue;
         recoverFetchingItems(db, job.id);
+        if (job.lease !== null) clearLease(db, job.id);
         if (job.status === 'running') {
           setJobStatus(db, job.id, { status: 'queued', at });
           requeued.push(job.id);
         }
       }
-    })();
+    }).immediate();
     for (const jobId of requeued) this.#emitter.emit('job', { jobId, status: 'queued' });
   }
 
@@ -220,6 +243,11 @@ export class Engine {
     const job = jobById(this.#deps.db, jobId);
     if (job === undefined) throw new JobNotFoundError(jobId);
     return job;
+  }
+
+  /** False while another live process holds the job's lease. */
+  #leaseIsFree(job: JobRecord): boolean {
+    return leaseIsFree(job.lease, this.#leaseOwner, this.#deps.clock.now());
   }
 
   #summary(jobId: number): JobSummary {

@@ -1,7 +1,7 @@
 import type { Clock, TranscriptClient } from '../api/types';
 import type { Database } from '../store';
 import { creditsOfJob } from '../store/ledger';
-import { itemCounts, recoverFetchingItems } from '../store/items';
+import { itemCounts } from '../store/items';
 import { jobById, setJobBudget, setJobStatus, type JobStatusChange } from '../store/jobs';
 import { sourcesOfJob } from '../store/sources';
 import { CreditBudget } from './budget';
@@ -9,6 +9,7 @@ import { recordLast402 } from './credits';
 import type { TypedEmitter } from './emitter';
 import { fetchItems } from './fetch';
 import { snapshotOf } from './jobs';
+import type { JobLease } from './lease';
 import { SlidingRate } from './rate';
 import type { RunContext } from './run-context';
 import { RunControl, type StopCause } from './run-control';
@@ -33,6 +34,8 @@ export interface JobRunOptions {
   budget: number | undefined;
   signal: AbortSignal | undefined;
   emitter: TypedEmitter<EngineEvents>;
+  /** Taken by the engine before the run; released here with a completing status, by the engine otherwise. */
+  lease: JobLease;
 }
 
 /** The job status and stop fields that record each cause. */
@@ -131,7 +134,6 @@ export class JobRun {
     if (!this.control.stopped) {
       const at = this.#now();
       db.transaction(() => {
-        recoverFetchingItems(db, jobId);
         setJobBudget(db, jobId, this.#options.budget ?? null, at);
         setJobStatus(db, jobId, { status: 'running', at });
       })();
@@ -174,10 +176,10 @@ export class JobRun {
     if (cause?.kind === 'error') throw cause.error;
     if (cause !== undefined) return outcomeOf(cause);
     if (hasWorkLeft(this.#deps.db, jobId)) {
-      this.#writeStatus({ status: 'queued' });
+      this.#writeFinalStatus({ status: 'queued' });
       throw new Error(`Job ${jobId} stopped with work left and no reason; run it again to continue.`);
     }
-    this.#writeStatus({ status: 'completed', finishedAt: this.#now() });
+    this.#writeFinalStatus({ status: 'completed', finishedAt: this.#now() });
     return completedOutcome(this.#deps.db, jobId);
   }
 
@@ -212,6 +214,14 @@ export class JobRun {
       if (cause.kind === 'credits') {
         recordLast402(db, { code: cause.code, meaning: cause.meaning, at: this.#now() });
       }
+    })();
+  }
+
+  /** The status the run ends with and the lease's release, together: no other process sees one without the other. */
+  #writeFinalStatus(change: Omit<JobStatusChange, 'at'>): void {
+    this.#deps.db.transaction(() => {
+      this.#writeStatus(change);
+      this.#options.lease.release();
     })();
   }
 

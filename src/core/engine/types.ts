@@ -41,7 +41,9 @@ export type RunOutcome =
   | { status: 'waiting_credits'; code: string; meaning: string }
   | { status: 'paused'; reason: 'budget' | 'interrupted' | 'user' }
   | { status: 'failed'; reason: 'auth'; httpStatus: number; message: string }
-  | { status: 'cancelled' };
+  | { status: 'cancelled' }
+  /** Another live Scriptorium process holds the job's lease; nothing was done. */
+  | { status: 'busy'; message: string };
 
 /** Anything that spaces requests out, such as src/core/api's Pacer. */
 export interface RequestPacer {
@@ -55,6 +57,11 @@ export interface EngineDeps {
   clock: Clock;
   /** Awaited before every request; feed it the client's onRateLimit. Default: no pacing. */
   pacer?: RequestPacer;
+  /**
+   * Names this engine in job leases: '<pid>-<anything>', the pid telling other processes
+   * whether the holder is alive. Default: this process's pid and a random UUID.
+   */
+  leaseOwner?: string;
 }
 
 /** Item counts as faces show them: 'pending' includes items with a request in flight. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Database } from './database';
 import { JobStatusSchema } from '../../shared/contract';
+import type { Lease } from './leases';
 import { preparedFor } from './prepared';
 
 /** The job states the faces show; the contract is their one definition. */
@@ -22,6 +23,8 @@ const JobRowSchema = z
     created_at: z.string(),
     updated_at: z.string(),
     finished_at: z.string().nullable(),
+    lease_owner: z.string().nullable(),
+    lease_expires_at: z.number().int().nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -38,6 +41,11 @@ const JobRowSchema = z
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,
+    /** Null when no engine holds the job (a lease is written with both fields). */
+    lease:
+      row.lease_owner === null || row.lease_expires_at === null
+        ? null
+        : ({ owner: row.lease_owner, expiresAt: row.lease_expires_at } satisfies Lease),
   }));
 export type JobRecord = z.output<typeof JobRowSchema>;
 

@@ -87,11 +87,27 @@ export function openApp(options: AppOptions): ScriptoriumApp {
       engine.setBalance(credits);
       return toCreditView(engine.creditStatus());
     },
-    pauseJob: async ({ jobId }) => (requireJob(jobId), engine.pause(jobId), null),
-    resumeJob: async ({ jobId }) => (requireJob(jobId), engine.resume(jobId), null),
-    cancelJob: async ({ jobId }) => (requireJob(jobId), engine.cancel(jobId), null),
-    retryFailed: async ({ jobId }) => (requireJob(jobId), engine.retryFailed(jobId), null),
-    deleteJob: async ({ jobId }) => (requireJob(jobId), engine.deleteJob(jobId), null),
+    // Each operation throws JobNotFoundError ("There is no job N.") for an unknown id.
+    pauseJob: async ({ jobId }) => {
+      engine.pause(jobId);
+      return null;
+    },
+    resumeJob: async ({ jobId }) => {
+      engine.resume(jobId);
+      return null;
+    },
+    cancelJob: async ({ jobId }) => {
+      engine.cancel(jobId);
+      return null;
+    },
+    retryFailed: async ({ jobId }) => {
+      engine.retryFailed(jobId);
+      return null;
+    },
+    deleteJob: async ({ jobId }) => {
+      engine.deleteJob(jobId);
+      return null;
+    },
   };
 
   return {

@@ -53,6 +53,7 @@ describe('the main process IPC binding', () => {
       /input was not valid/,
     );
     await expect(invoke('scriptorium:command:pauseJob', { jobId: 99 })).rejects.toThrow(/no job 99/);
+    await expect(invoke('scriptorium:command:deleteJob', { jobId: 99 })).rejects.toThrow(/no job 99/);
   });
 
   it('forwards events to the window until stopped', () => {

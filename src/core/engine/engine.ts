@@ -168,8 +168,8 @@ export class Engine {
 
   /** Deletes a job that is not running; its spending stays in the ledger and its transcripts in the cache. */
   deleteJob(jobId: number): void {
-    const job = jobById(this.#deps.db, jobId);
-    if (this.#runs.has(jobId) || (job !== undefined && !this.#leaseIsFree(job)))
+    const job = this.#record(jobId);
+    if (this.#runs.has(jobId) || !this.#leaseIsFree(job))
       throw new Error(`Job ${jobId} is running: pause or cancel it before deleting it.`);
     deleteJobRow(this.#deps.db, jobId);
   }

@@ -6,6 +6,9 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
   return flag ?? env['SCRIPTORIUM_DATA_DIR'] ?? defaultDataDir();
 }
 
+/** A usable connection, or what is missing in plain words. */
+export type ConnectionCheck = { connection: Connection } | { problem: string };
+
 /**
  * The service connection: the key only from TRANSCRIPT_API_KEY (never a flag, so it stays out of
  * shell history and process lists), the address from --base-url or TRANSCRIPT_API_BASE_URL.
@@ -14,7 +17,7 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
 export function resolveConnection(
   baseUrlFlag: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
-): { connection: Connection } | { problem: string } {
+): ConnectionCheck {
   const apiKey = env['TRANSCRIPT_API_KEY']?.trim();
   if (!apiKey) {
     return {

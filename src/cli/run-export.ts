@@ -1,7 +1,8 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { openApp, type Connection } from '../core/app';
+import { openApp } from '../core/app';
 import type { JobSummary } from '../core/engine';
+import type { ConnectionCheck } from './environment';
 import { CliExit, ExitCode } from './exit';
 import type { ExportRequest } from './export-options';
 import { exitForUnfinishedRun } from './outcome';
@@ -10,9 +11,8 @@ import { createProgressView } from './progress';
 export interface ExportRun {
   request: ExportRequest;
   /** Needed only when the job still has requests to make. */
-  connection: Connection | undefined;
-  /** Says how to provide what `connection` lacks, for the exit message. */
-  missingConnection: string;
+  /** Needed only when the job still has requests to make; otherwise its problem is never shown. */
+  connection: ConnectionCheck;
   dataDir: string;
   retryFailed: boolean;
   stderr: NodeJS.WriteStream;
@@ -51,7 +51,7 @@ export async function runExport(run: ExportRun): Promise<ExportSummary> {
     if (run.retryFailed && job.counts.failed > 0) app.retryFailed(job.id);
 
     if (job.status !== 'completed' || run.retryFailed) {
-      if (!run.connection) throw new CliExit(ExitCode.badInput, run.missingConnection);
+      if ('problem' in run.connection) throw new CliExit(ExitCode.badInput, run.connection.problem);
       const estimate = app.estimate(job.id);
       stderr.write(
         `${created ? 'Starting' : 'Continuing'} job ${job.id}: ${request.sources.length} source(s), ` +
@@ -63,7 +63,7 @@ export async function runExport(run: ExportRun): Promise<ExportSummary> {
         if (snapshot.jobId === job.id) progress.update(snapshot);
       });
       const outcome = await app
-        .runJob(job.id, run.connection, {
+        .runJob(job.id, run.connection.connection, {
           concurrency: request.concurrency,
           budget: request.budget,
           signal: interruption.signal,

@@ -17,14 +17,11 @@ export function registerCreditsCommand(program: Command): void {
       const balance = flags.balance === undefined ? undefined : parseBalance(flags.balance);
       const app = openApp({ dataDir: resolveDataDir(flags.dataDir) });
       try {
-        const status =
-          balance === undefined
-            ? await app.handlers.creditStatus({})
-            : await app.handlers.setBalance({ credits: balance });
-        const byJob = Object.entries(app.creditStatus().byJob);
+        if (balance !== undefined) await app.handlers.setBalance({ credits: balance });
+        const status = app.creditStatus();
         const lines = [`Credits spent: ${status.today} today, ${status.total} in total.`];
-        for (const [jobId, credits] of byJob) lines.push(`  job ${jobId}: ${credits}`);
-        if (status.balance !== null) {
+        for (const [jobId, credits] of Object.entries(status.byJob)) lines.push(`  job ${jobId}: ${credits}`);
+        if (status.balance !== undefined) {
           lines.push(
             `Balance entered: ${status.balance}; estimated remaining: ${status.estimatedRemaining ?? 0}.`,
           );

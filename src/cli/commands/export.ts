@@ -65,11 +65,9 @@ async function exportFromFlags(sourceArgs: string[], flags: ExportFlags): Promis
       'No valid source remains, so nothing was sent. Fix the sources listed above and run the command again.',
     );
   }
-  const connection = resolveConnection(flags.baseUrl);
   return runExport({
     request,
-    connection: 'connection' in connection ? connection.connection : undefined,
-    missingConnection: 'problem' in connection ? connection.problem : '',
+    connection: resolveConnection(flags.baseUrl),
     dataDir: resolveDataDir(flags.dataDir),
     retryFailed: flags.retryFailed,
     stderr: process.stderr,

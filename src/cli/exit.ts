@@ -1,24 +1,51 @@
-/** Exit codes of PRODUCT.md's CLI contract; scripts depend on them. */
+import type { ErrorCode } from '../shared/errors';
+
+/** Exit codes of the CLI contract (PRODUCT.md, listed in the README); scripts depend on them. */
 export const ExitCode = {
   exported: 0,
+  /** Something that should not happen did (a bug); progress is saved. */
+  internal: 1,
   /** Bad arguments or sources, or no key set; nothing was sent. */
   badInput: 2,
-  /** Paused: credits ran out (402) or the budget was reached; state saved. */
+  /** Paused: credits ran out (402) or the budget was reached; state saved, ZIP of what was bought written. */
   paused: 3,
   /** The key was refused (401 or 403); nothing charged. */
   keyRefused: 4,
-  /** Exported, but some videos failed after every retry. */
+  /** Exported, but some videos failed after every retry or a source could not be walked. */
   someFailed: 5,
-  /**
-   * Another Scriptorium process is running this job; nothing was done. PRODUCT.md names no
-   * code for this case, so it takes the generic failure code.
-   */
-  busy: 1,
+  /** The service cannot be reached, keeps failing, or asked to wait too long; state saved. */
+  serviceUnavailable: 6,
+  /** Another Scriptorium process is running this job; nothing was done. */
+  busy: 7,
+  /** The disk is full, or the data folder cannot be used; state saved as far as it could be. */
+  storage: 8,
   /** Interrupted by SIGINT or SIGTERM; state saved. */
   interrupted: 130,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The one place where the typed errors of src/shared/errors.ts become exit codes. */
+const EXIT_FOR_ERROR: Record<ErrorCode, ExitCodeValue> = {
+  invalid_input: ExitCode.badInput,
+  no_key: ExitCode.badInput,
+  output_refused: ExitCode.badInput,
+  job_not_found: ExitCode.badInput,
+  key_refused: ExitCode.keyRefused,
+  credits_ran_out: ExitCode.paused,
+  budget_reached: ExitCode.paused,
+  service_unavailable: ExitCode.serviceUnavailable,
+  job_busy: ExitCode.busy,
+  job_running: ExitCode.busy,
+  disk_full: ExitCode.storage,
+  data_folder_unusable: ExitCode.storage,
+  interrupted: ExitCode.interrupted,
+  internal: ExitCode.internal,
+};
+
+export function exitCodeFor(code: ErrorCode): ExitCodeValue {
+  return EXIT_FOR_ERROR[code];
+}
 
 /**
  * Thrown by a command to end the process with a contract exit code. The message is the one

@@ -239,7 +239,7 @@ describe('scriptorium export', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const second = await runCli(args, env);
-    expect(second.code).toBe(1);
+    expect(second.code).toBe(7);
     expect(lastLine(second.stderr)).toMatch(/being run by another Scriptorium process/);
     expect((await first.done).code).toBe(0);
     const charged = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript');

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/**
+ * Every failure that crosses a boundary (IPC, HTTP in browser mode, the CLI's exit) travels as
+ * data: one code from this table and a plain-language message saying what happened and what to
+ * do. The CLI maps codes to exit codes in one place (src/cli/exit.ts); the renderer shows the
+ * message as it is.
+ */
+export const ERROR_CODES = [
+  /** A request, a source, an option or a payload is not valid; nothing was sent. */
+  'invalid_input',
+  /** No API key is set; nothing was sent. */
+  'no_key',
+  /** The service refused the key (401 or 403). */
+  'key_refused',
+  /** The job id names no job. */
+  'job_not_found',
+  /** Another Scriptorium process is running the job. */
+  'job_busy',
+  /** The job is running here, and the operation needs it stopped first. */
+  'job_running',
+  /** The service answered 402: the account has no credits for now. */
+  'credits_ran_out',
+  /** The job has spent the budget it was given. */
+  'budget_reached',
+  /** The service cannot be reached, keeps failing, or asked to wait longer than Scriptorium will. */
+  'service_unavailable',
+  /** The disk holding the data folder or the ZIP is full. */
+  'disk_full',
+  /** The data folder cannot be used (not a folder, not writable, written by a newer version). */
+  'data_folder_unusable',
+  /** The ZIP cannot be written where it was asked to go (a folder, a device, someone else's file). */
+  'output_refused',
+  /** The user interrupted the work; everything done so far is saved. */
+  'interrupted',
+  /** A bug: something that should not happen did. */
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const AppErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
+
+/** The form an error takes on every boundary. */
+export type AppErrorData = z.infer<typeof AppErrorSchema>;

@@ -17,10 +17,24 @@ import {
 } from './schemas';
 import type { Reading } from './schemas';
 import { FREE_ENDPOINTS } from './types';
-import type { ApiResponse, ClientOptions, Endpoint, TranscriptClient } from './types';
+import type {
+  ApiResponse,
+  CallControl,
+  CallOptions,
+  ClientOptions,
+  Endpoint,
+  TranscriptClient,
+} from './types';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_CONNECTIONS = 16;
+/** A Retry-After longer than this pauses the work instead of holding it (see ClientOptions). */
+const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
+
+/** A bare signal both stops and aborts. */
+function callControl(options: CallOptions | undefined): CallControl {
+  return options instanceof AbortSignal ? { stop: options, abort: options } : (options ?? {});
+}
 
 /** Query parameters; undefined values are left out. */
 type Query = Record<string, string | number | undefined>;
@@ -53,9 +67,13 @@ export function createClient(options: ClientOptions): TranscriptClient {
     connections: options.connections ?? DEFAULT_CONNECTIONS,
   });
 
-  /** Belt and braces: whatever the service echoes, the key never reaches an error. */
+  const maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+
+  /** Whatever the service echoes (in an error, a request id or a body), the key never goes further. */
   const redact = <T extends string | undefined>(text: T): T =>
-    (options.apiKey && text ? text.split(options.apiKey).join('[redacted]') : text) as T;
+    (options.apiKey && text?.includes(options.apiKey)
+      ? text.split(options.apiKey).join('[redacted]')
+      : text) as T;
 
   const fail = (message: string, details: ApiErrorDetails): ApiError =>
     new ApiError(redact(message), {
@@ -71,8 +89,24 @@ export function createClient(options: ClientOptions): TranscriptClient {
       })),
     });
 
-  const failed = (endpoint: Endpoint, failure: AttemptFailure, attempts: number, charged = false): ApiError =>
-    fail(failure.message, { kind: failure.kind, endpoint, status: 0, attempts, charged });
+  /**
+   * A call that got no usable answer. A paid request that was sent and then timed out, lost its
+   * connection or was cut by the caller may still have been charged.
+   */
+  const failed = (
+    endpoint: Endpoint,
+    failure: AttemptFailure,
+    attempts: number,
+    sent: { charged?: boolean; possibly?: boolean } = {},
+  ): ApiError =>
+    fail(failure.message, {
+      kind: failure.kind,
+      endpoint,
+      status: 0,
+      attempts,
+      charged: sent.charged ?? false,
+      possiblyCharged: (sent.possibly ?? false) && !FREE_ENDPOINTS.has(endpoint),
+    });
 
   /** A 2xx: charged as soon as the service answered, whatever happens to the body. */
   function readSuccess<T>(
@@ -92,18 +126,18 @@ export function createClient(options: ClientOptions): TranscriptClient {
         charged,
       });
     if (result.type === 'body-failed') {
-      if (result.failure.kind === 'aborted') throw failed(endpoint, result.failure, attempts, charged);
+      if (result.failure.kind === 'aborted') throw failed(endpoint, result.failure, attempts, { charged });
       throw unreadable(`the answer was cut off (${result.failure.message})`);
     }
     let body: unknown;
     try {
-      body = JSON.parse(result.body);
+      body = JSON.parse(redact(result.body));
     } catch {
       throw unreadable('the service sent a body that is not JSON');
     }
     const reading = read(body);
     if (!reading.ok) throw unreadable(reading.problem);
-    return { value: reading.value, charged, requestId: headerRequestId(result.headers), attempts };
+    return { value: reading.value, charged, requestId: redact(headerRequestId(result.headers)), attempts };
   }
 
   /** GET one endpoint under the retry policy; resolves with the normalised body or throws ApiError. */
@@ -111,14 +145,19 @@ export function createClient(options: ClientOptions): TranscriptClient {
     endpoint: Endpoint,
     query: Query,
     read: (body: unknown) => Reading<T>,
-    signal?: AbortSignal,
+    callOptions?: CallOptions,
   ): Promise<ApiResponse<T>> {
+    const { stop, abort, onRetry } = callControl(callOptions);
     const params = toSearchParams(query);
     for (let attempt = 0; ; attempt++) {
       const attempts = attempt + 1;
-      if (signal?.aborted) throw failed(endpoint, CANCELLED, attempt);
-      const result = await transport.get(endpoint, params, signal);
-      if (result.type === 'no-answer') throw failed(endpoint, result.failure, attempts);
+      // A stopped call sends no further attempt; the previous one (if any) failed, so cost nothing.
+      if (stop?.aborted || abort?.aborted) throw failed(endpoint, CANCELLED, attempt);
+      const result = await transport.get(endpoint, params, abort);
+      if (result.type === 'no-answer') {
+        const possibly = result.failure.kind !== 'unreachable';
+        throw failed(endpoint, result.failure, attempts, { possibly });
+      }
 
       const rateLimit = readRateLimit(result.headers, clock.now());
       if (rateLimit) options.onRateLimit?.(rateLimit);
@@ -131,24 +170,29 @@ export function createClient(options: ClientOptions): TranscriptClient {
       }
       const problem = parseProblem(result.type === 'answered' ? result.body : '');
       const retryAfterHeader = headerValue(result.headers, 'retry-after');
+      const details = {
+        endpoint,
+        status: result.status,
+        code: problem.code,
+        title: problem.title,
+        detail: problem.detail,
+        requestId: problem.requestId ?? headerRequestId(result.headers),
+        retryAfter: retryAfterSeconds(retryAfterHeader, problem.retryAfter, clock.now()),
+        errors: problem.errors,
+        attempts,
+      };
       if (!isRetryable(result.status) || attempts >= MAX_ATTEMPTS) {
-        throw fail(describeHttpError(result.status, problem), {
-          kind: 'http',
-          endpoint,
-          status: result.status,
-          code: problem.code,
-          title: problem.title,
-          detail: problem.detail,
-          requestId: problem.requestId ?? headerRequestId(result.headers),
-          retryAfter: retryAfterSeconds(retryAfterHeader, problem.retryAfter, clock.now()),
-          errors: problem.errors,
-          attempts,
-        });
+        throw fail(describeHttpError(result.status, problem), { kind: 'http', ...details });
       }
       const waitMs = retryWaitMs(attempt, retryAfterHeader, problem.retryAfter, clock.now());
-      options.onRetry?.({ endpoint, attempt: attempts, status: result.status, waitMs });
+      if (waitMs > maxRetryWaitMs) {
+        throw fail(describeLongWait(result.status, waitMs), { kind: 'throttled', ...details });
+      }
+      const notice = { endpoint, attempt: attempts, status: result.status, waitMs };
+      options.onRetry?.(notice);
+      onRetry?.(notice);
       try {
-        await clock.sleep(waitMs, signal);
+        await clock.sleep(waitMs, stop ?? abort);
       } catch {
         throw failed(endpoint, CANCELLED, attempts);
       }
@@ -156,7 +200,7 @@ export function createClient(options: ClientOptions): TranscriptClient {
   }
 
   return {
-    transcript: (request, signal) =>
+    transcript: (request, options) =>
       call(
         'transcript',
         {
@@ -167,18 +211,23 @@ export function createClient(options: ClientOptions): TranscriptClient {
           lang: request.lang,
         },
         (body) => readTranscript(body, request),
-        signal,
+        options,
       ),
-    playlistVideos: (request, signal) =>
-      call('playlist/videos', request, (body) => readVideoPage(body, 'a playlist page'), signal),
-    channelResolve: (input, signal) =>
-      call('channel/resolve', { input }, (body) => readChannelResolution(body, input), signal),
-    channelVideos: (request, signal) =>
-      call('channel/videos', request, (body) => readVideoPage(body, 'a channel videos page'), signal),
-    channelLatest: (channel, signal) => call('channel/latest', { channel }, readChannelLatest, signal),
-    search: (request, signal) =>
-      call('search', request, (body) => readSearch(body, request.type ?? 'video'), signal),
-    channelSearch: (request, signal) => call('channel/search', request, readChannelSearch, signal),
+    playlistVideos: (request, control) =>
+      call('playlist/videos', request, (body) => readVideoPage(body, 'a playlist page'), control),
+    channelResolve: (input, control) =>
+      call('channel/resolve', { input }, (body) => readChannelResolution(body, input), control),
+    channelVideos: (request, control) =>
+      call('channel/videos', request, (body) => readVideoPage(body, 'a channel videos page'), control),
+    channelLatest: (channel, control) => call('channel/latest', { channel }, readChannelLatest, control),
+    search: (request, control) =>
+      call('search', request, (body) => readSearch(body, request.type ?? 'video'), control),
+    channelSearch: (request, control) => call('channel/search', request, readChannelSearch, control),
     close: () => transport.close(),
   };
+}
+
+/** "The service answered 429 and asked to wait 3600 s before trying again, more than Scriptorium waits (60 s)." */
+function describeLongWait(status: number, waitMs: number): string {
+  return `The service answered ${status} and asked to wait ${Math.ceil(waitMs / 1000)} s before trying again`;
 }

@@ -4,11 +4,14 @@ import type { Endpoint, FieldError } from './types';
  * Why a call failed:
  * - `http`: the service answered with an error status (problem+json when it sent one);
  * - `unreadable`: a 200 whose body could not be used (it was still charged);
- * - `timeout`: no answer within the per-request timeout;
- * - `network`: the connection failed before any answer;
+ * - `timeout`: no answer within the per-request timeout (the request was sent: it may be charged);
+ * - `network`: the connection broke after the request was sent (it may be charged);
+ * - `unreachable`: no connection could be made (refused, unknown host, TLS): nothing was sent;
+ * - `throttled`: the service asked to wait longer than the client's ceiling before trying again;
  * - `aborted`: the caller cancelled.
  */
-export type ApiErrorKind = 'http' | 'unreadable' | 'timeout' | 'network' | 'aborted';
+export type ApiErrorKind =
+  'http' | 'unreadable' | 'timeout' | 'network' | 'unreachable' | 'throttled' | 'aborted';
 
 export interface ApiErrorDetails {
   kind: ApiErrorKind;
@@ -24,6 +27,11 @@ export interface ApiErrorDetails {
   errors?: FieldError[];
   /** True when the failed call still cost a credit (an unreadable 200 from a paid endpoint). */
   charged?: boolean;
+  /**
+   * True when a paid request may have been charged without an answer saying so: it timed out, its
+   * connection broke, or it was aborted after it was sent.
+   */
+  possiblyCharged?: boolean;
   /** HTTP attempts made before giving up. */
   attempts: number;
 }
@@ -40,6 +48,7 @@ export class ApiError extends Error {
   readonly retryAfter: number | undefined;
   readonly errors: FieldError[];
   readonly charged: boolean;
+  readonly possiblyCharged: boolean;
   readonly attempts: number;
 
   constructor(message: string, details: ApiErrorDetails) {
@@ -55,6 +64,7 @@ export class ApiError extends Error {
     this.retryAfter = details.retryAfter;
     this.errors = details.errors ?? [];
     this.charged = details.charged ?? false;
+    this.possiblyCharged = details.possiblyCharged ?? false;
     this.attempts = details.attempts;
   }
 }

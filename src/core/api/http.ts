@@ -1,9 +1,12 @@
 import { Pool } from 'undici';
 import type { ResponseHeaders } from './headers';
 
-/** Why an attempt got no usable answer. */
+/**
+ * Why an attempt got no usable answer. `unreachable`: no connection was made, so nothing was sent;
+ * `timeout`, `network` (the connection broke) and `aborted` may come after the request was sent.
+ */
 export interface AttemptFailure {
-  kind: 'timeout' | 'network' | 'aborted';
+  kind: 'timeout' | 'network' | 'unreachable' | 'aborted';
   /** Plain language; names the host at most, never the request headers. */
   message: string;
 }
@@ -26,16 +29,35 @@ export interface TransportOptions {
   connections: number;
 }
 
-/** undici's own timeouts (left at their defaults) count as timeouts too. */
-const UNDICI_TIMEOUT_CODES = new Set([
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
+/** undici's own timeouts (left at their defaults) count as timeouts too; its connect timeout is a no-connection failure. */
+const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
+ * Failures that happen before a connection exists (refused, unknown or unreachable host, no secure
+ * channel): the request never left, so it cannot have been charged.
+ */
+const NO_CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'EPROTO',
 ]);
 
+/** The system or undici code of an error, or of the error that caused it. */
 function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
+  if (typeof error !== 'object' || error === null) return undefined;
+  if ('code' in error && typeof error.code === 'string') return error.code;
+  return 'cause' in error ? errorCode(error.cause) : undefined;
 }
 
 /**
@@ -76,14 +98,18 @@ export class Transport {
 
     const failure = (error: unknown): AttemptFailure => {
       if (signal?.aborted) return CANCELLED;
-      if (timedOut || UNDICI_TIMEOUT_CODES.has(errorCode(error) ?? '')) {
+      const code = errorCode(error);
+      if (code !== undefined && NO_CONNECTION_CODES.has(code)) {
+        return { kind: 'unreachable', message: `Could not reach the service at ${this.#host} (${code})` };
+      }
+      if (timedOut || UNDICI_TIMEOUT_CODES.has(code ?? '')) {
         return {
           kind: 'timeout',
           message: `The service at ${this.#host} did not answer within ${this.#timeoutMs} ms`,
         };
       }
-      const reason = errorCode(error) ?? (error instanceof Error ? error.message : 'unknown error');
-      return { kind: 'network', message: `Could not reach the service at ${this.#host} (${reason})` };
+      const reason = code ?? (error instanceof Error ? error.message : 'unknown error');
+      return { kind: 'network', message: `The connection to ${this.#host} broke (${reason})` };
     };
 
     try {

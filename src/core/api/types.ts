@@ -139,6 +139,20 @@ export interface RetryNotice {
   waitMs: number;
 }
 
+/**
+ * How a caller ends a call early. `stop`: send no further attempt and end any wait, but let an
+ * attempt in flight finish (it may be charged, so its answer is worth recording); `abort`: also cut
+ * the attempt in flight. A bare AbortSignal does both.
+ */
+export interface CallControl {
+  stop?: AbortSignal;
+  abort?: AbortSignal;
+  /** Called before each wait between attempts of this call. */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+export type CallOptions = CallControl | AbortSignal;
+
 export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -150,27 +164,32 @@ export interface ClientOptions {
   clock?: Clock;
   /** Keep-alive connections per origin. Default 16. */
   connections?: number;
+  /**
+   * The longest wait between attempts the client accepts, in ms. A Retry-After beyond it fails the
+   * call as `throttled` (with the asked wait in retryAfter) instead of sleeping. Default 60 000.
+   */
+  maxRetryWaitMs?: number;
   /** Called once per credit spent (a 200 from a paid endpoint, unreadable bodies included). */
   onCredit?: (endpoint: Endpoint) => void;
   /** Called whenever a response carries rate-limit headers. */
   onRateLimit?: (signal: RateLimitSignal) => void;
-  /** Called before each wait between attempts. */
+  /** Called before each wait between attempts, for every call. */
   onRetry?: (notice: RetryNotice) => void;
 }
 
 export interface TranscriptClient {
-  transcript(request: TranscriptRequest, signal?: AbortSignal): Promise<ApiResponse<Transcript>>;
-  playlistVideos(request: ListRequest<'playlist'>, signal?: AbortSignal): Promise<ApiResponse<VideoPage>>;
-  channelResolve(input: string, signal?: AbortSignal): Promise<ApiResponse<ChannelResolution>>;
-  channelVideos(request: ListRequest<'channel'>, signal?: AbortSignal): Promise<ApiResponse<VideoPage>>;
-  channelLatest(channel: string, signal?: AbortSignal): Promise<ApiResponse<ChannelLatest>>;
+  transcript(request: TranscriptRequest, options?: CallOptions): Promise<ApiResponse<Transcript>>;
+  playlistVideos(request: ListRequest<'playlist'>, options?: CallOptions): Promise<ApiResponse<VideoPage>>;
+  channelResolve(input: string, options?: CallOptions): Promise<ApiResponse<ChannelResolution>>;
+  channelVideos(request: ListRequest<'channel'>, options?: CallOptions): Promise<ApiResponse<VideoPage>>;
+  channelLatest(channel: string, options?: CallOptions): Promise<ApiResponse<ChannelLatest>>;
   search(
     request: { q: string; type?: 'video' | 'channel'; limit?: number },
-    signal?: AbortSignal,
+    options?: CallOptions,
   ): Promise<ApiResponse<SearchResults>>;
   channelSearch(
     request: { channel: string; q: string; limit?: number },
-    signal?: AbortSignal,
+    options?: CallOptions,
   ): Promise<ApiResponse<VideoPage>>;
   /** Closes keep-alive connections. */
   close(): Promise<void>;

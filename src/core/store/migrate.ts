@@ -30,15 +30,28 @@ export function assertKnownSchema(db: Database): void {
   if (found > SCHEMA_VERSION) throw new NewerSchemaError(found, SCHEMA_VERSION);
 }
 
-/** Applies the missing migrations, each in its own transaction together with its user_version. */
+/**
+ * Applies the missing migrations, each in its own transaction together with its user_version.
+ * Foreign keys are off while a migration runs, as SQLite asks for rebuilding a table (dropping a
+ * table with them on would cascade into its children), and checked before the migration commits.
+ */
 export function migrate(db: Database): void {
   assertKnownSchema(db);
-  for (let version = schemaVersion(db) + 1; version <= SCHEMA_VERSION; version++) {
-    const sql = MIGRATIONS[version - 1];
-    if (sql === undefined) break;
-    db.transaction(() => {
-      db.exec(sql);
-      db.pragma(`user_version = ${version}`);
-    }).immediate();
+  if (schemaVersion(db) === SCHEMA_VERSION) return;
+  db.pragma('foreign_keys = OFF');
+  try {
+    MIGRATIONS.forEach((sql, index) => {
+      const version = index + 1;
+      db.transaction(() => {
+        // Read under the write lock: another process may have migrated while this one waited for it.
+        if (schemaVersion(db) >= version) return;
+        db.exec(sql);
+        const broken = db.pragma('foreign_key_check') as unknown[];
+        if (broken.length > 0) throw new Error(`migration ${version} would break ${broken.length} reference(s)`);
+        db.pragma(`user_version = ${version}`);
+      }).immediate();
+    });
+  } finally {
+    db.pragma('foreign_keys = ON');
   }
 }

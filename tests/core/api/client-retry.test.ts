@@ -131,12 +131,46 @@ describe('unreadable 200s', () => {
   });
 });
 
+describe('waits the service asks for', () => {
+  it('honours a Retry-After up to the ceiling and reports each wait to the caller', async () => {
+    sim.admin.addFault({ kind: 'status', status: 429, retryAfter: '45', times: 1 });
+    const waits: number[] = [];
+    const response = await makeClient().transcript(REQUEST, {
+      onRetry: (notice) => waits.push(notice.waitMs),
+    });
+    expect(response.attempts).toBe(2);
+    expect(waits).toEqual([45_000]);
+    expect(clock.sleeps).toEqual([45_000]);
+  });
+
+  it('does not sleep through a Retry-After beyond the ceiling: the call fails as throttled', async () => {
+    sim.admin.addFault({ kind: 'status', status: 429, retryAfter: '3600' });
+    const error = await caught(makeClient({ maxRetryWaitMs: 60_000 }).transcript(REQUEST));
+    expect(error).toMatchObject({ kind: 'throttled', status: 429, retryAfter: 3600, attempts: 1 });
+    expect(error.message).toContain('3600 s');
+    expect(clock.sleeps).toEqual([]);
+    expect(sim.admin.requests()).toHaveLength(1);
+  });
+});
+
 describe('no answer', () => {
-  it('times out a request the service never answers', async () => {
+  it('times out a request the service never answers, and says it may have been charged', async () => {
     sim.admin.addFault({ kind: 'hang' });
     const error = await caught(makeClient({ timeoutMs: 150 }).transcript(REQUEST));
-    expect(error).toMatchObject({ kind: 'timeout', status: 0, attempts: 1, charged: false });
+    expect(error).toMatchObject({
+      kind: 'timeout',
+      status: 0,
+      attempts: 1,
+      charged: false,
+      possiblyCharged: true,
+    });
     expect(error.message).toContain('150 ms');
+  });
+
+  it('never counts a free endpoint as possibly charged', async () => {
+    sim.admin.addFault({ kind: 'hang' });
+    const error = await caught(makeClient({ timeoutMs: 150 }).channelResolve('@someone'));
+    expect(error).toMatchObject({ kind: 'timeout', possiblyCharged: false });
   });
 
   it('stops at once when the caller aborts during a request', async () => {
@@ -160,13 +194,41 @@ describe('no answer', () => {
     expect(sim.admin.requests()).toHaveLength(1);
   });
 
+  it('lets an attempt in flight finish when told to stop, and records its charge', async () => {
+    sim.admin.addFault({ kind: 'delay', delayMs: 150, times: 1 });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 30);
+    const response = await makeClient().transcript(REQUEST, { stop: stop.signal });
+    expect(response).toMatchObject({ charged: true, attempts: 1 });
+    expect(sim.admin.ledger()).toHaveLength(1);
+  });
+
+  it('sends no further attempt once told to stop during a retry wait', async () => {
+    clock.holdSleeps = true;
+    sim.admin.addFault({ kind: 'status', status: 502 });
+    const stop = new AbortController();
+    const error = await caught(
+      makeClient().transcript(REQUEST, { stop: stop.signal, onRetry: () => stop.abort() }),
+    );
+    expect(error).toMatchObject({ kind: 'aborted', attempts: 1, possiblyCharged: false });
+    expect(sim.admin.requests()).toHaveLength(1);
+  });
+
+  it('cuts an attempt in flight only when aborted, and then says it may have been charged', async () => {
+    sim.admin.addFault({ kind: 'hang' });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 50);
+    const error = await caught(makeClient().transcript(REQUEST, { abort: abort.signal }));
+    expect(error).toMatchObject({ kind: 'aborted', possiblyCharged: true });
+  });
+
   it('sends nothing when the signal is already aborted', async () => {
     const error = await caught(makeClient().transcript(REQUEST, AbortSignal.abort()));
     expect(error.kind).toBe('aborted');
     expect(sim.admin.requests()).toEqual([]);
   });
 
-  it('reports a refused connection as a network error', async () => {
+  it('reports a refused connection as unreachable: nothing was sent, nothing may be charged', async () => {
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const { port } = probe.address() as AddressInfo;
@@ -179,7 +241,7 @@ describe('no answer', () => {
     });
     clients.push(c);
     const error = await caught(c.transcript(REQUEST));
-    expect(error).toMatchObject({ kind: 'network', status: 0, attempts: 1 });
+    expect(error).toMatchObject({ kind: 'unreachable', status: 0, attempts: 1, possiblyCharged: false });
     expect(clock.sleeps).toEqual([]);
     expect(`${error.message} ${JSON.stringify(error)}`).not.toContain(sim.key);
   });

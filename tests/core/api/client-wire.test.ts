@@ -243,6 +243,28 @@ describe('client against wire variants', () => {
     expect(`${error.message} ${error.stack ?? ''} ${JSON.stringify(error)}`).not.toContain(KEY);
   });
 
+  it('never lets the API key into a successful result, even when the service echoes it', async () => {
+    const { client } = await serve((_req, res) =>
+      sendJson(
+        res,
+        200,
+        {
+          video_id: 'dQw4w9WgXcQ',
+          language: 'en',
+          transcript: [{ text: `key ${KEY} here`, start: 0, duration: 1 }],
+        },
+        { 'x-request-id': `req_${KEY}` },
+      ),
+    );
+    const response = await client.transcript({
+      video: 'dQw4w9WgXcQ',
+      includeTimestamp: true,
+      sendMetadata: false,
+    });
+    expect(response.value.segments[0]?.text).toBe('key [redacted] here');
+    expect(JSON.stringify(response)).not.toContain(KEY);
+  });
+
   it('reports a 200 whose body stalls past the timeout as unreadable and charged', async () => {
     const credits: Endpoint[] = [];
     const { client } = await serve(

@@ -28,6 +28,12 @@ export function exitForUnfinishedRun(
           'Interrupted: progress is saved. Run the same command again to continue.',
         );
       }
+      if (outcome.reason === 'service') {
+        return new CliExit(
+          ExitCode.serviceUnavailable,
+          `Paused: ${outcome.message}. Progress is saved; run the same command again later to continue.`,
+        );
+      }
       return new CliExit(
         ExitCode.paused,
         'Paused: the job was paused. Run the same command again to continue.',

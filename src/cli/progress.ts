@@ -4,6 +4,8 @@ import type { Snapshot } from '../shared/contract';
 /** Shows a running job's snapshots: a live bar on a terminal, plain periodic lines otherwise. */
 export interface ProgressView {
   update(snapshot: Snapshot): void;
+  /** A line worth reading on its own (a long wait), printed above the bar. */
+  note(line: string): void;
   stop(): void;
 }
 
@@ -40,9 +42,11 @@ export function formatDuration(seconds: number | null): string {
 
 class LiveBar implements ProgressView {
   readonly #bar: cliProgress.SingleBar;
+  readonly #stream: NodeJS.WriteStream;
   #started = false;
 
   constructor(stream: NodeJS.WriteStream) {
+    this.#stream = stream;
     this.#bar = new cliProgress.SingleBar(
       { stream, format: '{bar} {percentage}% | {summary}', hideCursor: true, fps: 10 },
       cliProgress.Presets.shades_classic,
@@ -59,6 +63,11 @@ class LiveBar implements ProgressView {
     }
     this.#bar.setTotal(Math.max(counts.total, 1));
     this.#bar.update(done, payload);
+  }
+
+  note(line: string): void {
+    // Clear the bar's line, print ours, and let the bar redraw itself below on its next tick.
+    this.#stream.write(`\r\x1b[2K${line}\n`);
   }
 
   stop(): void {
@@ -82,6 +91,10 @@ class PlainLines implements ProgressView {
       this.#lastPrintedAt = now;
       this.stream.write(`${describeProgress(snapshot)}\n`);
     }
+  }
+
+  note(line: string): void {
+    this.stream.write(`${line}\n`);
   }
 
   stop(): void {

@@ -20,7 +20,7 @@ import {
   type RunSettings,
 } from './engine';
 import { corpusInput, type CorpusOptions } from './export-mapping';
-import { writeCorpus, type ExportResult } from './export';
+import { writeCorpus, type ExportOptions, type ExportResult } from './export';
 import { DATABASE_FILE, openDatabase } from './store';
 
 /** One handler per contract command: what every face dispatches into. */
@@ -57,7 +57,14 @@ export interface ScriptoriumApp {
   estimate(jobId: number): ReturnType<Engine['estimate']>;
   runJob(jobId: number, connection: Connection, settings?: RunSettings): Promise<RunOutcome>;
   retryFailed(jobId: number): void;
-  exportJob(jobId: number, outPath: string, options: CorpusOptions): Promise<ExportResult>;
+  exportJob(
+    jobId: number,
+    outPath: string,
+    options: CorpusOptions,
+    exportOptions?: ExportOptions,
+  ): Promise<ExportResult>;
+  /** Waits between attempts of a request, as they happen. */
+  onWait(listener: (wait: EngineEvents['wait']) => void): () => void;
   job(jobId: number): JobSummary | undefined;
   listJobs(): JobSummary[];
   creditStatus(): CreditStatus;
@@ -133,14 +140,16 @@ export function openApp(options: AppOptions): ScriptoriumApp {
       }
     },
     retryFailed: (jobId) => engine.retryFailed(jobId),
-    exportJob: (jobId, outPath, corpusOptions) =>
+    exportJob: (jobId, outPath, corpusOptions, exportOptions) =>
       writeCorpus(
         corpusInput(requireJob(jobId), () => engine.exportRows(jobId), corpusOptions, {
           name: APP_NAME,
           version: APP_VERSION,
         }),
         outPath,
+        exportOptions,
       ),
+    onWait: (listener) => engine.on('wait', listener),
     job: (jobId) => engine.job(jobId),
     listJobs: () => engine.listJobs(),
     creditStatus: () => engine.creditStatus(),
@@ -165,6 +174,7 @@ function toCreditView(status: CreditStatus): CreditView {
   return {
     today: status.today,
     total: status.total,
+    possible: status.possible,
     last402: status.last402 ?? null,
     balance: status.balance ?? null,
     estimatedRemaining: status.estimatedRemaining ?? null,

@@ -1,6 +1,6 @@
 import { readTranscript } from './api';
 import type { ExportRow, JobSummary } from './engine';
-import type { ExportFormat, ExportInput, ExportVideo } from './export';
+import type { ExportFormat, ExportInput, ExportSourceFailure, ExportVideo } from './export';
 
 export interface CorpusOptions {
   formats: ExportFormat[];
@@ -19,12 +19,20 @@ export function corpusInput(
   options: CorpusOptions,
   tool: { name: string; version: string },
 ): ExportInput {
+  const failedSources = failedSourcesOf(job);
   return {
     manifest: {
       tool,
       job_id: String(job.id),
       sources: job.sources.map((source) => source.input),
       skipped_sources: job.skipped.map((skipped) => ({ source: skipped.input, reason: skipped.reason })),
+      failed_sources: failedSources.map((failure) => ({
+        source: failure.source,
+        status: failure.status,
+        http_status: failure.httpStatus ?? null,
+        code: failure.code ?? null,
+        message: failure.message,
+      })),
       options: {
         lang: job.options.langs,
         include_timestamp: job.options.includeTimestamp,
@@ -37,10 +45,16 @@ export function corpusInput(
         ok: job.counts.ok,
         unavailable: job.counts.unavailable,
         failed: job.counts.failed,
+        pending: job.counts.pending,
+        skipped: job.counts.skipped,
+        sources_failed: failedSources.length,
       },
       credits_spent: job.creditsSpent,
+      credits_possible: job.creditsPossible,
       finished_at: job.finishedAt ?? job.updatedAt,
+      complete: job.status === 'completed' && failedSources.length === 0,
     },
+    failedSources,
     formats: options.formats,
     ...(options.nameTemplate !== undefined && { nameTemplate: options.nameTemplate }),
     videos: function* () {
@@ -48,6 +62,33 @@ export function corpusInput(
     },
   };
 }
+
+/** The job's lists that could not be walked, for errors.csv and the manifest. */
+function failedSourcesOf(job: JobSummary): ExportSourceFailure[] {
+  return job.walks.flatMap((walk) =>
+    walk.walkStatus === 'failed' || walk.walkStatus === 'unavailable'
+      ? [
+          {
+            source: walk.input,
+            status: walk.walkStatus,
+            ...(walk.httpStatus !== null && { httpStatus: walk.httpStatus }),
+            ...(walk.errorCode !== null && { code: walk.errorCode }),
+            message: walk.error ?? '',
+          },
+        ]
+      : [],
+  );
+}
+
+/** Item statuses as the corpus names them: one with a request in flight is still pending. */
+const EXPORT_STATUS: Record<ExportRow['status'], ExportVideo['status']> = {
+  pending: 'pending',
+  fetching: 'pending',
+  ok: 'ok',
+  unavailable: 'unavailable',
+  failed: 'failed',
+  skipped: 'skipped',
+};
 
 function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
   const listed = row.sourceKind !== 'video';
@@ -61,7 +102,7 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
   if (row.status !== 'ok' || !stored) {
     return {
       ...base,
-      status: row.status === 'unavailable' ? 'unavailable' : 'failed',
+      status: row.status === 'ok' ? 'failed' : EXPORT_STATUS[row.status],
       ...(row.httpStatus !== null && { httpStatus: row.httpStatus }),
       ...(row.code !== null && { code: row.code }),
       ...(row.message !== null && { message: row.message }),

@@ -11,6 +11,8 @@ export type { CommandName, EventName } from './channels';
  */
 
 export const JobStatusSchema = z.enum([
+  /** Created (and perhaps previewed: its lists walked) but not started. */
+  'draft',
   'queued',
   'running',
   'paused',
@@ -26,6 +28,7 @@ export const ItemCountsSchema = z.object({
   ok: z.number().int(),
   unavailable: z.number().int(),
   failed: z.number().int(),
+  skipped: z.number().int(),
 });
 
 export const JobViewSchema = z.object({
@@ -42,6 +45,8 @@ export const JobViewSchema = z.object({
 export const CreditViewSchema = z.object({
   today: z.number().int(),
   total: z.number().int(),
+  /** Of those counted, how many may or may not have been charged (requests never answered). */
+  possible: z.number().int(),
   last402: z.object({ code: z.string(), meaning: z.string(), at: z.string() }).nullable(),
   balance: z.number().int().nullable(),
   estimatedRemaining: z.number().int().nullable(),

@@ -84,7 +84,11 @@ describe('scriptorium export', () => {
       ok: ok.length,
       unavailable: 44 - ok.length,
       failed: 0,
+      pending: 0,
+      skipped: 0,
+      sources_failed: 0,
     });
+    expect(zip.manifest.complete).toBe(true);
     expect(result.stdout).toContain(`transcripts: ${ok.length}`);
     // The key stays in the environment: never in the database, its journal or the output.
     for (const file of readdirSync(join(dir, 'data'))) {
@@ -177,7 +181,16 @@ describe('scriptorium export', () => {
     expect(lastLine(paused.stderr)).toMatch(
       /free 100-credit grant is used up.*E_FREE_GRANT_DEPLETED.*run the same command again/i,
     );
-    expect(existsSync(out)).toBe(false);
+    // The transcripts already paid for can be read before paying more.
+    const partial = await readZip(out);
+    expect(partial.manifest.complete).toBe(false);
+    const bought = partial.index.slice(1).filter((row) => row[3] === 'ok');
+    expect(bought.length).toBeGreaterThan(0);
+    expect(partial.transcripts).toHaveLength(bought.length);
+    expect(partial.index.slice(1).filter((row) => row[3] === 'pending')).toHaveLength(
+      25 - partial.index.slice(1).filter((row) => row[3] !== 'pending').length,
+    );
+    expect(partial.manifest.counts.pending).toBeGreaterThan(0);
 
     sim.admin.topUp(100);
     const resumed = await runCli(args, env);
@@ -216,7 +229,7 @@ describe('scriptorium export', () => {
     const out = join(dir, 'failed.zip');
     const result = await runCli(['export', 'dQw4w9WgXcQ', 'jNQXAC9IVRw', '--out', out], env);
     expect(result.code).toBe(5);
-    expect(lastLine(result.stderr)).toMatch(/1 video\(s\) failed.*errors\.csv.*--retry-failed/);
+    expect(lastLine(result.stderr)).toMatch(/1 video\(s\) failed.*--retry-failed.*errors\.csv/);
     const zip = await readZip(out);
     expect(zip.errors.slice(1)).toEqual([
       ['jNQXAC9IVRw', 'failed', '500', expect.any(String), expect.any(String)],

@@ -6,7 +6,7 @@ import type { Snapshot } from '../../src/shared/contract';
 const snapshot = (ok: number, overrides: Partial<Snapshot> = {}): Snapshot => ({
   jobId: 1,
   status: 'running',
-  counts: { total: 1200, pending: 1200 - ok - 32, ok, unavailable: 20, failed: 12 },
+  counts: { total: 1200, pending: 1200 - ok - 32, ok, unavailable: 20, failed: 12, skipped: 0 },
   sourcesWalked: 3,
   sourcesTotal: 3,
   ratePerSecond: 14.25,

@@ -3,6 +3,7 @@ import { resolveConnection, resolveDataDir } from '../environment';
 import { CliExit, ExitCode } from '../exit';
 import { ArgumentError, parseExportRequest, type RawExportOptions } from '../export-options';
 import { runExport, type ExportSummary } from '../run-export';
+import type { JobSummary } from '../../core/engine';
 
 interface ExportFlags extends RawExportOptions {
   baseUrl?: string;
@@ -36,12 +37,9 @@ export function registerExportCommand(program: Command): void {
     .action(async (sourceArgs: string[], flags: ExportFlags) => {
       const summary = await exportFromFlags(sourceArgs, flags);
       process.stdout.write(`${describeSummary(summary)}\n`);
-      const failed = summary.job.counts.failed;
-      if (failed > 0) {
-        throw new CliExit(
-          ExitCode.someFailed,
-          `Exported ${summary.zipPath}, but ${failed} video(s) failed after every retry (listed in errors.csv). Run the same command with --retry-failed later to try them again.`,
-        );
+      const gaps = describeGaps(summary.job);
+      if (gaps !== undefined) {
+        throw new CliExit(ExitCode.someFailed, `Exported ${summary.zipPath}, but ${gaps}`);
       }
     });
 }
@@ -74,12 +72,38 @@ async function exportFromFlags(sourceArgs: string[], flags: ExportFlags): Promis
   });
 }
 
+/**
+ * What the corpus lacks and how to get it, or undefined when it is whole: lists that could not be
+ * walked (tried again by the next run) and videos that failed (tried again with --retry-failed).
+ */
+function describeGaps(job: JobSummary): string | undefined {
+  const lists = job.walks.filter((walk) => walk.walkStatus === 'failed' || walk.walkStatus === 'unavailable');
+  const failed = job.counts.failed;
+  if (lists.length === 0 && failed === 0) return undefined;
+  const parts: string[] = [];
+  if (lists.length > 0) {
+    parts.push(
+      `${lists.length} source(s) could not be walked (${lists.map((walk) => walk.input).join(', ')}); running the same command again tries them again from where they stopped`,
+    );
+  }
+  if (failed > 0) {
+    parts.push(
+      `${failed} video(s) failed after every retry; run the same command with --retry-failed to try them again`,
+    );
+  }
+  return `${parts.join(', and ')}. All are listed in errors.csv.`;
+}
+
 /** The lines a user reads when a ZIP was written. */
 export function describeSummary(summary: ExportSummary): string {
   const { counts, creditsSpent } = summary.job;
+  const listsFailed = summary.job.walks.filter(
+    (walk) => walk.walkStatus === 'failed' || walk.walkStatus === 'unavailable',
+  ).length;
   return [
     `Wrote ${summary.zipPath}`,
-    `  videos: ${counts.total}, transcripts: ${counts.ok}, unavailable: ${counts.unavailable}, failed: ${counts.failed}`,
+    `  videos: ${counts.total}, transcripts: ${counts.ok}, unavailable: ${counts.unavailable}, failed: ${counts.failed}` +
+      (listsFailed > 0 ? `, sources not walked: ${listsFailed}` : ''),
     `  credits spent by this job: ${creditsSpent}; time: ${summary.seconds.toFixed(1)} s`,
   ].join('\n');
 }

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { Database } from '../store';
-import { creditsAfter, creditsByJob, creditsSince, creditsTotal, lastLedgerId } from '../store/ledger';
+import {
+  creditsAfter,
+  creditsByJob,
+  creditsSince,
+  creditsTotal,
+  lastLedgerId,
+  possibleCreditsTotal,
+} from '../store/ledger';
 import { readSetting, removeSetting, writeSetting } from '../store/settings';
 import type { CreditStatus } from './types';
 
@@ -35,6 +42,7 @@ export function creditStatusOf(db: Database, now: number): CreditStatus {
     byJob: creditsByJob(db),
     today: creditsSince(db, midnight.toISOString()),
     total: creditsTotal(db),
+    possible: possibleCreditsTotal(db),
   };
   const last402 = readJson(db, LAST_402_KEY, Last402Schema);
   if (last402 !== undefined) status.last402 = last402;

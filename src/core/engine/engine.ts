@@ -3,7 +3,8 @@ import { exportRowsOf, type ExportRow } from '../store/export-rows';
 import { recoverFetchingItems, resetFailedItems, uncachedUnfinishedItems } from '../store/items';
 import { allJobs, deleteJobRow, jobById, setJobStatus, type JobRecord, type JobStatus } from '../store/jobs';
 import { clearLease } from '../store/leases';
-import { resetFailedSources, sourcesOfJob } from '../store/sources';
+import { releaseClaimsOf } from '../store/claims';
+import { reopenFailedWalks, sourcesOfJob } from '../store/sources';
 import { creditStatusOf, setBalanceSetting } from './credits';
 import { TypedEmitter } from './emitter';
 import { findOrCreateJobRow, snapshotOf, summarize } from './jobs';
@@ -97,16 +98,19 @@ export class Engine {
       throw new Error('Engine.run needs a client: pass one to the Engine or in RunSettings.');
     const options = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
     const { db, clock } = this.#deps;
-    // Items left 'fetching' can only be a dead or lapsed holder's once the lease is ours.
-    const lease = JobLease.take({ db, clock, owner: this.#leaseOwner }, jobId, () =>
-      recoverFetchingItems(db, jobId),
-    );
+    // Items left 'fetching' can only be a dead or lapsed holder's once the lease is ours. Walks
+    // that could not be done are tried again, each from its cursor: a list is never left half read.
+    const lease = JobLease.take({ db, clock, owner: this.#leaseOwner }, jobId, () => {
+      recoverFetchingItems(db, jobId);
+      reopenFailedWalks(db, jobId);
+    });
     if (lease === undefined) {
       return {
         status: 'busy',
         message: `Job ${jobId} is being run by another Scriptorium process; wait for it to finish or stop it first.`,
       };
     }
+    const claimOwner = `${this.#leaseOwner}:${jobId}`;
     try {
       const run = new JobRun({
         deps: { db, clock, client, pacer: settings.pacer ?? this.#deps.pacer },
@@ -114,19 +118,22 @@ export class Engine {
         options,
         concurrency,
         budget,
-        signal: settings.signal,
+        interrupt: settings.signal,
+        force: settings.force,
         emitter: this.#emitter,
         lease,
+        claimOwner,
       });
       this.#runs.set(jobId, run);
       return await run.execute();
     } finally {
       this.#runs.delete(jobId);
+      releaseClaimsOf(db, claimOwner);
       lease.release();
     }
   }
 
-  /** Stops a running job (requests in flight are aborted) or holds a queued one. */
+  /** Stops a running job (requests in flight finish and are recorded) or holds a queued one. */
   pause(jobId: number): void {
     const job = this.#record(jobId);
     const run = this.#runs.get(jobId);
@@ -157,11 +164,13 @@ export class Engine {
     const job = this.#record(jobId);
     const { db } = this.#deps;
     const at = this.#now();
-    const reset = db.transaction(() => {
-      const count = resetFailedItems(db, jobId, at) + resetFailedSources(db, jobId);
-      if (count > 0 && job.status === 'completed') setJobStatus(db, jobId, { status: 'queued', at });
-      return count;
-    })();
+    const reset = db
+      .transaction(() => {
+        const count = resetFailedItems(db, jobId, at) + reopenFailedWalks(db, jobId);
+        if (count > 0 && job.status === 'completed') setJobStatus(db, jobId, { status: 'queued', at });
+        return count;
+      })
+      .immediate();
     if (reset > 0 && job.status === 'completed') this.#emitter.emit('job', { jobId, status: 'queued' });
     return reset;
   }

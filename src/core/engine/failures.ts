@@ -21,10 +21,17 @@ export type Failure =
   | { kind: 'credits'; code: string; meaning: string }
   /** 401/403: the key was refused. */
   | { kind: 'auth'; httpStatus: number; message: string }
+  /** The service cannot be reached, or asked to wait longer than we will: the whole run stops. */
+  | { kind: 'service'; message: string }
   /** 404: the video, captions, playlist or channel does not exist. */
   | { kind: 'not_found'; httpStatus: number; code: string | null; message: string; attempts: number }
-  /** The run was stopped while the request was in flight. */
+  /** The run was stopped before the request was sent, or between its attempts: nothing was charged. */
   | { kind: 'aborted'; attempts: number }
+  /**
+   * A paid request that was sent and never answered (timed out, its connection broke, or it was cut):
+   * it may have been charged, so it is recorded as possibly charged and not sent again by itself.
+   */
+  | { kind: 'uncertain'; message: string; attempts: number }
   /** Anything else: final for this request. `charged` when it still cost a credit. */
   | {
       kind: 'failed';
@@ -36,16 +43,26 @@ export type Failure =
       requestId: string | null;
     };
 
+/** Why a possibly charged request is not sent again on its own, and how to send it again. */
+const UNCERTAIN_ADVICE =
+  'it may have been charged, so it is not sent again automatically: use Retry failed (--retry-failed) to send it again';
+
 /**
- * Sorts out what a request's error means. `runSignal` tells an abort of ours apart from a
- * failure. Errors that are not from the client (bugs, database errors) are rethrown.
+ * Sorts out what a request's error means. `runSignal` (the run's stop signal) tells a stop of ours
+ * apart from a failure. Errors that are not from the client (bugs, database errors) are rethrown.
  */
 export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure {
   if (!isApiError(error)) {
     if (runSignal.aborted) return { kind: 'aborted', attempts: 0 };
     throw error;
   }
+  if (error.possiblyCharged) {
+    return { kind: 'uncertain', message: `${error.message}; ${UNCERTAIN_ADVICE}`, attempts: error.attempts };
+  }
   if (error.kind === 'aborted' || runSignal.aborted) return { kind: 'aborted', attempts: error.attempts };
+  if (error.kind === 'unreachable' || error.kind === 'throttled') {
+    return { kind: 'service', message: error.message };
+  }
   if (error.kind === 'unreadable') {
     return { ...finalFailure(error), httpStatus: error.status || 200, message: UNREADABLE_MESSAGE };
   }
@@ -64,6 +81,12 @@ export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure
     if (error.status === 422) return { ...finalFailure(error), message: REJECTED_MESSAGE };
   }
   return finalFailure(error);
+}
+
+/** Failures that say the service, not the video or the list, is in trouble (see ServiceHealth). */
+export function isServiceTrouble(failure: Failure): boolean {
+  if (failure.kind === 'uncertain') return true;
+  return failure.kind === 'failed' && (failure.httpStatus === null || failure.httpStatus >= 500);
 }
 
 /** A failure that is final for its video or walk, with the last status, code and message. */

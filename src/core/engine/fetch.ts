@@ -10,8 +10,10 @@ import {
   type PendingItem,
 } from '../store/items';
 import { recordCredit } from '../store/ledger';
-import { findTranscriptId, storeTranscript, type TranscriptKey } from '../store/transcripts';
-import { classifyFailure } from './failures';
+import { storeTranscript, type TranscriptKey } from '../store/transcripts';
+import { releaseClaim } from '../store/claims';
+import { claimTranscript, releaseTranscriptClaim } from './claims';
+import { classifyFailure, isServiceTrouble } from './failures';
 import type { RunContext } from './run-context';
 import { cacheLang, requestLang } from './spec';
 
@@ -48,31 +50,51 @@ export async function fetchItems(ctx: RunContext, walkFinished: () => boolean): 
   await queue.onIdle();
 }
 
+/** Where one video's fetch ended, before it is written. */
+interface Finish {
+  status: FinalItemStatus;
+  attempts: number;
+  transcriptId?: number;
+  httpStatus?: number | null;
+  code?: string | null;
+  message?: string;
+  /** The failed request still cost a credit (an unreadable 200). */
+  charged?: boolean;
+  /** The request may have been charged (sent, never answered). */
+  possiblyCharged?: boolean;
+  requestId?: string | null;
+}
+
 /**
- * One video: for each language of the preference list, the cached transcript when there is
- * one (free), else a request; a 404 moves on to the next language. Every outcome is written
- * in one transaction with what it cost.
+ * One video: for each language of the preference list, the cached transcript when there is one
+ * (free), else a request; a 404 moves on to the next language. No two jobs buy the same
+ * transcript at once (claimTranscript). Every outcome is written in one transaction with what it
+ * cost and the release of the claim.
  */
 async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
   const { db, options } = ctx;
   let inFlight = false; // the item is marked 'fetching' in the database
   let settled = false;
   let attempts = 0;
+  let claimed: TranscriptKey | undefined;
   try {
     for (const [index, lang] of options.langs.entries()) {
+      if (ctx.control.stopped) return;
       const key: TranscriptKey = {
         videoId: item.videoId,
         requestedLang: cacheLang(lang),
         includeTimestamp: options.includeTimestamp,
         sendMetadata: options.sendMetadata,
       };
-      const cachedId = findTranscriptId(db, key);
-      if (cachedId !== undefined) {
-        finish(ctx, item, { status: 'ok', attempts, transcriptId: cachedId });
+      const claim = await claimTranscript(ctx, key);
+      if (claim.kind === 'stopped') return;
+      if (claim.kind === 'cached') {
+        finish(ctx, item, { status: 'ok', attempts, transcriptId: claim.transcriptId });
         settled = true;
         announce(ctx, item, 'ok', false);
         return;
       }
+      claimed = key;
       if (ctx.control.stopped) return;
       if (!ctx.budget.reserve()) {
         ctx.control.stop({ kind: 'budget' });
@@ -85,7 +107,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
       }
       let response: ApiResponse<Transcript>;
       try {
-        await ctx.pacer?.wait(ctx.control.signal);
+        await ctx.pacer?.wait(ctx.control.stopSignal);
         response = await ctx.client.transcript(
           {
             video: item.videoId,
@@ -93,37 +115,56 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
             includeTimestamp: options.includeTimestamp,
             sendMetadata: options.sendMetadata,
           },
-          ctx.control.signal,
+          ctx.call,
         );
       } catch (error) {
-        ctx.budget.settle(isApiError(error) && error.charged);
-        const failure = classifyFailure(error, ctx.control.signal);
+        ctx.budget.settle(isApiError(error) && (error.charged || error.possiblyCharged));
+        const failure = classifyFailure(error, ctx.control.stopSignal);
+        if (failure.kind !== 'aborted' && !isServiceTrouble(failure)) ctx.health.answered();
         switch (failure.kind) {
           case 'aborted':
             attempts += failure.attempts;
             return;
           case 'credits':
           case 'auth':
+          case 'service':
             ctx.control.stop(failure);
             return;
           case 'not_found':
             attempts += failure.attempts;
+            releaseTranscriptClaim(ctx, key);
+            claimed = undefined;
             if (index < options.langs.length - 1) continue; // free: try the next language
             finish(ctx, item, { ...failure, status: 'unavailable', attempts });
             settled = true;
             announce(ctx, item, 'unavailable', false);
+            return;
+          case 'uncertain':
+            attempts += failure.attempts;
+            finish(ctx, item, {
+              status: 'failed',
+              attempts,
+              message: failure.message,
+              possiblyCharged: true,
+            });
+            settled = true;
+            announce(ctx, item, 'failed', true);
+            noteServiceTrouble(ctx, failure.message);
             return;
           case 'failed':
             attempts += failure.attempts;
             finish(ctx, item, { ...failure, status: 'failed', attempts });
             settled = true;
             announce(ctx, item, 'failed', failure.charged);
+            if (isServiceTrouble(failure)) noteServiceTrouble(ctx, failure.message);
             return;
         }
       }
       ctx.budget.settle(response.charged);
+      ctx.health.answered();
       attempts += response.attempts;
       storeFetched(ctx, item, key, response, attempts);
+      claimed = undefined;
       settled = true;
       announce(ctx, item, 'ok', response.charged);
       return;
@@ -131,44 +172,42 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
   } finally {
     // Stopped, aborted, refused or crashed while in flight: the item waits for the next run.
     if (inFlight && !settled) returnToPending(db, item.id, attempts, ctx.now());
+    if (claimed !== undefined) releaseTranscriptClaim(ctx, claimed);
   }
 }
 
-interface Finish {
-  status: 'ok' | 'unavailable' | 'failed';
-  attempts: number;
-  transcriptId?: number;
-  httpStatus?: number | null;
-  code?: string | null;
-  message?: string;
-  /** The failed request still cost a credit (an unreadable 200). */
-  charged?: boolean;
-  requestId?: string | null;
+/** A failure that points at the service: stop the run once there are too many in a row. */
+function noteServiceTrouble(ctx: RunContext, message: string): void {
+  const down = ctx.health.troubled(message);
+  if (down !== undefined) ctx.control.stop({ kind: 'service', message: down });
 }
 
-/** Writes where the item's fetch ended, with the credit it cost, in one transaction. */
+/** Writes where the item's fetch ended, with the credit it cost (or may have cost), in one transaction. */
 function finish(ctx: RunContext, item: PendingItem, result: Finish): void {
   const at = ctx.now();
-  ctx.db.transaction(() => {
-    finishItem(ctx.db, item.id, {
-      status: result.status,
-      attempts: result.attempts,
-      httpStatus: result.httpStatus ?? null,
-      code: result.code ?? null,
-      message: result.message ?? null,
-      transcriptId: result.transcriptId ?? null,
-      at,
-    });
-    if (result.charged) {
-      recordCredit(ctx.db, {
-        jobId: ctx.jobId,
-        endpoint: 'transcript',
-        videoId: item.videoId,
-        requestId: result.requestId ?? null,
+  ctx.db
+    .transaction(() => {
+      finishItem(ctx.db, item.id, {
+        status: result.status,
+        attempts: result.attempts,
+        httpStatus: result.httpStatus ?? null,
+        code: result.code ?? null,
+        message: result.message ?? null,
+        transcriptId: result.transcriptId ?? null,
         at,
       });
-    }
-  })();
+      if (result.charged || result.possiblyCharged) {
+        recordCredit(ctx.db, {
+          jobId: ctx.jobId,
+          endpoint: 'transcript',
+          videoId: item.videoId,
+          requestId: result.requestId ?? null,
+          possible: result.possiblyCharged ?? false,
+          at,
+        });
+      }
+    })
+    .immediate();
 }
 
 /** Tells listeners, once the outcome is safely stored. */
@@ -177,7 +216,7 @@ function announce(ctx: RunContext, item: PendingItem, status: FinalItemStatus, c
   ctx.emit('item', { jobId: ctx.jobId, itemId: item.id, videoId: item.videoId, status });
 }
 
-/** The transcript, the item's success and the credit it cost, in one transaction. */
+/** The transcript, the item's success, the credit it cost and the claim's release, in one transaction. */
 function storeFetched(
   ctx: RunContext,
   item: PendingItem,
@@ -187,24 +226,27 @@ function storeFetched(
 ): void {
   const at = ctx.now();
   const transcript = response.value;
-  ctx.db.transaction(() => {
-    const transcriptId = storeTranscript(ctx.db, {
-      ...key,
-      language: transcript.language,
-      title: transcript.metadata?.title ?? null,
-      segmentCount: transcript.segments.length,
-      body: JSON.stringify(transcript.raw),
-      fetchedAt: at,
-    });
-    finishItem(ctx.db, item.id, { status: 'ok', attempts, transcriptId, at });
-    if (response.charged) {
-      recordCredit(ctx.db, {
-        jobId: ctx.jobId,
-        endpoint: 'transcript',
-        videoId: item.videoId,
-        requestId: response.requestId ?? null,
-        at,
+  ctx.db
+    .transaction(() => {
+      const transcriptId = storeTranscript(ctx.db, {
+        ...key,
+        language: transcript.language,
+        title: transcript.metadata?.title ?? null,
+        segmentCount: transcript.segments.length,
+        body: JSON.stringify(transcript.raw),
+        fetchedAt: at,
       });
-    }
-  })();
+      finishItem(ctx.db, item.id, { status: 'ok', attempts, transcriptId, at });
+      if (response.charged) {
+        recordCredit(ctx.db, {
+          jobId: ctx.jobId,
+          endpoint: 'transcript',
+          videoId: item.videoId,
+          requestId: response.requestId ?? null,
+          at,
+        });
+      }
+      releaseClaim(ctx.db, key, ctx.claimOwner);
+    })
+    .immediate();
 }

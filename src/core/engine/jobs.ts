@@ -1,7 +1,7 @@
 import type { Database } from '../store';
 import { itemCounts, insertItem, type ItemCounts } from '../store/items';
 import { insertJob, jobByKey, setJobStatus, type JobRecord } from '../store/jobs';
-import { creditsOfJob } from '../store/ledger';
+import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
 import { insertSource, setWalkStatus, sourcesOfJob } from '../store/sources';
 import { jobKey } from './identity';
 import { JobOptionsSchema, SkippedSchema, SourcesSchema } from './spec';
@@ -18,34 +18,36 @@ export function findOrCreateJobRow(
   at: string,
 ): { jobId: number; created: boolean } {
   const key = jobKey(spec);
-  return db.transaction(() => {
-    const existing = jobByKey(db, key);
-    if (existing !== undefined) {
-      if (existing.status === 'cancelled') setJobStatus(db, existing.id, { status: 'queued', at });
-      return { jobId: existing.id, created: false };
-    }
-    const jobId = insertJob(db, {
-      key,
-      optionsJson: JSON.stringify(spec.options),
-      sourcesJson: JSON.stringify(spec.sources),
-      skippedJson: JSON.stringify(spec.skipped),
-      at,
-    });
-    spec.sources.forEach((source, position) => {
-      const sourceId = insertSource(db, {
-        jobId,
-        position,
-        kind: source.kind,
-        sourceId: source.id,
-        input: source.input,
-      });
-      if (source.kind === 'video') {
-        insertItem(db, { jobId, sourceId, position: 1, videoId: source.id, title: '', at });
-        setWalkStatus(db, sourceId, 'done', { videos: 1 });
+  return db
+    .transaction(() => {
+      const existing = jobByKey(db, key);
+      if (existing !== undefined) {
+        if (existing.status === 'cancelled') setJobStatus(db, existing.id, { status: 'queued', at });
+        return { jobId: existing.id, created: false };
       }
-    });
-    return { jobId, created: true };
-  })();
+      const jobId = insertJob(db, {
+        key,
+        optionsJson: JSON.stringify(spec.options),
+        sourcesJson: JSON.stringify(spec.sources),
+        skippedJson: JSON.stringify(spec.skipped),
+        at,
+      });
+      spec.sources.forEach((source, position) => {
+        const sourceId = insertSource(db, {
+          jobId,
+          position,
+          kind: source.kind,
+          sourceId: source.id,
+          input: source.input,
+        });
+        if (source.kind === 'video') {
+          insertItem(db, { jobId, sourceId, position: 1, videoId: source.id, title: '', at });
+          setWalkStatus(db, sourceId, 'done', 1);
+        }
+      });
+      return { jobId, created: true };
+    })
+    .immediate();
 }
 
 export function countsView(counts: ItemCounts): ItemCountsView {
@@ -55,6 +57,7 @@ export function countsView(counts: ItemCounts): ItemCountsView {
     ok: counts.ok,
     unavailable: counts.unavailable,
     failed: counts.failed,
+    skipped: counts.skipped,
   };
 }
 
@@ -74,6 +77,7 @@ export function summarize(db: Database, job: JobRecord): JobSummary {
     finishedAt: job.finishedAt,
     counts: countsView(itemCounts(db, job.id)),
     creditsSpent: creditsOfJob(db, job.id),
+    creditsPossible: possibleCreditsOfJob(db, job.id),
     walks: sourcesOfJob(db, job.id).map((source) => ({
       id: source.id,
       position: source.position,
@@ -84,7 +88,11 @@ export function summarize(db: Database, job: JobRecord): JobSummary {
       walkStatus: source.walkStatus,
       pages: source.pages,
       videosFound: source.videosFound,
+      expectedVideos: source.expectedVideos,
+      title: source.title,
       error: source.error,
+      httpStatus: source.httpStatus,
+      errorCode: source.errorCode,
     })),
   };
 }

@@ -1,8 +1,12 @@
-import type { Clock, TranscriptClient } from '../api/types';
+import type { CallControl, Clock, TranscriptClient } from '../api/types';
 import type { Database } from '../store';
 import type { CreditBudget } from './budget';
 import type { RunControl } from './run-control';
+import type { ServiceHealth } from './service-health';
 import type { EngineEvents, JobOptions, RequestPacer } from './types';
+
+/** The facts the walk and the fetch loop report while they work. */
+export type RunFact = 'item' | 'page' | 'credit' | 'wait';
 
 /** Everything the walk and the fetch loop of one run share. */
 export interface RunContext {
@@ -15,8 +19,13 @@ export interface RunContext {
   readonly concurrency: number;
   readonly control: RunControl;
   readonly budget: CreditBudget;
+  readonly health: ServiceHealth;
+  /** Names this run in transcript claims (see claims.ts). */
+  readonly claimOwner: string;
+  /** How every request of this run may be stopped, cut, and report its waits. */
+  readonly call: CallControl;
   /** The clock's time as an ISO string, for the database. */
   now(): string;
-  /** Reports a fact (item, page, credit) to listeners and to the snapshot throttle. */
-  emit<K extends 'item' | 'page' | 'credit'>(event: K, payload: EngineEvents[K]): void;
+  /** Reports a fact (item, page, credit, wait) to listeners and to the snapshot throttle. */
+  emit<K extends RunFact>(event: K, payload: EngineEvents[K]): void;
 }

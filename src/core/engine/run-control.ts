@@ -5,54 +5,75 @@ export type StopCause =
   | { kind: 'credits'; code: string; meaning: string }
   | { kind: 'auth'; httpStatus: number; message: string }
   | { kind: 'budget' }
+  /** The service cannot be reached, keeps failing, or asked to wait longer than we will. */
+  | { kind: 'service'; message: string }
   | { kind: 'interrupted' }
   | { kind: 'user' }
   | { kind: 'cancelled' }
   | { kind: 'error'; error: unknown };
 
-/**
- * Causes that abort requests in flight (their items go back to pending): an interrupt must
- * end the process within moments. The others let them finish and be recorded, since the
- * service may already have charged for them: a user's pause must not make the next run pay twice.
- */
-const ABORTING: ReadonlySet<StopCause['kind']> = new Set(['interrupted', 'cancelled', 'error']);
+/** How long requests in flight may take to finish once a run is told to stop (PRODUCT.md's interrupt rule). */
+export const DRAIN_MS = 10_000;
 
 /** A later cause replaces an earlier one only when it ranks higher: the user's word wins. */
 const RANK: Record<StopCause['kind'], number> = {
   credits: 1,
   auth: 1,
   budget: 1,
+  service: 1,
   user: 2,
   interrupted: 2,
   error: 2,
   cancelled: 3,
 };
 
+export interface RunControlOptions {
+  /** Aborted by the first interrupt (SIGINT): the run drains and stops as 'interrupted'. */
+  interrupt?: AbortSignal;
+  /** Aborted by a second interrupt: requests in flight are cut at once. */
+  force?: AbortSignal;
+  /** Longest drain before requests in flight are cut. Default DRAIN_MS. */
+  drainMs?: number;
+}
+
 /**
- * The shared state of one run: whether it must stop and why, the signal that aborts requests
- * in flight, and a wake-up for loops waiting for more work.
+ * The shared state of one run: whether it must stop and why, and a wake-up for loops waiting for
+ * more work. Stopping drains: no new request starts and every wait ends (`stopSignal`), while the
+ * requests in flight finish and are recorded, since the service may already have charged them.
+ * Only an error, a forced stop or a drain that outlasts `drainMs` cuts them (`abortSignal`).
  */
 export class RunControl {
-  readonly #controller = new AbortController();
-  readonly #external: AbortSignal | undefined;
-  readonly #onExternalAbort = (): void => this.stop({ kind: 'interrupted' });
+  readonly #stop = new AbortController();
+  readonly #abort = new AbortController();
+  readonly #options: RunControlOptions;
+  readonly #onInterrupt = (): void => this.stop({ kind: 'interrupted' });
+  readonly #onForce = (): void => this.abortInFlight();
   readonly #onStop: (cause: StopCause) => void;
+  #drainTimer: NodeJS.Timeout | undefined;
   #cause: StopCause | undefined;
   #wake: (() => void) | undefined;
 
   /** `onStop` runs synchronously whenever the cause is set or replaced. */
-  constructor(external: AbortSignal | undefined, onStop: (cause: StopCause) => void) {
-    this.#external = external;
+  constructor(options: RunControlOptions, onStop: (cause: StopCause) => void) {
+    this.#options = options;
     this.#onStop = onStop;
-    // Every request in flight listens to this signal; concurrency decides how many there are.
-    setMaxListeners(0, this.#controller.signal);
-    if (external?.aborted) this.stop({ kind: 'interrupted' });
-    else external?.addEventListener('abort', this.#onExternalAbort, { once: true });
+    // Every request in flight listens to these signals; concurrency decides how many there are.
+    setMaxListeners(0, this.#stop.signal, this.#abort.signal);
+    const { interrupt, force } = options;
+    if (force?.aborted) this.abortInFlight();
+    else force?.addEventListener('abort', this.#onForce, { once: true });
+    if (interrupt?.aborted) this.stop({ kind: 'interrupted' });
+    else interrupt?.addEventListener('abort', this.#onInterrupt, { once: true });
   }
 
-  /** Aborts the requests in flight when the run is interrupted, paused or cancelled. */
-  get signal(): AbortSignal {
-    return this.#controller.signal;
+  /** Aborted once the run must stop: no new request, no further wait. */
+  get stopSignal(): AbortSignal {
+    return this.#stop.signal;
+  }
+
+  /** Aborted when requests in flight must be cut. */
+  get abortSignal(): AbortSignal {
+    return this.#abort.signal;
   }
 
   get stopped(): boolean {
@@ -65,10 +86,21 @@ export class RunControl {
 
   stop(cause: StopCause): void {
     if (this.#cause !== undefined && RANK[cause.kind] <= RANK[this.#cause.kind]) return;
+    const first = this.#cause === undefined;
     this.#cause = cause;
-    if (ABORTING.has(cause.kind)) this.#controller.abort(new Error(`run stopped (${cause.kind})`));
+    if (cause.kind === 'error') this.abortInFlight();
+    if (first) {
+      this.#stop.abort(new Error(`run stopped (${cause.kind})`));
+      this.#drainTimer = setTimeout(() => this.abortInFlight(), this.#options.drainMs ?? DRAIN_MS).unref();
+    }
     this.#onStop(cause);
     this.notify();
+  }
+
+  /** Cuts the requests in flight now (they may still be charged: the engine records them as such). */
+  abortInFlight(): void {
+    if (!this.#stop.signal.aborted) this.stop({ kind: 'interrupted' });
+    this.#abort.abort(new Error('requests in flight aborted'));
   }
 
   /** Resolves at the next notify() or stop(). */
@@ -90,6 +122,8 @@ export class RunControl {
   }
 
   dispose(): void {
-    this.#external?.removeEventListener('abort', this.#onExternalAbort);
+    clearTimeout(this.#drainTimer);
+    this.#options.interrupt?.removeEventListener('abort', this.#onInterrupt);
+    this.#options.force?.removeEventListener('abort', this.#onForce);
   }
 }

@@ -13,6 +13,7 @@ import type { JobLease } from './lease';
 import { SlidingRate } from './rate';
 import type { RunContext } from './run-context';
 import { RunControl, type StopCause } from './run-control';
+import { ServiceHealth } from './service-health';
 import { Throttle } from './throttle';
 import type { EngineEvents, JobOptions, RequestPacer, RunOutcome } from './types';
 import { walkSources } from './walk';
@@ -32,8 +33,12 @@ export interface JobRunOptions {
   /** Default 4. */
   concurrency: number;
   budget: number | undefined;
-  signal: AbortSignal | undefined;
+  /** The first interrupt drains the run; `force` cuts the requests in flight. */
+  interrupt: AbortSignal | undefined;
+  force: AbortSignal | undefined;
   emitter: TypedEmitter<EngineEvents>;
+  /** Names this run in transcript claims. */
+  claimOwner: string;
   /** Taken by the engine before the run; released here with a completing status, by the engine otherwise. */
   lease: JobLease;
 }
@@ -61,6 +66,8 @@ function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatu
         stopReason: 'budget',
         stopMessage: `the budget of ${budget ?? 0} credits is spent`,
       };
+    case 'service':
+      return { status: 'paused', stopReason: 'service', stopMessage: cause.message };
     case 'interrupted':
     case 'user':
       return { status: 'paused', stopReason: cause.kind };
@@ -85,6 +92,8 @@ function outcomeOf(cause: Exclude<StopCause, { kind: 'error' }>): RunOutcome {
     case 'interrupted':
     case 'user':
       return { status: 'paused', reason: cause.kind };
+    case 'service':
+      return { status: 'paused', reason: 'service', message: cause.message };
     case 'cancelled':
       return { status: 'cancelled' };
   }
@@ -125,7 +134,9 @@ export class JobRun {
     this.#deps = options.deps;
     this.#rate = new SlidingRate(options.deps.clock);
     this.#throttle = new Throttle(() => this.#emitSnapshot(), { clock: options.deps.clock });
-    this.control = new RunControl(options.signal, (cause) => this.#recordStop(cause));
+    this.control = new RunControl({ interrupt: options.interrupt, force: options.force }, (cause) =>
+      this.#recordStop(cause),
+    );
   }
 
   async execute(): Promise<RunOutcome> {
@@ -136,7 +147,7 @@ export class JobRun {
       db.transaction(() => {
         setJobBudget(db, jobId, this.#options.budget ?? null, at);
         setJobStatus(db, jobId, { status: 'running', at });
-      })();
+      }).immediate();
       this.#options.emitter.emit('job', { jobId, status: 'running' });
     }
     this.#throttle.poke();
@@ -185,7 +196,13 @@ export class JobRun {
 
   #context(): RunContext {
     const { db, client, clock, pacer } = this.#deps;
-    const { jobId, options, concurrency } = this.#options;
+    const { jobId, options, concurrency, claimOwner } = this.#options;
+    const emit: RunContext['emit'] = (event, payload) => {
+      this.#options.emitter.emit(event, payload);
+      if (event !== 'credit' && event !== 'wait') this.#progress++;
+      if (event === 'item' && 'status' in payload && payload.status !== 'fetching') this.#rate.record();
+      this.#throttle.poke();
+    };
     return {
       db,
       client,
@@ -194,15 +211,17 @@ export class JobRun {
       jobId,
       options,
       concurrency,
+      claimOwner,
       control: this.control,
       budget: new CreditBudget(this.#options.budget, creditsOfJob(db, jobId)),
-      now: () => this.#now(),
-      emit: (event, payload) => {
-        this.#options.emitter.emit(event, payload);
-        if (event !== 'credit') this.#progress++;
-        if (event === 'item' && 'status' in payload && payload.status !== 'fetching') this.#rate.record();
-        this.#throttle.poke();
+      health: new ServiceHealth(),
+      call: {
+        stop: this.control.stopSignal,
+        abort: this.control.abortSignal,
+        onRetry: (notice) => emit('wait', { jobId, ...notice }),
       },
+      now: () => this.#now(),
+      emit,
     };
   }
 
@@ -214,15 +233,17 @@ export class JobRun {
       if (cause.kind === 'credits') {
         recordLast402(db, { code: cause.code, meaning: cause.meaning, at: this.#now() });
       }
-    })();
+    }).immediate();
   }
 
   /** The status the run ends with and the lease's release, together: no other process sees one without the other. */
   #writeFinalStatus(change: Omit<JobStatusChange, 'at'>): void {
-    this.#deps.db.transaction(() => {
-      this.#writeStatus(change);
-      this.#options.lease.release();
-    })();
+    this.#deps.db
+      .transaction(() => {
+        this.#writeStatus(change);
+        this.#options.lease.release();
+      })
+      .immediate();
   }
 
   #writeStatus(change: Omit<JobStatusChange, 'at'>): void {

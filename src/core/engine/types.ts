@@ -1,6 +1,6 @@
 import type { Source } from '../../shared/sources';
 import type { Snapshot } from '../../shared/contract';
-import type { Clock, Endpoint, TranscriptClient } from '../api/types';
+import type { Clock, Endpoint, RetryNotice, TranscriptClient } from '../api/types';
 import type { Database, ItemStatus, JobStatus, WalkStatus } from '../store';
 
 export type { JobStatus, ItemStatus, WalkStatus };
@@ -27,8 +27,13 @@ export interface RunSettings {
   concurrency?: number;
   /** Credits this job may spend in total, over all its runs. Default: no limit. */
   budget?: number;
-  /** Aborting it (SIGINT) stops the run promptly; the job is paused with reason 'interrupted'. */
+  /**
+   * Aborting it (the first SIGINT) stops the run: no new request, requests in flight finish and are
+   * recorded (at most DRAIN_MS), and the job is paused with reason 'interrupted'.
+   */
   signal?: AbortSignal;
+  /** Aborting it (a second SIGINT) cuts the requests in flight at once; they count as possibly charged. */
+  force?: AbortSignal;
   /** The client for this run (e.g. built with this run's key). Default: the engine's. */
   client?: TranscriptClient;
   /** The pacer for this run. Default: the engine's, else none. */
@@ -40,6 +45,8 @@ export type RunOutcome =
   | { status: 'completed'; failed: number; failedSources: number }
   | { status: 'waiting_credits'; code: string; meaning: string }
   | { status: 'paused'; reason: 'budget' | 'interrupted' | 'user' }
+  /** The service cannot be reached, keeps failing, or asked to wait longer than we will. */
+  | { status: 'paused'; reason: 'service'; message: string }
   | { status: 'failed'; reason: 'auth'; httpStatus: number; message: string }
   | { status: 'cancelled' }
   /** Another live Scriptorium process holds the job's lease; nothing was done. */
@@ -71,6 +78,7 @@ export interface ItemCountsView {
   ok: number;
   unavailable: number;
   failed: number;
+  skipped: number;
 }
 
 export interface SourceProgress {
@@ -83,7 +91,13 @@ export interface SourceProgress {
   walkStatus: WalkStatus;
   pages: number;
   videosFound: number;
+  /** How many videos the service says the list holds, when it says so. */
+  expectedVideos: number | null;
+  title: string | null;
+  /** Why the walk could not be done (failed or unavailable), with the HTTP status and service code. */
   error: string | null;
+  httpStatus: number | null;
+  errorCode: string | null;
 }
 
 export interface JobSummary {
@@ -104,7 +118,10 @@ export interface JobSummary {
   updatedAt: string;
   finishedAt: string | null;
   counts: ItemCountsView;
+  /** Credits spent by the job, possibly charged ones included. */
   creditsSpent: number;
+  /** How many of them may or may not have been charged (requests sent and never answered). */
+  creditsPossible: number;
   walks: SourceProgress[];
 }
 
@@ -116,6 +133,8 @@ export interface CreditStatus {
   /** Credits spent since local midnight. */
   today: number;
   total: number;
+  /** How many of the credits counted (today, total, by job) may or may not have been charged. */
+  possible: number;
   last402?: { code: string; meaning: string; at: string };
   /** The balance the user last entered. */
   balance?: number;
@@ -128,6 +147,8 @@ export interface EngineEvents {
   page: { jobId: number; sourceId: number; videos: number };
   job: { jobId: number; status: JobStatus };
   credit: { jobId: number; endpoint: Endpoint };
+  /** A request waits before its next attempt (a 429, 408 or 502), as the service asked or the policy says. */
+  wait: { jobId: number } & RetryNotice;
   snapshot: JobSnapshot;
 }
 

@@ -1,15 +1,9 @@
 import type { ApiResponse, VideoItem, VideoPage } from '../api/types';
 import { isApiError } from '../api/errors';
-import { insertItem } from '../store/items';
+import { countListedBySource, insertItem } from '../store/items';
 import { recordCredit } from '../store/ledger';
-import {
-  recordPage,
-  setResolvedChannel,
-  setWalkStatus,
-  sourcesOfJob,
-  type SourceRecord,
-} from '../store/sources';
-import { classifyFailure } from './failures';
+import { failWalk, recordPage, setResolvedChannel, sourcesOfJob, type SourceRecord } from '../store/sources';
+import { classifyFailure, isServiceTrouble, type Failure } from './failures';
 import type { RunContext } from './run-context';
 
 /** Largest `limit` search accepts: a search source is one page of at most this many videos. */
@@ -19,7 +13,8 @@ const SEARCH_LIMIT = 50;
  * Walks every list source of the job that is not walked yet, one page at a time. Each page's
  * new items, its ledger row, the next cursor and the walk progress are written in one
  * transaction, so a walk stopped at any instant resumes from the stored cursor without buying a
- * page twice. Resolves when every source is walked or the run stops.
+ * page twice. A walk that cannot go on is recorded as failed (or unavailable) with its reason, and
+ * the job goes on. Resolves when every source is walked or the run stops.
  */
 export async function walkSources(ctx: RunContext): Promise<void> {
   await resolveChannels(ctx);
@@ -37,8 +32,9 @@ async function resolveChannels(ctx: RunContext): Promise<void> {
     if (source.kind !== 'channel' || source.walkStatus !== 'pending' || source.resolvedChannelId !== null)
       continue;
     try {
-      await ctx.pacer?.wait(ctx.control.signal);
-      const { value } = await ctx.client.channelResolve(source.sourceId, ctx.control.signal);
+      await ctx.pacer?.wait(ctx.control.stopSignal);
+      const { value } = await ctx.client.channelResolve(source.sourceId, ctx.call);
+      ctx.health.answered();
       setResolvedChannel(ctx.db, source.id, value.channelId);
     } catch (error) {
       recordWalkFailure(ctx, source, error);
@@ -48,6 +44,7 @@ async function resolveChannels(ctx: RunContext): Promise<void> {
 
 async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> {
   const maxVideos = ctx.options.maxVideos;
+  const loops = new LoopGuard(source);
   let cursor = source.cursor;
   let videosFound = source.videosFound;
   while (!ctx.control.stopped) {
@@ -57,7 +54,7 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
     }
     let response: ApiResponse<VideoPage>;
     try {
-      await ctx.pacer?.wait(ctx.control.signal);
+      await ctx.pacer?.wait(ctx.control.stopSignal);
       response = await requestPage(ctx, source, cursor);
     } catch (error) {
       ctx.budget.settle(isApiError(error) && error.charged);
@@ -65,6 +62,7 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
       return;
     }
     ctx.budget.settle(response.charged);
+    ctx.health.answered();
 
     const page = response.value;
     const room = maxVideos === undefined ? page.items.length : Math.max(0, maxVideos - videosFound);
@@ -72,35 +70,115 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
     const next = page.hasMore ? page.continuation : null;
     const done =
       next === null ||
-      next === cursor || // a service handing back the same cursor would make us pay forever
-      page.items.length === 0 ||
       source.kind === 'search' ||
       (maxVideos !== undefined && videosFound + listed.length >= maxVideos);
+    const loop = done ? undefined : loops.check(ctx, page, listed, next);
     const at = ctx.now();
-    ctx.db.transaction(() => {
-      listed.forEach((video, i) => insertListedVideo(ctx, source, video, videosFound + i + 1, at));
-      if (response.charged) {
-        recordCredit(ctx.db, {
-          jobId: ctx.jobId,
-          endpoint: endpointOf(source),
-          sourceId: source.id,
-          requestId: response.requestId ?? null,
-          at,
+    ctx.db
+      .transaction(() => {
+        if (!loop?.beforeListing) {
+          listed.forEach((video, i) => insertListedVideo(ctx, source, video, videosFound + i + 1, at));
+        }
+        if (response.charged) {
+          recordCredit(ctx.db, {
+            jobId: ctx.jobId,
+            endpoint: endpointOf(source),
+            sourceId: source.id,
+            requestId: response.requestId ?? null,
+            at,
+          });
+        }
+        // A reopened walk goes on from `next` even after a loop: at worst it buys one page to find it again.
+        recordPage(ctx.db, source.id, {
+          cursor: next,
+          videos: loop?.beforeListing ? 0 : listed.length,
+          walkStatus: done ? 'done' : 'pending',
+          expectedVideos: expectedVideosOf(page),
+          title: page.info?.['title'] ?? null,
         });
-      }
-      recordPage(ctx.db, source.id, {
-        cursor: next,
-        videos: listed.length,
-        walkStatus: done ? 'done' : 'pending',
-      });
-    })();
-    videosFound += listed.length;
+        if (loop !== undefined) failWalk(ctx.db, source.id, 'failed', { message: loop.message });
+      })
+      .immediate();
+    videosFound += loop?.beforeListing ? 0 : listed.length;
     cursor = next;
     if (response.charged) ctx.emit('credit', { jobId: ctx.jobId, endpoint: endpointOf(source) });
     ctx.emit('page', { jobId: ctx.jobId, sourceId: source.id, videos: listed.length });
     ctx.control.notify();
-    if (done) return;
+    if (done || loop !== undefined) return;
   }
+}
+
+/** A pagination loop found on a page: why the walk stops, and whether the page's videos are kept. */
+interface Loop {
+  message: string;
+  /** The page itself is suspect (it repeats what was listed): its videos are not added. */
+  beforeListing: boolean;
+}
+
+/**
+ * Stops a walk that would otherwise buy pages without end: a cursor handed out before in this walk
+ * (A -> B -> A), a page that brings no video this list had not already listed, an empty page that
+ * promises more, and more pages than the number of videos the service announced can fill.
+ */
+class LoopGuard {
+  readonly #source: SourceRecord;
+  readonly #cursors = new Set<string>();
+  #pages: number;
+  #largestPage = 0;
+  #expected: number | null;
+
+  constructor(source: SourceRecord) {
+    this.#source = source;
+    this.#pages = source.pages;
+    this.#expected = source.expectedVideos;
+    if (source.cursor !== null) this.#cursors.add(source.cursor);
+  }
+
+  /** Checks a page that has a next cursor; undefined when following it is sound. */
+  check(ctx: RunContext, page: VideoPage, listed: VideoItem[], next: string | null): Loop | undefined {
+    this.#pages += 1;
+    this.#largestPage = Math.max(this.#largestPage, page.items.length);
+    this.#expected = expectedVideosOf(page) ?? this.#expected;
+    if (page.items.length === 0) {
+      return {
+        message: 'the service sent an empty page that promised more (a pagination loop)',
+        beforeListing: false,
+      };
+    }
+    const ids = listed.map((video) => video.videoId);
+    if (ids.length > 0 && countListedBySource(ctx.db, ctx.jobId, this.#source.id, ids) === ids.length) {
+      return {
+        message: 'the service sent a page of videos this list had already listed (a pagination loop)',
+        beforeListing: true,
+      };
+    }
+    if (next !== null && this.#cursors.has(next)) {
+      return {
+        message: 'the service sent a continuation cursor it had sent before (a pagination loop)',
+        beforeListing: false,
+      };
+    }
+    if (next !== null) this.#cursors.add(next);
+    // One page of slack: pages may hold fewer videos than the first (private videos are left out).
+    const pagesItCanFill =
+      this.#expected === null ? Infinity : Math.ceil(this.#expected / this.#largestPage) + 1;
+    if (this.#pages >= pagesItCanFill) {
+      return {
+        message:
+          `the service kept sending pages beyond the ${this.#expected} videos it says the list holds ` +
+          '(a pagination loop)',
+        beforeListing: false,
+      };
+    }
+    return undefined;
+  }
+}
+
+/** playlist_info.num_videos when it is a whole number ("1,234" included). */
+function expectedVideosOf(page: VideoPage): number | null {
+  const text = page.info?.['num_videos']?.replaceAll(',', '').trim();
+  if (text === undefined || !/^\d+$/.test(text)) return null;
+  return Number(text);
 }
 
 function insertListedVideo(
@@ -126,17 +204,16 @@ function requestPage(
   source: SourceRecord,
   cursor: string | null,
 ): Promise<ApiResponse<VideoPage>> {
-  const signal = ctx.control.signal;
   switch (source.kind) {
     case 'playlist':
       return ctx.client.playlistVideos(
         cursor === null ? { playlist: source.sourceId } : { continuation: cursor },
-        signal,
+        ctx.call,
       );
     case 'channel':
       return ctx.client.channelVideos(
         cursor === null ? { channel: source.resolvedChannelId ?? source.sourceId } : { continuation: cursor },
-        signal,
+        ctx.call,
       );
     case 'search':
       return searchPage(ctx, source.sourceId);
@@ -147,7 +224,7 @@ function requestPage(
 
 async function searchPage(ctx: RunContext, query: string): Promise<ApiResponse<VideoPage>> {
   const limit = Math.min(SEARCH_LIMIT, ctx.options.maxVideos ?? SEARCH_LIMIT);
-  const response = await ctx.client.search({ q: query, type: 'video', limit }, ctx.control.signal);
+  const response = await ctx.client.search({ q: query, type: 'video', limit }, ctx.call);
   const items = response.value.type === 'video' ? response.value.items : [];
   return { ...response, value: { items, continuation: null, hasMore: false } };
 }
@@ -157,28 +234,58 @@ function endpointOf(source: SourceRecord): 'playlist/videos' | 'channel/videos' 
   return source.kind === 'search' ? 'search' : 'playlist/videos';
 }
 
-/** A 404 makes the source unavailable and other failures make it failed; the job goes on. 402/401/403 stop it. */
+/**
+ * A 404 makes the walk unavailable and other failures make it failed, each with its reason, and the
+ * job goes on; 402, 401/403 and a service that cannot be reached stop the run.
+ */
 function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown): void {
-  const failure = classifyFailure(error, ctx.control.signal);
+  const failure = classifyFailure(error, ctx.control.stopSignal);
   switch (failure.kind) {
     case 'aborted':
-      return;
+      return; // stopped before an answer that costs anything: the walk resumes from its cursor
     case 'credits':
     case 'auth':
+    case 'service':
       ctx.control.stop(failure);
       return;
     case 'not_found':
-      setWalkStatus(ctx.db, source.id, 'unavailable', { error: failure.message });
+      ctx.health.answered();
+      failWalk(ctx.db, source.id, 'unavailable', failure);
       return;
-    case 'failed': {
-      const at = ctx.now();
-      ctx.db.transaction(() => {
-        setWalkStatus(ctx.db, source.id, 'failed', { error: failure.message });
-        if (failure.charged) {
-          recordCredit(ctx.db, { jobId: ctx.jobId, endpoint: endpointOf(source), sourceId: source.id, at });
-        }
-      })();
-      if (failure.charged) ctx.emit('credit', { jobId: ctx.jobId, endpoint: endpointOf(source) });
-    }
+    case 'uncertain':
+    case 'failed':
+      recordFailedWalk(ctx, source, failure);
+  }
+}
+
+function recordFailedWalk(
+  ctx: RunContext,
+  source: SourceRecord,
+  failure: Extract<Failure, { kind: 'uncertain' | 'failed' }>,
+): void {
+  const charged = failure.kind === 'failed' && failure.charged;
+  const possible = failure.kind === 'uncertain';
+  const at = ctx.now();
+  ctx.db
+    .transaction(() => {
+      failWalk(ctx.db, source.id, 'failed', {
+        message: failure.message,
+        ...(failure.kind === 'failed' && { httpStatus: failure.httpStatus, code: failure.code }),
+      });
+      if (charged || possible) {
+        recordCredit(ctx.db, {
+          jobId: ctx.jobId,
+          endpoint: endpointOf(source),
+          sourceId: source.id,
+          possible,
+          at,
+        });
+      }
+    })
+    .immediate();
+  if (charged || possible) ctx.emit('credit', { jobId: ctx.jobId, endpoint: endpointOf(source) });
+  if (isServiceTrouble(failure)) {
+    const down = ctx.health.troubled(failure.message);
+    if (down !== undefined) ctx.control.stop({ kind: 'service', message: down });
   }
 }

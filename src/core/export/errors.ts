@@ -13,6 +13,17 @@ export class ExportError extends Error {
   }
 }
 
+/** The export was stopped on request: nothing was written at the target, and no temporary file is left. */
+export class ExportInterruptedError extends Error {
+  readonly path: string;
+
+  constructor(path: string) {
+    super(`The export to ${path} was stopped; nothing was written there.`);
+    this.name = 'ExportInterruptedError';
+    this.path = path;
+  }
+}
+
 /** Wraps a failure of the caller's videos() iterator, so that it is not reported as a disk problem. */
 export class VideoReadError extends Error {
   constructor(cause: unknown) {

@@ -1,12 +1,15 @@
 export { writeCorpus } from './write-corpus';
-export { ExportError, describeWriteFailure } from './errors';
+export { ExportError, ExportInterruptedError, describeWriteFailure } from './errors';
 export { DEFAULT_NAME_TEMPLATE, MAX_ENTRY_PATH_BYTES } from './naming';
 export { EXPORT_FORMATS } from './types';
 export type {
   ExportFormat,
   ExportInput,
   ExportManifest,
+  ExportOptions,
+  ExportProgress,
   ExportResult,
+  ExportSourceFailure,
   ExportSegment,
   ExportVideo,
 } from './types';

@@ -15,15 +15,27 @@ export function renderManifest(manifest: ExportManifest): string {
     job_id: manifest.job_id,
     sources: manifest.sources,
     skipped_sources: manifest.skipped_sources.map(({ source, reason }) => ({ source, reason })),
+    failed_sources: manifest.failed_sources.map(({ source, status, http_status, code, message }) => ({
+      source,
+      status,
+      http_status,
+      code,
+      message,
+    })),
     options: sortKeys(manifest.options),
     counts: {
       videos: manifest.counts.videos,
       ok: manifest.counts.ok,
       unavailable: manifest.counts.unavailable,
       failed: manifest.counts.failed,
+      pending: manifest.counts.pending,
+      skipped: manifest.counts.skipped,
+      sources_failed: manifest.counts.sources_failed,
     },
     credits_spent: manifest.credits_spent,
+    credits_possible: manifest.credits_possible,
     finished_at: manifest.finished_at,
+    complete: manifest.complete,
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { ExportVideo } from './types';
+import type { ExportSourceFailure, ExportVideo } from './types';
 
 type CsvValue = string | number | undefined;
 
@@ -11,7 +11,10 @@ function csvRecord(values: readonly CsvValue[]): string {
 export const INDEX_CSV_HEADER = ['video_id', 'title', 'language', 'status', 'segments', 'source', 'position'];
 export const ERRORS_CSV_HEADER = ['video_id', 'status', 'http_status', 'code', 'message'];
 
-/** index.csv: one row per video; `segments` and `language` empty unless ok, `position` empty when none. */
+/**
+ * index.csv: one row per video; `segments` and `language` empty unless ok, `position` empty when none.
+ * Status is ok, unavailable, failed, skipped, or pending in a corpus written before its job finished.
+ */
 export function* indexCsv(videos: Iterable<ExportVideo>): Generator<string> {
   yield csvRecord(INDEX_CSV_HEADER);
   for (const video of videos) {
@@ -28,9 +31,18 @@ export function* indexCsv(videos: Iterable<ExportVideo>): Generator<string> {
   }
 }
 
-/** errors.csv: one row per video that is not ok. */
-export function* errorsCsv(videos: Iterable<ExportVideo>): Generator<string> {
+/**
+ * errors.csv: first a row per source that could not be walked (its text in place of a video id),
+ * then one row per video that is not ok.
+ */
+export function* errorsCsv(
+  videos: Iterable<ExportVideo>,
+  failedSources: readonly ExportSourceFailure[] = [],
+): Generator<string> {
   yield csvRecord(ERRORS_CSV_HEADER);
+  for (const source of failedSources) {
+    yield csvRecord([source.source, source.status, source.httpStatus, source.code, source.message]);
+  }
   for (const video of videos) {
     if (video.status === 'ok') continue;
     yield csvRecord([video.videoId, video.status, video.httpStatus, video.code, video.message]);

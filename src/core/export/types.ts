@@ -21,7 +21,11 @@ export interface ExportVideo {
   positionWidth?: number;
   /** The source as the user typed it. */
   source: string;
-  status: 'ok' | 'unavailable' | 'failed';
+  /**
+   * 'pending' only in a corpus written before its job finished (paused for credits or budget);
+   * 'skipped' for a video a filter left out.
+   */
+  status: 'ok' | 'unavailable' | 'failed' | 'pending' | 'skipped';
   /** ok only. */
   language?: string;
   /** ok only: how many segments the transcript has (segments.length, given apart: see below). */
@@ -42,16 +46,47 @@ export interface ExportVideo {
   message?: string;
 }
 
+/** A playlist, channel or search that could not be walked: a row of errors.csv in place of a video. */
+export interface ExportSourceFailure {
+  /** The source as the user typed it. */
+  source: string;
+  /** 'unavailable' when the service answered 404, else 'failed'. */
+  status: 'unavailable' | 'failed';
+  httpStatus?: number;
+  code?: string;
+  message: string;
+}
+
 export interface ExportManifest {
   tool: { name: string; version: string };
   job_id: string;
   sources: string[];
   skipped_sources: Array<{ source: string; reason: string }>;
+  /** Sources whose list could not be walked, with why. */
+  failed_sources: Array<{
+    source: string;
+    status: string;
+    http_status: number | null;
+    code: string | null;
+    message: string;
+  }>;
   options: Record<string, unknown>;
-  counts: { videos: number; ok: number; unavailable: number; failed: number };
+  counts: {
+    videos: number;
+    ok: number;
+    unavailable: number;
+    failed: number;
+    pending: number;
+    skipped: number;
+    sources_failed: number;
+  };
   credits_spent: number;
-  /** The job's finish time (ISO), NOT the export time. */
+  /** Of credits_spent, how many may or may not have been charged (requests that were never answered). */
+  credits_possible: number;
+  /** The job's finish time (ISO), NOT the export time; for an unfinished job, its last change. */
   finished_at: string;
+  /** False when the job has videos still to fetch (it paused) or sources it could not walk. */
+  complete: boolean;
 }
 
 export interface ExportInput {
@@ -68,6 +103,21 @@ export interface ExportInput {
    * several passes so that memory stays flat.
    */
   videos(): Iterable<ExportVideo>;
+  /** Sources that could not be walked; each is a row of errors.csv. Default: none. */
+  failedSources?: ExportSourceFailure[];
+}
+
+/** How far an export is, for a progress bar: videos written out of all videos. */
+export interface ExportProgress {
+  done: number;
+  total: number;
+}
+
+export interface ExportOptions {
+  /** Aborting it stops the export: the temporary file is removed and the target left as it was. */
+  signal?: AbortSignal;
+  /** Called as the transcripts' files are written; `total` is the number of videos. */
+  onProgress?: (progress: ExportProgress) => void;
 }
 
 /** What writeCorpus produced. */

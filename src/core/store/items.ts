@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Database } from './database';
 import { preparedFor } from './prepared';
 
-export const ITEM_STATUSES = ['pending', 'fetching', 'ok', 'unavailable', 'failed'] as const;
+export const ITEM_STATUSES = ['pending', 'fetching', 'ok', 'unavailable', 'failed', 'skipped'] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 /** Where an item's fetch ended. */
 export type FinalItemStatus = 'ok' | 'unavailable' | 'failed';
@@ -39,6 +39,7 @@ export interface ItemCounts {
   ok: number;
   unavailable: number;
   failed: number;
+  skipped: number;
 }
 
 const CountRowSchema = z.object({ status: z.enum(ITEM_STATUSES), n: z.number().int() });
@@ -74,6 +75,10 @@ const statements = preparedFor((db) => ({
   resetFailed: db.prepare<[string, number]>(
     `UPDATE items SET status = 'pending', http_status = NULL, code = NULL, message = NULL, updated_at = ?
      WHERE job_id = ? AND status = 'failed'`,
+  ),
+  listedBySource: db.prepare<[number, string, number], { n: number }>(
+    `SELECT count(*) AS n FROM items
+     WHERE job_id = ? AND video_id IN (SELECT value FROM json_each(?)) AND source_id = ?`,
   ),
   uncached: db.prepare<[number, string, number, number], { n: number }>(
     `SELECT count(*) AS n FROM items i
@@ -138,7 +143,15 @@ export function recoverFetchingItems(db: Database, jobId?: number): number {
 }
 
 export function itemCounts(db: Database, jobId: number): ItemCounts {
-  const counts: ItemCounts = { total: 0, pending: 0, fetching: 0, ok: 0, unavailable: 0, failed: 0 };
+  const counts: ItemCounts = {
+    total: 0,
+    pending: 0,
+    fetching: 0,
+    ok: 0,
+    unavailable: 0,
+    failed: 0,
+    skipped: 0,
+  };
   for (const row of statements(db).counts.all(jobId)) {
     const { status, n } = CountRowSchema.parse(row);
     counts[status] = n;
@@ -149,6 +162,16 @@ export function itemCounts(db: Database, jobId: number): ItemCounts {
 
 export function resetFailedItems(db: Database, jobId: number, at: string): number {
   return statements(db).resetFailed.run(at, jobId).changes;
+}
+
+/** How many of `videoIds` the source has listed already (a page that repeats them is a pagination loop). */
+export function countListedBySource(
+  db: Database,
+  jobId: number,
+  sourceId: number,
+  videoIds: readonly string[],
+): number {
+  return statements(db).listedBySource.get(jobId, JSON.stringify(videoIds), sourceId)?.n ?? 0;
 }
 
 /** Unfinished items whose transcript for (requestedLang, flags) is not in the cache. */

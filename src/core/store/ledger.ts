@@ -8,13 +8,20 @@ export interface CreditSpent {
   videoId?: string | null;
   sourceId?: number | null;
   requestId?: string | null;
+  /** The request may or may not have been charged (it was sent and never answered). */
+  possible?: boolean;
   at: string;
 }
 
 const statements = preparedFor((db) => ({
-  insert: db.prepare<[number | null, string, string | null, number | null, string | null, string]>(
-    'INSERT INTO ledger (job_id, endpoint, video_id, source_id, request_id, at) VALUES (?, ?, ?, ?, ?, ?)',
+  insert: db.prepare<[number | null, string, string | null, number | null, string | null, number, string]>(
+    `INSERT INTO ledger (job_id, endpoint, video_id, source_id, request_id, possible, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   ),
+  possibleOfJob: db.prepare<[number], { n: number }>(
+    'SELECT count(*) AS n FROM ledger WHERE job_id = ? AND possible = 1',
+  ),
+  possibleTotal: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM ledger WHERE possible = 1'),
   ofJob: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM ledger WHERE job_id = ?'),
   byJob: db.prepare<[], { job_id: number; n: number }>(
     'SELECT job_id, count(*) AS n FROM ledger WHERE job_id IS NOT NULL GROUP BY job_id',
@@ -32,8 +39,21 @@ export function recordCredit(db: Database, credit: CreditSpent): void {
     credit.videoId ?? null,
     credit.sourceId ?? null,
     credit.requestId ?? null,
+    Number(credit.possible ?? false),
     credit.at,
   );
+}
+
+/**
+ * Counts below include possible credits: a job's budget and the user's estimate of what is left
+ * must assume the worst. These say how many of them are only possible.
+ */
+export function possibleCreditsOfJob(db: Database, jobId: number): number {
+  return statements(db).possibleOfJob.get(jobId)?.n ?? 0;
+}
+
+export function possibleCreditsTotal(db: Database): number {
+  return statements(db).possibleTotal.get()?.n ?? 0;
 }
 
 export function creditsOfJob(db: Database, jobId: number): number {

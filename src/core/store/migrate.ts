@@ -47,7 +47,8 @@ export function migrate(db: Database): void {
         if (schemaVersion(db) >= version) return;
         db.exec(sql);
         const broken = db.pragma('foreign_key_check') as unknown[];
-        if (broken.length > 0) throw new Error(`migration ${version} would break ${broken.length} reference(s)`);
+        if (broken.length > 0)
+          throw new Error(`migration ${version} would break ${broken.length} reference(s)`);
         db.pragma(`user_version = ${version}`);
       }).immediate();
     });

@@ -21,6 +21,10 @@ const SourceRowSchema = z
     pages: z.number().int(),
     videos_found: z.number().int(),
     error: z.string().nullable(),
+    http_status: z.number().int().nullable(),
+    error_code: z.string().nullable(),
+    expected_videos: z.number().int().nullable(),
+    title: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -34,7 +38,13 @@ const SourceRowSchema = z
     walkStatus: row.walk_status,
     pages: row.pages,
     videosFound: row.videos_found,
+    /** Why the walk failed, in plain words; with the HTTP status and service code when there was an answer. */
     error: row.error,
+    httpStatus: row.http_status,
+    errorCode: row.error_code,
+    /** How many videos the service says the list holds, when it says so. */
+    expectedVideos: row.expected_videos,
+    title: row.title,
   }));
 export type SourceRecord = z.output<typeof SourceRowSchema>;
 
@@ -51,6 +61,16 @@ export interface PageProgress {
   cursor: string | null;
   videos: number;
   walkStatus: WalkStatus;
+  /** What the page says of the whole list; null keeps what is known. */
+  expectedVideos: number | null;
+  title: string | null;
+}
+
+/** Why a walk ended without its list: the HTTP status and code when the service answered. */
+export interface WalkFailure {
+  message: string;
+  httpStatus?: number | null;
+  code?: string | null;
 }
 
 const statements = preparedFor((db) => ({
@@ -59,15 +79,22 @@ const statements = preparedFor((db) => ({
   ),
   ofJob: db.prepare<[number], unknown>('SELECT * FROM sources WHERE job_id = ? ORDER BY position'),
   setResolved: db.prepare<[string, number]>('UPDATE sources SET resolved_channel_id = ? WHERE id = ?'),
-  recordPage: db.prepare<[string | null, number, string, number]>(
-    `UPDATE sources SET cursor = ?, pages = pages + 1, videos_found = videos_found + ?, walk_status = ?, error = NULL
+  recordPage: db.prepare<[string | null, number, string, number | null, string | null, number]>(
+    `UPDATE sources SET cursor = ?, pages = pages + 1, videos_found = videos_found + ?, walk_status = ?,
+       expected_videos = coalesce(?, expected_videos), title = coalesce(title, ?),
+       error = NULL, http_status = NULL, error_code = NULL
      WHERE id = ?`,
   ),
-  setWalk: db.prepare<[string, number, string | null, number]>(
-    'UPDATE sources SET walk_status = ?, videos_found = videos_found + ?, error = ? WHERE id = ?',
+  setWalk: db.prepare<[string, number, number]>(
+    `UPDATE sources SET walk_status = ?, videos_found = videos_found + ?, error = NULL, http_status = NULL,
+       error_code = NULL WHERE id = ?`,
   ),
-  resetFailed: db.prepare<[number]>(
-    "UPDATE sources SET walk_status = 'pending', error = NULL WHERE job_id = ? AND walk_status = 'failed'",
+  failWalk: db.prepare<[string, string, number | null, string | null, number]>(
+    'UPDATE sources SET walk_status = ?, error = ?, http_status = ?, error_code = ? WHERE id = ?',
+  ),
+  reopenFailed: db.prepare<[number]>(
+    `UPDATE sources SET walk_status = 'pending', error = NULL, http_status = NULL, error_code = NULL
+     WHERE job_id = ? AND walk_status IN ('failed', 'unavailable')`,
   ),
 }));
 
@@ -93,20 +120,41 @@ export function setResolvedChannel(db: Database, sourceId: number, channelId: st
 }
 
 export function recordPage(db: Database, sourceId: number, progress: PageProgress): void {
-  statements(db).recordPage.run(progress.cursor, progress.videos, progress.walkStatus, sourceId);
+  statements(db).recordPage.run(
+    progress.cursor,
+    progress.videos,
+    progress.walkStatus,
+    progress.expectedVideos,
+    progress.title,
+    sourceId,
+  );
 }
 
-/** Ends (or reopens) a walk without a page: a single video listed (videos 1), a 404, a failure. */
-export function setWalkStatus(
+/** Ends (or reopens) a walk without a page: a single video listed (videos 1), a walk reopened. */
+export function setWalkStatus(db: Database, sourceId: number, walkStatus: WalkStatus, videos = 0): void {
+  statements(db).setWalk.run(walkStatus, videos, sourceId);
+}
+
+/** Ends a walk that could not go on: 'unavailable' (404) or 'failed'; its cursor stays for the next try. */
+export function failWalk(
   db: Database,
   sourceId: number,
-  walkStatus: WalkStatus,
-  change: { videos?: number; error?: string | null } = {},
+  walkStatus: 'unavailable' | 'failed',
+  failure: WalkFailure,
 ): void {
-  statements(db).setWalk.run(walkStatus, change.videos ?? 0, change.error ?? null, sourceId);
+  statements(db).failWalk.run(
+    walkStatus,
+    failure.message,
+    failure.httpStatus ?? null,
+    failure.code ?? null,
+    sourceId,
+  );
 }
 
-/** Reopens the job's failed walks; each continues from its stored cursor. */
-export function resetFailedSources(db: Database, jobId: number): number {
-  return statements(db).resetFailed.run(jobId).changes;
+/**
+ * Reopens the job's walks that could not be done (failed or unavailable); each continues from its
+ * stored cursor. Returns how many.
+ */
+export function reopenFailedWalks(db: Database, jobId: number): number {
+  return statements(db).reopenFailed.run(jobId).changes;
 }

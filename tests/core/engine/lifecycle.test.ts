@@ -110,35 +110,54 @@ describe('budget, abort, pause, cancel', () => {
     expect(h.sim.admin.requests()).toHaveLength(0);
   });
 
-  it('an abort stops promptly, returns in-flight videos to pending, and the next run buys no stored transcript again', async () => {
+  it('an interrupt sends nothing new, lets the requests in flight finish and records them, so none is bought twice', async () => {
     h = await startHarness({ credits: 1000, latencyMs: 150 });
-    const { job } = h.engine.findOrCreateJob(spec(['PLaborting_n12']));
+    const { job } = h.engine.findOrCreateJob(spec(['PLinterrupting_n12']));
     const controller = new AbortController();
-    let abortedAt = 0;
     let inFlight = 0;
     h.engine.on('item', ({ status }) => {
-      if (status === 'fetching' && ++inFlight === 4) {
-        abortedAt = performance.now();
-        controller.abort();
-      }
+      // 'fetching' comes just before the request leaves; 50 ms later the four are at the service.
+      if (status === 'fetching' && ++inFlight === 4) setTimeout(() => controller.abort(), 50);
     });
     const outcome = await h.engine.run(job.id, { signal: controller.signal });
 
     expect(outcome).toEqual({ status: 'paused', reason: 'interrupted' });
-    expect(performance.now() - abortedAt).toBeLessThan(500);
     const stopped = h.engine.job(job.id)!;
     expect(stopped).toMatchObject({ status: 'paused', stopReason: 'interrupted' });
-    const fetching = h.db.prepare("SELECT count(*) AS n FROM items WHERE status = 'fetching'").get() as {
-      n: number;
-    };
-    expect(fetching.n).toBe(0);
-    expect(stopped.counts.pending).toBeGreaterThanOrEqual(4); // at least the four that were in flight
-    const stored = [...h.engine.exportRows(job.id)]
-      .filter((row) => row.status === 'ok')
-      .map((row) => row.videoId);
+    // The four in flight were answered, paid for and kept; nothing was sent after the interrupt.
+    expect(stopped.counts.ok + stopped.counts.unavailable).toBe(4);
+    expect(h.sim.admin.requests().filter((r) => r.path.endsWith('/transcript'))).toHaveLength(4);
 
     expect((await h.engine.run(job.id)).status).toBe('completed');
-    for (const videoId of stored) expect(transcriptRequests(videoId)).toBe(1);
+    for (const id of describePlaylist('PLinterrupting_n12').videoIds()) {
+      expect(h.sim.admin.chargesFor(id)).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('a forced stop cuts the requests in flight at once and counts them as possibly charged, never resent silently', async () => {
+    h = await startHarness({ credits: 1000, latencyMs: 2000 });
+    const { job } = h.engine.findOrCreateJob(spec(['PLforcing_n6']));
+    const interrupt = new AbortController();
+    const force = new AbortController();
+    let inFlight = 0;
+    h.engine.on('item', ({ status }) => {
+      if (status === 'fetching' && ++inFlight === 4) {
+        setTimeout(() => {
+          interrupt.abort();
+          force.abort();
+        }, 50);
+      }
+    });
+    const startedAt = performance.now();
+    const outcome = await h.engine.run(job.id, { signal: interrupt.signal, force: force.signal });
+    expect(performance.now() - startedAt).toBeLessThan(4000 + 1500); // the page, then no 2 s answer awaited
+    expect(outcome).toEqual({ status: 'paused', reason: 'interrupted' });
+    const stopped = h.engine.job(job.id)!;
+    expect(stopped.counts.failed).toBe(4);
+    expect(stopped.creditsPossible).toBe(4);
+    expect(h.engine.creditStatus().possible).toBe(4);
+    const rows = [...h.engine.exportRows(job.id)].filter((row) => row.status === 'failed');
+    expect(rows.every((row) => /may have been charged/.test(row.message ?? ''))).toBe(true);
   });
 
   it('a signal aborted before the run starts sends nothing', async () => {
@@ -237,6 +256,7 @@ describe('credits and events', () => {
       byJob: { [job.id]: spent },
       today: spent,
       total: spent,
+      possible: 0,
       balance: 50,
       estimatedRemaining: 50 - spent,
     });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ExportError, writeCorpus } from '../../../src/core/export';
+import { ExportError, ExportInterruptedError, writeCorpus } from '../../../src/core/export';
 import type { ExportInput, ExportManifest, ExportVideo } from '../../../src/core/export';
 
 const READ_ZIP = fileURLToPath(new URL('./fixtures/read_zip.py', import.meta.url));
@@ -46,10 +46,13 @@ const manifest: ExportManifest = {
   job_id: 'job_1',
   sources: ['PLabcdefghij', 'search:cats'],
   skipped_sources: [{ source: 'nope', reason: 'not a video, playlist or channel' }],
+  failed_sources: [],
   options: { timestamps: true, formats: ['txt'], lang: ['en', 'orig'] },
-  counts: { videos: 6, ok: 4, unavailable: 1, failed: 1 },
+  counts: { videos: 6, ok: 4, unavailable: 1, failed: 1, pending: 0, skipped: 0, sources_failed: 0 },
   credits_spent: 5,
+  credits_possible: 0,
   finished_at: '2025-01-02T03:04:05.000Z',
+  complete: true,
 };
 
 const VIDEOS: ExportVideo[] = [
@@ -185,10 +188,13 @@ describe('writeCorpus', () => {
       'job_id',
       'sources',
       'skipped_sources',
+      'failed_sources',
       'options',
       'counts',
       'credits_spent',
+      'credits_possible',
       'finished_at',
+      'complete',
     ]);
     expect(zip.manifest).toEqual(manifest);
 
@@ -287,6 +293,61 @@ describe('writeCorpus', () => {
     ]);
     expect(zip.transcripts).toEqual([]);
     expect(zip.errors).toHaveLength(3);
+  });
+
+  it('lists the sources it could not walk in errors.csv, and pending videos in index.csv', async () => {
+    const out = join(dir, 'corpus.zip');
+    const pending: ExportVideo = {
+      videoId: 'eeeeeeeeeee',
+      title: 'Later',
+      source: 'PLabcdefghij',
+      status: 'pending',
+    };
+    await writeCorpus(
+      input({
+        videos: () => [...VIDEOS, pending],
+        failedSources: [
+          {
+            source: 'PLgoneList_n5',
+            status: 'unavailable',
+            httpStatus: 404,
+            code: 'E_NOT_FOUND',
+            message: 'gone',
+          },
+          { source: '@broken', status: 'failed', message: 'a pagination loop' },
+        ],
+      }),
+      out,
+    );
+    const zip = readWithPython(out);
+    expect(zip.errors.slice(0, 3)).toEqual([
+      ['video_id', 'status', 'http_status', 'code', 'message'],
+      ['PLgoneList_n5', 'unavailable', '404', 'E_NOT_FOUND', 'gone'],
+      ['@broken', 'failed', '', '', 'a pagination loop'],
+    ]);
+    expect(zip.errors.at(-1)).toEqual(['eeeeeeeeeee', 'pending', '', '', '']);
+    expect(zip.index.at(-1)).toEqual(['eeeeeeeeeee', 'Later', '', 'pending', '', 'PLabcdefghij', '']);
+  });
+
+  it('stops when asked, leaving no file at the target and no temporary file beside it', async () => {
+    const out = join(dir, 'corpus.zip');
+    const controller = new AbortController();
+    const error = await writeCorpus(input(), out, {
+      signal: controller.signal,
+      onProgress: ({ done }) => {
+        if (done === 2) controller.abort();
+      },
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ExportInterruptedError);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("reports its progress video by video, out of the job's videos", async () => {
+    const seen: string[] = [];
+    await writeCorpus(input(), join(dir, 'corpus.zip'), {
+      onProgress: ({ done, total }) => seen.push(`${done}/${total}`),
+    });
+    expect(seen).toEqual(['1/6', '2/6', '3/6', '4/6', '5/6', '6/6']);
   });
 });
 

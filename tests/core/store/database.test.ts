@@ -40,7 +40,15 @@ describe('openDatabase', () => {
       .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       .all()
       .map((row) => row.name);
-    expect(tables).toEqual(['items', 'jobs', 'ledger', 'settings', 'sources', 'transcript_claims', 'transcripts']);
+    expect(tables).toEqual([
+      'items',
+      'jobs',
+      'ledger',
+      'settings',
+      'sources',
+      'transcript_claims',
+      'transcripts',
+    ]);
   });
 
   it('sets the pragmas every connection needs', () => {

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { exportRowsOf, type ExportRow } from '../store/export-rows';
 import { recoverFetchingItems, resetFailedItems, uncachedUnfinishedItems } from '../store/items';
-import { allJobs, deleteJobRow, jobById, setJobStatus, type JobRecord, type JobStatus } from '../store/jobs';
+import {
+  allJobs,
+  deleteJobRow,
+  jobById,
+  queuedJobs,
+  setJobBudget,
+  setJobSettings,
+  setJobStatus,
+  type JobRecord,
+  type JobStatus,
+} from '../store/jobs';
 import { clearLease } from '../store/leases';
 import { releaseClaimsOf } from '../store/claims';
 import { reopenFailedWalks, sourcesOfJob } from '../store/sources';
@@ -10,7 +20,14 @@ import { TypedEmitter } from './emitter';
 import { findOrCreateJobRow, snapshotOf, summarize } from './jobs';
 import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
 import { completedOutcome, JobRun } from './run';
-import { cacheLang, JobOptionsSchema, ORIGINAL_TRACK, parseJobSpec } from './spec';
+import {
+  cacheLang,
+  JobOptionsSchema,
+  JobSettingsSchema,
+  ORIGINAL_TRACK,
+  parseJobSettings,
+  parseJobSpec,
+} from './spec';
 import type {
   CreditStatus,
   EngineDeps,
@@ -19,6 +36,7 @@ import type {
   JobSnapshot,
   JobSpec,
   JobSummary,
+  PreviewOutcome,
   RunOutcome,
   RunSettings,
 } from './types';
@@ -33,13 +51,19 @@ export class JobNotFoundError extends Error {
 
 /** The numbers of RunSettings; the objects (signal, client, pacer) are passed through. */
 const RunLimitsSchema = z.object({
-  concurrency: z.number().int().positive().default(4),
+  concurrency: z.number().int().positive(),
   budget: z.number().int().nonnegative().optional(),
 });
 
 /** Statuses from which the user may pause, resume or cancel a job that is not running. */
 const PAUSABLE: ReadonlySet<JobStatus> = new Set(['queued', 'waiting_credits', 'failed']);
-const RESUMABLE: ReadonlySet<JobStatus> = new Set(['paused', 'waiting_credits', 'failed', 'cancelled']);
+const RESUMABLE: ReadonlySet<JobStatus> = new Set([
+  'draft',
+  'paused',
+  'waiting_credits',
+  'failed',
+  'cancelled',
+]);
 
 /**
  * The job engine: creates jobs, runs them against the Transcript Service and keeps every step
@@ -61,7 +85,7 @@ export class Engine {
   /** Finds the job with the same identity (to resume it) or creates it. */
   findOrCreateJob(spec: JobSpec): { job: JobSummary; created: boolean } {
     const { jobId, created } = findOrCreateJobRow(this.#deps.db, parseJobSpec(spec), this.#now());
-    if (created) this.#emitter.emit('job', { jobId, status: 'queued' });
+    if (created) this.#emitter.emit('job', { jobId, status: 'draft' });
     return { job: this.#summary(jobId), created };
   }
 
@@ -86,12 +110,35 @@ export class Engine {
    */
   async run(jobId: number, settings: RunSettings = {}): Promise<RunOutcome> {
     const job = this.#record(jobId);
-    if (this.#runs.has(jobId)) throw new Error(`Job ${jobId} is already running.`);
     if (job.status === 'cancelled') return { status: 'cancelled' };
     if (job.status === 'completed') return completedOutcome(this.#deps.db, jobId);
+    const outcome = await this.#execute(jobId, settings, 'full');
+    if (outcome.status === 'walked') throw new Error(`job ${jobId} ran as a preview`);
+    return outcome;
+  }
+
+  /**
+   * Walks the job's lists without buying any transcript, so that the user sees how many videos it
+   * holds and what they will cost before starting it; the job keeps its status. A job started
+   * afterwards continues from these pages instead of buying them again.
+   */
+  async preview(jobId: number, settings: RunSettings = {}): Promise<PreviewOutcome> {
+    this.#record(jobId);
+    const outcome = await this.#execute(jobId, settings, 'walk');
+    return outcome.status === 'walked' ? { status: 'walked', estimate: this.estimate(jobId) } : outcome;
+  }
+
+  async #execute(
+    jobId: number,
+    settings: RunSettings,
+    mode: 'full' | 'walk',
+  ): Promise<RunOutcome | { status: 'walked' }> {
+    const job = this.#record(jobId);
+    if (this.#runs.has(jobId)) throw new Error(`Job ${jobId} is already running.`);
+    const stored = parseJobSettings(job.settingsJson);
     const { concurrency, budget } = RunLimitsSchema.parse({
-      concurrency: settings.concurrency,
-      budget: settings.budget,
+      concurrency: settings.concurrency ?? stored.concurrency,
+      budget: settings.budget ?? job.budget ?? undefined,
     });
     const client = settings.client ?? this.#deps.client;
     if (client === undefined)
@@ -123,6 +170,7 @@ export class Engine {
         emitter: this.#emitter,
         lease,
         claimOwner,
+        mode,
       });
       this.#runs.set(jobId, run);
       return await run.execute();
@@ -133,6 +181,38 @@ export class Engine {
     }
   }
 
+  /** Records how the job is to be run and exported (see JobSettings) and the credits it may spend. */
+  configure(
+    jobId: number,
+    settings: { concurrency?: number; formats?: string[]; budget?: number | null },
+  ): void {
+    const job = this.#record(jobId);
+    const current = parseJobSettings(job.settingsJson);
+    const next = JobSettingsSchema.parse({
+      concurrency: settings.concurrency ?? current.concurrency,
+      formats: settings.formats ?? current.formats,
+    });
+    const at = this.#now();
+    this.#deps.db
+      .transaction(() => {
+        setJobSettings(this.#deps.db, jobId, JSON.stringify(next), at);
+        if (settings.budget !== undefined) setJobBudget(this.#deps.db, jobId, settings.budget, at);
+      })
+      .immediate();
+  }
+
+  /** Jobs waiting for a runner, longest waiting first, that no live process is running. */
+  queuedJobIds(): number[] {
+    return queuedJobs(this.#deps.db)
+      .filter((job) => !this.#runs.has(job.id) && this.#leaseIsFree(job))
+      .map((job) => job.id);
+  }
+
+  /** Whether this engine is running the job now. */
+  isRunning(jobId: number): boolean {
+    return this.#runs.has(jobId);
+  }
+
   /** Stops a running job (requests in flight finish and are recorded) or holds a queued one. */
   pause(jobId: number): void {
     const job = this.#record(jobId);
@@ -141,7 +221,7 @@ export class Engine {
     else if (PAUSABLE.has(job.status)) this.#setStatus(jobId, 'paused', 'user');
   }
 
-  /** Queues a paused, waiting, failed or cancelled job again; the next run continues it. */
+  /** Queues a draft, or a paused, waiting, failed or cancelled job again; the next run continues it. */
   resume(jobId: number): void {
     const job = this.#record(jobId);
     if (!this.#runs.has(jobId) && RESUMABLE.has(job.status)) this.#setStatus(jobId, 'queued');

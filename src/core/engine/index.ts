@@ -16,6 +16,7 @@ export type {
   JobSpec,
   JobStatus,
   JobSummary,
+  PreviewOutcome,
   RequestPacer,
   RunOutcome,
   RunSettings,

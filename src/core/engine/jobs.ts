@@ -9,8 +9,8 @@ import type { ItemCountsView, JobSnapshot, JobSpec, JobSummary } from './types';
 
 /**
  * Finds the job with the spec's identity or creates it with its sources; single videos get
- * their item at once, since listing them costs nothing. A cancelled job asked for again is
- * queued again: the user wants it after all.
+ * their item at once, since listing them costs nothing. New jobs are drafts until started; a
+ * cancelled job asked for again becomes a draft again: the user wants it after all.
  */
 export function findOrCreateJobRow(
   db: Database,
@@ -22,7 +22,8 @@ export function findOrCreateJobRow(
     .transaction(() => {
       const existing = jobByKey(db, key);
       if (existing !== undefined) {
-        if (existing.status === 'cancelled') setJobStatus(db, existing.id, { status: 'queued', at });
+        // Asked for again: the caller starts it, as it does a new job.
+        if (existing.status === 'cancelled') setJobStatus(db, existing.id, { status: 'draft', at });
         return { jobId: existing.id, created: false };
       }
       const jobId = insertJob(db, {

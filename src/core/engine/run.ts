@@ -39,6 +39,11 @@ export interface JobRunOptions {
   emitter: TypedEmitter<EngineEvents>;
   /** Names this run in transcript claims. */
   claimOwner: string;
+  /**
+   * 'walk' only walks the job's lists (a preview: pages are bought, transcripts are not) and leaves
+   * the job's status as it was; 'full' runs the job to its end.
+   */
+  mode: 'full' | 'walk';
   /** Taken by the engine before the run; released here with a completing status, by the engine otherwise. */
   lease: JobLease;
 }
@@ -139,10 +144,11 @@ export class JobRun {
     );
   }
 
-  async execute(): Promise<RunOutcome> {
+  /** Runs until done or stopped; a walk-only run that walked everything ends as 'walked'. */
+  async execute(): Promise<RunOutcome | { status: 'walked' }> {
     const { db } = this.#deps;
     const { jobId } = this.#options;
-    if (!this.control.stopped) {
+    if (!this.control.stopped && this.#options.mode === 'full') {
       const at = this.#now();
       db.transaction(() => {
         setJobBudget(db, jobId, this.#options.budget ?? null, at);
@@ -163,6 +169,10 @@ export class JobRun {
 
   async #work(): Promise<void> {
     const ctx = this.#context();
+    if (this.#options.mode === 'walk') {
+      await walkSources(ctx).catch((error: unknown) => this.control.stop({ kind: 'error', error }));
+      return;
+    }
     // A second pass only happens when failed items were reset for retry during the run.
     while (!this.control.stopped) {
       const progressBefore = this.#progress;
@@ -181,11 +191,15 @@ export class JobRun {
     }
   }
 
-  #finish(): RunOutcome {
+  #finish(): RunOutcome | { status: 'walked' } {
     const { jobId } = this.#options;
     const cause = this.control.cause;
     if (cause?.kind === 'error') throw cause.error;
     if (cause !== undefined) return outcomeOf(cause);
+    if (this.#options.mode === 'walk') {
+      this.#options.lease.release();
+      return { status: 'walked' };
+    }
     if (hasWorkLeft(this.#deps.db, jobId)) {
       this.#writeFinalStatus({ status: 'queued' });
       throw new Error(`Job ${jobId} stopped with work left and no reason; run it again to continue.`);
@@ -248,8 +262,13 @@ export class JobRun {
 
   #writeStatus(change: Omit<JobStatusChange, 'at'>): void {
     const { jobId } = this.#options;
-    setJobStatus(this.#deps.db, jobId, { ...change, at: this.#now() });
-    this.#options.emitter.emit('job', { jobId, status: change.status });
+    // A preview records why it stopped, but the job stays what it was (a draft is not started).
+    const status =
+      this.#options.mode === 'walk'
+        ? (jobById(this.#deps.db, jobId)?.status ?? change.status)
+        : change.status;
+    setJobStatus(this.#deps.db, jobId, { ...change, status, at: this.#now() });
+    this.#options.emitter.emit('job', { jobId, status });
   }
 
   #emitSnapshot(): void {

@@ -43,3 +43,19 @@ export function cacheLang(lang: string): string {
 export function requestLang(lang: string): string | undefined {
   return lang === ORIGINAL_TRACK ? undefined : lang;
 }
+
+/**
+ * How a job is to be run and exported, kept with it so that a job runner (or the next run) uses
+ * what the user chose: requests in flight and the formats of its ZIP. (Its budget has a column.)
+ */
+export const JobSettingsSchema = z.object({
+  concurrency: z.number().int().min(1).max(64).default(4),
+  formats: z.array(z.string()).default([]),
+});
+export type JobSettings = z.output<typeof JobSettingsSchema>;
+
+/** The settings stored with a job; a row of an older version reads as the defaults. */
+export function parseJobSettings(json: string): JobSettings {
+  const parsed = JobSettingsSchema.safeParse(JSON.parse(json));
+  return parsed.success ? parsed.data : JobSettingsSchema.parse({});
+}

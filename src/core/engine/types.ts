@@ -52,6 +52,9 @@ export type RunOutcome =
   /** Another live Scriptorium process holds the job's lease; nothing was done. */
   | { status: 'busy'; message: string };
 
+/** How a preview ended: its lists walked, with what the job will cost; or how the walk was stopped. */
+export type PreviewOutcome = { status: 'walked'; estimate: EstimateResult } | RunOutcome;
+
 /** Anything that spaces requests out, such as src/core/api's Pacer. */
 export interface RequestPacer {
   wait(signal?: AbortSignal): Promise<void>;

@@ -25,6 +25,7 @@ const JobRowSchema = z
     finished_at: z.string().nullable(),
     lease_owner: z.string().nullable(),
     lease_expires_at: z.number().int().nullable(),
+    settings: z.string(),
   })
   .transform((row) => ({
     id: row.id,
@@ -34,6 +35,8 @@ const JobRowSchema = z
     optionsJson: row.options,
     sourcesJson: row.sources,
     skippedJson: row.skipped,
+    /** How to run the job (JSON), parsed by the engine. */
+    settingsJson: row.settings,
     budget: row.budget,
     stopReason: row.stop_reason,
     stopCode: row.stop_code,
@@ -70,8 +73,12 @@ export interface JobStatusChange {
 const statements = preparedFor((db) => ({
   insert: db.prepare<[string, string, string, string, string, string]>(
     `INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at)
-     VALUES (?, 'queued', ?, ?, ?, ?, ?)`,
+     VALUES (?, 'draft', ?, ?, ?, ?, ?)`,
   ),
+  setSettings: db.prepare<[string, string, number]>(
+    'UPDATE jobs SET settings = ?, updated_at = ? WHERE id = ?',
+  ),
+  queued: db.prepare<[], unknown>("SELECT * FROM jobs WHERE status = 'queued' ORDER BY updated_at, id"),
   byId: db.prepare<[number], unknown>('SELECT * FROM jobs WHERE id = ?'),
   byKey: db.prepare<[string], unknown>('SELECT * FROM jobs WHERE key = ?'),
   all: db.prepare<[], unknown>('SELECT * FROM jobs ORDER BY id'),
@@ -125,6 +132,17 @@ export function setJobStatus(db: Database, id: number, change: JobStatusChange):
     change.at,
     id,
   );
+}
+
+/** Jobs waiting for a runner, longest waiting first. */
+export function queuedJobs(db: Database): JobRecord[] {
+  return statements(db)
+    .queued.all()
+    .map((row) => JobRowSchema.parse(row));
+}
+
+export function setJobSettings(db: Database, id: number, settingsJson: string, at: string): void {
+  statements(db).setSettings.run(settingsJson, at, id);
 }
 
 export function setJobBudget(db: Database, id: number, budget: number | null, at: string): void {

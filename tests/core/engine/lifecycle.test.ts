@@ -33,7 +33,7 @@ describe('jobs', () => {
       otherFlags.job.id,
     ]);
     expect(first.job).toMatchObject({
-      status: 'queued',
+      status: 'draft',
       options: { langs: ['es', 'orig'], includeTimestamp: true, sendMetadata: true },
       sources: [
         { kind: 'playlist', id: 'PLidentity_n3' },
@@ -199,7 +199,7 @@ describe('budget, abort, pause, cancel', () => {
 
     expect(h.engine.findOrCreateJob(jobSpec)).toMatchObject({
       created: false,
-      job: { id: job.id, status: 'queued' },
+      job: { id: job.id, status: 'draft' },
     });
   });
 

@@ -113,3 +113,19 @@ describe('walking list sources', () => {
     }
   });
 });
+
+describe('previewing a job', () => {
+  it('walks its lists and buys no transcript; the job stays a draft, and running it buys no page again', async () => {
+    h = await startHarness({ credits: 1000 });
+    const { job } = h.engine.findOrCreateJob(spec(['PLpreviewedList_n250', 'dQw4w9WgXcQ']));
+    const outcome = await h.engine.preview(job.id);
+
+    expect(outcome).toEqual({ status: 'walked', estimate: { pages: 0, transcripts: 251, exact: true } });
+    expect(h.engine.job(job.id)).toMatchObject({ status: 'draft', counts: { total: 251, pending: 251 } });
+    expect(charges('playlist/videos')).toBe(3);
+    expect(charges('transcript')).toBe(0);
+
+    expect((await h.engine.run(job.id)).status).toBe('completed');
+    expect(charges('playlist/videos')).toBe(3);
+  });
+});

@@ -65,7 +65,7 @@ describe('openDatabase', () => {
     const jobId = addJob(first);
     first.close();
     const again = openAt(file);
-    expect(jobById(again, jobId)).toMatchObject({ id: jobId, key: 'k1', status: 'queued' });
+    expect(jobById(again, jobId)).toMatchObject({ id: jobId, key: 'k1', status: 'draft' });
     expect(again.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
   });
 

@@ -1,12 +1,15 @@
 /**
- * Schema 3: what it takes to never leave a silent gap nor spend without end.
+ * Schema 3: what it takes to never leave a silent gap nor spend without end, and to run jobs from
+ * any face.
  * - jobs and items are rebuilt (SQLite cannot change a CHECK in place) to admit 'draft' jobs (created
  *   and previewed, not started) and 'skipped' items (left out by a filter, never charged);
  * - sources keep the failure of their walk (status and code, for errors.csv), the size the service
  *   announced (to stop a walk that pages past it) and the list's title;
  * - the ledger marks credits that may have been spent (a request that timed out or broke after it was
  *   sent) apart from certain ones;
- * - transcript_claims lets one job, in any process, buy a transcript while others wait for it.
+ * - transcript_claims lets one job, in any process, buy a transcript while others wait for it;
+ * - jobs keep how they are to be run (concurrency, formats), so that a job runner can run them;
+ * - items get an index in the order faces show a job's videos.
  */
 export const trustSchema = `
 CREATE TABLE jobs_rebuilt (
@@ -25,10 +28,14 @@ CREATE TABLE jobs_rebuilt (
   updated_at TEXT NOT NULL,
   finished_at TEXT,
   lease_owner TEXT,
-  lease_expires_at INTEGER
+  lease_expires_at INTEGER,
+  -- How to run the job (JSON: concurrency, formats); not part of what makes two jobs the same.
+  settings TEXT NOT NULL DEFAULT '{}'
 );
-INSERT INTO jobs_rebuilt SELECT id, key, status, options, sources, skipped, budget, stop_reason, stop_code,
-  stop_message, created_at, updated_at, finished_at, lease_owner, lease_expires_at FROM jobs;
+INSERT INTO jobs_rebuilt (id, key, status, options, sources, skipped, budget, stop_reason, stop_code, stop_message,
+  created_at, updated_at, finished_at, lease_owner, lease_expires_at)
+SELECT id, key, status, options, sources, skipped, budget, stop_reason, stop_code, stop_message, created_at,
+  updated_at, finished_at, lease_owner, lease_expires_at FROM jobs;
 DROP TABLE jobs;
 ALTER TABLE jobs_rebuilt RENAME TO jobs;
 
@@ -55,6 +62,8 @@ DROP TABLE items;
 ALTER TABLE items_rebuilt RENAME TO items;
 CREATE INDEX items_by_job_status ON items (job_id, status, id);
 CREATE INDEX items_by_source_position ON items (source_id, position, id);
+-- Sources get ids in their order within the job, so this is the order a job's videos are shown in.
+CREATE INDEX items_by_job_order ON items (job_id, source_id, position, id);
 
 -- How the walk failed: the HTTP status and the service's code (the message stays in error).
 ALTER TABLE sources ADD COLUMN http_status INTEGER;

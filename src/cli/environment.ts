@@ -1,43 +1,27 @@
+import { environmentKeyStore, localApi, openApp, type KeyStore, type ScriptoriumApp } from '../core/app';
 import { defaultDataDir } from '../core/store';
-import type { Connection } from '../core/app';
+import type { ScriptoriumApi } from '../shared/contract';
+import { CliExit, ExitCode } from './exit';
 
 /** Where the database lives: --data-dir, then SCRIPTORIUM_DATA_DIR, then the desktop app's folder. */
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   return flag ?? env['SCRIPTORIUM_DATA_DIR'] ?? defaultDataDir();
 }
 
-/** A usable connection, or what is missing in plain words. */
-export type ConnectionCheck = { connection: Connection } | { problem: string };
-
 /**
- * The service connection: the key only from TRANSCRIPT_API_KEY (never a flag, so it stays out of
- * shell history and process lists), the address from --base-url or TRANSCRIPT_API_BASE_URL.
- * Returns the problem in plain words when something is missing.
+ * The service's address: --base-url, then TRANSCRIPT_API_BASE_URL; undefined when neither is set
+ * (the app then says how to set it, before any request). A malformed one is refused up front.
  */
-export function resolveConnection(
-  baseUrlFlag: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): ConnectionCheck {
-  const apiKey = env['TRANSCRIPT_API_KEY']?.trim();
-  if (!apiKey) {
-    return {
-      problem:
-        'No API key: set the environment variable TRANSCRIPT_API_KEY to your key and run the command again. Nothing was sent.',
-    };
+export function resolveServiceUrl(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const url = flag ?? env['TRANSCRIPT_API_BASE_URL'];
+  if (url === undefined || url === '') return undefined;
+  if (!isHttpUrl(url)) {
+    throw new CliExit(
+      ExitCode.badInput,
+      `The service address "${url}" is not an http:// or https:// address. Fix --base-url or TRANSCRIPT_API_BASE_URL; nothing was sent.`,
+    );
   }
-  const baseUrl = baseUrlFlag ?? env['TRANSCRIPT_API_BASE_URL'];
-  if (!baseUrl) {
-    return {
-      problem:
-        'No service address: pass --base-url URL or set TRANSCRIPT_API_BASE_URL, then run the command again. Nothing was sent.',
-    };
-  }
-  if (!isHttpUrl(baseUrl)) {
-    return {
-      problem: `The service address "${baseUrl}" is not an http:// or https:// address. Fix --base-url or TRANSCRIPT_API_BASE_URL; nothing was sent.`,
-    };
-  }
-  return { connection: { baseUrl, apiKey } };
+  return url;
 }
 
 function isHttpUrl(value: string): boolean {
@@ -46,5 +30,36 @@ function isHttpUrl(value: string): boolean {
     return url.protocol === 'http:' || url.protocol === 'https:';
   } catch {
     return false;
+  }
+}
+
+export interface CliAppOptions {
+  dataDir?: string;
+  baseUrl?: string;
+  /** Default: TRANSCRIPT_API_KEY. */
+  keys?: KeyStore;
+}
+
+/**
+ * Runs `use` with the contract over the database of --data-dir: the key from TRANSCRIPT_API_KEY
+ * (never a flag, so it stays out of shell history and process lists), the address from --base-url
+ * or TRANSCRIPT_API_BASE_URL. The CLI runs its own job and no runner: queued jobs are the
+ * desktop app's.
+ */
+export async function withApp<T>(
+  options: CliAppOptions,
+  use: (api: ScriptoriumApi, app: ScriptoriumApp) => Promise<T>,
+): Promise<T> {
+  const serviceUrl = resolveServiceUrl(options.baseUrl);
+  const app = openApp({
+    dataDir: resolveDataDir(options.dataDir),
+    keys: options.keys ?? environmentKeyStore(),
+    ...(serviceUrl !== undefined && { serviceUrl }),
+    missingServiceUrlHint: 'pass --base-url URL or set TRANSCRIPT_API_BASE_URL, then run the command again.',
+  });
+  try {
+    return await use(localApi(app), app);
+  } finally {
+    await app.close();
   }
 }

@@ -1,4 +1,4 @@
-import type { RunOutcome } from '../core/engine';
+import type { RunOutcomeView } from '../shared/contract';
 import { CliExit, ExitCode } from './exit';
 
 /**
@@ -6,8 +6,8 @@ import { CliExit, ExitCode } from './exit';
  * reads last: what happened and what to do next.
  */
 export function exitForUnfinishedRun(
-  outcome: Exclude<RunOutcome, { status: 'completed' }>,
-  budget?: number,
+  outcome: Exclude<RunOutcomeView, { status: 'completed' }>,
+  budget: number | null,
 ): CliExit {
   switch (outcome.status) {
     case 'waiting_credits':
@@ -16,28 +16,24 @@ export function exitForUnfinishedRun(
         `Paused: ${outcome.meaning} (${outcome.code}). Progress is saved; run the same command again afterwards to continue.`,
       );
     case 'paused':
-      if (outcome.reason === 'budget') {
-        return new CliExit(
-          ExitCode.paused,
-          `Paused: this job has spent its budget${budget === undefined ? '' : ` of ${budget} credits`}. Run the same command with a larger --budget to continue.`,
-        );
+      switch (outcome.reason) {
+        case 'budget':
+          return new CliExit(
+            ExitCode.paused,
+            `Paused: this job has spent its budget${budget === null ? '' : ` of ${budget} credits`}. Run the same command with a larger --budget to continue.`,
+          );
+        case 'interrupted':
+        case 'shutdown':
+          return new CliExit(ExitCode.interrupted, 'Interrupted: progress is saved. Run the same command again to continue.');
+        case 'service':
+          return new CliExit(
+            ExitCode.serviceUnavailable,
+            `Paused: ${outcome.message ?? 'the service cannot be used right now'}. Progress is saved; run the same command again later to continue.`,
+          );
+        case 'user':
+          return new CliExit(ExitCode.paused, 'Paused: the job was paused. Run the same command again to continue.');
       }
-      if (outcome.reason === 'interrupted') {
-        return new CliExit(
-          ExitCode.interrupted,
-          'Interrupted: progress is saved. Run the same command again to continue.',
-        );
-      }
-      if (outcome.reason === 'service') {
-        return new CliExit(
-          ExitCode.serviceUnavailable,
-          `Paused: ${outcome.message}. Progress is saved; run the same command again later to continue.`,
-        );
-      }
-      return new CliExit(
-        ExitCode.paused,
-        'Paused: the job was paused. Run the same command again to continue.',
-      );
+      break;
     case 'failed':
       return new CliExit(
         ExitCode.keyRefused,
@@ -45,7 +41,6 @@ export function exitForUnfinishedRun(
       );
     case 'cancelled':
       return new CliExit(ExitCode.paused, 'The job was cancelled. Run the same command again to resume it.');
-    case 'busy':
-      return new CliExit(ExitCode.busy, outcome.message);
   }
+  return new CliExit(ExitCode.internal, 'The job stopped for a reason Scriptorium does not know. Please report this.');
 }

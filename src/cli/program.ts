@@ -5,6 +5,7 @@ import { registerCreditsCommand } from './commands/credits';
 import { registerDemoCommand } from './commands/demo';
 import { registerExportCommand } from './commands/export';
 import { registerJobsCommand } from './commands/jobs';
+import { registerPreviewCommand } from './commands/preview';
 import { registerSimCommand } from './commands/sim';
 import { CliExit, ExitCode } from './exit';
 
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run the command with --help to see its options)')
     .exitOverride(toContractExit);
   registerExportCommand(program);
+  registerPreviewCommand(program);
   registerDemoCommand(program);
   registerJobsCommand(program);
   registerCreditsCommand(program);

@@ -1,9 +1,9 @@
 import cliProgress from 'cli-progress';
-import type { Snapshot } from '../shared/contract';
+import type { JobView } from '../shared/contract';
 
-/** Shows a running job's snapshots: a live bar on a terminal, plain periodic lines otherwise. */
+/** Shows a running job as it changes: a live bar on a terminal, plain periodic lines otherwise. */
 export interface ProgressView {
-  update(snapshot: Snapshot): void;
+  update(job: JobView): void;
   /** A line worth reading on its own (a long wait), printed above the bar. */
   note(line: string): void;
   stop(): void;
@@ -14,7 +14,7 @@ export function createProgressView(stream: NodeJS.WriteStream, plainIntervalMs =
 }
 
 /** "412/1,200 videos · 380 ok · 20 unavailable · 12 failed · 14.2/s · ETA 56s · 431 credits" */
-export function describeProgress(snapshot: Snapshot): string {
+export function describeProgress(snapshot: JobView): string {
   const { counts } = snapshot;
   const done = counts.ok + counts.unavailable + counts.failed;
   const parts = [
@@ -53,7 +53,7 @@ class LiveBar implements ProgressView {
     );
   }
 
-  update(snapshot: Snapshot): void {
+  update(snapshot: JobView): void {
     const { counts } = snapshot;
     const done = counts.ok + counts.unavailable + counts.failed;
     const payload = { summary: describeProgress(snapshot) };
@@ -77,14 +77,14 @@ class LiveBar implements ProgressView {
 
 class PlainLines implements ProgressView {
   #lastPrintedAt = 0;
-  #latest: Snapshot | null = null;
+  #latest: JobView | null = null;
 
   constructor(
     private readonly stream: NodeJS.WritableStream,
     private readonly intervalMs: number,
   ) {}
 
-  update(snapshot: Snapshot): void {
+  update(snapshot: JobView): void {
     this.#latest = snapshot;
     const now = Date.now();
     if (now - this.#lastPrintedAt >= this.intervalMs) {

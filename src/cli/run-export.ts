@@ -1,29 +1,23 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { openApp, type ScriptoriumApp } from '../core/app';
-import type { JobSummary, RunOutcome } from '../core/engine';
-import { ExportError, ExportInterruptedError } from '../core/export';
-import type { CorpusOptions } from '../core/export-mapping';
-import type { ConnectionCheck } from './environment';
+import type { JobView, RunOutcomeView, ScriptoriumApi } from '../shared/contract';
+import { ContractError } from '../shared/contract-error';
 import { CliExit, ExitCode } from './exit';
-import type { ExportRequest } from './export-options';
+import type { JobRequest } from './job-options';
 import { exitForUnfinishedRun } from './outcome';
 import { createProgressView } from './progress';
+import { reportSources } from './sources-report';
 
 export interface ExportRun {
-  request: ExportRequest;
-  /** Needed only when the job still has requests to make; otherwise its problem is never shown. */
-  connection: ConnectionCheck;
-  dataDir: string;
+  request: JobRequest;
+  outPath: string;
   retryFailed: boolean;
   stderr: NodeJS.WriteStream;
 }
 
 export interface ExportSummary {
-  jobId: number;
-  resumed: boolean;
   zipPath: string;
-  job: JobSummary;
+  job: JobView;
   seconds: number;
 }
 
@@ -31,94 +25,73 @@ export interface ExportSummary {
 const WAIT_WORTH_SHOWING_MS = 3_000;
 
 /**
- * Runs (or continues) the job that these sources and options identify, then writes its ZIP. The
- * first SIGINT or SIGTERM stops it (requests in flight finish and are recorded, at most 10 s), a
- * second cuts them; either way everything is saved. Throws CliExit for every outcome that is not a
- * written ZIP; a job paused for credits or budget still gets the ZIP of what it bought.
+ * Runs (or continues) the job that these sources and options identify, then writes its ZIP, all
+ * through the contract. The first SIGINT or SIGTERM stops it (requests in flight finish and are
+ * kept, at most 10 s; an export under way stops with nothing written), a second cuts what is in
+ * flight. Throws CliExit for every outcome that is not a written ZIP; a job paused for credits or
+ * budget still gets the ZIP of what it bought.
  */
-export async function runExport(run: ExportRun): Promise<ExportSummary> {
+export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<ExportSummary> {
   const startedAt = performance.now();
   const { request, stderr } = run;
-  const zipPath = resolve(request.outPath);
+  const zipPath = resolve(run.outPath);
   checkOutputLocation(zipPath);
+  await reportSources(api, request.sources, stderr);
 
-  const app = openApp({ dataDir: run.dataDir });
-  const stop = new StopSignals(stderr);
+  const { job, created } = await api.createJob({ draft: { ...request.draft, sources: request.sources }, start: false });
+  const stop = new StopSignals(api, job.id, stderr);
   try {
-    const { job, created } = app.findOrCreateJob({
-      sources: request.sources,
-      skipped: request.skipped,
-      options: request.options,
-    });
-    if (run.retryFailed) app.retryFailed(job.id);
-    const formats = { formats: request.formats };
-
-    if (job.status !== 'completed' || run.retryFailed || hasUnwalkedLists(job)) {
-      if ('problem' in run.connection) throw new CliExit(ExitCode.badInput, run.connection.problem);
-      const estimate = app.estimate(job.id);
+    const retried = run.retryFailed ? (await api.retryFailed({ jobId: job.id })).reset : 0;
+    const formats = request.draft.formats;
+    if (job.status !== 'completed' || retried > 0 || job.sourcesFailed > 0) {
+      const { estimate } = await api.jobDetail({ jobId: job.id });
       stderr.write(
-        `${created ? 'Starting' : 'Continuing'} job ${job.id}: ${request.sources.length} source(s), ` +
+        `${created ? 'Starting' : 'Continuing'} job ${job.id}: ${job.sources.length} source(s), ` +
           `${estimate.exact ? '' : 'at least '}${estimate.pages + estimate.transcripts} credit(s) to spend ` +
           `(${estimate.pages} page(s), up to ${estimate.transcripts} transcript(s)).\n`,
       );
-      const outcome = await runWithProgress(app, job.id, run, stop);
+      const { job: ran, outcome } = await runWithProgress(api, job.id, stderr);
       if (outcome.status !== 'completed') {
-        const exit = exitForUnfinishedRun(outcome, request.budget);
+        const exit = exitForUnfinishedRun(outcome, ran.budget);
         // What was bought is the user's to read before paying more.
-        if (exit.code === ExitCode.paused) throw await withPartialZip(exit, app, job.id, zipPath, formats);
+        if (exit.code === ExitCode.paused) throw await withPartialZip(exit, api, job.id, zipPath, formats);
         throw exit;
       }
     } else {
       stderr.write(`Job ${job.id} is already complete: writing its ZIP again without any request.\n`);
     }
 
-    await exportOrStop(app, job.id, zipPath, formats, stop.interrupt);
-    const finished = app.job(job.id);
-    if (!finished) throw new Error(`job ${job.id} disappeared from the database`);
+    await exportOrStop(api, job.id, zipPath, formats);
     return {
-      jobId: job.id,
-      resumed: !created,
       zipPath,
-      job: finished,
+      job: await api.jobDetail({ jobId: job.id }).then((detail) => detail.job),
       seconds: (performance.now() - startedAt) / 1000,
     };
   } finally {
     stop.dispose();
-    app.close();
   }
 }
 
 /**
- * SIGINT and SIGTERM as PRODUCT.md's interrupt rule has them: the first stops the work gently
- * (`interrupt`), a second cuts what is in flight (`force`).
+ * SIGINT and SIGTERM as PRODUCT.md's interrupt rule has them, through the contract: the first
+ * pauses the job as interrupted (it drains), a second pauses it with force.
  */
 class StopSignals {
-  readonly #interrupt = new AbortController();
-  readonly #force = new AbortController();
-  readonly #stderr: NodeJS.WriteStream;
-  readonly #onSignal = (): void => {
-    if (this.#interrupt.signal.aborted) {
-      this.#force.abort();
-      return;
-    }
-    this.#stderr.write(
-      '\nStopping: requests already sent may take up to 10 s to finish, and are kept. Press Ctrl+C again to stop at once.\n',
-    );
-    this.#interrupt.abort();
-  };
+  readonly #onSignal: () => void;
 
-  constructor(stderr: NodeJS.WriteStream) {
-    this.#stderr = stderr;
+  constructor(api: ScriptoriumApi, jobId: number, stderr: NodeJS.WriteStream) {
+    let signals = 0;
+    this.#onSignal = () => {
+      signals += 1;
+      if (signals === 1) {
+        stderr.write(
+          '\nStopping: requests already sent may take up to 10 s to finish, and are kept. Press Ctrl+C again to stop at once.\n',
+        );
+      }
+      void api.pauseJob({ jobId, interrupted: true, force: signals > 1 }).catch(() => undefined);
+    };
     process.on('SIGINT', this.#onSignal);
     process.on('SIGTERM', this.#onSignal);
-  }
-
-  get interrupt(): AbortSignal {
-    return this.#interrupt.signal;
-  }
-
-  get force(): AbortSignal {
-    return this.#force.signal;
   }
 
   dispose(): void {
@@ -127,36 +100,21 @@ class StopSignals {
   }
 }
 
-/** Lists a job has not been able to walk yet: the next run tries them again. */
-function hasUnwalkedLists(job: JobSummary): boolean {
-  return job.walks.some((walk) => walk.walkStatus === 'failed' || walk.walkStatus === 'unavailable');
-}
-
 async function runWithProgress(
-  app: ScriptoriumApp,
+  api: ScriptoriumApi,
   jobId: number,
-  run: ExportRun,
-  stop: StopSignals,
-): Promise<RunOutcome> {
-  if ('problem' in run.connection) throw new CliExit(ExitCode.badInput, run.connection.problem);
-  const { request, stderr } = run;
+  stderr: NodeJS.WriteStream,
+): Promise<{ job: JobView; outcome: RunOutcomeView }> {
   const progress = createProgressView(stderr);
-  const stopProgress = app.on('snapshot', (snapshot) => {
-    if (snapshot.jobId === jobId) progress.update(snapshot);
+  const stopProgress = api.on('jobChanged', (job) => {
+    if (job.id === jobId) progress.update(job);
   });
-  const stopWaits = app.onWait((wait) => {
+  const stopWaits = api.on('retryWait', (wait) => {
     if (wait.jobId !== jobId || wait.waitMs < WAIT_WORTH_SHOWING_MS) return;
-    progress.note(
-      `Waiting ${Math.ceil(wait.waitMs / 1000)} s before trying again: the service answered ${wait.status}.`,
-    );
+    progress.note(`Waiting ${Math.ceil(wait.waitMs / 1000)} s before trying again: the service answered ${wait.status}.`);
   });
   try {
-    return await app.runJob(jobId, run.connection.connection, {
-      concurrency: request.concurrency,
-      budget: request.budget,
-      signal: stop.interrupt,
-      force: stop.force,
-    });
+    return await api.runJob({ jobId });
   } finally {
     stopProgress();
     stopWaits();
@@ -166,16 +124,15 @@ async function runWithProgress(
 
 /** Writes the ZIP; an interrupt stops it with nothing written at the target (exit 130). */
 async function exportOrStop(
-  app: ScriptoriumApp,
+  api: ScriptoriumApi,
   jobId: number,
   zipPath: string,
-  options: CorpusOptions,
-  signal: AbortSignal,
+  formats: JobRequest['draft']['formats'],
 ): Promise<void> {
   try {
-    await app.exportJob(jobId, zipPath, options, { signal });
+    await api.exportJob({ jobId, formats, destination: zipPath });
   } catch (error) {
-    if (error instanceof ExportInterruptedError) {
+    if (error instanceof ContractError && error.code === 'interrupted') {
       throw new CliExit(
         ExitCode.interrupted,
         `Interrupted while writing the ZIP: nothing was written at ${zipPath}, and the job is saved. Run the same command again to write it.`,
@@ -188,24 +145,21 @@ async function exportOrStop(
 /** The paused exit, after writing the ZIP of what was bought so far (marked incomplete in its manifest). */
 async function withPartialZip(
   exit: CliExit,
-  app: ScriptoriumApp,
+  api: ScriptoriumApi,
   jobId: number,
   zipPath: string,
-  options: CorpusOptions,
+  formats: JobRequest['draft']['formats'],
 ): Promise<CliExit> {
   try {
-    await app.exportJob(jobId, zipPath, options);
+    await api.exportJob({ jobId, formats, destination: zipPath });
   } catch (error) {
-    const reason = error instanceof ExportError ? error.message : String(error);
-    return new CliExit(
-      exit.code,
-      `${exit.message} (The ZIP of what was bought could not be written: ${reason})`,
-    );
+    const reason = error instanceof Error ? error.message : String(error);
+    return new CliExit(exit.code, `${exit.message} (The ZIP of what was bought could not be written: ${reason})`);
   }
-  const ok = app.job(jobId)?.counts.ok ?? 0;
+  const { job } = await api.jobDetail({ jobId });
   return new CliExit(
     exit.code,
-    `${exit.message} Meanwhile ${zipPath} holds the ${ok} transcript(s) bought so far; its manifest says it is incomplete and index.csv lists the videos still pending.`,
+    `${exit.message} Meanwhile ${zipPath} holds the ${job.counts.ok} transcript(s) bought so far; its manifest says it is incomplete and index.csv lists the videos still pending.`,
   );
 }
 
@@ -232,9 +186,6 @@ function checkOutputLocation(zipPath: string): void {
     existing = undefined;
   }
   if (existing?.isDirectory()) {
-    throw new CliExit(
-      ExitCode.badInput,
-      `Cannot write ${zipPath}: it is a folder. Give a file name ending in .zip.`,
-    );
+    throw new CliExit(ExitCode.badInput, `Cannot write ${zipPath}: it is a folder. Give a file name ending in .zip.`);
   }
 }

@@ -1,6 +1,6 @@
 import { app, BrowserWindow, ipcMain, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
-import { openApp } from '../core/app';
+import { memoryKeyStore, openApp } from '../core/app';
 import { bindCommands, forwardEvents } from './ipc';
 
 // The Electron shell only opens the window and passes messages; the engine lives in core.
@@ -28,13 +28,17 @@ function createWindow(): BrowserWindow {
 }
 
 void app.whenReady().then(() => {
-  const scriptorium = openApp({ dataDir: app.getPath('userData') });
+  const scriptorium = openApp({
+    dataDir: app.getPath('userData'),
+    keys: memoryKeyStore(process.env['TRANSCRIPT_API_KEY']),
+    runner: true,
+    watch: true,
+  });
   bindCommands(ipcMain, scriptorium.handlers);
   const window = createWindow();
   const stopForwarding = forwardEvents(scriptorium.on, window.webContents);
   app.on('window-all-closed', () => {
     stopForwarding();
-    scriptorium.close();
-    app.quit();
+    void scriptorium.close().finally(() => app.quit());
   });
 });

@@ -1,13 +1,5 @@
-import {
-  commandNames,
-  commands,
-  eventNames,
-  ipcChannel,
-  type CommandName,
-  type EventName,
-  type EventPayload,
-} from '../shared/contract';
-import type { AppHandlers } from '../core/app';
+import { commandNames, eventNames, ipcChannel, type EventName, type EventPayload } from '../shared/contract';
+import { dispatch, type AppHandlers } from '../core/app';
 
 /** The slice of Electron's ipcMain this module needs (a fake stands in for it in tests). */
 export interface IpcMainLike {
@@ -21,21 +13,15 @@ export interface EventSink {
 }
 
 /**
- * Binds every contract command to its handler. Inputs from the renderer are parsed with the
- * contract's schema before the handler sees them; a bad payload is refused with a plain message.
+ * Binds every contract command to the application's one dispatcher: inputs from the renderer are
+ * parsed with the contract's schema before any handler runs, and every answer is an envelope
+ * (output or typed error), since an Error crossing IPC keeps nothing but its text.
  */
 export function bindCommands(ipcMain: IpcMainLike, handlers: AppHandlers): () => void {
   for (const name of commandNames) {
     ipcMain.handle(ipcChannel.command(name), (_event, input) => dispatch(handlers, name, input));
   }
   return () => commandNames.forEach((name) => ipcMain.removeHandler(ipcChannel.command(name)));
-}
-
-async function dispatch(handlers: AppHandlers, name: CommandName, input: unknown): Promise<unknown> {
-  const parsed = commands[name].input.safeParse(input ?? {});
-  if (!parsed.success) throw new Error(`Scriptorium refused the ${name} request: its input was not valid.`);
-  const handler = handlers[name] as (input: unknown) => Promise<unknown>;
-  return handler(parsed.data);
 }
 
 /** Forwards app events to the renderer on their contract channels. */

@@ -1,5 +1,5 @@
 import { commandNames, ipcChannel, type CommandName, type EventName } from '../shared/channels';
-import type { EventPayload, ScriptoriumApi } from '../shared/contract';
+import type { ScriptoriumBridge } from '../shared/contract';
 
 /** The slice of Electron's ipcRenderer the preload uses (a fake stands in for it in tests). */
 export interface IpcRendererLike {
@@ -8,18 +8,22 @@ export interface IpcRendererLike {
   removeListener(channel: string, listener: (event: unknown, payload: unknown) => void): void;
 }
 
-/** Builds the one typed object the renderer talks to: named methods, never ipcRenderer itself. */
-export function createPreloadApi(ipcRenderer: IpcRendererLike): ScriptoriumApi {
+/**
+ * Builds the one object the renderer talks to: a named method per command, which resolves with the
+ * main process's answer envelope (the renderer turns a failed one into a typed error: an Error
+ * thrown across contextBridge would lose its code), and event subscription. Never ipcRenderer itself.
+ */
+export function createPreloadApi(ipcRenderer: IpcRendererLike): ScriptoriumBridge {
   const methods = Object.fromEntries(
     commandNames.map((name: CommandName) => [
       name,
       (input: unknown) => ipcRenderer.invoke(ipcChannel.command(name), input),
     ]),
   );
-  const on = <N extends EventName>(event: N, listener: (payload: EventPayload<N>) => void) => {
-    const wrapped = (_event: unknown, payload: unknown) => listener(payload as EventPayload<N>);
+  const on = (event: EventName, listener: (payload: unknown) => void) => {
+    const wrapped = (_event: unknown, payload: unknown) => listener(payload);
     ipcRenderer.on(ipcChannel.event(event), wrapped);
     return () => ipcRenderer.removeListener(ipcChannel.event(event), wrapped);
   };
-  return { ...methods, on } as ScriptoriumApi;
+  return { ...methods, on } as ScriptoriumBridge;
 }

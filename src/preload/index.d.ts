@@ -1,7 +1,8 @@
-import type { ScriptoriumApi } from '../shared/contract';
+import type { ScriptoriumBridge } from '../shared/contract';
 
 declare global {
   interface Window {
-    scriptorium: ScriptoriumApi;
+    /** Set by the Electron preload; absent in browser mode. */
+    scriptorium?: ScriptoriumBridge;
   }
 }

@@ -4,17 +4,39 @@
  * checks that its schemas cover exactly these names.
  */
 export const commandNames = [
-  'listJobs',
-  'creditStatus',
-  'setBalance',
+  'validateSources',
+  'previewJob',
+  'createJob',
+  'startJob',
+  'runJob',
   'pauseJob',
   'resumeJob',
   'cancelJob',
   'retryFailed',
   'deleteJob',
+  'listJobs',
+  'jobDetail',
+  'listVideos',
+  'exportJob',
+  'creditStatus',
+  'setBalance',
+  'getSettings',
+  'updateSettings',
+  'keyStatus',
+  'setKey',
+  'removeKey',
+  'testConnection',
 ] as const;
 
-export const eventNames = ['snapshot'] as const;
+export const eventNames = [
+  'jobChanged',
+  'jobRemoved',
+  'videosChanged',
+  'paymentRequired',
+  'retryWait',
+  'exportProgress',
+  'creditsChanged',
+] as const;
 
 export type CommandName = (typeof commandNames)[number];
 export type EventName = (typeof eventNames)[number];

@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import type { CommandName, EventName } from './channels';
+import { AppErrorSchema } from './errors';
 
 export { commandNames, eventNames, ipcChannel } from './channels';
 export type { CommandName, EventName } from './channels';
 
 /**
- * The app contract: every command a face may send and every event it may receive, with
- * schemas. Electron IPC (main/preload) and browser mode (web) are two generic transports of
- * this one object; adding a command means one entry here and one handler in core/app.ts.
+ * The app contract: every command a face may send and every event it may receive, with their
+ * schemas. Electron IPC (main/preload), browser mode (web) and the CLI are transports of this one
+ * object; adding a command means one entry here and one handler in core/app.
  */
+
+// ---------------------------------------------------------------------------------------------
+// Values
 
 export const JobStatusSchema = z.enum([
   /** Created (and perhaps previewed: its lists walked) but not started. */
@@ -22,8 +26,18 @@ export const JobStatusSchema = z.enum([
   'cancelled',
 ]);
 
+/** Per-transcript file formats of a ZIP corpus. */
+export const EXPORT_FORMATS = ['txt', 'json', 'srt', 'vtt'] as const;
+export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
+
+/** A video's state in a job; 'fetching' has a request in flight. */
+export const VideoStatusSchema = z.enum(['pending', 'fetching', 'ok', 'unavailable', 'failed', 'skipped']);
+
+export const SourceKindSchema = z.enum(['video', 'playlist', 'channel', 'search']);
+
 export const ItemCountsSchema = z.object({
   total: z.number().int(),
+  /** Still to fetch, those in flight included. */
   pending: z.number().int(),
   ok: z.number().int(),
   unavailable: z.number().int(),
@@ -31,61 +45,316 @@ export const ItemCountsSchema = z.object({
   skipped: z.number().int(),
 });
 
+/** One line a user gave as a source: where it was, what it is, or why it is not one. */
+export const SourceEntrySchema = z.object({
+  /** "line 3", "argument 2": how to point the user at it. */
+  where: z.string().max(64),
+  text: z.string().max(4096),
+});
+
+export const SourceLineSchema = z.object({
+  where: z.string(),
+  input: z.string(),
+  /** null when the line is not a valid source. */
+  kind: SourceKindSchema.nullable(),
+  reason: z.string().nullable(),
+  /** Valid, but maybe not what was meant (an 11-character ID that looks like a list). */
+  warning: z.string().nullable(),
+});
+
+/** Everything a new job needs; sources, languages, flags and max videos make its identity. */
+export const JobDraftSchema = z.object({
+  sources: z.array(SourceEntrySchema).min(1).max(200_000),
+  /** A preference list such as "es,en,orig". */
+  languages: z.string().max(200),
+  includeTimestamp: z.boolean(),
+  sendMetadata: z.boolean(),
+  maxVideos: z.number().int().positive().nullable(),
+  budget: z.number().int().nonnegative().nullable(),
+  concurrency: z.number().int().min(1).max(64),
+  formats: z.array(ExportFormatSchema).min(1),
+});
+
+/** Why a job stopped before its end. */
+export const StopSchema = z.object({
+  /** budget, credits, auth, service, user, interrupted, cancelled, error, setup */
+  reason: z.string(),
+  /** The 402 code, or the refused HTTP status. */
+  code: z.string().nullable(),
+  message: z.string().nullable(),
+});
+
 export const JobViewSchema = z.object({
   id: z.number().int(),
+  /** The playlist's or channel's title, else the first source. */
+  title: z.string(),
   status: JobStatusSchema,
   sources: z.array(z.string()),
   createdAt: z.string(),
+  updatedAt: z.string(),
   finishedAt: z.string().nullable(),
   counts: ItemCountsSchema,
+  /** Credits the job spent, those possibly charged included. */
   creditsSpent: z.number().int(),
-  stopReason: z.string().nullable(),
+  creditsPossible: z.number().int(),
+  budget: z.number().int().nullable(),
+  concurrency: z.number().int(),
+  formats: z.array(ExportFormatSchema),
+  stop: StopSchema.nullable(),
+  /** Lists walked so far, of all the job's sources. */
+  sourcesWalked: z.number().int(),
+  sourcesTotal: z.number().int(),
+  /** Lists that could not be walked (listed in errors.csv). */
+  sourcesFailed: z.number().int(),
+  ratePerSecond: z.number(),
+  etaSeconds: z.number().nullable(),
+  /** 'here' when this process runs it, 'elsewhere' when another one does. */
+  runningIn: z.enum(['here', 'elsewhere']).nullable(),
 });
+
+export const ListViewSchema = z.object({
+  input: z.string(),
+  kind: SourceKindSchema,
+  title: z.string().nullable(),
+  /** pending, done, unavailable (404) or failed */
+  status: z.string(),
+  pages: z.number().int(),
+  videos: z.number().int(),
+  expectedVideos: z.number().int().nullable(),
+  error: z.string().nullable(),
+  httpStatus: z.number().int().nullable(),
+  code: z.string().nullable(),
+});
+
+export const JobDetailSchema = z.object({
+  job: JobViewSchema,
+  options: z.object({
+    languages: z.array(z.string()),
+    includeTimestamp: z.boolean(),
+    sendMetadata: z.boolean(),
+    maxVideos: z.number().int().nullable(),
+  }),
+  lists: z.array(ListViewSchema),
+  skipped: z.array(z.object({ input: z.string(), reason: z.string() })),
+  /** What running it will still cost: list pages (at least) and transcripts (at most). */
+  estimate: z.object({ pages: z.number().int(), transcripts: z.number().int(), exact: z.boolean() }),
+});
+
+export const VideoRowSchema = z.object({
+  itemId: z.number().int(),
+  /** 1-based position in its list (1 for a single video). */
+  position: z.number().int(),
+  videoId: z.string(),
+  title: z.string(),
+  language: z.string().nullable(),
+  status: VideoStatusSchema,
+  source: z.string(),
+  attempts: z.number().int(),
+  httpStatus: z.number().int().nullable(),
+  code: z.string().nullable(),
+  message: z.string().nullable(),
+});
+
+export const VideoFilterSchema = z.enum(['all', 'pending', 'ok', 'unavailable', 'failed', 'skipped']);
+
+export const RunOutcomeSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('completed'), failed: z.number().int(), failedSources: z.number().int() }),
+  z.object({ status: z.literal('waiting_credits'), code: z.string(), meaning: z.string() }),
+  z.object({
+    status: z.literal('paused'),
+    reason: z.enum(['budget', 'interrupted', 'user', 'service', 'shutdown']),
+    message: z.string().nullable(),
+  }),
+  z.object({ status: z.literal('failed'), httpStatus: z.number().int(), message: z.string() }),
+  z.object({ status: z.literal('cancelled') }),
+]);
 
 export const CreditViewSchema = z.object({
   today: z.number().int(),
   total: z.number().int(),
   /** Of those counted, how many may or may not have been charged (requests never answered). */
   possible: z.number().int(),
+  byJob: z.array(z.object({ jobId: z.number().int(), credits: z.number().int() })),
   last402: z.object({ code: z.string(), meaning: z.string(), at: z.string() }).nullable(),
   balance: z.number().int().nullable(),
   estimatedRemaining: z.number().int().nullable(),
 });
 
-export const SnapshotSchema = z.object({
-  jobId: z.number().int(),
-  status: JobStatusSchema,
-  counts: ItemCountsSchema,
-  sourcesWalked: z.number().int(),
-  sourcesTotal: z.number().int(),
-  ratePerSecond: z.number(),
-  etaSeconds: z.number().nullable(),
-  creditsSpent: z.number().int(),
+export const JobDefaultsSchema = JobDraftSchema.omit({ sources: true });
+
+export const SettingsSchema = z.object({
+  /** The service's address; null until set. */
+  serviceUrl: z.string().nullable(),
+  /** Where the service's billing page is, for the link shown with a 402; null when unknown. */
+  billingUrl: z.string().nullable(),
+  defaults: JobDefaultsSchema,
 });
+
+export const KeyStatusSchema = z.object({
+  set: z.boolean(),
+  /** Where the key is kept: the environment, encrypted on disk, or in memory for this session only. */
+  storage: z.enum(['environment', 'encrypted', 'session']).nullable(),
+  /** Plain words on the above, e.g. why the key is kept for this session only. */
+  message: z.string(),
+});
+
+const HttpUrlSchema = z
+  .string()
+  .max(2048)
+  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value), 'an address starting with http:// or https://');
+
+// ---------------------------------------------------------------------------------------------
+// Commands and events
 
 const JobRef = z.object({ jobId: z.number().int().positive() });
 
 export const commands = {
+  /** Classifies each line; sends nothing. */
+  validateSources: {
+    input: z.object({ sources: z.array(SourceEntrySchema).max(200_000) }),
+    output: z.object({ lines: z.array(SourceLineSchema) }),
+  },
+  /**
+   * Creates the draft's job (or finds the same one) and walks its lists, buying only list pages;
+   * resolves with the number of videos and what their transcripts will cost. Starting the job
+   * afterwards buys none of those pages again.
+   */
+  previewJob: {
+    input: z.object({ draft: JobDraftSchema }),
+    output: z.object({ detail: JobDetailSchema, rejected: z.array(SourceLineSchema) }),
+  },
+  /** Creates the draft's job, or finds the job with the same identity; `start` queues it. */
+  createJob: {
+    input: z.object({ draft: JobDraftSchema, start: z.boolean() }),
+    output: z.object({ job: JobViewSchema, created: z.boolean(), rejected: z.array(SourceLineSchema) }),
+  },
+  /** Queues a draft (or a paused job) for this process's job runner. */
+  startJob: { input: JobRef, output: JobViewSchema },
+  /** Runs the job in this process now and resolves when the run ends (the CLI's way). */
+  runJob: {
+    input: JobRef,
+    output: z.object({ job: JobViewSchema, outcome: RunOutcomeSchema }),
+  },
+  /**
+   * Stops a running job: no new request, those in flight finish and are kept (at most 10 s).
+   * `force` cuts them at once (they count as possibly charged); `interrupted` records an
+   * interruption (Ctrl+C) rather than the user's pause.
+   */
+  pauseJob: {
+    input: JobRef.extend({ force: z.boolean().optional(), interrupted: z.boolean().optional() }),
+    output: JobViewSchema,
+  },
+  resumeJob: { input: JobRef, output: JobViewSchema },
+  cancelJob: { input: JobRef, output: JobViewSchema },
+  /** Puts the failed videos and the lists that could not be walked back in the queue. */
+  retryFailed: { input: JobRef, output: z.object({ job: JobViewSchema, reset: z.number().int() }) },
+  deleteJob: { input: JobRef, output: z.null() },
   listJobs: { input: z.object({}), output: z.array(JobViewSchema) },
+  jobDetail: { input: JobRef, output: JobDetailSchema },
+  /** A page of the job's videos in list order, filtered by status and by words of the title. */
+  listVideos: {
+    input: JobRef.extend({
+      offset: z.number().int().nonnegative(),
+      limit: z.number().int().min(1).max(500),
+      status: VideoFilterSchema,
+      search: z.string().max(200),
+    }),
+    output: z.object({ total: z.number().int(), offset: z.number().int(), rows: z.array(VideoRowSchema) }),
+  },
+  /**
+   * Writes the job's ZIP to `destination`, or, when it is null, to a file this process keeps for
+   * download (browser mode). Progress comes as exportProgress events.
+   */
+  exportJob: {
+    input: JobRef.extend({
+      formats: z.array(ExportFormatSchema).min(1),
+      destination: z.string().min(1).max(4096).nullable(),
+    }),
+    output: z.object({
+      exportId: z.string(),
+      jobId: z.number().int(),
+      fileName: z.string(),
+      /** Where it was written; null for a download. */
+      path: z.string().nullable(),
+      bytes: z.number().int(),
+      complete: z.boolean(),
+    }),
+  },
   creditStatus: { input: z.object({}), output: CreditViewSchema },
+  /** Records the balance the user read on their account; null forgets it. */
   setBalance: {
     input: z.object({ credits: z.number().int().nonnegative().nullable() }),
     output: CreditViewSchema,
   },
-  pauseJob: { input: JobRef, output: z.null() },
-  resumeJob: { input: JobRef, output: z.null() },
-  cancelJob: { input: JobRef, output: z.null() },
-  retryFailed: { input: JobRef, output: z.null() },
-  deleteJob: { input: JobRef, output: z.null() },
+  getSettings: { input: z.object({}), output: SettingsSchema },
+  updateSettings: {
+    input: z.object({
+      serviceUrl: HttpUrlSchema.nullable().optional(),
+      billingUrl: HttpUrlSchema.nullable().optional(),
+      defaults: JobDefaultsSchema.partial().optional(),
+    }),
+    output: SettingsSchema,
+  },
+  /** Whether a key is set and where it is kept; never the key. */
+  keyStatus: { input: z.object({}), output: KeyStatusSchema },
+  setKey: { input: z.object({ key: z.string().trim().min(1).max(512) }), output: KeyStatusSchema },
+  removeKey: { input: z.object({}), output: KeyStatusSchema },
+  /** Asks the service something free with the key and address set; never charges. */
+  testConnection: {
+    input: z.object({}),
+    output: z.object({ ok: z.boolean(), message: z.string() }),
+  },
 } as const satisfies { [N in CommandName]: { input: z.ZodType; output: z.ZodType } };
 
 export const events = {
-  snapshot: SnapshotSchema,
+  /** A job's state, counts, rate or credits changed (at most ten a second per job). */
+  jobChanged: JobViewSchema,
+  jobRemoved: JobRef,
+  /** Some of the job's videos changed state; `changed` counts them since the last event. */
+  videosChanged: z.object({ jobId: z.number().int(), changed: z.number().int() }),
+  /** The service answered 402: the job waits for credits. */
+  paymentRequired: z.object({
+    jobId: z.number().int(),
+    code: z.string(),
+    /** What the code means and what to do. */
+    meaning: z.string(),
+    billingUrl: z.string().nullable(),
+  }),
+  /** A request waits before its next attempt, as the service asked or the policy says. */
+  retryWait: z.object({
+    jobId: z.number().int(),
+    status: z.number().int(),
+    waitMs: z.number().int(),
+    attempt: z.number().int(),
+  }),
+  exportProgress: z.object({
+    exportId: z.string(),
+    jobId: z.number().int(),
+    done: z.number().int(),
+    total: z.number().int(),
+  }),
+  creditsChanged: CreditViewSchema,
 } as const satisfies { [N in EventName]: z.ZodType };
 
-export type CommandInput<N extends CommandName> = z.infer<(typeof commands)[N]['input']>;
+export type CommandInput<N extends CommandName> = z.input<(typeof commands)[N]['input']>;
 export type CommandOutput<N extends CommandName> = z.infer<(typeof commands)[N]['output']>;
 export type EventPayload<N extends EventName> = z.infer<(typeof events)[N]>;
+
+/**
+ * What a command answers on every transport: its output, or the typed error of src/shared/errors.ts
+ * (errors never travel as bare text).
+ */
+export type Answer<T> = { ok: true; value: T } | { ok: false; error: z.infer<typeof AppErrorSchema> };
+
+/**
+ * What the Electron preload exposes: one function per command that resolves with the answer
+ * envelope (errors thrown across contextBridge would lose their code), and event subscription.
+ */
+export type ScriptoriumBridge = {
+  [N in CommandName]: (input: CommandInput<N>) => Promise<Answer<CommandOutput<N>>>;
+} & {
+  on<N extends EventName>(event: N, listener: (payload: EventPayload<N>) => void): () => void;
+};
 
 /** What every face gets: one typed function per command, and event subscription. */
 export type ScriptoriumApi = {
@@ -94,6 +363,20 @@ export type ScriptoriumApi = {
   on<N extends EventName>(event: N, listener: (payload: EventPayload<N>) => void): () => void;
 };
 
+export type JobStatus = z.infer<typeof JobStatusSchema>;
+export type ExportFormat = z.infer<typeof ExportFormatSchema>;
+export type VideoStatus = z.infer<typeof VideoStatusSchema>;
+export type VideoFilter = z.infer<typeof VideoFilterSchema>;
+export type ItemCounts = z.infer<typeof ItemCountsSchema>;
+export type SourceEntry = z.infer<typeof SourceEntrySchema>;
+export type SourceLine = z.infer<typeof SourceLineSchema>;
+export type JobDraft = z.infer<typeof JobDraftSchema>;
 export type JobView = z.infer<typeof JobViewSchema>;
+export type JobDetail = z.infer<typeof JobDetailSchema>;
+export type ListView = z.infer<typeof ListViewSchema>;
+export type VideoRow = z.infer<typeof VideoRowSchema>;
+export type RunOutcomeView = z.infer<typeof RunOutcomeSchema>;
 export type CreditView = z.infer<typeof CreditViewSchema>;
-export type Snapshot = z.infer<typeof SnapshotSchema>;
+export type Settings = z.infer<typeof SettingsSchema>;
+export type JobDefaults = z.infer<typeof JobDefaultsSchema>;
+export type KeyStatus = z.infer<typeof KeyStatusSchema>;

@@ -83,7 +83,7 @@ describe('a database from a newer Scriptorium', () => {
     const before = readFileSync(file);
 
     const result = await runCli(['jobs', '--data-dir', dir]);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(8);
     expect(result.stderr.trim()).toMatch(
       /newer version of Scriptorium \(schema 99.*Update Scriptorium or use another --data-dir/,
     );

@@ -1,17 +1,29 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createProgressView, describeProgress, formatDuration } from '../../src/cli/progress';
-import type { Snapshot } from '../../src/shared/contract';
+import type { JobView } from '../../src/shared/contract';
 
-const snapshot = (ok: number, overrides: Partial<Snapshot> = {}): Snapshot => ({
-  jobId: 1,
+const snapshot = (ok: number, overrides: Partial<JobView> = {}): JobView => ({
+  id: 1,
+  title: 'A playlist',
   status: 'running',
+  sources: ['PLabcdefghijklmnop'],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: null,
   counts: { total: 1200, pending: 1200 - ok - 32, ok, unavailable: 20, failed: 12, skipped: 0 },
+  creditsSpent: 431,
+  creditsPossible: 0,
+  budget: null,
+  concurrency: 4,
+  formats: ['txt'],
+  stop: null,
   sourcesWalked: 3,
   sourcesTotal: 3,
+  sourcesFailed: 0,
   ratePerSecond: 14.25,
   etaSeconds: 56,
-  creditsSpent: 431,
+  runningIn: 'here',
   ...overrides,
 });
 

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { openApp } from '../../core/app';
-import { resolveDataDir } from '../environment';
+import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
 
 /**
@@ -12,19 +11,24 @@ export function registerCreditsCommand(program: Command): void {
     .command('credits')
     .description('Show the credits spent (today, in total, by job) and an estimate of what is left.')
     .option('--balance <n>', 'record your current balance (a whole number, or "none" to forget it)')
+    .option('--json', 'print the credit status as JSON (the contract\'s credit view)', false)
     .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)')
-    .action(async (flags: { balance?: string; dataDir?: string }) => {
+    .action(async (flags: { balance?: string; json: boolean; dataDir?: string }) => {
       const balance = flags.balance === undefined ? undefined : parseBalance(flags.balance);
-      const app = openApp({ dataDir: resolveDataDir(flags.dataDir) });
-      try {
-        if (balance !== undefined) await app.handlers.setBalance({ credits: balance });
-        const status = app.creditStatus();
+      await withApp(flags, async (api) => {
+        const status =
+          balance === undefined ? await api.creditStatus({}) : await api.setBalance({ credits: balance });
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+          return;
+        }
         const lines = [`Credits spent: ${status.today} today, ${status.total} in total.`];
-        for (const [jobId, credits] of Object.entries(status.byJob)) lines.push(`  job ${jobId}: ${credits}`);
-        if (status.balance !== undefined) {
-          lines.push(
-            `Balance entered: ${status.balance}; estimated remaining: ${status.estimatedRemaining ?? 0}.`,
-          );
+        for (const { jobId, credits } of status.byJob) lines.push(`  job ${jobId}: ${credits}`);
+        if (status.possible > 0) {
+          lines.push(`  ${status.possible} of them possibly charged: requests sent and never answered.`);
+        }
+        if (status.balance !== null) {
+          lines.push(`Balance entered: ${status.balance}; estimated remaining: ${status.estimatedRemaining ?? 0}.`);
         }
         if (status.last402) {
           lines.push(
@@ -32,9 +36,7 @@ export function registerCreditsCommand(program: Command): void {
           );
         }
         process.stdout.write(`${lines.join('\n')}\n`);
-      } finally {
-        app.close();
-      }
+      });
     });
 }
 

@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkSources } from '../../shared/sources';
+import { memoryKeyStore } from '../../core/app';
+import { EXPORT_FORMATS } from '../../shared/contract';
 import { startSimulator } from '../../simulator';
-import { ALL_FORMATS } from '../export-options';
+import { withApp } from '../environment';
 import { runExport } from '../run-export';
 
 /**
@@ -30,25 +31,22 @@ export function registerDemoCommand(program: Command): void {
       const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-demo-'));
       process.stderr.write(`Demo: simulator on ${simulator.url}, a throwaway database in ${dataDir}\n`);
       try {
-        const { valid } = checkSources(
-          DEMO_SOURCES.map((text, index) => ({ where: `demo ${index + 1}`, text })),
-        );
-        const summary = await runExport({
-          request: {
-            sources: valid.map((entry) => entry.source),
-            skipped: [],
-            rejections: [],
-            options: { langs: ['orig'], includeTimestamp: true, sendMetadata: true },
-            formats: [...ALL_FORMATS],
-            outPath: flags.out,
+        const request = {
+          sources: DEMO_SOURCES.map((text, index) => ({ where: `demo ${index + 1}`, text })),
+          draft: {
+            languages: 'orig',
+            includeTimestamp: true,
+            sendMetadata: true,
+            maxVideos: null,
+            budget: null,
             concurrency: 8,
-            budget: undefined,
+            formats: [...EXPORT_FORMATS],
           },
-          connection: { connection: { baseUrl: simulator.url, apiKey: simulator.key } },
-          dataDir,
-          retryFailed: false,
-          stderr: process.stderr,
-        });
+        };
+        const app = { dataDir, baseUrl: simulator.url, keys: memoryKeyStore(simulator.key) };
+        const summary = await withApp(app, (api) =>
+          runExport(api, { request, outPath: flags.out, retryFailed: false, stderr: process.stderr }),
+        );
         const { counts, creditsSpent } = summary.job;
         process.stdout.write(
           [

@@ -1,109 +1,74 @@
 import type { Command } from 'commander';
-import { resolveConnection, resolveDataDir } from '../environment';
+import type { JobView } from '../../shared/contract';
+import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
-import { ArgumentError, parseExportRequest, type RawExportOptions } from '../export-options';
+import { addJobOptions, ArgumentError, parseJobRequest, type JobRequest, type RawJobOptions } from '../job-options';
 import { runExport, type ExportSummary } from '../run-export';
-import type { JobSummary } from '../../core/engine';
 
-interface ExportFlags extends RawExportOptions {
+interface ExportFlags extends RawJobOptions {
+  out?: string;
   baseUrl?: string;
   dataDir?: string;
   retryFailed: boolean;
 }
 
 export function registerExportCommand(program: Command): void {
-  program
-    .command('export')
-    .description('Fetch the transcripts of videos, playlists, channels or searches and write a ZIP corpus.')
-    .argument(
-      '[sources...]',
-      'video or playlist IDs or URLs, channel @handles, URLs or UC ids, search:<query>',
-    )
+  addJobOptions(
+    program
+      .command('export')
+      .description('Fetch the transcripts of videos, playlists, channels or searches and write a ZIP corpus.'),
+  )
     .option('--out <file.zip>', 'where to write the ZIP (required)')
-    .option('--from <file>', 'read sources from a file, one per line (blank lines and # comments skipped)')
-    .option(
-      '--lang <codes>',
-      'language preference, tried in order, e.g. es,en,orig (orig: the original track)',
-    )
-    .option('--no-timestamps', 'do not ask for segment times (only txt and json can then be written)')
-    .option('--no-metadata', 'do not ask for video metadata')
-    .option('--formats <list>', 'formats to write: txt,json,srt,vtt (default all four)')
-    .option('--concurrency <n>', 'transcript requests in flight at once (default 4)')
-    .option('--max-videos <n>', 'at most this many videos from each playlist, channel or search')
-    .option('--budget <n>', 'credits this job may spend in total')
     .option('--retry-failed', 'try again the videos that failed after every retry in an earlier run', false)
-    .option('--base-url <url>', 'the service address (or TRANSCRIPT_API_BASE_URL)')
-    .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)')
     .action(async (sourceArgs: string[], flags: ExportFlags) => {
-      const summary = await exportFromFlags(sourceArgs, flags);
+      const request = parseOrExit(sourceArgs, flags);
+      if (!flags.out) throw new CliExit(ExitCode.badInput, 'Missing --out FILE.zip: say where the ZIP should be written. Nothing was sent.');
+      const outPath = flags.out;
+      const summary = await withApp(flags, (api) =>
+        runExport(api, { request, outPath, retryFailed: flags.retryFailed, stderr: process.stderr }),
+      );
       process.stdout.write(`${describeSummary(summary)}\n`);
       const gaps = describeGaps(summary.job);
-      if (gaps !== undefined) {
-        throw new CliExit(ExitCode.someFailed, `Exported ${summary.zipPath}, but ${gaps}`);
-      }
+      if (gaps !== undefined) throw new CliExit(ExitCode.someFailed, `Exported ${summary.zipPath}, but ${gaps}`);
     });
 }
 
-async function exportFromFlags(sourceArgs: string[], flags: ExportFlags): Promise<ExportSummary> {
-  let request;
+/** The checked request, or exit 2 with what is wrong with the arguments. */
+export function parseOrExit(sourceArgs: string[], flags: RawJobOptions): JobRequest {
   try {
-    request = parseExportRequest(sourceArgs, flags);
+    return parseJobRequest(sourceArgs, flags);
   } catch (error) {
-    if (error instanceof ArgumentError)
-      throw new CliExit(ExitCode.badInput, `${error.message} Nothing was sent.`);
+    if (error instanceof ArgumentError) throw new CliExit(ExitCode.badInput, `${error.message} Nothing was sent.`);
     throw error;
   }
-  if (request.rejections.length > 0) {
-    process.stderr.write(`Skipping ${request.rejections.length} invalid source(s):\n`);
-    for (const line of request.rejections) process.stderr.write(`  ${line}\n`);
-  }
-  if (request.sources.length === 0) {
-    throw new CliExit(
-      ExitCode.badInput,
-      'No valid source remains, so nothing was sent. Fix the sources listed above and run the command again.',
-    );
-  }
-  return runExport({
-    request,
-    connection: resolveConnection(flags.baseUrl),
-    dataDir: resolveDataDir(flags.dataDir),
-    retryFailed: flags.retryFailed,
-    stderr: process.stderr,
-  });
 }
 
 /**
  * What the corpus lacks and how to get it, or undefined when it is whole: lists that could not be
  * walked (tried again by the next run) and videos that failed (tried again with --retry-failed).
  */
-function describeGaps(job: JobSummary): string | undefined {
-  const lists = job.walks.filter((walk) => walk.walkStatus === 'failed' || walk.walkStatus === 'unavailable');
+function describeGaps(job: JobView): string | undefined {
   const failed = job.counts.failed;
-  if (lists.length === 0 && failed === 0) return undefined;
+  if (job.sourcesFailed === 0 && failed === 0) return undefined;
   const parts: string[] = [];
-  if (lists.length > 0) {
+  if (job.sourcesFailed > 0) {
     parts.push(
-      `${lists.length} source(s) could not be walked (${lists.map((walk) => walk.input).join(', ')}); running the same command again tries them again from where they stopped`,
+      `${job.sourcesFailed} source(s) could not be walked; running the same command again tries them again from where they stopped`,
     );
   }
   if (failed > 0) {
-    parts.push(
-      `${failed} video(s) failed after every retry; run the same command with --retry-failed to try them again`,
-    );
+    parts.push(`${failed} video(s) failed after every retry; run the same command with --retry-failed to try them again`);
   }
   return `${parts.join(', and ')}. All are listed in errors.csv.`;
 }
 
 /** The lines a user reads when a ZIP was written. */
 export function describeSummary(summary: ExportSummary): string {
-  const { counts, creditsSpent } = summary.job;
-  const listsFailed = summary.job.walks.filter(
-    (walk) => walk.walkStatus === 'failed' || walk.walkStatus === 'unavailable',
-  ).length;
+  const { counts, creditsSpent, sourcesFailed } = summary.job;
   return [
     `Wrote ${summary.zipPath}`,
     `  videos: ${counts.total}, transcripts: ${counts.ok}, unavailable: ${counts.unavailable}, failed: ${counts.failed}` +
-      (listsFailed > 0 ? `, sources not walked: ${listsFailed}` : ''),
+      (sourcesFailed > 0 ? `, sources not walked: ${sourcesFailed}` : ''),
     `  credits spent by this job: ${creditsSpent}; time: ${summary.seconds.toFixed(1)} s`,
   ].join('\n');
 }

@@ -1,8 +1,17 @@
 type Listener<T> = (payload: T) => void;
 
-/** A minimal event emitter whose event names and payloads are checked by the compiler. */
+/**
+ * A minimal event emitter whose event names and payloads are checked by the compiler. A listener
+ * that throws is reported to `onListenerError` and never reaches the code that emitted (as
+ * graphile-worker's safeEmit): a face's bug must not fail or wedge a run.
+ */
 export class TypedEmitter<Events extends object> {
   readonly #listeners: { [K in keyof Events]?: Set<Listener<Events[K]>> } = {};
+  readonly #onListenerError: (event: string, error: unknown) => void;
+
+  constructor(onListenerError: (event: string, error: unknown) => void) {
+    this.#onListenerError = onListenerError;
+  }
 
   /** Adds a listener; returns a function that removes it. */
   on<K extends keyof Events>(event: K, listener: Listener<Events[K]>): () => void {
@@ -19,7 +28,13 @@ export class TypedEmitter<Events extends object> {
   emit<K extends keyof Events>(event: K, payload: Events[K]): void {
     const listeners = this.#listeners[event];
     if (listeners === undefined) return;
-    for (const listener of [...listeners]) listener(payload);
+    for (const listener of [...listeners]) {
+      try {
+        listener(payload);
+      } catch (error) {
+        this.#onListenerError(String(event), error);
+      }
+    }
   }
 
   hasListeners(event: keyof Events): boolean {

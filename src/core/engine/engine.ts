@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorCode } from '../../shared/errors';
 import { exportRowsOf, type ExportRow } from '../store/export-rows';
 import { recoverFetchingItems, resetFailedItems, uncachedUnfinishedItems } from '../store/items';
 import {
@@ -43,9 +44,21 @@ import type {
 
 /** Thrown for a job id the database does not hold. */
 export class JobNotFoundError extends Error {
+  readonly code = 'job_not_found' satisfies ErrorCode;
+
   constructor(jobId: number) {
     super(`There is no job ${jobId}.`);
     this.name = 'JobNotFoundError';
+  }
+}
+
+/** Thrown for an operation that needs the job stopped (deleting it) while a process runs it. */
+export class JobRunningError extends Error {
+  readonly code = 'job_running' satisfies ErrorCode;
+
+  constructor(jobId: number) {
+    super(`Job ${jobId} is running: pause or cancel it before deleting it.`);
+    this.name = 'JobRunningError';
   }
 }
 
@@ -72,7 +85,7 @@ const RESUMABLE: ReadonlySet<JobStatus> = new Set([
  */
 export class Engine {
   readonly #deps: EngineDeps;
-  readonly #emitter = new TypedEmitter<EngineEvents>();
+  readonly #emitter: TypedEmitter<EngineEvents>;
   readonly #runs = new Map<number, JobRun>();
   /** Names this engine in the leases it takes, so other processes see who runs a job. */
   readonly #leaseOwner: string;
@@ -80,6 +93,10 @@ export class Engine {
   constructor(deps: EngineDeps) {
     this.#deps = deps;
     this.#leaseOwner = deps.leaseOwner ?? newLeaseOwner();
+    const logger = deps.logger ?? console;
+    this.#emitter = new TypedEmitter((event, error) =>
+      logger.warn(`A listener of the engine's ${event} event failed; the run goes on.`, error),
+    );
   }
 
   /** Finds the job with the same identity (to resume it) or creates it. */
@@ -214,11 +231,25 @@ export class Engine {
   }
 
   /** Stops a running job (requests in flight finish and are recorded) or holds a queued one. */
-  pause(jobId: number): void {
+  pause(jobId: number, how: { interrupted?: boolean; force?: boolean } = {}): void {
     const job = this.#record(jobId);
     const run = this.#runs.get(jobId);
-    if (run !== undefined) run.control.stop({ kind: 'user' });
-    else if (PAUSABLE.has(job.status)) this.#setStatus(jobId, 'paused', 'user');
+    const kind = how.interrupted ? 'interrupted' : 'user';
+    if (run !== undefined) {
+      run.control.stop({ kind });
+      if (how.force) run.control.abortInFlight();
+    } else if (PAUSABLE.has(job.status)) this.#setStatus(jobId, 'paused', kind);
+  }
+
+  /**
+   * Stops every run of this engine because its process is closing: requests in flight finish (at
+   * most DRAIN_MS) and each job stays queued, to continue at the next start. Resolves once they
+   * have stopped.
+   */
+  async shutdown(): Promise<void> {
+    const runs = [...this.#runs.values()];
+    for (const run of runs) run.control.stop({ kind: 'shutdown' });
+    await Promise.all(runs.map((run) => run.finished));
   }
 
   /** Queues a draft, or a paused, waiting, failed or cancelled job again; the next run continues it. */
@@ -237,29 +268,30 @@ export class Engine {
 
   /**
    * Puts the job's failed videos and failed walks back in the queue (a walk continues from its
-   * cursor). A completed job becomes queued; a running one picks them up. Returns how many
-   * videos and walks were reset.
+   * cursor). A completed job becomes paused, ready to continue; a running one picks them up.
+   * Returns how many videos and walks were reset.
    */
   retryFailed(jobId: number): number {
     const job = this.#record(jobId);
     const { db } = this.#deps;
     const at = this.#now();
+    // A completed job with work again is paused, ready to continue: its caller runs or queues it.
     const reset = db
       .transaction(() => {
         const count = resetFailedItems(db, jobId, at) + reopenFailedWalks(db, jobId);
-        if (count > 0 && job.status === 'completed') setJobStatus(db, jobId, { status: 'queued', at });
+        if (count > 0 && job.status === 'completed')
+          setJobStatus(db, jobId, { status: 'paused', stopReason: 'retry', at });
         return count;
       })
       .immediate();
-    if (reset > 0 && job.status === 'completed') this.#emitter.emit('job', { jobId, status: 'queued' });
+    if (reset > 0 && job.status === 'completed') this.#emitter.emit('job', { jobId, status: 'paused' });
     return reset;
   }
 
   /** Deletes a job that is not running; its spending stays in the ledger and its transcripts in the cache. */
   deleteJob(jobId: number): void {
     const job = this.#record(jobId);
-    if (this.#runs.has(jobId) || !this.#leaseIsFree(job))
-      throw new Error(`Job ${jobId} is running: pause or cancel it before deleting it.`);
+    if (this.#runs.has(jobId) || !this.#leaseIsFree(job)) throw new JobRunningError(jobId);
     deleteJobRow(this.#deps.db, jobId);
   }
 
@@ -287,12 +319,27 @@ export class Engine {
   }
 
   listJobs(): JobSummary[] {
-    return allJobs(this.#deps.db).map((job) => summarize(this.#deps.db, job));
+    return allJobs(this.#deps.db).map((job) => summarize(this.#deps.db, job, this.#runningIn(job)));
   }
 
   job(jobId: number): JobSummary | undefined {
     const job = jobById(this.#deps.db, jobId);
-    return job === undefined ? undefined : summarize(this.#deps.db, job);
+    return job === undefined ? undefined : summarize(this.#deps.db, job, this.#runningIn(job));
+  }
+
+  /**
+   * Holds a job that cannot run yet (no key, no service address) with why: it waits, paused, for
+   * the user to fix it and resume.
+   */
+  hold(jobId: number, stop: { reason: string; message: string }): void {
+    this.#record(jobId);
+    setJobStatus(this.#deps.db, jobId, {
+      status: 'paused',
+      stopReason: stop.reason,
+      stopMessage: stop.message,
+      at: this.#now(),
+    });
+    this.#emitter.emit('job', { jobId, status: 'paused' });
   }
 
   /** The job's progress now (rate 0 when it is not running). */
@@ -340,7 +387,13 @@ export class Engine {
   }
 
   #summary(jobId: number): JobSummary {
-    return summarize(this.#deps.db, this.#record(jobId));
+    const job = this.#record(jobId);
+    return summarize(this.#deps.db, job, this.#runningIn(job));
+  }
+
+  #runningIn(job: JobRecord): JobSummary['runningIn'] {
+    if (this.#runs.has(job.id)) return 'here';
+    return job.status === 'running' && !this.#leaseIsFree(job) ? 'elsewhere' : null;
   }
 
   #setStatus(jobId: number, status: JobStatus, stopReason?: string): void {

@@ -1,4 +1,5 @@
-export { Engine, JobNotFoundError } from './engine';
+export { Engine, JobNotFoundError, JobRunningError } from './engine';
+export { DRAIN_MS } from './run-control';
 export { Throttle } from './throttle';
 export type { ThrottleOptions } from './throttle';
 export { paymentMeaning, REJECTED_MESSAGE, UNREADABLE_MESSAGE } from './failures';
@@ -16,6 +17,7 @@ export type {
   JobSpec,
   JobStatus,
   JobSummary,
+  Logger,
   PreviewOutcome,
   RequestPacer,
   RunOutcome,

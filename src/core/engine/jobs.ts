@@ -4,7 +4,7 @@ import { insertJob, jobByKey, setJobStatus, type JobRecord } from '../store/jobs
 import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
 import { insertSource, setWalkStatus, sourcesOfJob } from '../store/sources';
 import { jobKey } from './identity';
-import { JobOptionsSchema, SkippedSchema, SourcesSchema } from './spec';
+import { JobOptionsSchema, parseJobSettings, SkippedSchema, SourcesSchema } from './spec';
 import type { ItemCountsView, JobSnapshot, JobSpec, JobSummary } from './types';
 
 /**
@@ -62,11 +62,14 @@ export function countsView(counts: ItemCounts): ItemCountsView {
   };
 }
 
-export function summarize(db: Database, job: JobRecord): JobSummary {
+/** The job as faces see it; `runningIn` is the caller's to know (see Engine). */
+export function summarize(db: Database, job: JobRecord, runningIn: JobSummary['runningIn']): JobSummary {
   return {
     id: job.id,
     status: job.status,
     options: JobOptionsSchema.parse(JSON.parse(job.optionsJson)),
+    settings: parseJobSettings(job.settingsJson),
+    runningIn,
     sources: SourcesSchema.parse(JSON.parse(job.sourcesJson)),
     skipped: SkippedSchema.parse(JSON.parse(job.skippedJson)),
     budget: job.budget,

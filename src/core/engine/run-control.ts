@@ -9,6 +9,8 @@ export type StopCause =
   | { kind: 'service'; message: string }
   | { kind: 'interrupted' }
   | { kind: 'user' }
+  /** The process is closing: the job continues at its next start. */
+  | { kind: 'shutdown' }
   | { kind: 'cancelled' }
   | { kind: 'error'; error: unknown };
 
@@ -23,6 +25,7 @@ const RANK: Record<StopCause['kind'], number> = {
   service: 1,
   user: 2,
   interrupted: 2,
+  shutdown: 2,
   error: 2,
   cancelled: 3,
 };

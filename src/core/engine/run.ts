@@ -76,6 +76,8 @@ function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatu
     case 'interrupted':
     case 'user':
       return { status: 'paused', stopReason: cause.kind };
+    case 'shutdown':
+      return { status: 'queued' };
     case 'cancelled':
       return { status: 'cancelled', stopReason: 'cancelled' };
     case 'error':
@@ -96,6 +98,7 @@ function outcomeOf(cause: Exclude<StopCause, { kind: 'error' }>): RunOutcome {
     case 'budget':
     case 'interrupted':
     case 'user':
+    case 'shutdown':
       return { status: 'paused', reason: cause.kind };
     case 'service':
       return { status: 'paused', reason: 'service', message: cause.message };
@@ -127,6 +130,9 @@ function hasWorkLeft(db: Database, jobId: number): boolean {
  */
 export class JobRun {
   readonly control: RunControl;
+  /** Settles when execute() is over, however it ended. */
+  readonly finished: Promise<void>;
+  readonly #markFinished: () => void;
   readonly #deps: RunDeps;
   readonly #options: JobRunOptions;
   readonly #rate: SlidingRate;
@@ -135,6 +141,9 @@ export class JobRun {
   #progress = 0;
 
   constructor(options: JobRunOptions) {
+    let markFinished = (): void => undefined;
+    this.finished = new Promise((resolve) => (markFinished = resolve));
+    this.#markFinished = markFinished;
     this.#options = options;
     this.#deps = options.deps;
     this.#rate = new SlidingRate(options.deps.clock);
@@ -164,6 +173,7 @@ export class JobRun {
       this.#throttle.flush();
       this.#throttle.dispose();
       this.control.dispose();
+      this.#markFinished();
     }
   }
 

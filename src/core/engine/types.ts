@@ -1,7 +1,7 @@
 import type { Source } from '../../shared/sources';
-import type { Snapshot } from '../../shared/contract';
 import type { Clock, Endpoint, RetryNotice, TranscriptClient } from '../api/types';
 import type { Database, ItemStatus, JobStatus, WalkStatus } from '../store';
+import type { JobSettings } from './spec';
 
 export type { JobStatus, ItemStatus, WalkStatus };
 export type { ExportRow } from '../store';
@@ -44,7 +44,8 @@ export type RunOutcome =
   /** `failed` counts videos that failed after every retry; `failedSources` lists that could not be walked. */
   | { status: 'completed'; failed: number; failedSources: number }
   | { status: 'waiting_credits'; code: string; meaning: string }
-  | { status: 'paused'; reason: 'budget' | 'interrupted' | 'user' }
+  /** 'shutdown': the process that ran it is closing; the job stays queued for the next start. */
+  | { status: 'paused'; reason: 'budget' | 'interrupted' | 'user' | 'shutdown' }
   /** The service cannot be reached, keeps failing, or asked to wait longer than we will. */
   | { status: 'paused'; reason: 'service'; message: string }
   | { status: 'failed'; reason: 'auth'; httpStatus: number; message: string }
@@ -60,8 +61,15 @@ export interface RequestPacer {
   wait(signal?: AbortSignal): Promise<void>;
 }
 
+/** Where the engine reports what it cannot throw (a listener that failed). */
+export interface Logger {
+  warn(message: string, error?: unknown): void;
+}
+
 export interface EngineDeps {
   db: Database;
+  /** Default: console. */
+  logger?: Logger;
   /** The default client of every run; a run may bring its own (RunSettings.client) instead. */
   client?: TranscriptClient;
   clock: Clock;
@@ -107,11 +115,15 @@ export interface JobSummary {
   id: number;
   status: JobStatus;
   options: JobOptions;
+  /** How it is to be run and exported. */
+  settings: JobSettings;
+  /** Whether a process runs it now: this engine ('here') or another live one ('elsewhere'). */
+  runningIn: 'here' | 'elsewhere' | null;
   sources: Source[];
   skipped: Array<{ input: string; reason: string }>;
-  /** The budget of the latest run, null when it had none. */
+  /** The credits it may spend in all; null for no limit. */
   budget: number | null;
-  /** Why the job stopped: 'budget' | 'interrupted' | 'user' | 'credits' | 'auth' | 'error'; null otherwise. */
+  /** Why the job stopped: 'budget' | 'interrupted' | 'user' | 'credits' | 'auth' | 'service' | 'error' | 'retry' | 'setup'; null otherwise. */
   stopReason: string | null;
   /** The 402 code, or the refused HTTP status for 'auth'. */
   stopCode: string | null;
@@ -128,8 +140,17 @@ export interface JobSummary {
   walks: SourceProgress[];
 }
 
-/** Throttled progress of a running job (the contract's Snapshot). */
-export type JobSnapshot = Snapshot;
+/** Throttled progress of a running job: at most ten a second, whatever the throughput. */
+export interface JobSnapshot {
+  jobId: number;
+  status: JobStatus;
+  counts: ItemCountsView;
+  sourcesWalked: number;
+  sourcesTotal: number;
+  ratePerSecond: number;
+  etaSeconds: number | null;
+  creditsSpent: number;
+}
 
 export interface CreditStatus {
   byJob: Record<number, number>;

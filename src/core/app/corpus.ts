@@ -1,6 +1,6 @@
-import { readTranscript } from './api';
-import type { ExportRow, JobSummary } from './engine';
-import type { ExportFormat, ExportInput, ExportSourceFailure, ExportVideo } from './export';
+import { readTranscript } from '../api';
+import type { ExportRow, JobSummary } from '../engine';
+import type { ExportFormat, ExportInput, ExportSourceFailure, ExportVideo } from '../export';
 
 export interface CorpusOptions {
   formats: ExportFormat[];

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import type { JobDetail } from '../../shared/contract';
+import { withApp } from '../environment';
+import { addJobOptions, type RawJobOptions } from '../job-options';
+import { reportSources } from '../sources-report';
+import { parseOrExit } from './export';
+
+interface PreviewFlags extends RawJobOptions {
+  baseUrl?: string;
+  dataDir?: string;
+}
+
+/**
+ * `scriptorium preview`: walks the lists of the job an `export` with the same sources and options
+ * would run, buying only list pages, and says what its transcripts will cost. The export run
+ * afterwards continues this job and buys none of those pages again.
+ */
+export function registerPreviewCommand(program: Command): void {
+  addJobOptions(
+    program
+      .command('preview')
+      .description('Walk the lists of an export (buying only list pages) and say what its transcripts will cost.'),
+  ).action(async (sourceArgs: string[], flags: PreviewFlags) => {
+    const request = parseOrExit(sourceArgs, flags);
+    const detail = await withApp(flags, async (api) => {
+      await reportSources(api, request.sources, process.stderr);
+      const preview = await api.previewJob({ draft: { ...request.draft, sources: request.sources } });
+      return preview.detail;
+    });
+    process.stdout.write(describePreview(detail));
+  });
+}
+
+export function describePreview({ job, lists, estimate }: JobDetail): string {
+  const pages = lists.reduce((sum, list) => sum + list.pages, 0);
+  const lines = [
+    `Job ${job.id}: ${job.counts.total} video(s) from ${job.sources.length} source(s).`,
+    `  list pages bought: ${pages} (credits spent by this job so far: ${job.creditsSpent})`,
+    `  transcripts still to buy: at most ${estimate.transcripts} credit(s) (a video without captions costs nothing)`,
+  ];
+  for (const list of lists) {
+    const size = list.expectedVideos === null ? '' : ` of ${list.expectedVideos}`;
+    const state = list.error === null ? list.status : `${list.status}: ${list.error}`;
+    lines.push(`  ${list.input}: ${list.videos}${size} video(s) listed (${state})`);
+  }
+  if (!estimate.exact) lines.push('  Some lists are not fully walked yet: run preview again to continue.');
+  lines.push('Run `scriptorium export` with the same sources and options to buy the transcripts.');
+  return `${lines.join('\n')}\n`;
+}

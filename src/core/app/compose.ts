@@ -1,0 +1,209 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EventName, EventPayload } from '../../shared/contract';
+import { realClock, type Clock } from '../api';
+import { Engine, paymentMeaning, type Logger } from '../engine';
+import { DATABASE_FILE, openDatabase } from '../store';
+import { toAppError } from './errors';
+import { EventHub } from './events';
+import { createHandlers, exportsFolder, type AppContext, type AppHandlers } from './handlers';
+import { JobRunner } from './job-runner';
+import type { KeyStore } from './keys';
+import { openSession } from './service';
+import { readSettings } from './settings';
+import { toCreditView, toJobView, type JobPace } from './views';
+import { DatabaseWatcher } from './watcher';
+
+export type Subscribe = <N extends EventName>(
+  event: N,
+  listener: (payload: EventPayload<N>) => void,
+) => () => void;
+
+export interface AppOptions {
+  /** Holds the database; every face uses the same folder, so all see the same jobs. */
+  dataDir: string;
+  /** Where this face keeps the API key. */
+  keys: KeyStore;
+  /** The service's address given to this process (a flag, an environment variable); else the setting. */
+  serviceUrl?: string;
+  /** How a user sets the service's address in this face, for the message when none is set. */
+  missingServiceUrlHint?: string;
+  /** Run queued jobs in this process (the desktop app, browser mode); the CLI runs its own. */
+  runner?: boolean;
+  /** Notice what other processes write to the database, to show it live. */
+  watch?: boolean;
+  /** Default: the real clock. */
+  clock?: Clock;
+  /** Per-request timeout in ms for the service client. Default 30 000. */
+  requestTimeoutMs?: number;
+  /** Default: console. */
+  logger?: Logger;
+}
+
+/** The application: the contract's handlers and events over one database; what every face holds. */
+export interface ScriptoriumApp {
+  handlers: AppHandlers;
+  on: Subscribe;
+  /** A ZIP written for download (exportJob without a destination), for browser mode to serve. */
+  download(exportId: string): { path: string; fileName: string } | undefined;
+  /** Stops taking jobs, lets a running one drain (it continues at the next start), closes the database. */
+  close(): Promise<void>;
+}
+
+/** Enough keep-alive connections for the most requests a job may have in flight, and its list pages. */
+const CONNECTIONS = 64 + 2;
+
+/** Opens the database, recovers what a stopped process left, and wires the engine to the faces. */
+export function openApp(options: AppOptions): ScriptoriumApp {
+  const clock = options.clock ?? realClock;
+  const logger = options.logger ?? console;
+  const db = openDatabase(join(options.dataDir, DATABASE_FILE));
+  const engine = new Engine({ db, clock, logger });
+  engine.recover();
+  // Downloads live as long as the process that offered them.
+  rmSync(exportsFolder(options.dataDir), { recursive: true, force: true });
+
+  const paces = new Map<number, JobPace>();
+  const pace = (jobId: number): JobPace => paces.get(jobId) ?? { ratePerSecond: 0, etaSeconds: null };
+  const events = new EventHub({
+    clock,
+    logger,
+    jobView: (jobId) => {
+      const job = engine.job(jobId);
+      return job === undefined ? undefined : toJobView(job, pace(jobId));
+    },
+    credits: () => toCreditView(engine.creditStatus()),
+  });
+
+  let runner: JobRunner | undefined;
+  const ctx: AppContext = {
+    db,
+    engine,
+    events,
+    keys: options.keys,
+    dataDir: options.dataDir,
+    openSession: () =>
+      openSession({
+        keys: options.keys,
+        serviceUrl: options.serviceUrl ?? readSettings(db).serviceUrl ?? undefined,
+        missingServiceUrlHint: options.missingServiceUrlHint ?? 'enter it in Settings.',
+        clock,
+        ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
+        connections: CONNECTIONS,
+      }),
+    wakeRunner: () => runner?.wake(),
+    pace,
+    downloads: new Map(),
+    exporting: new Map(),
+  };
+  const handlers = createHandlers(ctx);
+
+  forwardEngineFacts(engine, events, paces, () => readSettings(db).billingUrl);
+  const watcher = options.watch ? watchOtherProcesses(ctx, paces, () => runner?.wake()) : undefined;
+  if (options.runner) {
+    runner = new JobRunner({
+      queued: () => engine.queuedJobIds(),
+      logger,
+      run: async (jobId) => {
+        try {
+          await handlers.runJob({ jobId });
+        } catch (error) {
+          const failure = toAppError(error);
+          // A job that cannot start (no key, no address) waits, paused, with what to do.
+          if (failure.code === 'no_key' || failure.code === 'invalid_input')
+            engine.hold(jobId, { reason: 'setup', message: failure.message });
+          else if (failure.code !== 'job_busy') throw error;
+        }
+      },
+    });
+  }
+
+  return {
+    handlers,
+    on: (event, listener) => events.on(event, listener),
+    download: (exportId) => ctx.downloads.get(exportId),
+    async close() {
+      watcher?.stop();
+      const stopped = runner?.stop();
+      await engine.shutdown();
+      await stopped;
+      for (const controllers of ctx.exporting.values()) for (const controller of controllers) controller.abort();
+      events.dispose();
+      db.close();
+    },
+  };
+}
+
+/** The engine's facts, turned into the contract's events. */
+function forwardEngineFacts(
+  engine: Engine,
+  events: EventHub,
+  paces: Map<number, JobPace>,
+  billingUrl: () => string | null,
+): void {
+  engine.on('job', ({ jobId, status }) => {
+    events.jobTouched(jobId);
+    if (status === 'waiting_credits') {
+      const job = engine.job(jobId);
+      const code = job?.stopCode ?? 'E_PAYMENT_REQUIRED';
+      events.emit('paymentRequired', { jobId, code, meaning: paymentMeaning(code), billingUrl: billingUrl() });
+    }
+    if (status !== 'running') paces.delete(jobId);
+  });
+  engine.on('snapshot', (snapshot) => {
+    paces.set(snapshot.jobId, { ratePerSecond: snapshot.ratePerSecond, etaSeconds: snapshot.etaSeconds });
+    events.jobTouched(snapshot.jobId);
+  });
+  engine.on('item', ({ jobId, status }) => {
+    if (status !== 'fetching') events.videosTouched(jobId);
+    events.jobTouched(jobId);
+  });
+  engine.on('page', ({ jobId, videos }) => {
+    events.videosTouched(jobId, videos);
+    events.jobTouched(jobId);
+  });
+  engine.on('credit', ({ jobId }) => {
+    events.creditsTouched();
+    events.jobTouched(jobId);
+  });
+  engine.on('wait', ({ jobId, status, waitMs, attempt }) =>
+    events.emit('retryWait', { jobId, status, waitMs, attempt }),
+  );
+}
+
+/**
+ * Tells faces what another process (the CLI beside the window) changes: each job whose state moved
+ * since the last look, the videos it finished, the credits; and a runner wakes for jobs queued there.
+ * The pace of a job run elsewhere is measured from its finished videos between two looks.
+ */
+function watchOtherProcesses(ctx: AppContext, paces: Map<number, JobPace>, wake: () => void): DatabaseWatcher {
+  const seen = new Map<number, { mark: string; done: number; at: number }>();
+  return new DatabaseWatcher(ctx.db, () => {
+    const now = Date.now();
+    const jobs = ctx.engine.listJobs();
+    for (const job of jobs) {
+      const done = job.counts.ok + job.counts.unavailable + job.counts.failed + job.counts.skipped;
+      const mark = JSON.stringify([job.status, job.updatedAt, job.counts, job.creditsSpent, job.walks.length]);
+      const before = seen.get(job.id);
+      seen.set(job.id, { mark, done, at: now });
+      if (before?.mark === mark) continue;
+      if (job.runningIn === 'elsewhere' && before !== undefined && now > before.at) {
+        const ratePerSecond = ((done - before.done) * 1000) / (now - before.at);
+        paces.set(job.id, {
+          ratePerSecond,
+          etaSeconds: ratePerSecond > 0 ? Math.ceil(job.counts.pending / ratePerSecond) : null,
+        });
+      }
+      if (before !== undefined && done !== before.done) ctx.events.videosTouched(job.id, done - before.done);
+      ctx.events.jobTouched(job.id);
+    }
+    const present = new Set(jobs.map((job) => job.id));
+    for (const jobId of [...seen.keys()]) {
+      if (present.has(jobId)) continue;
+      seen.delete(jobId);
+      ctx.events.jobRemoved(jobId);
+    }
+    ctx.events.creditsTouched();
+    if (jobs.some((job) => job.status === 'queued')) wake();
+  });
+}

@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommandInput, CommandName, CommandOutput, JobDraft, SourceLine } from '../../shared/contract';
+import { parseLangPreference } from '../../shared/limits';
+import { checkSources } from '../../shared/sources';
+import { APP_NAME, APP_VERSION } from '../../shared/version';
+import { isApiError } from '../api';
+import type { Engine, JobSpec, JobSummary, RunOutcome } from '../engine';
+import { writeCorpus } from '../export';
+import type { Database } from '../store';
+import { videoPage } from '../store/video-pages';
+import { corpusInput } from './corpus';
+import { AppError } from './errors';
+import type { EventHub } from './events';
+import type { KeyStore } from './keys';
+import type { ServiceSession } from './service';
+import { readSettings, writeSettings } from './settings';
+import { toCreditView, toJobDetail, toJobView, toOutcomeView, toSourceLines, type JobPace } from './views';
+
+/** One handler per contract command: what every face dispatches into. */
+export type AppHandlers = { [N in CommandName]: (input: CommandInput<N>) => Promise<CommandOutput<N>> };
+
+/** What the handlers work with; built once by openApp (compose.ts). */
+export interface AppContext {
+  db: Database;
+  engine: Engine;
+  events: EventHub;
+  keys: KeyStore;
+  dataDir: string;
+  /** Opens a client on the service with the key and address in force; throws AppError when one is missing. */
+  openSession(): ServiceSession;
+  /** Jobs queued here are run by this process's runner, when it has one. */
+  wakeRunner(): void;
+  pace(jobId: number): JobPace;
+  /** Exports written for download (browser mode), by id. */
+  downloads: Map<string, { path: string; fileName: string }>;
+  /** Exports under way, by job, so that an interrupt can stop them. */
+  exporting: Map<number, Set<AbortController>>;
+}
+
+/** A free, harmless question for testConnection: resolving a channel id needs the key and costs nothing. */
+const PROBE_CHANNEL_ID = 'UCBR8-60-B28hp2BmDPdntcQ';
+
+export function createHandlers(ctx: AppContext): AppHandlers {
+  const { engine, events } = ctx;
+
+  const summary = (jobId: number): JobSummary => {
+    const job = engine.job(jobId);
+    if (job === undefined) throw new AppError('job_not_found', `There is no job ${jobId}.`);
+    return job;
+  };
+  const view = (jobId: number) => toJobView(summary(jobId), ctx.pace(jobId));
+  const detail = (jobId: number) => toJobDetail(summary(jobId), engine.estimate(jobId), ctx.pace(jobId));
+
+  /** Finds or creates the draft's job with its run settings; returns it with the lines refused. */
+  const jobFor = (draft: JobDraft): { job: JobSummary; created: boolean; rejected: SourceLine[] } => {
+    const { spec, rejected } = specOf(draft);
+    const { job, created } = engine.findOrCreateJob(spec);
+    engine.configure(job.id, { concurrency: draft.concurrency, formats: draft.formats, budget: draft.budget });
+    events.jobTouched(job.id);
+    return { job, created, rejected };
+  };
+
+  /** Runs a job here through a fresh session; 'busy' (another process runs it) is an error. */
+  const runHere = async (jobId: number, mode: 'run' | 'preview') => {
+    const session = ctx.openSession();
+    try {
+      const settings = { client: session.client, pacer: session.pacer };
+      const outcome = mode === 'run' ? await engine.run(jobId, settings) : await engine.preview(jobId, settings);
+      if (outcome.status === 'busy') throw new AppError('job_busy', outcome.message);
+      return outcome;
+    } finally {
+      events.jobSettled(jobId);
+      await session.close();
+    }
+  };
+
+  return {
+    validateSources: async ({ sources }) => ({ lines: toSourceLines(sources, checkSources(sources)) }),
+
+    previewJob: async ({ draft }) => {
+      const { job, rejected } = jobFor(draft);
+      const outcome = await runHere(job.id, 'preview');
+      if (outcome.status !== 'walked') throwIfStoppedForGood(outcome);
+      return { detail: detail(job.id), rejected };
+    },
+
+    createJob: async ({ draft, start }) => {
+      const { job, created, rejected } = jobFor(draft);
+      if (start) {
+        engine.resume(job.id);
+        ctx.wakeRunner();
+      }
+      return { job: view(job.id), created, rejected };
+    },
+
+    startJob: async ({ jobId }) => {
+      engine.resume(jobId);
+      ctx.wakeRunner();
+      return view(jobId);
+    },
+
+    runJob: async ({ jobId }) => {
+      summary(jobId);
+      const outcome = await runHere(jobId, 'run');
+      if (outcome.status === 'walked') throw new Error(`job ${jobId} was previewed instead of run`);
+      return { job: view(jobId), outcome: toOutcomeView(outcome) };
+    },
+
+    pauseJob: async ({ jobId, force, interrupted }) => {
+      engine.pause(jobId, { force: force ?? false, interrupted: interrupted ?? false });
+      for (const controller of ctx.exporting.get(jobId) ?? []) controller.abort();
+      return view(jobId);
+    },
+
+    resumeJob: async ({ jobId }) => {
+      engine.resume(jobId);
+      ctx.wakeRunner();
+      return view(jobId);
+    },
+
+    cancelJob: async ({ jobId }) => {
+      engine.cancel(jobId);
+      return view(jobId);
+    },
+
+    retryFailed: async ({ jobId }) => {
+      const reset = engine.retryFailed(jobId);
+      events.jobTouched(jobId);
+      events.videosTouched(jobId, reset);
+      return { job: view(jobId), reset };
+    },
+
+    deleteJob: async ({ jobId }) => {
+      engine.deleteJob(jobId);
+      events.jobRemoved(jobId);
+      events.creditsTouched();
+      return null;
+    },
+
+    listJobs: async () => engine.listJobs().map((job) => toJobView(job, ctx.pace(job.id))),
+
+    jobDetail: async ({ jobId }) => detail(jobId),
+
+    listVideos: async ({ jobId, offset, limit, status, search }) => {
+      summary(jobId);
+      const page = videoPage(ctx.db, jobId, { offset, limit, status, search });
+      return { total: page.total, offset, rows: page.rows };
+    },
+
+    exportJob: async ({ jobId, formats, destination }) => {
+      const job = summary(jobId);
+      const exportId = randomUUID();
+      const fileName = downloadName(job);
+      const path = destination ?? join(exportsFolder(ctx.dataDir), `${exportId}.zip`);
+      const controller = new AbortController();
+      const running = ctx.exporting.get(jobId) ?? new Set();
+      ctx.exporting.set(jobId, running.add(controller));
+      try {
+        const input = corpusInput(job, () => engine.exportRows(jobId), { formats }, {
+          name: APP_NAME,
+          version: APP_VERSION,
+        });
+        const result = await writeCorpus(input, path, {
+          signal: controller.signal,
+          onProgress: ({ done, total }) => events.emit('exportProgress', { exportId, jobId, done, total }),
+        });
+        if (destination === null) ctx.downloads.set(exportId, { path: result.path, fileName });
+        return {
+          exportId,
+          jobId,
+          fileName,
+          path: destination === null ? null : result.path,
+          bytes: result.bytes,
+          complete: input.manifest.complete,
+        };
+      } finally {
+        running.delete(controller);
+      }
+    },
+
+    creditStatus: async () => toCreditView(engine.creditStatus()),
+
+    setBalance: async ({ credits }) => {
+      engine.setBalance(credits);
+      events.creditsTouched();
+      return toCreditView(engine.creditStatus());
+    },
+
+    getSettings: async () => readSettings(ctx.db),
+
+    updateSettings: async (change) => writeSettings(ctx.db, change),
+
+    keyStatus: async () => ctx.keys.status(),
+
+    setKey: async ({ key }) => ctx.keys.save(key),
+
+    removeKey: async () => ctx.keys.remove(),
+
+    testConnection: async () => {
+      let session: ServiceSession;
+      try {
+        session = ctx.openSession();
+      } catch (error) {
+        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+      try {
+        await session.client.channelResolve(PROBE_CHANNEL_ID, AbortSignal.timeout(15_000));
+        return { ok: true, message: `Connected to ${session.host}: the service accepted the key.` };
+      } catch (error) {
+        return { ok: false, message: describeConnectionFailure(error) };
+      } finally {
+        await session.close();
+      }
+    },
+  };
+}
+
+/** The job a draft describes; throws AppError when nothing in it can run. */
+function specOf(draft: JobDraft): { spec: JobSpec; rejected: SourceLine[] } {
+  const langs = parseLangPreference(draft.languages);
+  if (!langs.ok) throw new AppError('invalid_input', `Languages "${draft.languages}": ${langs.reason}.`);
+  const checked = checkSources(draft.sources);
+  const rejected = toSourceLines(draft.sources, checked).filter((line) => line.kind === null);
+  if (checked.valid.length === 0) {
+    throw new AppError(
+      'invalid_input',
+      `No valid source remains (${rejected.length} refused), so nothing was sent. Fix the sources and try again.`,
+    );
+  }
+  return {
+    spec: {
+      sources: checked.valid.map((entry) => entry.source),
+      skipped: checked.invalid.map((entry) => ({ input: entry.input, reason: `${entry.where}: ${entry.reason}` })),
+      options: {
+        langs: langs.langs,
+        includeTimestamp: draft.includeTimestamp,
+        sendMetadata: draft.sendMetadata,
+        ...(draft.maxVideos !== null && { maxVideos: draft.maxVideos }),
+      },
+    },
+    rejected,
+  };
+}
+
+/** A preview that the service stopped (credits, key, availability) is an error; one the user stopped is not. */
+function throwIfStoppedForGood(outcome: Exclude<RunOutcome, { status: 'busy' }>): void {
+  switch (outcome.status) {
+    case 'waiting_credits':
+      throw new AppError('credits_ran_out', `${outcome.meaning} (${outcome.code}).`);
+    case 'failed':
+      throw new AppError('key_refused', `The service refused the API key (HTTP ${outcome.httpStatus}).`);
+    case 'paused':
+      if (outcome.reason === 'service') throw new AppError('service_unavailable', outcome.message);
+      if (outcome.reason === 'budget') throw new AppError('budget_reached', 'The budget is spent on list pages.');
+      return;
+    default:
+      return;
+  }
+}
+
+function describeConnectionFailure(error: unknown): string {
+  if (!isApiError(error)) return error instanceof Error ? error.message : String(error);
+  if (error.status === 401 || error.status === 403) {
+    return `The service refused the key (HTTP ${error.status}): check it and save it again.`;
+  }
+  return error.message;
+}
+
+/** Where exports for download go: a folder of the data folder, emptied when the app starts. */
+export function exportsFolder(dataDir: string): string {
+  const folder = join(dataDir, 'exports');
+  mkdirSync(folder, { recursive: true });
+  return folder;
+}
+
+/** "scriptorium-job-12-My Playlist.zip", safe as a file name on every system. */
+function downloadName(job: JobSummary): string {
+  const title = (job.walks.find((walk) => walk.title)?.title ?? job.sources[0]?.input ?? '')
+    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
+    .slice(0, 60)
+    .trim();
+  return `scriptorium-job-${job.id}${title ? `-${title}` : ''}.zip`;
+}

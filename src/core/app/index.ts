@@ -1,0 +1,13 @@
+/**
+ * The application surface: the only door faces (CLI, Electron main, browser mode) use. What they
+ * get is the contract of src/shared/contract.ts, served by the handlers here, and the few hooks a
+ * face needs to host it (a key store, a download for browser mode).
+ */
+export { openApp } from './compose';
+export type { AppOptions, ScriptoriumApp, Subscribe } from './compose';
+export { dispatch, isCommandName } from './dispatch';
+export { toAppError } from './errors';
+export type { AppHandlers } from './handlers';
+export { environmentKeyStore, memoryKeyStore } from './keys';
+export type { KeyStore } from './keys';
+export { localApi } from './local-api';

@@ -1,0 +1,41 @@
+import { EXPORT_FORMATS, SettingsSchema, type Settings } from '../../shared/contract';
+import type { Database } from '../store';
+import { readSetting, writeSetting } from '../store/settings';
+
+const SETTINGS_KEY = 'app_settings';
+
+/** What a new job starts from until the user changes it in Settings. */
+export const DEFAULT_SETTINGS: Settings = {
+  serviceUrl: null,
+  billingUrl: null,
+  defaults: {
+    languages: 'orig',
+    includeTimestamp: true,
+    sendMetadata: true,
+    maxVideos: null,
+    budget: null,
+    concurrency: 4,
+    formats: [...EXPORT_FORMATS],
+  },
+};
+
+/** The user's settings; a value written by another version that no longer parses reads as the defaults. */
+export function readSettings(db: Database): Settings {
+  const text = readSetting(db, SETTINGS_KEY);
+  if (text === undefined) return DEFAULT_SETTINGS;
+  const parsed = SettingsSchema.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : DEFAULT_SETTINGS;
+}
+
+export function writeSettings(db: Database, change: Partial<Omit<Settings, 'defaults'>> & {
+  defaults?: Partial<Settings['defaults']>;
+}): Settings {
+  const current = readSettings(db);
+  const next = SettingsSchema.parse({
+    serviceUrl: change.serviceUrl === undefined ? current.serviceUrl : change.serviceUrl,
+    billingUrl: change.billingUrl === undefined ? current.billingUrl : change.billingUrl,
+    defaults: { ...current.defaults, ...change.defaults },
+  });
+  writeSetting(db, SETTINGS_KEY, JSON.stringify(next));
+  return next;
+}

@@ -1,0 +1,155 @@
+import {
+  EXPORT_FORMATS,
+  type CreditView,
+  type ExportFormat,
+  type JobDetail,
+  type JobView,
+  type RunOutcomeView,
+  type SourceLine,
+} from '../../shared/contract';
+import type { checkSources } from '../../shared/sources';
+import type { CreditStatus, EstimateResult, JobSummary, RunOutcome } from '../engine';
+
+/**
+ * Engine rows to contract objects, field by field: what faces see is decided here, and nothing of
+ * the engine's own shapes leaks through the contract.
+ */
+
+/** What a face knows of a job's pace only while it runs: items a second and the time left. */
+export interface JobPace {
+  ratePerSecond: number;
+  etaSeconds: number | null;
+}
+
+const IDLE: JobPace = { ratePerSecond: 0, etaSeconds: null };
+
+const KNOWN_FORMATS: ReadonlySet<string> = new Set(EXPORT_FORMATS);
+
+function formatsOf(job: JobSummary): ExportFormat[] {
+  const formats = job.settings.formats.filter((format): format is ExportFormat => KNOWN_FORMATS.has(format));
+  return formats.length > 0 ? formats : [...EXPORT_FORMATS];
+}
+
+/** The first list's title (a playlist or a channel), else the first source as the user typed it. */
+export function jobTitle(job: JobSummary): string {
+  const named = job.walks.find((walk) => walk.title !== null && walk.title !== '');
+  return named?.title ?? job.sources[0]?.input ?? `Job ${job.id}`;
+}
+
+function isUnwalked(status: string): boolean {
+  return status === 'failed' || status === 'unavailable';
+}
+
+export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
+  const running = job.status === 'running';
+  return {
+    id: job.id,
+    title: jobTitle(job),
+    status: job.status,
+    sources: job.sources.map((source) => source.input),
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+    finishedAt: job.finishedAt,
+    counts: job.counts,
+    creditsSpent: job.creditsSpent,
+    creditsPossible: job.creditsPossible,
+    budget: job.budget,
+    concurrency: job.settings.concurrency,
+    formats: formatsOf(job),
+    stop:
+      job.stopReason === null
+        ? null
+        : { reason: job.stopReason, code: job.stopCode, message: job.stopMessage },
+    sourcesWalked: job.walks.filter((walk) => walk.walkStatus !== 'pending').length,
+    sourcesTotal: job.walks.length,
+    sourcesFailed: job.walks.filter((walk) => isUnwalked(walk.walkStatus)).length,
+    ratePerSecond: running ? pace.ratePerSecond : 0,
+    etaSeconds: running ? pace.etaSeconds : null,
+    runningIn: job.runningIn,
+  };
+}
+
+export function toJobDetail(job: JobSummary, estimate: EstimateResult, pace?: JobPace): JobDetail {
+  return {
+    job: toJobView(job, pace),
+    options: {
+      languages: job.options.langs,
+      includeTimestamp: job.options.includeTimestamp,
+      sendMetadata: job.options.sendMetadata,
+      maxVideos: job.options.maxVideos ?? null,
+    },
+    lists: job.walks
+      .filter((walk) => walk.kind !== 'video')
+      .map((walk) => ({
+        input: walk.input,
+        kind: walk.kind,
+        title: walk.title,
+        status: walk.walkStatus,
+        pages: walk.pages,
+        videos: walk.videosFound,
+        expectedVideos: walk.expectedVideos,
+        error: walk.error,
+        httpStatus: walk.httpStatus,
+        code: walk.errorCode,
+      })),
+    skipped: job.skipped,
+    estimate,
+  };
+}
+
+export function toCreditView(status: CreditStatus): CreditView {
+  return {
+    today: status.today,
+    total: status.total,
+    possible: status.possible,
+    byJob: Object.entries(status.byJob).map(([jobId, credits]) => ({ jobId: Number(jobId), credits })),
+    last402: status.last402 ?? null,
+    balance: status.balance ?? null,
+    estimatedRemaining: status.estimatedRemaining ?? null,
+  };
+}
+
+/** The engine's outcome of a run; 'busy' never gets here (it is an error: nothing ran). */
+export function toOutcomeView(outcome: Exclude<RunOutcome, { status: 'busy' }>): RunOutcomeView {
+  switch (outcome.status) {
+    case 'completed':
+      return { status: 'completed', failed: outcome.failed, failedSources: outcome.failedSources };
+    case 'waiting_credits':
+      return { status: 'waiting_credits', code: outcome.code, meaning: outcome.meaning };
+    case 'paused':
+      return {
+        status: 'paused',
+        reason: outcome.reason,
+        message: outcome.reason === 'service' ? outcome.message : null,
+      };
+    case 'failed':
+      return { status: 'failed', httpStatus: outcome.httpStatus, message: outcome.message };
+    case 'cancelled':
+      return { status: 'cancelled' };
+  }
+}
+
+/** checkSources' verdicts, in the order the lines came. */
+export function toSourceLines(
+  entries: ReadonlyArray<{ where: string }>,
+  checked: ReturnType<typeof checkSources>,
+): SourceLine[] {
+  const order = new Map(entries.map((entry, index) => [entry.where, index]));
+  const lines: SourceLine[] = [
+    ...checked.valid.map((entry) => ({
+      where: entry.where,
+      input: entry.source.input,
+      kind: entry.source.kind,
+      reason: null,
+      warning: null,
+    })),
+    ...checked.invalid.map((entry) => ({
+      where: entry.where,
+      input: entry.input,
+      kind: null,
+      reason: entry.reason,
+      warning: null,
+    })),
+  ];
+  return lines.sort((a, b) => (order.get(a.where) ?? 0) - (order.get(b.where) ?? 0));
+}

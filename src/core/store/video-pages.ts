@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { Database } from './database';
+import { ITEM_STATUSES } from './items';
+import { preparedFor } from './prepared';
+
+/** One video of a job as faces list it. */
+const VideoRowSchema = z
+  .object({
+    id: z.number().int(),
+    position: z.number().int(),
+    video_id: z.string(),
+    title: z.string(),
+    transcript_title: z.string().nullable(),
+    language: z.string().nullable(),
+    status: z.enum(ITEM_STATUSES),
+    source_input: z.string(),
+    attempts: z.number().int(),
+    http_status: z.number().int().nullable(),
+    code: z.string().nullable(),
+    message: z.string().nullable(),
+  })
+  .transform((row) => ({
+    itemId: row.id,
+    position: row.position,
+    videoId: row.video_id,
+    title: row.title || row.transcript_title || '',
+    language: row.language,
+    status: row.status,
+    source: row.source_input,
+    attempts: row.attempts,
+    httpStatus: row.http_status,
+    code: row.code,
+    message: row.message,
+  }));
+export type StoredVideoRow = z.output<typeof VideoRowSchema>;
+
+/** Which videos a page shows: all, or those of one status ('pending' includes those in flight). */
+export type VideoStatusFilter = 'all' | 'pending' | 'ok' | 'unavailable' | 'failed' | 'skipped';
+
+export interface VideoPageQuery {
+  offset: number;
+  limit: number;
+  status: VideoStatusFilter;
+  /** Words of the title, matched anywhere and without regard to case; '' matches every video. */
+  search: string;
+}
+
+// Both filters are always present and switched off by their own parameter, so one statement serves
+// every query; the order is that of the items_by_job_order index.
+const FILTERS = `
+  WHERE i.job_id = :jobId
+    AND (:status = 'all' OR i.status = :status OR (:status = 'pending' AND i.status = 'fetching'))
+    AND (:search = '' OR instr(lower(i.title || ' ' || coalesce(t.title, '')), lower(:search)) > 0)`;
+
+const statements = preparedFor((db) => ({
+  page: db.prepare(
+    `SELECT i.id, i.position, i.video_id, i.title, t.title AS transcript_title, t.language, i.status,
+       s.input AS source_input, i.attempts, i.http_status, i.code, i.message
+     FROM items i
+     JOIN sources s ON s.id = i.source_id
+     LEFT JOIN transcripts t ON t.id = i.transcript_id
+     ${FILTERS}
+     ORDER BY i.job_id, i.source_id, i.position, i.id
+     LIMIT :limit OFFSET :offset`,
+  ),
+  count: db.prepare(
+    `SELECT count(*) AS n FROM items i LEFT JOIN transcripts t ON t.id = i.transcript_id ${FILTERS}`,
+  ),
+}));
+
+/** A page of the job's videos in list order (source by source, by position), and how many match. */
+export function videoPage(
+  db: Database,
+  jobId: number,
+  query: VideoPageQuery,
+): { total: number; rows: StoredVideoRow[] } {
+  const params = { jobId, status: query.status, search: query.search.trim() };
+  const { n } = z.object({ n: z.number().int() }).parse(statements(db).count.get(params));
+  const rows = statements(db)
+    .page.all({ ...params, limit: query.limit, offset: query.offset })
+    .map((row) => VideoRowSchema.parse(row));
+  return { total: n, rows };
+}

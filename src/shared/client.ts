@@ -1,0 +1,30 @@
+import { commandNames, type CommandName, type EventName } from './channels';
+import type { Answer, EventPayload, ScriptoriumApi } from './contract';
+import { ContractError } from './contract-error';
+
+/** Sends one command over a transport and resolves with its answer (never rejects for a typed error). */
+export type SendCommand = (name: CommandName, input: unknown) => Promise<Answer<unknown>>;
+
+export type SubscribeToEvents = <N extends EventName>(
+  event: N,
+  listener: (payload: EventPayload<N>) => void,
+) => () => void;
+
+/**
+ * The contract as a face calls it, over any transport that answers with Answer envelopes (IPC,
+ * HTTP, the CLI's in-process dispatch): one method per command, which resolves with the output or
+ * throws ContractError with the failure's code.
+ */
+export function createApi(send: SendCommand, on: SubscribeToEvents): ScriptoriumApi {
+  const methods = Object.fromEntries(
+    commandNames.map((name) => [
+      name,
+      async (input: unknown) => {
+        const answer = await send(name, input);
+        if (answer.ok) return answer.value;
+        throw new ContractError(answer.error);
+      },
+    ]),
+  );
+  return { ...methods, on } as ScriptoriumApi;
+}

@@ -12,7 +12,10 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
  * The service's address: --base-url, then TRANSCRIPT_API_BASE_URL; undefined when neither is set
  * (the app then says how to set it, before any request). A malformed one is refused up front.
  */
-export function resolveServiceUrl(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function resolveServiceUrl(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const url = flag ?? env['TRANSCRIPT_API_BASE_URL'];
   if (url === undefined || url === '') return undefined;
   if (!isHttpUrl(url)) {

@@ -29,9 +29,15 @@ export class ArgumentError extends Error {}
 /** The options that say what a job is and how it runs, shared by `export` and `preview`. */
 export function addJobOptions(command: Command): Command {
   return command
-    .argument('[sources...]', 'video or playlist IDs or URLs, channel @handles, URLs or UC ids, search:<query>')
+    .argument(
+      '[sources...]',
+      'video or playlist IDs or URLs, channel @handles, URLs or UC ids, search:<query>',
+    )
     .option('--from <file>', 'read sources from a file, one per line (blank lines and # comments skipped)')
-    .option('--lang <codes>', 'language preference, tried in order, e.g. es,en,orig (orig: the original track)')
+    .option(
+      '--lang <codes>',
+      'language preference, tried in order, e.g. es,en,orig (orig: the original track)',
+    )
     .option('--no-timestamps', 'do not ask for segment times (only txt and json can then be written)')
     .option('--no-metadata', 'do not ask for video metadata')
     .option('--formats <list>', 'formats to write: txt,json,srt,vtt (default all four)')
@@ -43,7 +49,8 @@ export function addJobOptions(command: Command): Command {
 }
 
 export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRequest {
-  const langs = raw.lang === undefined ? { ok: true as const, langs: ['orig'] } : parseLangPreference(raw.lang);
+  const langs =
+    raw.lang === undefined ? { ok: true as const, langs: ['orig'] } : parseLangPreference(raw.lang);
   if (!langs.ok) throw new ArgumentError(`--lang ${raw.lang}: ${langs.reason}`);
   const formats = parseFormats(raw.formats, raw.timestamps);
   const sources: SourceEntry[] = sourceArgs.map((text, index) => ({ where: `argument ${index + 1}`, text }));
@@ -51,7 +58,9 @@ export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRe
     for (const entry of readSourceFile(raw.from)) sources.push(entry);
   }
   if (sources.length === 0) {
-    throw new ArgumentError('No sources given: name videos, playlists, channels or search:<query>, or use --from FILE.');
+    throw new ArgumentError(
+      'No sources given: name videos, playlists, channels or search:<query>, or use --from FILE.',
+    );
   }
   return {
     sources,
@@ -61,7 +70,8 @@ export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRe
       sendMetadata: raw.metadata,
       maxVideos: raw.maxVideos === undefined ? null : parseWholeNumber('--max-videos', raw.maxVideos, 1),
       budget: raw.budget === undefined ? null : parseWholeNumber('--budget', raw.budget, 0),
-      concurrency: raw.concurrency === undefined ? 4 : parseWholeNumber('--concurrency', raw.concurrency, 1, 64),
+      concurrency:
+        raw.concurrency === undefined ? 4 : parseWholeNumber('--concurrency', raw.concurrency, 1, 64),
       formats,
     },
   };
@@ -84,16 +94,25 @@ function parseFormats(value: string | undefined, timestamps: boolean): ExportFor
   const known: ReadonlySet<string> = new Set(EXPORT_FORMATS);
   const unknown = requested.filter((format) => !known.has(format));
   if (unknown.length > 0 || requested.length === 0) {
-    throw new ArgumentError(`--formats ${value}: choose among ${EXPORT_FORMATS.join(', ')}, separated by commas.`);
+    throw new ArgumentError(
+      `--formats ${value}: choose among ${EXPORT_FORMATS.join(', ')}, separated by commas.`,
+    );
   }
   const formats = EXPORT_FORMATS.filter((format) => requested.includes(format));
   if (!timestamps && formats.some((format) => format === 'srt' || format === 'vtt')) {
-    throw new ArgumentError('--formats srt and vtt need timestamps: drop --no-timestamps or ask for txt,json only.');
+    throw new ArgumentError(
+      '--formats srt and vtt need timestamps: drop --no-timestamps or ask for txt,json only.',
+    );
   }
   return formats;
 }
 
-export function parseWholeNumber(option: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+export function parseWholeNumber(
+  option: string,
+  value: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const number = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   if (!Number.isSafeInteger(number) || number < min || number > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;

@@ -24,14 +24,20 @@ export function exitForUnfinishedRun(
           );
         case 'interrupted':
         case 'shutdown':
-          return new CliExit(ExitCode.interrupted, 'Interrupted: progress is saved. Run the same command again to continue.');
+          return new CliExit(
+            ExitCode.interrupted,
+            'Interrupted: progress is saved. Run the same command again to continue.',
+          );
         case 'service':
           return new CliExit(
             ExitCode.serviceUnavailable,
             `Paused: ${outcome.message ?? 'the service cannot be used right now'}. Progress is saved; run the same command again later to continue.`,
           );
         case 'user':
-          return new CliExit(ExitCode.paused, 'Paused: the job was paused. Run the same command again to continue.');
+          return new CliExit(
+            ExitCode.paused,
+            'Paused: the job was paused. Run the same command again to continue.',
+          );
       }
       break;
     case 'failed':
@@ -42,5 +48,8 @@ export function exitForUnfinishedRun(
     case 'cancelled':
       return new CliExit(ExitCode.paused, 'The job was cancelled. Run the same command again to resume it.');
   }
-  return new CliExit(ExitCode.internal, 'The job stopped for a reason Scriptorium does not know. Please report this.');
+  return new CliExit(
+    ExitCode.internal,
+    'The job stopped for a reason Scriptorium does not know. Please report this.',
+  );
 }

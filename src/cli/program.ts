@@ -7,6 +7,7 @@ import { registerExportCommand } from './commands/export';
 import { registerJobsCommand } from './commands/jobs';
 import { registerPreviewCommand } from './commands/preview';
 import { registerSimCommand } from './commands/sim';
+import { registerUiCommand } from './commands/ui';
 import { CliExit, ExitCode } from './exit';
 
 /** Builds the commander program with every command registered. */
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerJobsCommand(program);
   registerCreditsCommand(program);
   registerSimCommand(program);
+  registerUiCommand(program);
   for (const command of program.commands) command.exitOverride(toContractExit);
   return program;
 }

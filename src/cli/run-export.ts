@@ -38,7 +38,10 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
   checkOutputLocation(zipPath);
   await reportSources(api, request.sources, stderr);
 
-  const { job, created } = await api.createJob({ draft: { ...request.draft, sources: request.sources }, start: false });
+  const { job, created } = await api.createJob({
+    draft: { ...request.draft, sources: request.sources },
+    start: false,
+  });
   const stop = new StopSignals(api, job.id, stderr);
   try {
     const retried = run.retryFailed ? (await api.retryFailed({ jobId: job.id })).reset : 0;
@@ -111,7 +114,9 @@ async function runWithProgress(
   });
   const stopWaits = api.on('retryWait', (wait) => {
     if (wait.jobId !== jobId || wait.waitMs < WAIT_WORTH_SHOWING_MS) return;
-    progress.note(`Waiting ${Math.ceil(wait.waitMs / 1000)} s before trying again: the service answered ${wait.status}.`);
+    progress.note(
+      `Waiting ${Math.ceil(wait.waitMs / 1000)} s before trying again: the service answered ${wait.status}.`,
+    );
   });
   try {
     return await api.runJob({ jobId });
@@ -154,7 +159,10 @@ async function withPartialZip(
     await api.exportJob({ jobId, formats, destination: zipPath });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return new CliExit(exit.code, `${exit.message} (The ZIP of what was bought could not be written: ${reason})`);
+    return new CliExit(
+      exit.code,
+      `${exit.message} (The ZIP of what was bought could not be written: ${reason})`,
+    );
   }
   const { job } = await api.jobDetail({ jobId });
   return new CliExit(
@@ -186,6 +194,9 @@ function checkOutputLocation(zipPath: string): void {
     existing = undefined;
   }
   if (existing?.isDirectory()) {
-    throw new CliExit(ExitCode.badInput, `Cannot write ${zipPath}: it is a folder. Give a file name ending in .zip.`);
+    throw new CliExit(
+      ExitCode.badInput,
+      `Cannot write ${zipPath}: it is a folder. Give a file name ending in .zip.`,
+    );
   }
 }

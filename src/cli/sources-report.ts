@@ -19,9 +19,12 @@ export async function reportSources(
   if (rejected.length > 0) {
     stderr.write(`Skipping ${rejected.length} invalid source(s):\n`);
     for (const line of rejected.slice(0, REJECTIONS_SHOWN)) {
-      stderr.write(`  ${describeInvalid({ where: line.where, input: line.input, reason: line.reason ?? '' })}\n`);
+      stderr.write(
+        `  ${describeInvalid({ where: line.where, input: line.input, reason: line.reason ?? '' })}\n`,
+      );
     }
-    if (rejected.length > REJECTIONS_SHOWN) stderr.write(`  ... and ${rejected.length - REJECTIONS_SHOWN} more\n`);
+    if (rejected.length > REJECTIONS_SHOWN)
+      stderr.write(`  ... and ${rejected.length - REJECTIONS_SHOWN} more\n`);
   }
   for (const line of lines) {
     if (line.warning !== null) stderr.write(`Note: ${line.where}: "${line.input}" is ${line.warning}\n`);

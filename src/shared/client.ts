@@ -15,7 +15,7 @@ export type SubscribeToEvents = <N extends EventName>(
  * HTTP, the CLI's in-process dispatch): one method per command, which resolves with the output or
  * throws ContractError with the failure's code.
  */
-export function createApi(send: SendCommand, on: SubscribeToEvents): ScriptoriumApi {
+export function createApi(send: SendCommand, subscribe: SubscribeToEvents): ScriptoriumApi {
   const methods = Object.fromEntries(
     commandNames.map((name) => [
       name,
@@ -26,5 +26,14 @@ export function createApi(send: SendCommand, on: SubscribeToEvents): Scriptorium
       },
     ]),
   );
+  // One listener's bug must not keep the others (the screens' stores) from hearing an event.
+  const on: SubscribeToEvents = (event, listener) =>
+    subscribe(event, (payload) => {
+      try {
+        listener(payload);
+      } catch (error) {
+        console.error(`A listener of the ${event} event failed.`, error);
+      }
+    });
   return { ...methods, on } as ScriptoriumApi;
 }

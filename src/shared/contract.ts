@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CommandName, EventName } from './channels';
-import { AppErrorSchema } from './errors';
+import type { AppErrorSchema } from './errors';
 
 export { commandNames, eventNames, ipcChannel } from './channels';
 export type { CommandName, EventName } from './channels';

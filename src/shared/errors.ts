@@ -43,4 +43,3 @@ export const AppErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.s
 
 /** The form an error takes on every boundary. */
 export type AppErrorData = z.infer<typeof AppErrorSchema>;
-

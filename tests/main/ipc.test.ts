@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openApp, type ScriptoriumApp } from '../../src/core/app';
+import { memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app';
 import { bindCommands, forwardEvents, type IpcMainLike } from '../../src/main/ipc';
 import { commandNames } from '../../src/shared/contract';
 import { tempDir } from '../support/cli';
@@ -22,11 +22,11 @@ function fakeIpcMain() {
 let app: ScriptoriumApp;
 
 beforeEach(() => {
-  app = openApp({ dataDir: tempDir() });
+  app = openApp({ dataDir: tempDir(), keys: memoryKeyStore(undefined) });
 });
 
-afterEach(() => {
-  app.close();
+afterEach(async () => {
+  await app.close();
 });
 
 describe('the main process IPC binding', () => {
@@ -36,37 +36,46 @@ describe('the main process IPC binding', () => {
     expect([...handlers.keys()].sort()).toEqual(
       commandNames.map((name) => `scriptorium:command:${name}`).sort(),
     );
-    expect(await invoke('scriptorium:command:listJobs', {})).toEqual([]);
+    expect(await invoke('scriptorium:command:listJobs', {})).toEqual({ ok: true, value: [] });
     const credits = await invoke('scriptorium:command:setBalance', { credits: 250 });
-    expect(credits).toMatchObject({ balance: 250, estimatedRemaining: 250, total: 0 });
+    expect(credits).toMatchObject({ ok: true, value: { balance: 250, estimatedRemaining: 250, total: 0 } });
     unbind();
     expect(handlers.size).toBe(0);
   });
 
-  it('refuses renderer input that does not fit the contract before any handler runs', async () => {
+  it('refuses renderer input that does not fit the contract before any handler runs, with a typed error', async () => {
     const { ipc, invoke } = fakeIpcMain();
     bindCommands(ipc, app.handlers);
-    await expect(invoke('scriptorium:command:setBalance', { credits: -5 })).rejects.toThrow(
-      /input was not valid/,
-    );
-    await expect(invoke('scriptorium:command:pauseJob', { jobId: 'drop table' })).rejects.toThrow(
-      /input was not valid/,
-    );
-    await expect(invoke('scriptorium:command:pauseJob', { jobId: 99 })).rejects.toThrow(/no job 99/);
-    await expect(invoke('scriptorium:command:deleteJob', { jobId: 99 })).rejects.toThrow(/no job 99/);
+    expect(await invoke('scriptorium:command:setBalance', { credits: -5 })).toEqual({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/input was not valid/) },
+    });
+    expect(await invoke('scriptorium:command:pauseJob', { jobId: 'drop table' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect(await invoke('scriptorium:command:pauseJob', { jobId: 99 })).toEqual({
+      ok: false,
+      error: { code: 'job_not_found', message: 'There is no job 99.' },
+    });
+    expect(
+      (await invoke('scriptorium:command:creditStatus', {})) as { value: { balance: unknown } },
+    ).toMatchObject({
+      value: { balance: null },
+    });
   });
 
-  it('forwards events to the window until stopped', () => {
+  it('forwards every contract event to the window until stopped', () => {
     const sent: Array<{ channel: string; payload: unknown }> = [];
-    const listeners = new Set<(payload: unknown) => void>();
-    const subscribe = ((_event: string, listener: (payload: unknown) => void) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    const listeners = new Map<string, (payload: unknown) => void>();
+    const subscribe = ((event: string, listener: (payload: unknown) => void) => {
+      listeners.set(event, listener);
+      return () => listeners.delete(event);
     }) as Parameters<typeof forwardEvents>[0];
     const stop = forwardEvents(subscribe, { send: (channel, payload) => sent.push({ channel, payload }) });
-    listeners.forEach((listener) => listener({ jobId: 1 }));
+    listeners.get('jobRemoved')?.({ jobId: 1 });
     stop();
     expect(listeners.size).toBe(0);
-    expect(sent).toEqual([{ channel: 'scriptorium:event:snapshot', payload: { jobId: 1 } }]);
+    expect(sent).toEqual([{ channel: 'scriptorium:event:jobRemoved', payload: { jobId: 1 } }]);
   });
 });

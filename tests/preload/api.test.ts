@@ -9,7 +9,7 @@ function fakeIpcRenderer() {
   const ipc: IpcRendererLike = {
     async invoke(channel, input) {
       invoked.push({ channel, input });
-      return { echoed: channel };
+      return { ok: true, value: { echoed: channel } };
     },
     on(channel, listener) {
       if (!listeners.has(channel)) listeners.set(channel, new Set());
@@ -25,11 +25,14 @@ function fakeIpcRenderer() {
 }
 
 describe('the preload API', () => {
-  it('exposes one named method per contract command and never ipcRenderer itself', async () => {
+  it('exposes one named method per contract command, answering with the envelope, and never ipcRenderer itself', async () => {
     const { ipc, invoked } = fakeIpcRenderer();
     const api = createPreloadApi(ipc);
     expect(Object.keys(api).sort()).toEqual([...commandNames, 'on'].sort());
-    await api.pauseJob({ jobId: 7 });
+    expect(await api.pauseJob({ jobId: 7 })).toEqual({
+      ok: true,
+      value: { echoed: 'scriptorium:command:pauseJob' },
+    });
     expect(invoked).toEqual([{ channel: 'scriptorium:command:pauseJob', input: { jobId: 7 } }]);
   });
 
@@ -37,10 +40,10 @@ describe('the preload API', () => {
     const { ipc, emit } = fakeIpcRenderer();
     const api = createPreloadApi(ipc);
     const received: unknown[] = [];
-    const unsubscribe = api.on('snapshot', (payload) => received.push(payload));
-    emit('scriptorium:event:snapshot', { jobId: 1 });
+    const unsubscribe = api.on('jobRemoved', (payload) => received.push(payload));
+    emit('scriptorium:event:jobRemoved', { jobId: 1 });
     unsubscribe();
-    emit('scriptorium:event:snapshot', { jobId: 2 });
+    emit('scriptorium:event:jobRemoved', { jobId: 2 });
     expect(received).toEqual([{ jobId: 1 }]);
   });
 });

@@ -11,7 +11,7 @@ export function registerCreditsCommand(program: Command): void {
     .command('credits')
     .description('Show the credits spent (today, in total, by job) and an estimate of what is left.')
     .option('--balance <n>', 'record your current balance (a whole number, or "none" to forget it)')
-    .option('--json', 'print the credit status as JSON (the contract\'s credit view)', false)
+    .option('--json', "print the credit status as JSON (the contract's credit view)", false)
     .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)')
     .action(async (flags: { balance?: string; json: boolean; dataDir?: string }) => {
       const balance = flags.balance === undefined ? undefined : parseBalance(flags.balance);
@@ -28,7 +28,9 @@ export function registerCreditsCommand(program: Command): void {
           lines.push(`  ${status.possible} of them possibly charged: requests sent and never answered.`);
         }
         if (status.balance !== null) {
-          lines.push(`Balance entered: ${status.balance}; estimated remaining: ${status.estimatedRemaining ?? 0}.`);
+          lines.push(
+            `Balance entered: ${status.balance}; estimated remaining: ${status.estimatedRemaining ?? 0}.`,
+          );
         }
         if (status.last402) {
           lines.push(

@@ -2,7 +2,13 @@ import type { Command } from 'commander';
 import type { JobView } from '../../shared/contract';
 import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
-import { addJobOptions, ArgumentError, parseJobRequest, type JobRequest, type RawJobOptions } from '../job-options';
+import {
+  addJobOptions,
+  ArgumentError,
+  parseJobRequest,
+  type JobRequest,
+  type RawJobOptions,
+} from '../job-options';
 import { runExport, type ExportSummary } from '../run-export';
 
 interface ExportFlags extends RawJobOptions {
@@ -16,20 +22,27 @@ export function registerExportCommand(program: Command): void {
   addJobOptions(
     program
       .command('export')
-      .description('Fetch the transcripts of videos, playlists, channels or searches and write a ZIP corpus.'),
+      .description(
+        'Fetch the transcripts of videos, playlists, channels or searches and write a ZIP corpus.',
+      ),
   )
     .option('--out <file.zip>', 'where to write the ZIP (required)')
     .option('--retry-failed', 'try again the videos that failed after every retry in an earlier run', false)
     .action(async (sourceArgs: string[], flags: ExportFlags) => {
       const request = parseOrExit(sourceArgs, flags);
-      if (!flags.out) throw new CliExit(ExitCode.badInput, 'Missing --out FILE.zip: say where the ZIP should be written. Nothing was sent.');
+      if (!flags.out)
+        throw new CliExit(
+          ExitCode.badInput,
+          'Missing --out FILE.zip: say where the ZIP should be written. Nothing was sent.',
+        );
       const outPath = flags.out;
       const summary = await withApp(flags, (api) =>
         runExport(api, { request, outPath, retryFailed: flags.retryFailed, stderr: process.stderr }),
       );
       process.stdout.write(`${describeSummary(summary)}\n`);
       const gaps = describeGaps(summary.job);
-      if (gaps !== undefined) throw new CliExit(ExitCode.someFailed, `Exported ${summary.zipPath}, but ${gaps}`);
+      if (gaps !== undefined)
+        throw new CliExit(ExitCode.someFailed, `Exported ${summary.zipPath}, but ${gaps}`);
     });
 }
 
@@ -38,7 +51,8 @@ export function parseOrExit(sourceArgs: string[], flags: RawJobOptions): JobRequ
   try {
     return parseJobRequest(sourceArgs, flags);
   } catch (error) {
-    if (error instanceof ArgumentError) throw new CliExit(ExitCode.badInput, `${error.message} Nothing was sent.`);
+    if (error instanceof ArgumentError)
+      throw new CliExit(ExitCode.badInput, `${error.message} Nothing was sent.`);
     throw error;
   }
 }
@@ -57,7 +71,9 @@ function describeGaps(job: JobView): string | undefined {
     );
   }
   if (failed > 0) {
-    parts.push(`${failed} video(s) failed after every retry; run the same command with --retry-failed to try them again`);
+    parts.push(
+      `${failed} video(s) failed after every retry; run the same command with --retry-failed to try them again`,
+    );
   }
   return `${parts.join(', and ')}. All are listed in errors.csv.`;
 }

@@ -6,7 +6,7 @@ export function registerJobsCommand(program: Command): void {
   program
     .command('jobs')
     .description('List jobs with their status, counts, credits, and how to continue those that stopped.')
-    .option('--json', 'print the jobs as JSON (the contract\'s job views)', false)
+    .option('--json', "print the jobs as JSON (the contract's job views)", false)
     .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)')
     .action(async (flags: { json: boolean; dataDir?: string }) => {
       await withApp(flags, async (api) => {
@@ -28,8 +28,20 @@ export function registerJobsCommand(program: Command): void {
 
 /** A plain table: one row per job. */
 export function formatJobsTable(jobs: JobView[]): string {
-  if (jobs.length === 0) return 'No jobs yet. Start one with `scriptorium export <source>... --out FILE.zip`.\n';
-  const header = ['job', 'status', 'videos', 'ok', 'unavailable', 'failed', 'pending', 'credits', 'created', 'sources'];
+  if (jobs.length === 0)
+    return 'No jobs yet. Start one with `scriptorium export <source>... --out FILE.zip`.\n';
+  const header = [
+    'job',
+    'status',
+    'videos',
+    'ok',
+    'unavailable',
+    'failed',
+    'pending',
+    'credits',
+    'created',
+    'sources',
+  ];
   const rows = jobs.map((job) => [
     String(job.id),
     job.status.replace('_', ' '),
@@ -42,7 +54,9 @@ export function formatJobsTable(jobs: JobView[]): string {
     job.createdAt.slice(0, 16).replace('T', ' '),
     describeSources(job.sources),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
+  );
   const format = (cells: string[]) =>
     cells
       .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
@@ -81,7 +95,9 @@ function describeStop({ job, options }: JobDetail): string {
     job.stop?.reason === 'budget' ? '--budget <more credits>' : '',
     job.counts.failed > 0 ? '--retry-failed' : '',
   ].filter((flag) => flag !== '');
-  const command = ['scriptorium export', ...job.sources.map(shellQuote), ...flags, '--out FILE.zip'].join(' ');
+  const command = ['scriptorium export', ...job.sources.map(shellQuote), ...flags, '--out FILE.zip'].join(
+    ' ',
+  );
   return `Job ${job.id} ${why}.\n  Continue with: ${command}\n`;
 }
 
@@ -91,9 +107,12 @@ function shellQuote(text: string): string {
 
 function describeCredits(credits: CreditView): string {
   const lines = [`Credits spent: ${credits.today} today, ${credits.total} in total.`];
-  if (credits.possible > 0) lines.push(`  of which ${credits.possible} possibly charged (requests sent and never answered).`);
+  if (credits.possible > 0)
+    lines.push(`  of which ${credits.possible} possibly charged (requests sent and never answered).`);
   if (credits.last402) {
-    lines.push(`Last refusal for credits: ${credits.last402.meaning} (${credits.last402.code}) at ${credits.last402.at}.`);
+    lines.push(
+      `Last refusal for credits: ${credits.last402.meaning} (${credits.last402.code}) at ${credits.last402.at}.`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -19,7 +19,9 @@ export function registerPreviewCommand(program: Command): void {
   addJobOptions(
     program
       .command('preview')
-      .description('Walk the lists of an export (buying only list pages) and say what its transcripts will cost.'),
+      .description(
+        'Walk the lists of an export (buying only list pages) and say what its transcripts will cost.',
+      ),
   ).action(async (sourceArgs: string[], flags: PreviewFlags) => {
     const request = parseOrExit(sourceArgs, flags);
     const detail = await withApp(flags, async (api) => {

@@ -127,7 +127,8 @@ export function openApp(options: AppOptions): ScriptoriumApp {
       const stopped = runner?.stop();
       await engine.shutdown();
       await stopped;
-      for (const controllers of ctx.exporting.values()) for (const controller of controllers) controller.abort();
+      for (const controllers of ctx.exporting.values())
+        for (const controller of controllers) controller.abort();
       events.dispose();
       db.close();
     },
@@ -146,7 +147,12 @@ function forwardEngineFacts(
     if (status === 'waiting_credits') {
       const job = engine.job(jobId);
       const code = job?.stopCode ?? 'E_PAYMENT_REQUIRED';
-      events.emit('paymentRequired', { jobId, code, meaning: paymentMeaning(code), billingUrl: billingUrl() });
+      events.emit('paymentRequired', {
+        jobId,
+        code,
+        meaning: paymentMeaning(code),
+        billingUrl: billingUrl(),
+      });
     }
     if (status !== 'running') paces.delete(jobId);
   });
@@ -176,14 +182,24 @@ function forwardEngineFacts(
  * since the last look, the videos it finished, the credits; and a runner wakes for jobs queued there.
  * The pace of a job run elsewhere is measured from its finished videos between two looks.
  */
-function watchOtherProcesses(ctx: AppContext, paces: Map<number, JobPace>, wake: () => void): DatabaseWatcher {
+function watchOtherProcesses(
+  ctx: AppContext,
+  paces: Map<number, JobPace>,
+  wake: () => void,
+): DatabaseWatcher {
   const seen = new Map<number, { mark: string; done: number; at: number }>();
   return new DatabaseWatcher(ctx.db, () => {
     const now = Date.now();
     const jobs = ctx.engine.listJobs();
     for (const job of jobs) {
       const done = job.counts.ok + job.counts.unavailable + job.counts.failed + job.counts.skipped;
-      const mark = JSON.stringify([job.status, job.updatedAt, job.counts, job.creditsSpent, job.walks.length]);
+      const mark = JSON.stringify([
+        job.status,
+        job.updatedAt,
+        job.counts,
+        job.creditsSpent,
+        job.walks.length,
+      ]);
       const before = seen.get(job.id);
       seen.set(job.id, { mark, done, at: now });
       if (before?.mark === mark) continue;

@@ -13,12 +13,19 @@ export function isCommandName(name: string): name is CommandName {
  * with the contract's schema, runs the handler, and answers with its output or a typed error,
  * never a bare message. Nothing runs on an input that does not parse.
  */
-export async function dispatch(handlers: AppHandlers, name: string, input: unknown): Promise<Answer<unknown>> {
+export async function dispatch(
+  handlers: AppHandlers,
+  name: string,
+  input: unknown,
+): Promise<Answer<unknown>> {
   try {
     if (!isCommandName(name)) throw new AppError('invalid_input', `There is no command named "${name}".`);
     const parsed = commands[name].input.safeParse(input ?? {});
     if (!parsed.success) {
-      throw new AppError('invalid_input', `Scriptorium refused the ${name} request: its input was not valid.`);
+      throw new AppError(
+        'invalid_input',
+        `Scriptorium refused the ${name} request: its input was not valid.`,
+      );
     }
     const handler = handlers[name] as (input: unknown) => Promise<unknown>;
     return { ok: true, value: await handler(parsed.data) };

@@ -54,17 +54,13 @@ export class EventHub {
   jobTouched(jobId: number): void {
     let throttle = this.#jobThrottles.get(jobId);
     if (throttle === undefined) {
-      throttle = new Throttle(() => this.#emitJob(jobId), { clock: this.#deps.clock, intervalMs: JOB_INTERVAL_MS });
+      throttle = new Throttle(() => this.#emitJob(jobId), {
+        clock: this.#deps.clock,
+        intervalMs: JOB_INTERVAL_MS,
+      });
       this.#jobThrottles.set(jobId, throttle);
     }
     throttle.poke();
-  }
-
-  /** The job's final state of a run: told now, whatever the interval. */
-  jobSettled(jobId: number): void {
-    const throttle = this.#jobThrottles.get(jobId);
-    if (throttle === undefined) this.#emitJob(jobId);
-    else throttle.flush();
   }
 
   jobRemoved(jobId: number): void {

@@ -57,7 +57,11 @@ export function createHandlers(ctx: AppContext): AppHandlers {
   const jobFor = (draft: JobDraft): { job: JobSummary; created: boolean; rejected: SourceLine[] } => {
     const { spec, rejected } = specOf(draft);
     const { job, created } = engine.findOrCreateJob(spec);
-    engine.configure(job.id, { concurrency: draft.concurrency, formats: draft.formats, budget: draft.budget });
+    engine.configure(job.id, {
+      concurrency: draft.concurrency,
+      formats: draft.formats,
+      budget: draft.budget,
+    });
     events.jobTouched(job.id);
     return { job, created, rejected };
   };
@@ -67,11 +71,12 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     const session = ctx.openSession();
     try {
       const settings = { client: session.client, pacer: session.pacer };
-      const outcome = mode === 'run' ? await engine.run(jobId, settings) : await engine.preview(jobId, settings);
+      const outcome =
+        mode === 'run' ? await engine.run(jobId, settings) : await engine.preview(jobId, settings);
       if (outcome.status === 'busy') throw new AppError('job_busy', outcome.message);
       return outcome;
     } finally {
-      events.jobSettled(jobId);
+      events.jobTouched(jobId);
       await session.close();
     }
   };
@@ -158,10 +163,15 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       const running = ctx.exporting.get(jobId) ?? new Set();
       ctx.exporting.set(jobId, running.add(controller));
       try {
-        const input = corpusInput(job, () => engine.exportRows(jobId), { formats }, {
-          name: APP_NAME,
-          version: APP_VERSION,
-        });
+        const input = corpusInput(
+          job,
+          () => engine.exportRows(jobId),
+          { formats },
+          {
+            name: APP_NAME,
+            version: APP_VERSION,
+          },
+        );
         const result = await writeCorpus(input, path, {
           signal: controller.signal,
           onProgress: ({ done, total }) => events.emit('exportProgress', { exportId, jobId, done, total }),
@@ -232,7 +242,10 @@ function specOf(draft: JobDraft): { spec: JobSpec; rejected: SourceLine[] } {
   return {
     spec: {
       sources: checked.valid.map((entry) => entry.source),
-      skipped: checked.invalid.map((entry) => ({ input: entry.input, reason: `${entry.where}: ${entry.reason}` })),
+      skipped: checked.invalid.map((entry) => ({
+        input: entry.input,
+        reason: `${entry.where}: ${entry.reason}`,
+      })),
       options: {
         langs: langs.langs,
         includeTimestamp: draft.includeTimestamp,
@@ -253,7 +266,8 @@ function throwIfStoppedForGood(outcome: Exclude<RunOutcome, { status: 'busy' }>)
       throw new AppError('key_refused', `The service refused the API key (HTTP ${outcome.httpStatus}).`);
     case 'paused':
       if (outcome.reason === 'service') throw new AppError('service_unavailable', outcome.message);
-      if (outcome.reason === 'budget') throw new AppError('budget_reached', 'The budget is spent on list pages.');
+      if (outcome.reason === 'budget')
+        throw new AppError('budget_reached', 'The budget is spent on list pages.');
       return;
     default:
       return;

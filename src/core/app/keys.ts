@@ -27,7 +27,11 @@ export function environmentKeyStore(env: Record<string, string | undefined> = pr
     read,
     status: () =>
       read() === undefined
-        ? { set: false, storage: null, message: 'Set the environment variable TRANSCRIPT_API_KEY to your key.' }
+        ? {
+            set: false,
+            storage: null,
+            message: 'Set the environment variable TRANSCRIPT_API_KEY to your key.',
+          }
         : { set: true, storage: 'environment', message: 'The key comes from TRANSCRIPT_API_KEY.' },
     save: readOnly,
     remove: readOnly,
@@ -42,7 +46,8 @@ export function memoryKeyStore(initial: string | undefined): KeyStore {
   let key = initial?.trim() || undefined;
   let fromEnvironment = key !== undefined;
   const status = (): KeyStatus => {
-    if (key === undefined) return { set: false, storage: null, message: 'No key is set: enter yours in Settings.' };
+    if (key === undefined)
+      return { set: false, storage: null, message: 'No key is set: enter yours in Settings.' };
     return fromEnvironment
       ? { set: true, storage: 'environment', message: 'The key comes from TRANSCRIPT_API_KEY.' }
       : { set: true, storage: 'session', message: 'The key is kept in memory until Scriptorium stops.' };

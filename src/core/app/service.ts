@@ -31,13 +31,19 @@ export function openSession(options: SessionOptions): ServiceSession {
     throw new AppError('no_key', `No API key is set. ${options.keys.status().message} Nothing was sent.`);
   }
   if (options.serviceUrl === undefined) {
-    throw new AppError('invalid_input', `No service address is set: ${options.missingServiceUrlHint} Nothing was sent.`);
+    throw new AppError(
+      'invalid_input',
+      `No service address is set: ${options.missingServiceUrlHint} Nothing was sent.`,
+    );
   }
   let host: string;
   try {
     host = new URL(options.serviceUrl).host;
   } catch {
-    throw new AppError('invalid_input', `The service address "${options.serviceUrl}" is not a URL. Nothing was sent.`);
+    throw new AppError(
+      'invalid_input',
+      `The service address "${options.serviceUrl}" is not a URL. Nothing was sent.`,
+    );
   }
   const pacer = new Pacer({ clock: options.clock });
   const client = createClient({

@@ -27,9 +27,12 @@ export function readSettings(db: Database): Settings {
   return parsed.success ? parsed.data : DEFAULT_SETTINGS;
 }
 
-export function writeSettings(db: Database, change: Partial<Omit<Settings, 'defaults'>> & {
-  defaults?: Partial<Settings['defaults']>;
-}): Settings {
+export function writeSettings(
+  db: Database,
+  change: Partial<Omit<Settings, 'defaults'>> & {
+    defaults?: Partial<Settings['defaults']>;
+  },
+): Settings {
   const current = readSettings(db);
   const next = SettingsSchema.parse({
     serviceUrl: change.serviceUrl === undefined ? current.serviceUrl : change.serviceUrl,

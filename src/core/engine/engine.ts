@@ -87,6 +87,8 @@ export class Engine {
   readonly #deps: EngineDeps;
   readonly #emitter: TypedEmitter<EngineEvents>;
   readonly #runs = new Map<number, JobRun>();
+  /** Jobs resumed while their run was still stopping: queued again once it has. */
+  readonly #resumeWhenStopped = new Set<number>();
   /** Names this engine in the leases it takes, so other processes see who runs a job. */
   readonly #leaseOwner: string;
 
@@ -195,6 +197,8 @@ export class Engine {
       this.#runs.delete(jobId);
       releaseClaimsOf(db, claimOwner);
       lease.release();
+      if (this.#resumeWhenStopped.delete(jobId) && RESUMABLE.has(this.#record(jobId).status))
+        this.#setStatus(jobId, 'queued');
     }
   }
 
@@ -255,7 +259,10 @@ export class Engine {
   /** Queues a draft, or a paused, waiting, failed or cancelled job again; the next run continues it. */
   resume(jobId: number): void {
     const job = this.#record(jobId);
-    if (!this.#runs.has(jobId) && RESUMABLE.has(job.status)) this.#setStatus(jobId, 'queued');
+    if (!RESUMABLE.has(job.status)) return;
+    const run = this.#runs.get(jobId);
+    if (run === undefined) this.#setStatus(jobId, 'queued');
+    else if (run.control.stopped) this.#resumeWhenStopped.add(jobId);
   }
 
   cancel(jobId: number): void {

@@ -1,14 +1,15 @@
 import { useEffect } from 'react';
 import { useAppStore } from './store';
+import { connect } from './transport';
 
-const api = window.scriptorium;
+const api = connect();
 
 export function App() {
   const { jobs, credits, snapshots, error, refresh, applySnapshot } = useAppStore();
 
   useEffect(() => {
     void refresh(api);
-    return api.on('snapshot', applySnapshot);
+    return api.on('jobChanged', applySnapshot);
   }, [refresh, applySnapshot]);
 
   return (

@@ -1,13 +1,13 @@
 import { create } from 'zustand';
-import type { CreditView, JobView, ScriptoriumApi, Snapshot } from '../../shared/contract';
+import type { CreditView, JobView, ScriptoriumApi } from '../../shared/contract';
 
 interface AppState {
   jobs: JobView[];
   credits: CreditView | null;
-  snapshots: Record<number, Snapshot>;
+  snapshots: Record<number, JobView>;
   error: string | null;
   refresh(api: ScriptoriumApi): Promise<void>;
-  applySnapshot(snapshot: Snapshot): void;
+  applySnapshot(snapshot: JobView): void;
 }
 
 /** The renderer's state: what the contract last told us, nothing more. */
@@ -25,6 +25,6 @@ export const useAppStore = create<AppState>((set) => ({
     }
   },
   applySnapshot(snapshot) {
-    set((state) => ({ snapshots: { ...state.snapshots, [snapshot.jobId]: snapshot } }));
+    set((state) => ({ snapshots: { ...state.snapshots, [snapshot.id]: snapshot } }));
   },
 }));

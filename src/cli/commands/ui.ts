@@ -1,0 +1,111 @@
+import type { Command } from 'commander';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { memoryKeyStore, openApp } from '../../core/app';
+import { startWebServer } from '../../web/server';
+import { resolveDataDir, resolveServiceUrl } from '../environment';
+import { CliExit, ExitCode } from '../exit';
+import { parseWholeNumber, ArgumentError } from '../job-options';
+
+interface UiFlags {
+  port: string;
+  open: boolean;
+  baseUrl?: string;
+  dataDir?: string;
+}
+
+/** The built renderer, beside this bundle: out/cli/index.js -> out/renderer. */
+const RENDERER_DIR = fileURLToPath(new URL('../renderer', import.meta.url));
+
+/**
+ * `scriptorium ui`: the desktop app's screens in a browser, for machines without a display of their
+ * own and for end-to-end tests. The key comes from TRANSCRIPT_API_KEY or is entered in Settings,
+ * and is then kept in memory only. Queued jobs run in this process until it stops.
+ */
+export function registerUiCommand(program: Command): void {
+  program
+    .command('ui')
+    .description('Serve the app in your browser on 127.0.0.1, with a private address for this run.')
+    .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '0')
+    .option('--no-open', 'print the address without opening a browser')
+    .option('--base-url <url>', 'the service address (or TRANSCRIPT_API_BASE_URL, or Settings)')
+    .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)')
+    .action(async (flags: UiFlags) => {
+      const port = portOf(flags.port);
+      if (!existsSync(`${RENDERER_DIR}/index.html`)) {
+        throw new CliExit(
+          ExitCode.internal,
+          'The app is not built yet: run `npm run build` in the project folder.',
+        );
+      }
+      const serviceUrl = resolveServiceUrl(flags.baseUrl);
+      const app = openApp({
+        dataDir: resolveDataDir(flags.dataDir),
+        keys: memoryKeyStore(process.env['TRANSCRIPT_API_KEY']),
+        ...(serviceUrl !== undefined && { serviceUrl }),
+        missingServiceUrlHint: 'enter it in Settings, or start `scriptorium ui` with --base-url.',
+        runner: true,
+        watch: true,
+      });
+      const server = await startWebServer({ app, port, rendererDir: RENDERER_DIR }).catch(
+        async (error: unknown) => {
+          await app.close();
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EADDRINUSE' || code === 'EACCES') {
+            throw new CliExit(
+              ExitCode.badInput,
+              `Port ${port} is not available; choose another with --port (0 picks a free one).`,
+            );
+          }
+          throw error;
+        },
+      );
+      process.stdout.write(
+        `Scriptorium is open at ${server.url}\nPress Ctrl+C to stop (running jobs continue at the next start).\n`,
+      );
+      if (flags.open) openInBrowser(server.url);
+      await untilStopped();
+      await server.close();
+      await app.close();
+    });
+}
+
+function portOf(raw: string): number {
+  try {
+    return parseWholeNumber('--port', raw, 0, 65_535);
+  } catch (error) {
+    if (error instanceof ArgumentError) throw new CliExit(ExitCode.badInput, error.message);
+    throw error;
+  }
+}
+
+/** Best effort: the address is printed anyway. */
+function openInBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
+  try {
+    spawn(command, args, { detached: true, stdio: 'ignore' })
+      .on('error', () => undefined)
+      .unref();
+  } catch {
+    // No browser to open: the printed address is enough.
+  }
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

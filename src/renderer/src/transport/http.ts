@@ -1,0 +1,98 @@
+import type { Answer, CommandName, EventName, EventPayload, ScriptoriumApi } from '../../../shared/contract';
+import { createApi } from '../../../shared/client';
+
+export interface HttpTransportOptions {
+  /** http://127.0.0.1:PORT; '' for the page's own origin. */
+  origin: string;
+  /** Sent as a bearer token; a page served by browser mode has it as a cookie instead. */
+  token?: string;
+}
+
+/** How long to wait before opening the event stream again after it broke. */
+const RECONNECT_MS = 1_000;
+
+/**
+ * The contract over browser mode's HTTP: commands are POSTed as JSON and answer with envelopes,
+ * events arrive as server-sent events read from one streamed response (fetch rather than
+ * EventSource, so the same code also runs in Node for the contract tests).
+ */
+export function httpApi(options: HttpTransportOptions): ScriptoriumApi & { close(): void } {
+  const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
+  const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  const stream = new AbortController();
+
+  const send = async (name: CommandName, input: unknown) => {
+    const response = await fetch(`${options.origin}/api/command/${name}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(input ?? {}),
+    });
+    if (!response.ok) {
+      return {
+        ok: false as const,
+        error: {
+          code: 'invalid_input' as const,
+          message: `Scriptorium's server refused the ${name} request (HTTP ${response.status}).`,
+        },
+      };
+    }
+    return (await response.json()) as Answer<unknown>;
+  };
+
+  const deliver = (event: string, data: string): void => {
+    const set = listeners.get(event as EventName);
+    if (set === undefined) return;
+    const payload = JSON.parse(data) as never;
+    for (const listener of set) listener(payload);
+  };
+
+  const readEvents = async (): Promise<void> => {
+    while (!stream.signal.aborted) {
+      try {
+        const response = await fetch(`${options.origin}/api/events`, { headers, signal: stream.signal });
+        if (response.body === null) throw new Error('no event stream');
+        await readServerSentEvents(response.body, deliver);
+      } catch {
+        // The stream broke (the server restarted, the network blinked): open it again shortly.
+      }
+      if (!stream.signal.aborted) await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+    }
+  };
+  void readEvents();
+
+  const on = <N extends EventName>(event: N, listener: (payload: EventPayload<N>) => void) => {
+    const set = listeners.get(event) ?? new Set();
+    listeners.set(event, set);
+    set.add(listener as (payload: never) => void);
+    return () => void set.delete(listener as (payload: never) => void);
+  };
+  return Object.assign(createApi(send, on), { close: () => stream.abort() });
+}
+
+/** Parses a text/event-stream body, calling `deliver` for each complete event. */
+async function readServerSentEvents(
+  body: ReadableStream<Uint8Array>,
+  deliver: (event: string, data: string) => void,
+): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end = buffer.indexOf('\n\n');
+    while (end >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event: ')) event = line.slice(7);
+        else if (line.startsWith('data: ')) data.push(line.slice(6));
+      }
+      if (data.length > 0) deliver(event, data.join('\n'));
+      end = buffer.indexOf('\n\n');
+    }
+  }
+}

@@ -1,0 +1,248 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { dispatch, type ScriptoriumApp } from '../core/app';
+import { eventNames } from '../shared/contract';
+
+export interface WebServerOptions {
+  app: ScriptoriumApp;
+  /** 0 picks a free port. Always 127.0.0.1. */
+  port: number;
+  /** The built renderer (out/renderer); without it only the API is served. */
+  rendererDir?: string;
+  /** Default: 32 random bytes. */
+  token?: string;
+  /** Largest request body accepted, in bytes. Default 16 MiB (a paste of 200,000 sources). */
+  maxBodyBytes?: number;
+}
+
+export interface RunningWebServer {
+  /** The one address to open: it carries the token once, then a cookie does. */
+  url: string;
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'scriptorium_token';
+const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+/** A comment line now and then keeps proxies and browsers from closing a quiet event stream. */
+const HEARTBEAT_MS = 15_000;
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
+
+/** The same policy as the desktop window's: no inline script, nothing from elsewhere. */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+/**
+ * Browser mode: the renderer and the contract over HTTP and server-sent events, on 127.0.0.1 only.
+ * Every request must carry the per-run token (a cookie set from the first address, or a bearer
+ * header) and name this server in Host (against DNS rebinding) and, when it sends one, in Origin
+ * (against cross-site requests). Commands go through the same dispatcher as Electron's IPC.
+ */
+export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const streams = new Set<ServerResponse>();
+  let origins: ReadonlySet<string> = new Set();
+  let hosts: ReadonlySet<string> = new Set();
+
+  const server = createServer((request, response) => {
+    void handle(request, response).catch(() => {
+      if (!response.headersSent) reply(response, 500, { error: 'internal error' });
+      else response.destroy();
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://placeholder');
+    if (!hosts.has(request.headers.host ?? '')) return reply(response, 403, { error: 'foreign Host' });
+    const origin = request.headers.origin;
+    if (origin !== undefined && !origins.has(origin))
+      return reply(response, 403, { error: 'foreign Origin' });
+    const given = url.searchParams.get('token') ?? bearerToken(request) ?? cookieToken(request);
+    if (given === undefined) return reply(response, 401, { error: 'this address needs its token' });
+    if (!sameSecret(given, token)) return reply(response, 403, { error: 'wrong token' });
+
+    if (url.searchParams.has('token') && request.method === 'GET' && url.pathname === '/') {
+      // The token leaves the address bar for a cookie that no other site can send or read.
+      response.writeHead(303, {
+        location: '/',
+        'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        'referrer-policy': 'no-referrer',
+      });
+      response.end();
+      return;
+    }
+    const command = /^\/api\/command\/([A-Za-z]+)$/.exec(url.pathname)?.[1];
+    if (command !== undefined) return runCommand(request, response, command);
+    if (url.pathname === '/api/events' && request.method === 'GET') return streamEvents(response);
+    const download = /^\/api\/download\/([0-9a-f-]{36})$/.exec(url.pathname)?.[1];
+    if (download !== undefined && request.method === 'GET') return sendDownload(response, download);
+    if (request.method === 'GET' && options.rendererDir !== undefined) {
+      return serveFile(response, options.rendererDir, url.pathname);
+    }
+    reply(response, 404, { error: 'not found' });
+  }
+
+  async function runCommand(request: IncomingMessage, response: ServerResponse, name: string): Promise<void> {
+    if (request.method !== 'POST') return reply(response, 405, { error: 'commands are POSTed' });
+    if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
+      return reply(response, 415, { error: 'commands are sent as application/json' });
+    }
+    const body = await readBody(request, maxBody);
+    if (body === 'too large') return reply(response, 413, { error: `the body exceeds ${maxBody} bytes` });
+    let input: unknown;
+    try {
+      input = JSON.parse(body);
+    } catch {
+      return reply(response, 400, { error: 'the body is not JSON' });
+    }
+    reply(response, 200, await dispatch(options.app.handlers, name, input));
+  }
+
+  function streamEvents(response: ServerResponse): void {
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    response.write(': connected\n\n');
+    streams.add(response);
+    const heartbeat = setInterval(() => response.write(': still here\n\n'), HEARTBEAT_MS).unref();
+    const unsubscribe = eventNames.map((name) =>
+      options.app.on(name, (payload) =>
+        response.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`),
+      ),
+    );
+    response.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe.forEach((stop) => stop());
+      streams.delete(response);
+    });
+  }
+
+  async function sendDownload(response: ServerResponse, exportId: string): Promise<void> {
+    const file = options.app.download(exportId);
+    if (file === undefined) return reply(response, 404, { error: 'no such export' });
+    const { size } = await stat(file.path);
+    response.writeHead(200, {
+      'content-type': 'application/zip',
+      'content-length': size,
+      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+      'cache-control': 'no-store',
+    });
+    createReadStream(file.path).pipe(response);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const stream of streams) stream.end();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function reply(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  response.end(text);
+}
+
+async function serveFile(response: ServerResponse, root: string, pathname: string): Promise<void> {
+  let relative: string;
+  try {
+    relative = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
+  } catch {
+    return reply(response, 400, { error: 'bad path' });
+  }
+  const path = normalize(join(root, relative));
+  if (!path.startsWith(normalize(root) + sep)) return reply(response, 404, { error: 'not found' });
+  let content: Buffer;
+  try {
+    content = await readFile(path);
+  } catch {
+    return reply(response, 404, { error: 'not found' });
+  }
+  response.writeHead(200, {
+    'content-type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
+    'content-length': content.length,
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  });
+  response.end(content);
+}
+
+function bearerToken(request: IncomingMessage): string | undefined {
+  const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+function cookieToken(request: IncomingMessage): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === COOKIE) return value.join('=');
+  }
+  return undefined;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The body as text, or 'too large' as soon as it passes the limit (the rest is not read). */
+async function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > maxBytes) {
+    request.resume();
+    return 'too large';
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      request.resume();
+      return 'too large';
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,137 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describePlaylist, startSimulator, type RunningSimulator } from '../../src/simulator';
+import { runCli, startCli, tempDir } from '../support/cli';
+
+let sim: RunningSimulator;
+let dir: string;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  sim = await startSimulator({ credits: 10_000 });
+  dir = tempDir();
+  env = {
+    TRANSCRIPT_API_KEY: sim.key,
+    TRANSCRIPT_API_BASE_URL: sim.url,
+    SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+  };
+});
+
+afterEach(async () => {
+  await sim.close();
+});
+
+describe('scriptorium preview', () => {
+  it('walks the lists, buys no transcript, says what they will cost; export then buys no page again', async () => {
+    const args = ['PLpreviewedFromCli_n150', 'dQw4w9WgXcQ', '--lang', 'en,orig'];
+    const preview = await runCli(['preview', ...args], env);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.stdout).toMatch(/151 video\(s\) from 2 source\(s\)/);
+    expect(preview.stdout).toMatch(/list pages bought: 2/);
+    expect(preview.stdout).toMatch(/at most 151 credit\(s\)/);
+    expect(sim.admin.ledger().map((charge) => charge.endpoint)).toEqual([
+      'playlist/videos',
+      'playlist/videos',
+    ]);
+
+    const exported = await runCli(['export', ...args, '--out', join(dir, 'p.zip')], env);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(sim.admin.ledger().filter((charge) => charge.endpoint === 'playlist/videos')).toHaveLength(2);
+  });
+});
+
+describe('scriptorium jobs and credits', () => {
+  it("--json prints the contract's views", async () => {
+    expect((await runCli(['export', 'PLjsonListed_n10', '--out', join(dir, 'j.zip')], env)).code).toBe(0);
+    const jobs = JSON.parse((await runCli(['jobs', '--json'], env)).stdout) as Array<Record<string, unknown>>;
+    expect(jobs).toEqual([
+      expect.objectContaining({
+        id: 1,
+        status: 'completed',
+        sources: ['PLjsonListed_n10'],
+        creditsSpent: expect.any(Number),
+      }),
+    ]);
+    const credits = JSON.parse((await runCli(['credits', '--json'], env)).stdout) as Record<string, unknown>;
+    expect(credits).toMatchObject({ total: sim.admin.ledger().length, possible: 0, byJob: [{ jobId: 1 }] });
+  });
+
+  it('says why a job stopped and the command that continues it', async () => {
+    const out = join(dir, 'b.zip');
+    expect(
+      (
+        await runCli(
+          ['export', 'PLstoppedByBudget_n20', '--lang', 'es,orig', '--budget', '5', '--out', out],
+          env,
+        )
+      ).code,
+    ).toBe(3);
+    const listed = await runCli(['jobs'], env);
+    expect(listed.stdout).toMatch(/Job 1 paused: the budget of 5 credits is spent\./);
+    expect(listed.stdout).toMatch(
+      /Continue with: scriptorium export PLstoppedByBudget_n20 --lang es,orig --budget <more credits> --out FILE\.zip/,
+    );
+  });
+});
+
+describe('scriptorium ui', () => {
+  it('prints one address with its token and serves the app there until stopped', async () => {
+    const ui = startCli(['ui', '--no-open', '--port', '0'], env);
+    let printed = '';
+    ui.child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    while (!/open at (http\S+)/.test(printed)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const address = /open at (http\S+)/.exec(printed)![1]!;
+    expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{40,}$/);
+
+    const page = await fetch(address, { redirect: 'manual' });
+    expect(page.status).toBe(303);
+    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+    const html = await fetch(new URL('/', address), { headers: { cookie } });
+    expect(await html.text()).toContain('<div id="root">');
+    const refused = await fetch(new URL('/', address));
+    expect(refused.status).toBe(401);
+
+    ui.child.kill('SIGINT');
+    expect((await ui.done).code).toBe(0);
+  });
+
+  it('runs the jobs queued in it, as the desktop app does', async () => {
+    const ui = startCli(['ui', '--no-open'], env);
+    let printed = '';
+    ui.child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    while (!/open at (http\S+)/.test(printed)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const url = new URL(/open at (http\S+)/.exec(printed)![1]!);
+    const token = url.searchParams.get('token')!;
+    const call = (name: string, input: unknown) =>
+      fetch(new URL(`/api/command/${name}`, url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      }).then(
+        (response) =>
+          response.json() as Promise<{ ok: boolean; value: { job: { id: number; status: string } } }>,
+      );
+    const draft = {
+      sources: [{ where: 'line 1', text: 'PLqueuedInBrowser_n25' }],
+      languages: 'orig',
+      includeTimestamp: true,
+      sendMetadata: true,
+      maxVideos: null,
+      budget: null,
+      concurrency: 4,
+      formats: ['txt'],
+    };
+    const created = await call('createJob', { draft, start: true });
+    expect(created.ok).toBe(true);
+    let status = created.value.job.status;
+    while (status !== 'completed') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = (await call('jobDetail', { jobId: created.value.job.id })).value.job.status;
+    }
+    const charged = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript').length;
+    expect(charged).toBeGreaterThan(0);
+    expect(charged).toBeLessThanOrEqual(describePlaylist('PLqueuedInBrowser_n25').size);
+    ui.child.kill('SIGTERM');
+    expect((await ui.done).code).toBe(0);
+  });
+});

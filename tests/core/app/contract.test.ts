@@ -1,0 +1,365 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { memoryKeyStore, openApp, type ScriptoriumApp } from '../../../src/core/app';
+import type {
+  EventName,
+  EventPayload,
+  JobDraft,
+  JobView,
+  ScriptoriumApi,
+} from '../../../src/shared/contract';
+import { ContractError } from '../../../src/shared/contract-error';
+import { describePlaylist, startSimulator, type RunningSimulator } from '../../../src/simulator';
+import { readZip, tempDir } from '../../support/cli';
+import { TRANSPORTS, type Connected } from '../../support/transports';
+
+// Every command and event of the contract, driven as a face drives them, over each transport.
+let sim: RunningSimulator;
+let dataDir: string;
+let app: ScriptoriumApp;
+let face: Connected;
+let api: ScriptoriumApi;
+let logged: unknown[];
+
+function draft(sources: string[], overrides: Partial<JobDraft> = {}): JobDraft {
+  return {
+    sources: sources.map((text, index) => ({ where: `line ${index + 1}`, text })),
+    languages: 'orig',
+    includeTimestamp: true,
+    sendMetadata: true,
+    maxVideos: null,
+    budget: null,
+    concurrency: 4,
+    formats: ['txt', 'json', 'srt', 'vtt'],
+    ...overrides,
+  };
+}
+
+/** Collects every event of one kind from now on. */
+function record<N extends EventName>(event: N): Array<EventPayload<N> & { at: number }> {
+  const seen: Array<EventPayload<N> & { at: number }> = [];
+  api.on(event, (payload) => seen.push({ ...payload, at: performance.now() }));
+  return seen;
+}
+
+/** Resolves with the first jobChanged view of the job that passes `done`. */
+function jobBecomes(jobId: number, done: (job: JobView) => boolean): Promise<JobView> {
+  return new Promise((resolve) => {
+    const stop = api.on('jobChanged', (job) => {
+      if (job.id === jobId && done(job)) {
+        stop();
+        resolve(job);
+      }
+    });
+    void api.jobDetail({ jobId }).then(({ job }) => {
+      if (done(job)) {
+        stop();
+        resolve(job);
+      }
+    });
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ContractError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof ContractError)) throw new Error(`expected a ContractError, got ${String(error)}`);
+  return error;
+}
+
+describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
+  /** A fresh simulator with `credits`, and the app and the face on a fresh data folder. */
+  async function start(credits = 10_000): Promise<void> {
+    sim = await startSimulator({ credits, latencyMs: 2 });
+    dataDir = tempDir();
+    logged = [];
+    app = openApp({
+      dataDir,
+      keys: memoryKeyStore(sim.key),
+      serviceUrl: sim.url,
+      runner: true,
+      watch: true,
+      logger: { warn: (...args: unknown[]) => void logged.push(args) },
+    });
+    face = await connect(app);
+    api = face.api;
+  }
+
+  async function stop(): Promise<void> {
+    await face.close();
+    await app.close();
+    await sim.close();
+  }
+
+  beforeEach(() => start());
+  afterEach(() => stop());
+
+  it('validates a paste line by line, sending nothing', async () => {
+    const { lines } = await api.validateSources(
+      draft(['PLcontractValidate_n40', '@contract_channel_n12', 'not a source!', 'search:cats']),
+    );
+    expect(lines.map((line) => [line.where, line.kind])).toEqual([
+      ['line 1', 'playlist'],
+      ['line 2', 'channel'],
+      ['line 3', null],
+      ['line 4', 'search'],
+    ]);
+    expect(lines[2]?.reason).toMatch(/not a video, playlist, channel or search/);
+    expect(sim.admin.requests()).toEqual([]);
+  });
+
+  it('previews a draft by buying list pages only; the job stays a draft, and starting it buys no page again', async () => {
+    const { detail, rejected } = await api.previewJob({
+      draft: draft(['PLcontractPreviewList_n150', 'dQw4w9WgXcQ', 'nonsense here']),
+    });
+    expect(rejected.map((line) => line.input)).toEqual(['nonsense here']);
+    expect(detail.job).toMatchObject({ status: 'draft', counts: { total: 151, pending: 151 } });
+    expect(detail.lists[0]).toMatchObject({ pages: 2, videos: 150, expectedVideos: 150, status: 'done' });
+    expect(detail.estimate).toEqual({ pages: 0, transcripts: 151, exact: true });
+    const pagesBought = sim.admin.ledger().length;
+    expect(sim.admin.ledger().every((charge) => charge.endpoint === 'playlist/videos')).toBe(true);
+
+    await api.startJob({ jobId: detail.job.id });
+    const finished = await jobBecomes(detail.job.id, (job) => job.status === 'completed');
+    expect(finished.counts.pending).toBe(0);
+    expect(sim.admin.ledger().filter((charge) => charge.endpoint === 'playlist/videos')).toHaveLength(
+      pagesBought,
+    );
+  });
+
+  it('runs a started job to its end, telling its progress at most ten times a second', async () => {
+    // The spacing is the host's: a transport may deliver two events in one read.
+    const changes: Array<JobView & { at: number }> = [];
+    app.on('jobChanged', (view) => changes.push({ ...view, at: performance.now() }));
+    const told = record('jobChanged');
+    const videos = record('videosChanged');
+    const credits = record('creditsChanged');
+    const { job, created } = await api.createJob({
+      draft: draft(['PLcontractRunningList_n120']),
+      start: true,
+    });
+    expect(created).toBe(true);
+    expect(['queued', 'running']).toContain(job.status);
+    const done = await jobBecomes(job.id, (view) => view.status === 'completed');
+
+    expect(done.counts.ok + done.counts.unavailable).toBe(120);
+    expect(done.creditsSpent).toBe(sim.admin.ledger().length);
+    const mine = changes.filter((change) => change.id === job.id);
+    expect(mine.some((change) => change.status === 'running' && change.ratePerSecond >= 0)).toBe(true);
+    for (let i = 1; i < mine.length; i++) {
+      // Timers may fire a little early: a few ms of slack on the 100 ms spacing.
+      expect(mine[i]!.at - mine[i - 1]!.at).toBeGreaterThanOrEqual(90);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(told.filter((change) => change.id === job.id).at(-1)?.status).toBe('completed');
+    expect(
+      videos.filter((event) => event.jobId === job.id).reduce((sum, event) => sum + event.changed, 0),
+    ).toBeGreaterThanOrEqual(120);
+    expect(credits.at(-1)?.total).toBe(sim.admin.ledger().length);
+  });
+
+  it('pauses, resumes, retries failed videos, cancels and deletes', async () => {
+    sim.admin.addFault({
+      match: { endpoint: 'transcript', videoId: 'jNQXAC9IVRw' },
+      kind: 'status',
+      status: 500,
+      times: 1,
+    });
+    const { job } = await api.createJob({ draft: draft(['dQw4w9WgXcQ', 'jNQXAC9IVRw']), start: true });
+    const finished = await jobBecomes(job.id, (view) => view.status === 'completed');
+    expect(finished.counts.failed).toBe(1);
+
+    const { reset } = await api.retryFailed({ jobId: job.id });
+    expect(reset).toBe(1);
+    await api.resumeJob({ jobId: job.id });
+    expect(
+      (await jobBecomes(job.id, (view) => view.status === 'completed' && view.counts.failed === 0)).counts.ok,
+    ).toBe(2);
+
+    sim.admin.addFault({ kind: 'delay', delayMs: 150 });
+    const slow = (await api.createJob({ draft: draft(['PLcontractPausedList_n40']), start: true })).job;
+    await jobBecomes(slow.id, (view) => view.counts.ok > 0);
+    await api.pauseJob({ jobId: slow.id });
+    const paused = await jobBecomes(slow.id, (view) => view.status === 'paused');
+    expect(paused.stop).toMatchObject({ reason: 'user' });
+    sim.admin.clearFaults();
+    await api.resumeJob({ jobId: slow.id });
+    await jobBecomes(slow.id, (view) => view.status === 'completed');
+    for (const videoId of describePlaylist('PLcontractPausedList_n40').videoIds()) {
+      expect(sim.admin.chargesFor(videoId)).toBeLessThanOrEqual(1);
+    }
+
+    const cancelled = (await api.createJob({ draft: draft(['PLcontractCancelled_n5']), start: false })).job;
+    expect((await api.cancelJob({ jobId: cancelled.id })).status).toBe('cancelled');
+
+    const removed = record('jobRemoved');
+    await api.deleteJob({ jobId: cancelled.id });
+    expect((await api.listJobs({})).map((view) => view.id)).not.toContain(cancelled.id);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(removed).toEqual([expect.objectContaining({ jobId: cancelled.id })]);
+  });
+
+  it("pages through a job's videos, filtered by status and searched by title, in list order", async () => {
+    const { job } = await api.createJob({ draft: draft(['PLcontractPagedList_n230']), start: true });
+    await jobBecomes(job.id, (view) => view.status === 'completed');
+    const expected = describePlaylist('PLcontractPagedList_n230').videoIds();
+
+    const first = await api.listVideos({ jobId: job.id, offset: 0, limit: 100, status: 'all', search: '' });
+    const last = await api.listVideos({ jobId: job.id, offset: 200, limit: 100, status: 'all', search: '' });
+    expect(first.total).toBe(230);
+    expect([...first.rows, ...last.rows].map((row) => row.videoId)).toEqual([
+      ...expected.slice(0, 100),
+      ...expected.slice(200),
+    ]);
+    expect(first.rows[0]).toMatchObject({ position: 1, source: 'PLcontractPagedList_n230' });
+
+    const unavailable = await api.listVideos({
+      jobId: job.id,
+      offset: 0,
+      limit: 500,
+      status: 'unavailable',
+      search: '',
+    });
+    expect(unavailable.rows.every((row) => row.status === 'unavailable' && row.httpStatus === 404)).toBe(
+      true,
+    );
+    expect(unavailable.total).toBe(230 - (await api.jobDetail({ jobId: job.id })).job.counts.ok);
+
+    const word = first.rows[3]!.title.split(' ')[0]!.toUpperCase();
+    const found = await api.listVideos({ jobId: job.id, offset: 0, limit: 500, status: 'all', search: word });
+    expect(found.total).toBeGreaterThan(0);
+    expect(found.rows.every((row) => row.title.toUpperCase().includes(word))).toBe(true);
+  });
+
+  it('exports a ZIP with progress events, to a path or, with none, as a download', async () => {
+    const { job } = await api.createJob({ draft: draft(['PLcontractExported_n30']), start: true });
+    await jobBecomes(job.id, (view) => view.status === 'completed');
+    const progress = record('exportProgress');
+
+    const toPath = join(dataDir, 'corpus.zip');
+    const written = await api.exportJob({ jobId: job.id, formats: ['txt', 'srt'], destination: toPath });
+    expect(written).toMatchObject({ jobId: job.id, path: toPath, complete: true });
+    expect(progress.at(-1)).toMatchObject({ jobId: job.id, done: 30, total: 30 });
+    const zip = await readZip(toPath);
+    expect(zip.index.slice(1)).toHaveLength(30);
+    expect(zip.entries.some((entry) => entry.name.startsWith('srt/'))).toBe(true);
+    expect(zip.entries.some((entry) => entry.name.startsWith('json/'))).toBe(false);
+
+    const offered = await api.exportJob({ jobId: job.id, formats: ['txt'], destination: null });
+    expect(offered.path).toBeNull();
+    expect(offered.fileName).toMatch(/^scriptorium-job-\d+-.+\.zip$/);
+    expect(app.download(offered.exportId)).toBeDefined();
+    if (face.server) {
+      const response = await fetch(`${face.server.origin}/api/download/${offered.exportId}`, {
+        headers: { authorization: `Bearer ${face.server.token}` },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-disposition')).toContain(encodeURIComponent(offered.fileName));
+      expect(
+        Buffer.from(await response.arrayBuffer())
+          .subarray(0, 4)
+          .toString('latin1'),
+      ).toBe('PK\u0003\u0004');
+    }
+  });
+
+  it('tells of a 402 with its meaning, and resumes after a top-up without buying anything twice', async () => {
+    await stop();
+    await start(100);
+    await api.setBalance({ credits: 20 });
+    const payments = record('paymentRequired');
+    await api.updateSettings({ billingUrl: 'https://billing.example.com/' });
+    const balance = await api.creditStatus({});
+    expect(balance).toMatchObject({ balance: 20, estimatedRemaining: 20 });
+    // The simulator starts with 100 credits; a 150-video playlist needs more.
+    const { job } = await api.createJob({ draft: draft(['PLcontractCredits_n150']), start: true });
+    const waiting = await jobBecomes(job.id, (view) => view.status === 'waiting_credits');
+    expect(waiting.stop).toMatchObject({ reason: 'credits', code: 'E_FREE_GRANT_DEPLETED' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(payments).toEqual([
+      expect.objectContaining({
+        jobId: job.id,
+        code: 'E_FREE_GRANT_DEPLETED',
+        meaning: expect.stringMatching(/free 100-credit grant is used up.*subscribe/i),
+        billingUrl: 'https://billing.example.com/',
+      }),
+    ]);
+    const credits = await api.creditStatus({});
+    expect(credits.last402).toMatchObject({ code: 'E_FREE_GRANT_DEPLETED' });
+    expect(credits.byJob).toEqual([{ jobId: job.id, credits: 100 }]);
+
+    sim.admin.topUp(200);
+    await api.resumeJob({ jobId: job.id });
+    await jobBecomes(job.id, (view) => view.status === 'completed');
+    for (const videoId of describePlaylist('PLcontractCredits_n150').videoIds()) {
+      expect(sim.admin.chargesFor(videoId)).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('keeps settings, and handles the key without ever showing it', async () => {
+    const settings = await api.updateSettings({ defaults: { languages: 'es,en', concurrency: 8 } });
+    expect(settings.defaults).toMatchObject({
+      languages: 'es,en',
+      concurrency: 8,
+      formats: ['txt', 'json', 'srt', 'vtt'],
+    });
+    expect((await api.getSettings({})).defaults.concurrency).toBe(8);
+    await expect(api.updateSettings({ serviceUrl: 'ftp://nope' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+
+    expect(await api.keyStatus({})).toMatchObject({ set: true });
+    expect(await api.testConnection({})).toMatchObject({ ok: true });
+    expect(await api.removeKey({})).toMatchObject({ set: false, storage: null });
+    const missing = await api.testConnection({});
+    expect(missing).toMatchObject({ ok: false });
+    expect(missing.message).toMatch(/No API key/);
+    const stored = await api.setKey({ key: 'sk_not_the_right_one' });
+    expect(stored).toMatchObject({ set: true, storage: 'session' });
+    expect(JSON.stringify(stored)).not.toContain('sk_not_the_right_one');
+    const refused = await api.testConnection({});
+    expect(refused).toMatchObject({ ok: false });
+    expect(refused.message).toMatch(/refused the key/);
+    await api.setKey({ key: sim.key });
+    expect(await api.testConnection({})).toMatchObject({ ok: true });
+    expect(sim.admin.ledger()).toEqual([]);
+    for (const file of ['scriptorium.db', 'scriptorium.db-wal']) {
+      const bytes = readFileSync(join(dataDir, file));
+      expect(bytes.includes(sim.key)).toBe(false);
+      expect(bytes.includes('sk_not_the_right_one')).toBe(false);
+    }
+  });
+
+  it('answers bad requests with typed errors and changes nothing', async () => {
+    expect((await failure(api.jobDetail({ jobId: 999 }))).code).toBe('job_not_found');
+    expect((await failure(api.pauseJob({ jobId: 'x' as unknown as number }))).code).toBe('invalid_input');
+    expect((await failure(api.createJob({ draft: draft(['just words']), start: true }))).code).toBe(
+      'invalid_input',
+    );
+    const languages = await failure(
+      api.createJob({ draft: draft(['dQw4w9WgXcQ'], { languages: 'english!' }), start: true }),
+    );
+    expect(languages.message).toMatch(/Languages "english!"/);
+    expect(await api.listJobs({})).toEqual([]);
+    expect(sim.admin.requests()).toEqual([]);
+  });
+
+  it('logs a listener that throws, and the job runs on', async () => {
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    api.on('jobChanged', () => {
+      throw new Error('a broken listener');
+    });
+    app.on('jobChanged', () => {
+      throw new Error('a broken listener in the host');
+    });
+    const { job } = await api.createJob({ draft: draft(['PLcontractListener_n20']), start: true });
+    const done = await jobBecomes(job.id, (view) => view.status === 'completed');
+    expect(done.counts.pending).toBe(0);
+    expect(logged.length).toBeGreaterThan(0); // the host's listener
+    expect(reported).toHaveBeenCalled(); // the face's listener
+    reported.mockRestore();
+  });
+});

@@ -1,0 +1,208 @@
+import { request as httpRequest } from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app';
+import type { JobView } from '../../src/shared/contract';
+import { httpApi } from '../../src/renderer/src/transport/http';
+import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { startWebServer, type RunningWebServer } from '../../src/web/server';
+import { startCli, tempDir } from '../support/cli';
+
+let dataDir: string;
+let app: ScriptoriumApp;
+let server: RunningWebServer;
+
+/** A raw request with exactly the headers given (fetch would set Host and Origin itself). */
+function send(
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  const { port } = new URL(server.origin);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body, headers: response.headers }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+const host = () => new URL(server.origin).host;
+const goodHeaders = () => ({
+  host: host(),
+  authorization: `Bearer ${server.token}`,
+  'content-type': 'application/json',
+});
+const aDraft = JSON.stringify({
+  draft: {
+    sources: [{ where: 'line 1', text: 'dQw4w9WgXcQ' }],
+    languages: 'orig',
+    includeTimestamp: true,
+    sendMetadata: true,
+    maxVideos: null,
+    budget: null,
+    concurrency: 2,
+    formats: ['txt'],
+  },
+  start: false,
+});
+
+beforeEach(async () => {
+  dataDir = tempDir();
+  const rendererDir = join(dataDir, 'renderer');
+  mkdirSync(rendererDir);
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Scriptorium</title>');
+  app = openApp({ dataDir, keys: memoryKeyStore(undefined) });
+  server = await startWebServer({ app, port: 0, rendererDir, maxBodyBytes: 64 * 1024 });
+});
+
+afterEach(async () => {
+  await server.close();
+  await app.close();
+});
+
+describe('browser mode refuses, with nothing changed,', () => {
+  const cases: Array<[string, () => Parameters<typeof send>[1], number]> = [
+    [
+      'a request without the token',
+      () => ({ method: 'POST', headers: { ...goodHeaders(), authorization: '' }, body: aDraft }),
+      401,
+    ],
+    [
+      'a wrong token',
+      () => ({ method: 'POST', headers: { ...goodHeaders(), authorization: 'Bearer guess' }, body: aDraft }),
+      403,
+    ],
+    [
+      'a foreign Host (DNS rebinding)',
+      () => ({
+        method: 'POST',
+        headers: { ...goodHeaders(), host: `evil.example:${new URL(server.origin).port}` },
+        body: aDraft,
+      }),
+      403,
+    ],
+    [
+      'a foreign Origin (a cross-site request)',
+      () => ({ method: 'POST', headers: { ...goodHeaders(), origin: 'https://evil.example' }, body: aDraft }),
+      403,
+    ],
+    [
+      'an oversized body',
+      () => ({
+        method: 'POST',
+        headers: goodHeaders(),
+        body: JSON.stringify({ pad: 'x'.repeat(70 * 1024) }),
+      }),
+      413,
+    ],
+    ['a body that is not JSON', () => ({ method: 'POST', headers: goodHeaders(), body: '{"draft": ' }), 400],
+    [
+      'a body sent as a form, not JSON',
+      () => ({ method: 'POST', headers: { ...goodHeaders(), 'content-type': 'text/plain' }, body: aDraft }),
+      415,
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, options, status) => {
+    const response = await send('/api/command/createJob', options());
+    expect(response.status).toBe(status);
+    expect(await app.handlers.listJobs({})).toEqual([]);
+  });
+
+  it('a body that does not fit the contract (answered with a typed error)', async () => {
+    const response = await send('/api/command/createJob', {
+      method: 'POST',
+      headers: goodHeaders(),
+      body: JSON.stringify({ draft: { sources: 'all of them' }, start: true }),
+    });
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await app.handlers.listJobs({})).toEqual([]);
+  });
+
+  it('pages and the event stream without the token, or for a foreign Host', async () => {
+    expect((await send('/', { headers: { host: host() } })).status).toBe(401);
+    expect((await send('/api/events', { headers: { host: host() } })).status).toBe(401);
+    expect((await send(`/?token=${server.token}`, { headers: { host: 'attacker.example' } })).status).toBe(
+      403,
+    );
+  });
+});
+
+describe('browser mode serves', () => {
+  it('the page once its address (with the token) is opened, then by an HttpOnly, same-site cookie', async () => {
+    const first = await send(`/?token=${server.token}`, { headers: { host: host() } });
+    expect(first.status).toBe(303);
+    const cookie = String(first.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const page = await send('/', { headers: { host: host(), cookie: cookie.split(';')[0] ?? '' } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>Scriptorium</title>');
+    expect(String(page.headers['content-security-policy'])).toMatch(/script-src 'self'/);
+    expect(server.url).toBe(`${server.origin}/?token=${server.token}`);
+  });
+
+  it('a command from the page, its answer as an envelope', async () => {
+    const response = await send('/api/command/createJob', {
+      method: 'POST',
+      headers: goodHeaders(),
+      body: aDraft,
+    });
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({
+      ok: true,
+      value: { created: true, job: { status: 'draft' } },
+    });
+  });
+});
+
+describe('a job started by the CLI in the same data folder', () => {
+  let sim: RunningSimulator;
+  beforeEach(async () => {
+    sim = await startSimulator({ credits: 10_000, latencyMs: 5 });
+  });
+  afterEach(async () => {
+    await sim.close();
+  });
+
+  it('appears and progresses live in a browser-mode client', async () => {
+    await server.close();
+    await app.close();
+    app = openApp({ dataDir, keys: memoryKeyStore(undefined), watch: true });
+    server = await startWebServer({ app, port: 0 });
+    const api = httpApi({ origin: server.origin, token: server.token });
+    const seen: JobView[] = [];
+    api.on('jobChanged', (job) => seen.push(job));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the event stream is open
+
+    const cli = startCli(
+      ['export', 'PLseenFromTheBrowser_n200', '--concurrency', '2', '--out', join(dataDir, 'cli.zip')],
+      {
+        TRANSCRIPT_API_KEY: sim.key,
+        TRANSCRIPT_API_BASE_URL: sim.url,
+        SCRIPTORIUM_DATA_DIR: dataDir,
+      },
+    );
+    expect((await cli.done).code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    api.close();
+
+    const running = seen.filter((job) => job.status === 'running');
+    expect(running.length).toBeGreaterThan(1);
+    expect(running[0]?.runningIn).toBe('elsewhere');
+    const done = running.map((job) => job.counts.ok + job.counts.unavailable);
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+    expect(done.at(-1)).toBeGreaterThan(done[0]!);
+    expect(seen.at(-1)).toMatchObject({ status: 'completed', counts: { total: 200, pending: 0 } });
+  });
+});

@@ -2,10 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-
-// The layering rules of DESIGN.md, enforced rather than kept in prose:
-// faces -> core/app -> core parts -> shared; core never reaches a face, electron or react.
-const faces = ['**/main/**', '**/preload/**', '**/renderer/**', '**/cli/**', '**/web/**'];
+import layers from './eslint/layers.js';
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'bench/.work/**'] },
@@ -19,53 +16,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**', 'src/shared/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: ['electron', 'react', 'react-dom'],
-          patterns: [{ group: faces, message: 'core and shared never import a face (DESIGN.md).' }],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/shared/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['node:*'], message: 'src/shared is pure TypeScript: no Node modules.' },
-            { group: ['**/core/**', ...faces], message: 'src/shared imports nothing of the app.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/simulator/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/core/**'], message: 'The simulator shares no code with the client.' }] },
-      ],
-    },
+    // The layering of DESIGN.md, as an allow-list per folder (eslint/layers.js).
+    files: ['src/**'],
+    plugins: { scriptorium: layers },
+    rules: { 'scriptorium/layers': 'error' },
   },
   {
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: {
-      ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: ['electron'],
-          patterns: [{ group: ['**/core/**', '**/main/**', '**/cli/**', '**/web/**', 'node:*'] }],
-        },
-      ],
-    },
+    rules: reactHooks.configs.recommended.rules,
   },
 );

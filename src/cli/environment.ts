@@ -1,5 +1,11 @@
-import { environmentKeyStore, localApi, openApp, type KeyStore, type ScriptoriumApp } from '../core/app';
-import { defaultDataDir } from '../core/store';
+import {
+  defaultDataDir,
+  environmentKeyStore,
+  localApi,
+  openApp,
+  type KeyStore,
+  type ScriptoriumApp,
+} from '../core/app';
 import type { ScriptoriumApi } from '../shared/contract';
 import { CliExit, ExitCode } from './exit';
 

@@ -11,3 +11,5 @@ export type { AppHandlers } from './handlers';
 export { environmentKeyStore, memoryKeyStore } from './keys';
 export type { KeyStore } from './keys';
 export { localApi } from './local-api';
+/** The desktop app's data folder, which the CLI shares by default. */
+export { defaultDataDir } from '../store';

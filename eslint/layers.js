@@ -1,0 +1,87 @@
+// The layering of DESIGN.md as an allow-list (VS Code's code-layering rule): each folder names what
+// it may import, and anything else is an error. Tests and benchmarks are not layered.
+import { builtinModules } from 'node:module';
+import { dirname, relative, resolve } from 'node:path';
+
+const NODE = ['node:*', ...builtinModules];
+const CORE_PACKAGES = [...NODE, 'better-sqlite3', 'undici', 'p-queue', 'zod', 'csv-stringify/*'];
+
+/**
+ * First match wins, so the narrower folders come first. `folders` are repository paths a file of
+ * the layer may import from; `packages` the npm packages (a trailing /* takes subpaths).
+ */
+export const LAYERS = [
+  { layer: 'src/shared', folders: ['src/shared'], packages: ['zod'] },
+  { layer: 'src/simulator', folders: ['src/simulator'], packages: [...NODE, 'zod'] },
+  { layer: 'src/core/api', folders: ['src/core/api', 'src/shared'], packages: CORE_PACKAGES },
+  { layer: 'src/core/store', folders: ['src/core/store', 'src/shared'], packages: CORE_PACKAGES },
+  { layer: 'src/core/export', folders: ['src/core/export', 'src/shared'], packages: CORE_PACKAGES },
+  {
+    layer: 'src/core/engine',
+    folders: ['src/core/engine', 'src/core/api', 'src/core/store', 'src/shared'],
+    packages: CORE_PACKAGES,
+  },
+  { layer: 'src/core/app', folders: ['src/core', 'src/shared'], packages: CORE_PACKAGES },
+  // The faces: each reaches the engine only through core/app. The CLI also starts the simulator
+  // (`scriptorium sim`, `demo`) and browser mode (`scriptorium ui`).
+  {
+    layer: 'src/cli',
+    folders: ['src/cli', 'src/core/app', 'src/shared', 'src/simulator', 'src/web'],
+    packages: [...NODE, 'commander', 'cli-progress'],
+  },
+  { layer: 'src/web', folders: ['src/web', 'src/core/app', 'src/shared'], packages: NODE },
+  { layer: 'src/main', folders: ['src/main', 'src/core/app', 'src/shared'], packages: [...NODE, 'electron'] },
+  { layer: 'src/preload', folders: ['src/preload', 'src/shared'], packages: ['electron'] },
+  {
+    layer: 'src/renderer',
+    folders: ['src/renderer', 'src/shared'],
+    packages: ['react', 'react-dom', 'react-dom/*', 'react/*', 'zustand', '@tanstack/react-virtual'],
+  },
+];
+
+const within = (path, folder) => path === folder || path.startsWith(`${folder}/`);
+
+function packageAllowed(specifier, packages) {
+  return packages.some((allowed) =>
+    allowed.endsWith('*') ? specifier.startsWith(allowed.slice(0, -1)) : specifier === allowed,
+  );
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const rule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Each folder of src/ imports only what its layer allows (DESIGN.md).' },
+    schema: [],
+  },
+  create(context) {
+    const root = context.cwd;
+    const file = relative(root, context.filename).split('\\').join('/');
+    const layer = LAYERS.find((entry) => within(file, entry.layer));
+    if (layer === undefined) return {};
+    const check = (node, specifier) => {
+      if (typeof specifier !== 'string') return;
+      if (specifier.startsWith('.')) {
+        const target = relative(root, resolve(dirname(context.filename), specifier))
+          .split('\\')
+          .join('/');
+        if (layer.folders.some((folder) => within(target, folder))) return;
+        context.report({
+          node,
+          message: `${layer.layer} may not import ${target} (allowed: ${layer.folders.join(', ')}).`,
+        });
+        return;
+      }
+      if (packageAllowed(specifier, layer.packages)) return;
+      context.report({ node, message: `${layer.layer} may not import the package "${specifier}".` });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+export default { rules: { layers: rule } };

@@ -76,6 +76,15 @@ export function* errorsCsv(videos: Iterable<ExportVideo>): Generator<string> {
   }
 }
 
+/**
+ * Line breaks JSON.stringify leaves raw (it escapes those of C0 only). Readers that split on every
+ * Unicode line break, such as Python's str.splitlines, would cut the record there: escaped, the line
+ * stays one line and still parses to the text as received.
+ */
+const LINE_BREAKS_JSON_KEEPS = /[\u0085\u2028\u2029]/g;
+
+const escapeCharacter = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
 /** Fields of a transcripts.jsonl line that metadata may not overwrite. */
 const OWN_FIELDS = new Set(['video_id', 'language', 'source', 'segments']);
 
@@ -94,5 +103,5 @@ export function transcriptLine(video: ExportVideo): string {
     ...metadata,
     ['segments', segments],
   ]);
-  return `${JSON.stringify(line)}\n`;
+  return `${JSON.stringify(line).replace(LINE_BREAKS_JSON_KEEPS, escapeCharacter)}\n`;
 }

@@ -71,6 +71,15 @@ describe('index.csv and errors.csv against CSV injection', () => {
     ]);
   });
 
+  it('keeps each transcripts.jsonl record on one line for readers that split on any line break', () => {
+    const text = 'a\u0085b\u2028c\u2029d\u000be\u001cf\r\ng';
+    const line = transcriptLine(okVideo({ segments: [{ text }] }));
+    // Every line break Python's str.splitlines knows, \r\n included.
+    const lineBreaks = ['\n', '\r', '\v', '\f', '\x1c', '\x1d', '\x1e', '\x85', '\u2028', '\u2029'];
+    expect(lineBreaks.filter((lineBreak) => line.slice(0, -1).includes(lineBreak))).toEqual([]);
+    expect(JSON.parse(line)).toMatchObject({ segments: [{ text }] });
+  });
+
   it('keeps transcripts.jsonl as received', () => {
     const video = okVideo({ title: '=x', source: '\u0000-s', segments: [{ text: '=1\u001b' }] });
     expect(JSON.parse(transcriptLine(video))).toMatchObject({

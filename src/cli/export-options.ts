@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { parseLangPreference } from '../shared/limits';
-import { checkSources, describeInvalid, readSourceLines, type Source } from '../shared/sources';
+import {
+  checkSources,
+  describeInvalid,
+  describeWarning,
+  readSourceLines,
+  type Source,
+} from '../shared/sources';
 import type { ExportFormat } from '../core/export';
 import type { JobOptions } from '../core/engine';
 
@@ -13,6 +19,8 @@ export interface ExportRequest {
   skipped: Array<{ input: string; reason: string }>;
   /** One line per rejected source, for the user. */
   rejections: string[];
+  /** One line per source read in a way the user may not have meant (e.g. a bare 11-character PL…). */
+  warnings: string[];
   options: JobOptions;
   formats: ExportFormat[];
   outPath: string;
@@ -50,12 +58,13 @@ export function parseExportRequest(sourceArgs: string[], raw: RawExportOptions):
       'No sources given: name videos, playlists, channels or search:<query>, or use --from FILE.',
     );
   }
-  const { valid, invalid } = checkSources(entries);
+  const { valid, invalid, warnings } = checkSources(entries);
 
   return {
     sources: valid.map((entry) => entry.source),
     skipped: invalid.map((entry) => ({ input: entry.input, reason: `${entry.where}: ${entry.reason}` })),
     rejections: invalid.map(describeInvalid),
+    warnings: warnings.map(describeWarning),
     options: {
       langs: langs.langs,
       includeTimestamp: raw.timestamps,

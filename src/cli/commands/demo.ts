@@ -38,6 +38,7 @@ export function registerDemoCommand(program: Command): void {
             sources: valid.map((entry) => entry.source),
             skipped: [],
             rejections: [],
+            warnings: [],
             options: { langs: ['orig'], includeTimestamp: true, sendMetadata: true },
             formats: [...ALL_FORMATS],
             outPath: flags.out,

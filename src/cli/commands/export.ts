@@ -59,6 +59,7 @@ async function exportFromFlags(sourceArgs: string[], flags: ExportFlags): Promis
     process.stderr.write(`Skipping ${request.rejections.length} invalid source(s):\n`);
     for (const line of request.rejections) process.stderr.write(`  ${line}\n`);
   }
+  for (const line of request.warnings) process.stderr.write(`Warning: ${line}\n`);
   if (request.sources.length === 0) {
     throw new CliExit(
       ExitCode.badInput,

@@ -1,5 +1,5 @@
 import type { ScriptoriumApi, SourceEntry } from '../shared/contract';
-import { describeInvalid } from '../shared/sources';
+import { describeInvalid, describeWarning } from '../shared/sources';
 import { CliExit, ExitCode } from './exit';
 
 /** Rejected lines are listed up to this many; the rest are counted (the manifest keeps them all). */
@@ -26,8 +26,8 @@ export async function reportSources(
     if (rejected.length > REJECTIONS_SHOWN)
       stderr.write(`  ... and ${rejected.length - REJECTIONS_SHOWN} more\n`);
   }
-  for (const line of lines) {
-    if (line.warning !== null) stderr.write(`Note: ${line.where}: "${line.input}" is ${line.warning}\n`);
+  for (const { where, input, warning } of lines) {
+    if (warning !== null) stderr.write(`Warning: ${describeWarning({ where, input, warning })}\n`);
   }
   if (rejected.length === lines.length) {
     throw new CliExit(

@@ -25,17 +25,25 @@ export interface Source {
   input: string;
 }
 
-export type SourceCheck = { ok: true; source: Source } | { ok: false; input: string; reason: string };
+/** An accepted source may come with a warning: it was read one way, and the user may have meant another. */
+export type SourceCheck =
+  { ok: true; source: Source; warning?: string } | { ok: false; input: string; reason: string };
 
-type Classification = { kind: SourceKind; id: string } | { reason: string };
+type Classification = { kind: SourceKind; id: string; warning?: string } | { reason: string };
 
 const EXPECTED =
   'expected a video ID or URL, a playlist ID or URL, a channel @handle, URL or UC id, or search:<query>';
 const NOT_A_SOURCE = `not a video, playlist, channel or search: ${EXPECTED}`;
 const BAD_VIDEO_ID = 'a video ID has 11 characters (letters, digits, - and _)';
 const BAD_CHANNEL_ID = 'a channel ID is UC followed by 22 characters (letters, digits, - and _)';
-const BAD_HANDLE = 'a channel @handle has 3 to 30 characters: letters, digits, ., _ and -';
-const BAD_CHANNEL_NAME = 'a /c/ or /user/ channel name has only letters, digits, ., _ and -';
+const BAD_HANDLE = 'a channel @handle has 3 to 30 characters: ASCII letters, digits, ., _ and -';
+const NON_ASCII_REFUSED = 'the service refuses accented and other non-ASCII letters';
+const NON_ASCII_HANDLE = `a channel @handle takes only ASCII letters, digits, ., _ and -: ${NON_ASCII_REFUSED}`;
+const BAD_CHANNEL_NAME = 'a /c/ or /user/ channel name has only ASCII letters, digits, ., _ and -';
+const NON_ASCII_CHANNEL_NAME = `a /c/ or /user/ channel name takes only ASCII letters, digits, ., _ and -: ${NON_ASCII_REFUSED}`;
+const LOOKS_LIKE_A_LIST =
+  'read as a video ID because it has 11 characters; playlist IDs are longer (18 or 34 characters for PL ones) ' +
+  'and channel IDs have 24: paste the full URL if you meant a playlist or channel';
 const UNKNOWN_PAGE =
   'this address is not a video, playlist or channel: expected watch?v=, youtu.be/, /shorts/, /embed/, ' +
   '/live/, /v/, list=, /channel/, /@handle, /c/ or /user/';
@@ -47,9 +55,12 @@ const MISSING_PARAMETER: Readonly<Record<string, string>> = {
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
-// Handles may use letters of any script, with their combining marks.
-const HANDLE = /^@[\p{L}\p{M}\p{N}._-]{3,30}$/u;
-const CHANNEL_NAME = /^[\p{L}\p{M}\p{N}._-]+$/u;
+// The service takes ASCII handles and names only, although the platform allows other scripts.
+const HANDLE = /^@[A-Za-z0-9._-]{3,30}$/;
+const CHANNEL_NAME = /^[A-Za-z0-9._-]+$/;
+const NON_ASCII = /\P{ASCII}/u;
+/** How the IDs of playlists and channels start. */
+const LIST_PREFIXES: readonly string[] = [...PLAYLIST_PREFIXES, 'UC'];
 const BARE_ID = /^[A-Za-z0-9_-]+$/;
 const SEARCH_PREFIX = 'search:';
 const WITH_SCHEME = /^(?:[a-z][a-z0-9+.-]*:\/\/|https?:)/i;
@@ -75,7 +86,8 @@ export function parseSource(text: string): SourceCheck {
   if ('reason' in classified) return { ok: false, input, reason: classified.reason };
   const limitProblem = checkIdLimits(classified);
   if (limitProblem !== null) return { ok: false, input, reason: limitProblem };
-  return { ok: true, source: { ...classified, input } };
+  const { kind, id, warning } = classified;
+  return { ok: true, source: { kind, id, input }, ...(warning !== undefined && { warning }) };
 }
 
 /** Lines of a --from file: skips blank lines and lines whose first non-space char is '#';
@@ -89,13 +101,16 @@ export function readSourceLines(fileText: string): Array<{ line: number; text: s
 }
 
 /** Checks many entries; `where` labels each (e.g. "line 3" or "argument 2"). Duplicate sources
- *  (same kind and id) are reported as invalid ("already listed at line 1") so nothing is queued twice. */
+ *  (same kind and id) are reported as invalid ("already listed at line 1") so nothing is queued twice.
+ *  Valid sources read in a way the user may not have meant are also listed in `warnings`. */
 export function checkSources(entries: Array<{ where: string; text: string }>): {
   valid: Array<{ where: string; source: Source }>;
   invalid: Array<{ where: string; input: string; reason: string }>;
+  warnings: Array<{ where: string; input: string; warning: string }>;
 } {
   const valid: Array<{ where: string; source: Source }> = [];
   const invalid: Array<{ where: string; input: string; reason: string }> = [];
+  const warnings: Array<{ where: string; input: string; warning: string }> = [];
   const firstListedAt = new Map<string, string>();
   for (const { where, text } of entries) {
     const check = parseSource(text);
@@ -111,13 +126,20 @@ export function checkSources(entries: Array<{ where: string; text: string }>): {
     }
     firstListedAt.set(key, where);
     valid.push({ where, source: check.source });
+    if (check.warning !== undefined)
+      warnings.push({ where, input: check.source.input, warning: check.warning });
   }
-  return { valid, invalid };
+  return { valid, invalid, warnings };
 }
 
 /** One line a user reads, e.g. `line 3: "youtube.com/watch?v=abc" is not a valid source: a video ID has 11 characters (letters, digits, - and _)` */
 export function describeInvalid(entry: { where: string; input: string; reason: string }): string {
   return `${entry.where}: ${quoteForDisplay(entry.input)} is not a valid source: ${entry.reason}`;
+}
+
+/** One line a user reads, e.g. `argument 1: "PLabcdefghi" is read as a video ID because it has 11 characters; …` */
+export function describeWarning(entry: { where: string; input: string; warning: string }): string {
+  return `${entry.where}: ${quoteForDisplay(entry.input)} is ${entry.warning}`;
 }
 
 function classify(input: string): Classification {
@@ -140,12 +162,17 @@ function classify(input: string): Classification {
 }
 
 function classifyHandle(handle: string): Classification {
-  return HANDLE.test(handle) ? { kind: 'channel', id: handle } : { reason: BAD_HANDLE };
+  if (HANDLE.test(handle)) return { kind: 'channel', id: handle };
+  return { reason: NON_ASCII.test(handle) ? NON_ASCII_HANDLE : BAD_HANDLE };
 }
 
 function classifyBareId(id: string): Classification {
-  // Checked in this order because an 11-character ID is a video even when it starts with PL or UC.
-  if (VIDEO_ID.test(id)) return { kind: 'video', id };
+  // Checked in this order because an 11-character ID is a video even when it starts with PL or UC,
+  // but then the user may have pasted part of a list's ID, or a made-up one.
+  if (VIDEO_ID.test(id)) {
+    const looksLikeAList = LIST_PREFIXES.some((prefix) => id.startsWith(prefix));
+    return { kind: 'video', id, ...(looksLikeAList && { warning: LOOKS_LIKE_A_LIST }) };
+  }
   if (CHANNEL_ID.test(id)) return { kind: 'channel', id };
   if (PLAYLIST_PREFIXES.some((prefix) => id.startsWith(prefix))) return classifyPlaylistId(id);
   if (id.startsWith('UC')) return { reason: BAD_CHANNEL_ID };
@@ -242,8 +269,9 @@ function classifyChannelPath(segments: string[]): Classification | null {
   if (kind === 'channel')
     return CHANNEL_ID.test(name) ? { kind: 'channel', id: name } : { reason: BAD_CHANNEL_ID };
   if (kind !== 'c' && kind !== 'user') return null;
-  if (!CHANNEL_NAME.test(name)) return { reason: BAD_CHANNEL_NAME };
-  return { kind: 'channel', id: `https://www.youtube.com/${kind}/${encodeURIComponent(name)}` };
+  if (!CHANNEL_NAME.test(name))
+    return { reason: NON_ASCII.test(name) ? NON_ASCII_CHANNEL_NAME : BAD_CHANNEL_NAME };
+  return { kind: 'channel', id: `https://www.youtube.com/${kind}/${name}` };
 }
 
 function checkIdLimits({ kind, id }: { kind: SourceKind; id: string }): string | null {

@@ -6,4 +6,4 @@ export { ApiError, isApiError } from './errors';
 export type { ApiErrorKind, ApiErrorDetails } from './errors';
 export { FREE_ENDPOINTS } from './types';
 export type * from './types';
-export { readTranscript } from './schemas';
+export { rereadStoredTranscript } from './schemas';

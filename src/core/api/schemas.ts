@@ -59,20 +59,13 @@ function wireObject<Shape extends z.ZodRawShape>(shape: Shape) {
   return z.preprocess(pickWireFields(names), z.object(shape));
 }
 
+/** How a number may arrive as text, e.g. "18.0". */
+const NUMERIC_TEXT = /^-?\d+(\.\d+)?$/;
+
 /** A number, or a numeric string such as "18.0". */
-const numberLike = z.union(
-  [
-    z.number(),
-    z
-      .string()
-      .trim()
-      .regex(/^-?\d+(\.\d+)?$/)
-      .transform(Number),
-  ],
-  {
-    error: 'expected a number',
-  },
-);
+const numberLike = z.union([z.number(), z.string().trim().regex(NUMERIC_TEXT).transform(Number)], {
+  error: 'expected a number',
+});
 
 export const nonNegativeNumber = numberLike.pipe(z.number().nonnegative());
 
@@ -80,7 +73,41 @@ export const nonNegativeNumber = numberLike.pipe(z.number().nonnegative());
 const optionalText = z.string().optional().catch(undefined);
 const optionalBoolean = z.boolean().optional().catch(undefined);
 
+/**
+ * The largest segment start or duration we accept: 10^7 seconds, about 115 days, longer than any
+ * real video. A larger, negative or infinite time (JSON's 1e400 parses as Infinity) is a broken body,
+ * and would only turn into absurd subtitle timings.
+ */
+export const MAX_SEGMENT_SECONDS = 10 ** 7;
+
+/** Worded to follow the field's name: "… whose transcript[3].start is not a usable time (…)". */
+const NOT_A_USABLE_TIME = `is not a usable time (a number of seconds from 0 to ${MAX_SEGMENT_SECONDS}, about 115 days)`;
+
+/** A number, or numeric text, of seconds from 0 to MAX_SEGMENT_SECONDS; anything else is one issue. */
+const segmentTime = z.unknown().transform((value, context) => {
+  const seconds =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && NUMERIC_TEXT.test(value.trim())
+        ? Number(value.trim())
+        : Number.NaN;
+  if (Number.isFinite(seconds) && seconds >= 0 && seconds <= MAX_SEGMENT_SECONDS) return seconds;
+  context.addIssue({ code: 'custom', message: NOT_A_USABLE_TIME, input: value });
+  return z.NEVER;
+});
+
+/** A segment of a fresh body: its times must be usable. */
 const segmentSchema = wireObject({
+  text: z.string(),
+  start: segmentTime.optional(),
+  duration: segmentTime.optional(),
+});
+
+/**
+ * A segment of a body stored by an earlier version, which took any number as a time. It was paid
+ * for and accepted then, so it is read by those rules again; the export clamps its times (cues.ts).
+ */
+const storedSegmentSchema = wireObject({
   text: z.string(),
   start: numberLike.optional(),
   duration: numberLike.optional(),
@@ -93,13 +120,20 @@ const metadataSchema = wireObject({
   thumbnailUrl: optionalText,
 });
 
-const transcriptSchema = wireObject({
-  videoId: z.string().min(1).optional().catch(undefined),
-  language: z.string().min(1).optional().catch(undefined),
-  transcript: z.array(segmentSchema),
-  // Metadata is a courtesy: an unusable one is dropped, the transcript is still good.
-  metadata: metadataSchema.optional().catch(undefined),
-});
+function transcriptSchemaWith<Segment extends typeof segmentSchema | typeof storedSegmentSchema>(
+  segment: Segment,
+) {
+  return wireObject({
+    videoId: z.string().min(1).optional().catch(undefined),
+    language: z.string().min(1).optional().catch(undefined),
+    transcript: z.array(segment),
+    // Metadata is a courtesy: an unusable one is dropped, the transcript is still good.
+    metadata: metadataSchema.optional().catch(undefined),
+  });
+}
+
+const transcriptSchema = transcriptSchemaWith(segmentSchema);
+const storedTranscriptSchema = transcriptSchemaWith(storedSegmentSchema);
 
 const videoItemSchema = wireObject({
   videoId: z.string().min(1),
@@ -181,6 +215,8 @@ function describeIssue(what: string, issue: z.core.$ZodIssue): string {
     const name = issue.path.length === 1 ? FIELD_NAMES[String(first)] : undefined;
     return name ? `${sent} without ${name}` : `${sent} without ${fieldPath(issue.path)}`;
   }
+  // Our own checks word their message to follow the field's name.
+  if (issue.code === 'custom') return `${sent} whose ${fieldPath(issue.path)} ${issue.message}`;
   const expected =
     issue.code === 'invalid_type' ? (EXPECTED_NAMES[issue.expected] ?? issue.expected) : undefined;
   return expected
@@ -215,25 +251,38 @@ function defined<T extends object>(value: T): T {
 const UNDETERMINED_LANGUAGE = 'und';
 
 /** A segment holding only the times that were sent; built directly, as bodies hold thousands. */
-function toSegment({ text, start, duration }: z.output<typeof segmentSchema>): Segment {
+function toSegment({ text, start, duration }: { text: string; start?: number; duration?: number }): Segment {
   const segment: Segment = { text };
   if (start !== undefined) segment.start = start;
   if (duration !== undefined) segment.duration = duration;
   return segment;
 }
 
-export function readTranscript(body: unknown, request: TranscriptRequest): Reading<Transcript> {
-  return read(transcriptSchema, 'a transcript', body, (parsed) => {
-    const metadata: TranscriptMetadata | undefined = parsed.metadata && defined(parsed.metadata);
-    return defined({
-      // Fallbacks keep a paid transcript usable when the service leaves out its labels.
-      videoId: parsed.videoId ?? request.video,
-      language: parsed.language ?? request.lang ?? UNDETERMINED_LANGUAGE,
-      segments: parsed.transcript.map(toSegment),
-      metadata,
-      raw: body,
-    });
+type ParsedTranscript = z.output<typeof transcriptSchema> | z.output<typeof storedTranscriptSchema>;
+
+function toTranscript(parsed: ParsedTranscript, body: unknown, request: TranscriptRequest): Transcript {
+  const metadata: TranscriptMetadata | undefined = parsed.metadata && defined(parsed.metadata);
+  return defined({
+    // Fallbacks keep a paid transcript usable when the service leaves out its labels.
+    videoId: parsed.videoId ?? request.video,
+    language: parsed.language ?? request.lang ?? UNDETERMINED_LANGUAGE,
+    segments: parsed.transcript.map(toSegment),
+    metadata,
+    raw: body,
   });
+}
+
+/** A transcript body as the service just sent it. */
+export function readTranscript(body: unknown, request: TranscriptRequest): Reading<Transcript> {
+  return read(transcriptSchema, 'a transcript', body, (parsed) => toTranscript(parsed, body, request));
+}
+
+/**
+ * A transcript body read back from the store: the same reading, except that any number passes as a
+ * time, as it did in earlier versions, so that a job they fetched can still be exported.
+ */
+export function rereadStoredTranscript(body: unknown, request: TranscriptRequest): Reading<Transcript> {
+  return read(storedTranscriptSchema, 'a transcript', body, (parsed) => toTranscript(parsed, body, request));
 }
 
 function toVideoItem(item: z.output<typeof videoItemSchema>): VideoItem {

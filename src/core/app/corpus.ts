@@ -1,4 +1,4 @@
-import { readTranscript } from '../api';
+import { rereadStoredTranscript } from '../api';
 import type { ExportRow, JobSummary } from '../engine';
 import type { ExportFormat, ExportInput, ExportSourceFailure, ExportVideo } from '../export';
 
@@ -143,7 +143,7 @@ function readStoredTranscript(
     sendMetadata: job.options.sendMetadata,
     ...(stored.requestedLang !== '' && { lang: stored.requestedLang }),
   };
-  const reading = readTranscript(raw, request);
+  const reading = rereadStoredTranscript(raw, request);
   if (!reading.ok)
     throw new Error(`the stored transcript of ${videoId} cannot be read again: ${reading.problem}`);
   const metadata = isRecord(raw) && isRecord(raw['metadata']) ? raw['metadata'] : undefined;

@@ -135,13 +135,14 @@ export function toSourceLines(
   checked: ReturnType<typeof checkSources>,
 ): SourceLine[] {
   const order = new Map(entries.map((entry, index) => [entry.where, index]));
+  const warnings = new Map(checked.warnings.map((entry) => [entry.where, entry.warning]));
   const lines: SourceLine[] = [
     ...checked.valid.map((entry) => ({
       where: entry.where,
       input: entry.source.input,
       kind: entry.source.kind,
       reason: null,
-      warning: null,
+      warning: warnings.get(entry.where) ?? null,
     })),
     ...checked.invalid.map((entry) => ({
       where: entry.where,

@@ -1,3 +1,5 @@
+import { MAX_SEGMENT_SECONDS } from '../api/schemas';
+import { withoutControls } from './plain-text';
 import type { ExportSegment } from './types';
 
 /** A subtitle cue in whole milliseconds, with its text split into non-empty lines. */
@@ -39,11 +41,15 @@ export function formatTimestamp(ms: number, separator: ',' | '.'): string {
 /** Line breaks as they may arrive in caption text, including the Unicode line and paragraph separators. */
 const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/;
 
-/** The text's lines, trimmed, without the empty ones (an empty line would end a cue early). */
+/**
+ * The text's lines, trimmed, without the empty ones (an empty line would end a cue early). Control
+ * characters are removed, except the line breaks that split it and tabs, which become spaces since
+ * subtitle players show them inconsistently.
+ */
 export function captionLines(text: string): string[] {
-  return text
+  return withoutControls(text)
     .split(LINE_BREAK)
-    .map((line) => line.trim())
+    .map((line) => line.replaceAll('\t', ' ').trim())
     .filter((line) => line.length > 0);
 }
 
@@ -54,8 +60,20 @@ function isTimed(segment: ExportSegment): segment is TimedSegment {
 }
 
 /**
+ * Seconds brought within 0 to MAX_SEGMENT_SECONDS, so that no cue line carries an absurd time. Fresh
+ * bodies with times outside that range are refused (api/schemas.ts), but bodies stored by earlier
+ * versions took any number. Clamping keeps their text and the timing of every sound cue, where
+ * calling the whole transcript untimed would drop its subtitle files; a slightly negative start, the
+ * likeliest such time, means 0 anyway.
+ */
+function clampSeconds(seconds: number): number {
+  return Math.min(Math.max(seconds, 0), MAX_SEGMENT_SECONDS);
+}
+
+/**
  * The cues of a transcript, or undefined when its segments carry no timestamps (fetched with
- * include_timestamp=false), in which case no subtitle file can be made.
+ * include_timestamp=false) or a time that is not a finite number (which no cue can place), in which
+ * case no subtitle file can be made. Times are clamped (clampSeconds).
  *
  * Segments with blank text are dropped first, so that they neither make empty cues nor cut the
  * previous cue short. A cue ends at start + duration, or at the next cue's start where the two overlap
@@ -68,10 +86,10 @@ export function buildCues(segments: readonly ExportSegment[]): Cue[] | undefined
     .map((segment) => ({ segment, lines: captionLines(segment.text) }))
     .filter(({ lines }) => lines.length > 0);
   return shown.map(({ segment, lines }, index) => {
-    const startMs = roundToMs(segment.start);
-    let endMs = roundToMs(segment.start + segment.duration);
+    const startMs = roundToMs(clampSeconds(segment.start));
+    let endMs = roundToMs(clampSeconds(segment.start + segment.duration));
     const next = shown[index + 1];
-    if (next !== undefined) endMs = Math.min(endMs, roundToMs(next.segment.start));
+    if (next !== undefined) endMs = Math.min(endMs, roundToMs(clampSeconds(next.segment.start)));
     return { startMs, endMs: Math.max(startMs, endMs), lines };
   });
 }

@@ -1,14 +1,21 @@
 import { buildCues, formatTimestamp } from './cues';
 import type { Cue } from './cues';
+import { withoutControls } from './plain-text';
 import type { ExportFormat, ExportSegment, ExportVideo } from './types';
 
 /**
  * Plain text: one trimmed line per segment (a blank segment gives an empty line, so line N is always
- * segment N), line breaks inside a segment turned into a space, '\n' endings.
+ * segment N), line breaks inside a segment turned into a space, '\n' endings. Tabs stay, as plain
+ * text shows them; every other control character is removed.
  */
 export function renderTxt(segments: readonly ExportSegment[]): string {
   return segments
-    .map((segment) => `${segment.text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ').trim()}\n`)
+    .map(
+      (segment) =>
+        `${withoutControls(segment.text)
+          .replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ')
+          .trim()}\n`,
+    )
     .join('');
 }
 

@@ -27,11 +27,22 @@ export function entryPath(format: ExportFormat, stem: string): string {
 const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cs}/\\:*?"<>|]/gu;
 
 /**
- * NFC-normalised text with each run of white space (line breaks, tabs) turned into one space and every
- * unsafe character into '_'.
+ * The invisible characters that set the direction of text: U+061C, U+200E, U+200F, U+202A-U+202E and
+ * U+2066-U+2069. In a file name they can show `gpj.exe` as `exe.jpg`, disguising its extension.
+ * They are removed, not replaced: right-to-left titles carry them legitimately, and read fine without.
+ */
+const BIDI_CONTROLS = /\p{Bidi_Control}/gu;
+
+/**
+ * NFC-normalised text without bidirectional controls, with each run of white space (line breaks,
+ * tabs) turned into one space and every unsafe character into '_'.
  */
 export function sanitizeNamePart(text: string): string {
-  return text.normalize('NFC').replace(/\s+/gu, ' ').replace(UNSAFE_CHARACTERS, '_');
+  return text
+    .normalize('NFC')
+    .replace(BIDI_CONTROLS, '')
+    .replace(/\s+/gu, ' ')
+    .replace(UNSAFE_CHARACTERS, '_');
 }
 
 /**
@@ -71,6 +82,25 @@ export function truncateToBytes(text: string, maxBytes: number): string {
 }
 
 /**
+ * Most bytes of a video id in a name. A real id has 11; an absurdly long one, which only a broken
+ * service could send, is cut so that the name still fits MAX_ENTRY_PATH_BYTES.
+ */
+const MAX_ID_BYTES = 64;
+
+/** The video id as it appears in names. */
+function idForName(videoId: string): string {
+  return truncateToBytes(sanitizeNamePart(videoId), MAX_ID_BYTES);
+}
+
+/**
+ * The stem as a file system that ignores case sees it. Upper-casing first folds letters that only
+ * upper-case to the same letter, such as ſ (long s) and s, which macOS takes for one.
+ */
+function caseKey(stem: string): string {
+  return stem.toUpperCase().toLowerCase();
+}
+
+/**
  * Gives each video a file stem (the name without folder and extension) that is safe on every
  * platform, fits MAX_ENTRY_PATH_BYTES with any folder and extension, ends in `[<video_id>]`, and is
  * unique among the stems it handed out, ignoring case (Windows and macOS ignore it).
@@ -81,7 +111,7 @@ export function truncateToBytes(text: string, maxBytes: number): string {
 export class StemNamer {
   readonly #template: string;
   readonly #templateHasPosition: boolean;
-  /** Lower-cased stems already handed out. */
+  /** Stems already handed out, by caseKey. */
   readonly #taken = new Set<string>();
 
   /** @param template placeholders {title} {video_id} {language} {position}; default DEFAULT_NAME_TEMPLATE. */
@@ -93,7 +123,7 @@ export class StemNamer {
   stemFor(video: ExportVideo): string {
     for (let copy = 1; ; copy++) {
       const stem = this.#fittedStem(video, copy);
-      const key = stem.toLowerCase();
+      const key = caseKey(stem);
       if (!this.#taken.has(key)) {
         this.#taken.add(key);
         return stem;
@@ -103,7 +133,7 @@ export class StemNamer {
 
   /** The stem for the `copy`th video that would get this name: ` (2)` and up go before ` [<id>]`. */
   #fittedStem(video: ExportVideo, copy: number): string {
-    const tail = `[${sanitizeNamePart(video.videoId)}]`;
+    const tail = `[${idForName(video.videoId)}]`;
     const compose = (head: string): string =>
       [head, copy > 1 ? `(${copy})` : '', tail].filter((part) => part !== '').join(' ');
     const title = sanitizeNamePart(video.title);
@@ -129,7 +159,7 @@ export class StemNamer {
       video.position === undefined ? '' : String(video.position).padStart(video.positionWidth ?? 0, '0');
     const values: Record<string, string> = {
       title,
-      video_id: sanitizeNamePart(video.videoId),
+      video_id: idForName(video.videoId),
       language: sanitizeNamePart(video.language ?? ''),
       position,
     };

@@ -1,11 +1,44 @@
 import { stringify } from 'csv-stringify/sync';
+import { withoutControls } from './plain-text';
 import type { ExportSourceFailure, ExportVideo } from './types';
 
 type CsvValue = string | number | undefined;
 
-/** One CSV record with its '\n' ending; csv-stringify quotes commas, quotes and line breaks. */
+/** What a spreadsheet may run as a formula when a cell starts with it (OWASP "CSV injection"). */
+const FORMULA_TRIGGERS = ['=', '+', '-', '@', '\t', '\r'];
+
+const PLAIN_VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
+
+/**
+ * A text cell made safe to open in a spreadsheet: control characters removed (tab, CR and LF stay:
+ * quoting carries them), then an apostrophe put before a formula trigger, which spreadsheets hide
+ * and read as "this is text".
+ */
+function neutralisedCell(text: string): string {
+  const cell = withoutControls(text);
+  return FORMULA_TRIGGERS.some((trigger) => cell.startsWith(trigger)) ? `'${cell}` : cell;
+}
+
+/**
+ * The video_id cell: a plain video ID (11 letters, digits, '-' or '_') stays exact even when it starts
+ * with '-', since it cannot hold a formula and researchers join tables on it; any other id, which
+ * only a misbehaving service could send, is neutralised like every text cell.
+ */
+function videoIdCell(videoId: string): string {
+  return PLAIN_VIDEO_ID.test(videoId) ? videoId : neutralisedCell(videoId);
+}
+
+/**
+ * One CSV record with its '\n' ending. csv-stringify quotes commas, quotes and '\n' by itself, but
+ * not a lone '\r', which readers take for the end of the record (RFC 4180 wants it quoted too).
+ */
 function csvRecord(values: readonly CsvValue[]): string {
-  return stringify([values.map((value) => value ?? '')], { record_delimiter: 'unix' });
+  return stringify([values.map((value) => value ?? '')], { record_delimiter: 'unix', quoted_match: /\r/ });
+}
+
+/** A text cell neutralised; numbers stay numbers, a missing value stays empty. */
+function textCell(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : neutralisedCell(value);
 }
 
 export const INDEX_CSV_HEADER = ['video_id', 'title', 'language', 'status', 'segments', 'source', 'position'];
@@ -20,12 +53,12 @@ export function* indexCsv(videos: Iterable<ExportVideo>): Generator<string> {
   for (const video of videos) {
     const ok = video.status === 'ok';
     yield csvRecord([
-      video.videoId,
-      video.title,
-      ok ? video.language : undefined,
+      videoIdCell(video.videoId),
+      textCell(video.title),
+      ok ? textCell(video.language) : undefined,
       video.status,
       ok ? (video.segmentCount ?? 0) : undefined,
-      video.source,
+      textCell(video.source),
       video.position,
     ]);
   }
@@ -41,13 +74,34 @@ export function* errorsCsv(
 ): Generator<string> {
   yield csvRecord(ERRORS_CSV_HEADER);
   for (const source of failedSources) {
-    yield csvRecord([source.source, source.status, source.httpStatus, source.code, source.message]);
+    yield csvRecord([
+      textCell(source.source),
+      source.status,
+      source.httpStatus,
+      textCell(source.code),
+      textCell(source.message),
+    ]);
   }
   for (const video of videos) {
     if (video.status === 'ok') continue;
-    yield csvRecord([video.videoId, video.status, video.httpStatus, video.code, video.message]);
+    yield csvRecord([
+      videoIdCell(video.videoId),
+      video.status,
+      video.httpStatus,
+      textCell(video.code),
+      textCell(video.message),
+    ]);
   }
 }
+
+/**
+ * Line breaks JSON.stringify leaves raw (it escapes those of C0 only). Readers that split on every
+ * Unicode line break, such as Python's str.splitlines, would cut the record there: escaped, the line
+ * stays one line and still parses to the text as received.
+ */
+const LINE_BREAKS_JSON_KEEPS = /[\u0085\u2028\u2029]/g;
+
+const escapeCharacter = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** Fields of a transcripts.jsonl line that metadata may not overwrite. */
 const OWN_FIELDS = new Set(['video_id', 'language', 'source', 'segments']);
@@ -67,5 +121,5 @@ export function transcriptLine(video: ExportVideo): string {
     ...metadata,
     ['segments', segments],
   ]);
-  return `${JSON.stringify(line)}\n`;
+  return `${JSON.stringify(line).replace(LINE_BREAKS_JSON_KEEPS, escapeCharacter)}\n`;
 }

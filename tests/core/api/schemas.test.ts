@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readTranscript, readVideoPage } from '../../../src/core/api/schemas';
+import { readTranscript, readVideoPage, rereadStoredTranscript } from '../../../src/core/api/schemas';
 
 const REQUEST = { video: 'dQw4w9WgXcQ', includeTimestamp: true, sendMetadata: true };
 
@@ -55,5 +55,58 @@ describe('reading bodies whose field names come in either case', () => {
       ok: false,
       problem: 'the service sent a transcript whose transcript[1].text is not text',
     });
+  });
+});
+
+describe('segment times', () => {
+  const withTime = (field: 'start' | 'duration', value: unknown) => ({
+    transcript: [
+      { text: 'a', start: 1, duration: 1 },
+      { text: 'b', start: 2, duration: 1, [field]: value },
+    ],
+  });
+
+  it.each([
+    ['start', 1.7e308],
+    ['start', 1e12],
+    ['duration', -5],
+    ['start', '-5'],
+    ['duration', '1e400'],
+    ['start', '99999999999'],
+    ['start', null],
+  ] as const)('refuses a transcript whose %s is %s, naming the field', (field, value) => {
+    expect(readTranscript(withTime(field, value), REQUEST)).toEqual({
+      ok: false,
+      problem: `the service sent a transcript whose transcript[1].${field} is not a usable time (a number of seconds from 0 to 10000000, about 115 days)`,
+    });
+  });
+
+  it('refuses an infinite time, which JSON.parse makes of 1e400', () => {
+    const body: unknown = JSON.parse('{"transcript": [{"text": "a", "start": 1e400, "duration": 1}]}');
+    expect(readTranscript(body, REQUEST)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('transcript[0].start is not a usable time') as unknown,
+    });
+  });
+
+  it('accepts times from 0 to 10^7 seconds, as numbers or numeric text', () => {
+    const body = {
+      transcript: [
+        { text: 'a', start: 0, duration: 10_000_000 },
+        { text: 'b', start: '10000000', duration: '0.25' },
+      ],
+    };
+    const reading = readTranscript(body, REQUEST);
+    expect(reading.ok && reading.value.segments).toEqual([
+      { text: 'a', start: 0, duration: 10_000_000 },
+      { text: 'b', start: 10_000_000, duration: 0.25 },
+    ]);
+  });
+
+  it('still reads a stored body whose times an earlier version accepted, so its job can be exported', () => {
+    const stored = { transcript: [{ text: 'a', start: -5, duration: 1e12 }] };
+    expect(readTranscript(stored, REQUEST).ok).toBe(false);
+    const reading = rereadStoredTranscript(stored, REQUEST);
+    expect(reading.ok && reading.value.segments).toEqual([{ text: 'a', start: -5, duration: 1e12 }]);
   });
 });

@@ -88,6 +88,74 @@ describe('times', () => {
   });
 });
 
+describe('hostile times', () => {
+  it('clamps times below 0 or beyond 10^7 seconds, which stored bodies of earlier versions may hold', () => {
+    const cues = timedCues([
+      { text: 'before zero', start: -5, duration: 6 },
+      { text: 'far away', start: 1e12, duration: 1.7e308 },
+      { text: 'overflowing', start: 1.7e308, duration: 1.7e308 },
+    ]);
+    expect(renderSrt(cues)).toBe(
+      [
+        '1\n00:00:00,000 --> 00:00:01,000\nbefore zero\n',
+        '2\n2777:46:40,000 --> 2777:46:40,000\nfar away\n',
+        '3\n2777:46:40,000 --> 2777:46:40,000\noverflowing\n',
+      ].join('\n'),
+    );
+  });
+
+  it('treats a transcript with a time that is not a finite number as untimed: no subtitle file', () => {
+    for (const time of [Number.NaN, Infinity, -Infinity]) {
+      expect(
+        buildCues([
+          { text: 'a', start: 0, duration: 1 },
+          { text: 'b', start: time, duration: 1 },
+        ]),
+      ).toBe(undefined);
+      expect(buildCues([{ text: 'a', start: 0, duration: time }])).toBe(undefined);
+    }
+  });
+});
+
+describe('control characters', () => {
+  const hostile = 'a\u0000b\u001bc\u007fd\u0085e\u009ff\tg\u000bh\u000ci';
+
+  it('removes them from cue text, turning tabs into spaces and splitting on line breaks', () => {
+    const cues = timedCues([{ text: `${hostile}\r\n\u0007second\u0007`, start: 1, duration: 1 }]);
+    expect(cues[0]?.lines).toEqual(['abcdef ghi', 'second']);
+    expect(renderVtt(cues)).toBe('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nabcdef ghi\nsecond\n');
+  });
+
+  it('does not let a removed control character hide an arrow from the SRT escaping', () => {
+    const cues = timedCues([{ text: 'a --\u0000> b', start: 0, duration: 1 }]);
+    expect(renderSrt(cues)).toBe('1\n00:00:00,000 --> 00:00:01,000\na -> b\n');
+  });
+
+  it('removes them from txt lines, keeping tabs and one line per segment', () => {
+    expect(renderTxt([{ text: hostile }, { text: '\u001b[31mred\u001b[0m\r\nnext' }])).toBe(
+      'abcdef\tghi\n[31mred[0m next\n',
+    );
+  });
+
+  it('keeps them in the json file, which escapes those of C0', () => {
+    const video: ExportVideo = {
+      videoId: 'dQw4w9WgXcQ',
+      title: 't\u0000',
+      source: 's',
+      status: 'ok',
+      segments: [{ text: hostile }],
+      raw: { transcript: [{ text: hostile }] },
+    };
+    const json = renderJson(video);
+    const rawC0 = [...json].filter((char) => char < ' ' && char !== '\n');
+    expect(rawC0).toEqual([]);
+    expect(JSON.parse(json)).toMatchObject({
+      title: 't\u0000',
+      transcript: { transcript: [{ text: hostile }] },
+    });
+  });
+});
+
 describe('renderFiles', () => {
   const video: ExportVideo = {
     videoId: 'dQw4w9WgXcQ',

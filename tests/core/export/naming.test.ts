@@ -21,6 +21,7 @@ function expectSafePath(path: string, videoId: string, ext: string): void {
   expect(utf8Bytes(path)).toBeLessThanOrEqual(MAX_ENTRY_PATH_BYTES);
   expect(path).not.toMatch(/\p{Cs}/u); // a lone surrogate has no UTF-8 form
   expect(path).not.toMatch(/[\p{Cc}\\:*?"<>|]/u);
+  expect(path).not.toMatch(/\p{Bidi_Control}/u);
   expect(path.normalize('NFC')).toBe(path);
   const parts = path.split('/');
   expect(parts).toHaveLength(2);
@@ -55,6 +56,33 @@ describe('StemNamer', () => {
   it('replaces characters that are forbidden somewhere', () => {
     expect(stemOf('a/b\\c:d*e?f"g<h>i|j\u0001k\u007fl\u0085m')).toBe(`a_b_c_d_e_f_g_h_i_j_k_l_m [${ID}]`);
     expect(stemOf('two\r\nlines\t and  tabs')).toBe(`two lines and tabs [${ID}]`);
+  });
+
+  it('removes the bidirectional controls that could disguise an extension', () => {
+    // Shown as "invoice_exe.pdf [id].txt" by a file manager that honours U+202E.
+    const stem = stemOf('invoice\u202Efdp.exe', { language: 'ar\u200F' }, '{title} {language}');
+    expect(stem).toBe(`invoicefdp.exe ar [${ID}]`);
+    const bidi = [
+      0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+    ];
+    const every = String.fromCodePoint(...bidi);
+    expect(stemOf(`a${every}b`, { videoId: `dQw4w9${every}WgXcQ` })).toBe(`ab [${ID}]`);
+  });
+
+  it('cuts an absurdly long video id so that the path still fits', () => {
+    const videoId = 'é'.repeat(300);
+    const stem = stemOf('Song', { videoId });
+    const path = entryPath('json', stem);
+    expect(utf8Bytes(path)).toBeLessThanOrEqual(MAX_ENTRY_PATH_BYTES);
+    expect(stem).toBe(`Song [${'é'.repeat(32)}]`);
+  });
+
+  it('tells apart names only a case-folding file system confuses, such as ſ and s', () => {
+    const namer = new StemNamer('{title}');
+    expect([namer.stemFor(video('ſong')), namer.stemFor(video('SONG'))]).toEqual([
+      `ſong [${ID}]`,
+      `SONG (2) [${ID}]`,
+    ]);
   });
 
   it('keeps a path-traversal title inside its folder', () => {

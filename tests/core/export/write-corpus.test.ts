@@ -280,6 +280,60 @@ describe('writeCorpus', () => {
     ]);
   });
 
+  it('keeps hostile titles, texts and times out of names, tables and subtitles, read back by Python', async () => {
+    const hostileText = '=cmd|\u0000\u001b[2J\u0085 --> <i>&</i>\u202e';
+    const hostile: ExportVideo[] = [
+      {
+        videoId: '-abcdefghij',
+        title: `@SUM(1)\u202Efdp.exe\u0007`,
+        source: '+x',
+        status: 'ok',
+        language: 'en',
+        segmentCount: 2,
+        segments: [
+          { text: hostileText, start: -3, duration: 4 },
+          { text: 'far', start: 1e300, duration: 1.7e308 },
+        ],
+        raw: { transcript: [{ text: hostileText }] },
+      },
+      {
+        videoId: 'bbbbbbbbbbb',
+        title: '-1',
+        source: 's',
+        status: 'failed',
+        httpStatus: 500,
+        message: '=HYPERLINK("http://evil")\u001b',
+      },
+    ];
+    const out = join(dir, 'corpus.zip');
+    await writeCorpus(input({ videos: () => hostile }), out);
+    const zip = readWithPython(out);
+
+    expect(zip.path_problems).toEqual([]);
+    const stem = '@SUM(1)fdp.exe_ [-abcdefghij]';
+    expect(zip.entries.map((entry) => entry.name).slice(3, -1)).toEqual(
+      ['txt', 'json', 'srt', 'vtt'].map((format) => `${format}/${stem}.${format}`),
+    );
+    expect(zip.index.slice(1)).toEqual([
+      ['-abcdefghij', "'@SUM(1)\u202efdp.exe", 'en', 'ok', '2', "'+x", ''],
+      ['bbbbbbbbbbb', "'-1", '', 'failed', '', 's', ''],
+    ]);
+    expect(zip.errors.slice(1)).toEqual([['bbbbbbbbbbb', 'failed', '500', '', `'=HYPERLINK("http://evil")`]]);
+    expect(zip.files[`srt/${stem}.srt`]).toBe(
+      '1\n00:00:00,000 --> 00:00:01,000\n=cmd|[2J -> <i>&</i>\u202e\n\n' +
+        '2\n2777:46:40,000 --> 2777:46:40,000\nfar\n',
+    );
+    expect(zip.files[`vtt/${stem}.vtt`]).toBe(
+      'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n=cmd|[2J --&gt; &lt;i&gt;&amp;&lt;/i&gt;\u202e\n\n' +
+        '2777:46:40.000 --> 2777:46:40.000\nfar\n',
+    );
+    expect(zip.files[`txt/${stem}.txt`]).toBe('=cmd|[2J --> <i>&</i>\u202e\nfar\n');
+    expect(zip.transcripts[0]?.['segments']).toEqual([
+      { text: hostileText, start: -3, duration: 4 },
+      { text: 'far', start: 1e300, duration: 1.7e308 },
+    ]);
+  });
+
   it('writes the tables alone for a job whose videos all failed', async () => {
     const out = join(dir, 'corpus.zip');
     const failedOnly = VIDEOS.filter((video) => video.status !== 'ok');
@@ -323,7 +377,7 @@ describe('writeCorpus', () => {
     expect(zip.errors.slice(0, 3)).toEqual([
       ['video_id', 'status', 'http_status', 'code', 'message'],
       ['PLgoneList_n5', 'unavailable', '404', 'E_NOT_FOUND', 'gone'],
-      ['@broken', 'failed', '', '', 'a pagination loop'],
+      ["'@broken", 'failed', '', '', 'a pagination loop'], // a cell starting with @ is neutralised
     ]);
     expect(zip.errors.at(-1)).toEqual(['eeeeeeeeeee', 'pending', '', '', '']);
     expect(zip.index.at(-1)).toEqual(['eeeeeeeeeee', 'Later', '', 'pending', '', 'PLabcdefghij', '']);

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { errorsCsv, indexCsv, transcriptLine } from '../../../src/core/export/tables';
+import type { ExportVideo } from '../../../src/core/export/types';
+
+const rows = (lines: Iterable<string>): string[] => [...lines].slice(1);
+
+function okVideo(extra: Partial<ExportVideo>): ExportVideo {
+  return { videoId: 'dQw4w9WgXcQ', title: 't', source: 's', status: 'ok', language: 'en', ...extra };
+}
+
+describe('index.csv and errors.csv against CSV injection', () => {
+  it.each([
+    ['=HYPERLINK("http://evil","x")', `"'=HYPERLINK(""http://evil"",""x"")"`],
+    ['+1', "'+1"],
+    ['-2+3', "'-2+3"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\t=1', "'\t=1"],
+    ['\r=1', `"'\r=1"`],
+    ['\u0000=1', "'=1"], // a removed control character does not hide the trigger
+    ['a = b - c', 'a = b - c'],
+  ])('puts an apostrophe before a title like %j', (title, cell) => {
+    expect(rows(indexCsv([okVideo({ title, segmentCount: 3 })]))).toEqual([
+      `dQw4w9WgXcQ,${cell},en,ok,3,s,\n`,
+    ]);
+  });
+
+  it('neutralises the source, language, code and message too, and keeps numbers as numbers', () => {
+    const failed: ExportVideo = {
+      videoId: 'aaaaaaaaaaa',
+      title: '',
+      source: '-search:x',
+      status: 'failed',
+      position: 7,
+      httpStatus: 502,
+      code: '=E',
+      message: '@ once',
+    };
+    expect(rows(indexCsv([failed, okVideo({ language: '+en', segmentCount: 0 })]))).toEqual([
+      "aaaaaaaaaaa,,,failed,,'-search:x,7\n",
+      "dQw4w9WgXcQ,t,'+en,ok,0,s,\n",
+    ]);
+    expect(rows(errorsCsv([failed]))).toEqual(["aaaaaaaaaaa,failed,502,'=E,'@ once\n"]);
+  });
+
+  it('keeps a plain video ID exact even when it starts with -, but not an id that is not one', () => {
+    const ids = ['-abcdefghij', '=1+1', '-1', '@abcdefghij'];
+    const videos = ids.map((videoId): ExportVideo => ({
+      videoId,
+      title: '',
+      source: 's',
+      status: 'unavailable',
+    }));
+    expect(rows(errorsCsv(videos)).map((line) => line.split(',')[0])).toEqual([
+      '-abcdefghij',
+      "'=1+1",
+      "'-1",
+      "'@abcdefghij",
+    ]);
+  });
+
+  it('quotes a lone carriage return, which a reader would otherwise take for the end of the record', () => {
+    expect(rows(indexCsv([okVideo({ title: 'a\rb', segmentCount: 1 })]))).toEqual([
+      'dQw4w9WgXcQ,"a\rb",en,ok,1,s,\n',
+    ]);
+  });
+
+  it('removes control characters but keeps tabs and line breaks, which quoting carries', () => {
+    const title = 'a\u0000b\u001bc\u007fd\u0085e\u009ff\tg\r\nh';
+    expect(rows(indexCsv([okVideo({ title, segmentCount: 1 })]))).toEqual([
+      `dQw4w9WgXcQ,"abcdef\tg\r\nh",en,ok,1,s,\n`,
+    ]);
+  });
+
+  it('keeps each transcripts.jsonl record on one line for readers that split on any line break', () => {
+    const text = 'a\u0085b\u2028c\u2029d\u000be\u001cf\r\ng';
+    const line = transcriptLine(okVideo({ segments: [{ text }] }));
+    // Every line break Python's str.splitlines knows, \r\n included.
+    const lineBreaks = ['\n', '\r', '\v', '\f', '\x1c', '\x1d', '\x1e', '\x85', '\u2028', '\u2029'];
+    expect(lineBreaks.filter((lineBreak) => line.slice(0, -1).includes(lineBreak))).toEqual([]);
+    expect(JSON.parse(line)).toMatchObject({ segments: [{ text }] });
+  });
+
+  it('keeps transcripts.jsonl as received', () => {
+    const video = okVideo({ title: '=x', source: '\u0000-s', segments: [{ text: '=1\u001b' }] });
+    expect(JSON.parse(transcriptLine(video))).toMatchObject({
+      source: '\u0000-s',
+      segments: [{ text: '=1\u001b' }],
+    });
+  });
+});

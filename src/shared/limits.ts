@@ -16,6 +16,13 @@ export const LIMITS = {
   searchQuery: { min: 1, max: 200 },
 } as const;
 
+/**
+ * The largest segment start or duration we accept: 10^7 seconds, about 115 days, longer than any
+ * real video. A larger, negative or infinite time (JSON's 1e400 parses as Infinity) is a broken body,
+ * and would only turn into absurd subtitle timings.
+ */
+export const MAX_SEGMENT_SECONDS = 10 ** 7;
+
 /** The playlist ID prefixes the service accepts. */
 export const PLAYLIST_PREFIXES = ['PL', 'UU', 'LL', 'FL', 'OL'] as const;
 

@@ -7,6 +7,7 @@
  * saying what was wrong.
  */
 import { z } from 'zod';
+import { MAX_SEGMENT_SECONDS } from '../../shared/limits';
 import type {
   ChannelLatest,
   ChannelResolution,
@@ -73,12 +74,6 @@ export const nonNegativeNumber = numberLike.pipe(z.number().nonnegative());
 const optionalText = z.string().optional().catch(undefined);
 const optionalBoolean = z.boolean().optional().catch(undefined);
 
-/**
- * The largest segment start or duration we accept: 10^7 seconds, about 115 days, longer than any
- * real video. A larger, negative or infinite time (JSON's 1e400 parses as Infinity) is a broken body,
- * and would only turn into absurd subtitle timings.
- */
-export const MAX_SEGMENT_SECONDS = 10 ** 7;
 
 /** Worded to follow the field's name: "… whose transcript[3].start is not a usable time (…)". */
 const NOT_A_USABLE_TIME = `is not a usable time (a number of seconds from 0 to ${MAX_SEGMENT_SECONDS}, about 115 days)`;

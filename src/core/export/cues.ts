@@ -1,4 +1,4 @@
-import { MAX_SEGMENT_SECONDS } from '../api/schemas';
+import { MAX_SEGMENT_SECONDS } from '../../shared/limits';
 import { withoutControls } from './plain-text';
 import type { ExportSegment } from './types';
 

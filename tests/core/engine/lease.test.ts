@@ -207,11 +207,29 @@ describe('the lease is released however the run ends', () => {
 
   it('a run that throws releases its lease too', async () => {
     h = await startHarness({ credits: 100 });
-    const { job } = h.engine.findOrCreateJob(spec(['PLthrowing_n5']));
-    h.engine.on('page', () => {
+    const { job } = h.engine.findOrCreateJob(spec(['PLthrowingList_n5']));
+    const broken = {
+      ...h.client,
+      playlistVideos: () => Promise.reject(new TypeError('a bug in the client')),
+    };
+    await expect(h.engine.run(job.id, { client: broken })).rejects.toThrow('a bug in the client');
+    expect(jobById(h.db, job.id)!.lease).toBeNull();
+  });
+
+  it('a listener that throws is logged, and neither fails nor holds up the run', async () => {
+    h = await startHarness({ credits: 100 });
+    const warnings: string[] = [];
+    const engine = new Engine({
+      db: h.db,
+      client: h.client,
+      clock: h.clock,
+      logger: { warn: (message) => warnings.push(message) },
+    });
+    const { job } = engine.findOrCreateJob(spec(['PLlistenerThrows_n5']));
+    engine.on('page', () => {
       throw new Error('listener failed');
     });
-    await expect(h.engine.run(job.id)).rejects.toThrow();
-    expect(jobById(h.db, job.id)!.lease).toBeNull();
+    expect((await engine.run(job.id)).status).toBe('completed');
+    expect(warnings).toEqual([expect.stringMatching(/listener of the engine's page event failed/)]);
   });
 });

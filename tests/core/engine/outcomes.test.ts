@@ -120,7 +120,7 @@ describe('other request outcomes', () => {
     // Retrying failed videos once the service is well again completes them.
     h.sim.admin.clearFaults();
     expect(h.engine.retryFailed(job.id)).toBe(1);
-    expect(h.engine.job(job.id)!.status).toBe('queued');
+    expect(h.engine.job(job.id)).toMatchObject({ status: 'paused', stopReason: 'retry' });
     expect(await h.engine.run(job.id)).toMatchObject({ status: 'completed', failed: 0 });
     expect(itemOf(job.id, broken!)).toMatchObject({ status: 'ok', httpStatus: null, attempts: 4 });
   });

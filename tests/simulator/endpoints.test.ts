@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { channelIdForHandle, describePlaylist, describeVideo, startSimulator } from '../../src/simulator';
+import {
+  channelIdForHandle,
+  describeChannel,
+  describePlaylist,
+  describeVideo,
+  startSimulator,
+} from '../../src/simulator';
 import type { RunningSimulator } from '../../src/simulator';
 import { api } from './helpers';
 import {
@@ -198,6 +204,26 @@ describe('channels', () => {
     expect(pages.map((page) => page.result_count)).toEqual([100, 100, 5]);
     expect(pages[2]?.results.at(-1)?.index).toBe(205);
     expect((await api(sim, 'channel/videos', { channel: '@missing' })).status).toBe(404);
+  });
+
+  test('describeChannel names the channel, size and uploads that channel/videos serves, for any input form', async () => {
+    const handleMade = channelIdForHandle('@described_n130');
+    const foreign = 'UCforeignChannelId_n0042';
+    for (const [input, channelId, size] of [
+      ['@described_n130', handleMade, 130],
+      ['https://www.youtube.com/c/described_n130/videos', handleMade, 130],
+      [foreign, foreign, 42],
+      [`https://www.youtube.com/channel/${foreign}`, foreign, 42],
+    ] as const) {
+      const served = (await walk('channel/videos', { channel: input })).flatMap((page) =>
+        channelVideosPageSchema.parse(page).results.map((item) => item.videoId),
+      );
+      const described = describeChannel(input);
+      expect(described, input).toMatchObject({ exists: true, channelId, size });
+      expect(described.videoIds(), input).toEqual(served);
+    }
+    expect(describeChannel('@missing_person')).toMatchObject({ exists: false, size: 0 });
+    expect(describeChannel('not a channel').exists).toBe(false);
   });
 
   test('channel/latest lists the 15 newest uploads (the first of channel/videos)', async () => {

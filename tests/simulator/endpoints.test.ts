@@ -137,14 +137,14 @@ describe('transcript', () => {
 
 describe('playlist/videos', () => {
   test('walks a 250-video playlist in 3 pages, in order, ending with has_more false', async () => {
-    const pages = await walk('playlist/videos', { playlist: 'PLwalk_n250' });
+    const pages = await walk('playlist/videos', { playlist: 'PLpagesToWalk_n250' });
     const parsed = pages.map((page) => playlistPageSchema.parse(page));
     expect(parsed.map((page) => page.result_count)).toEqual([100, 100, 50]);
     expect(parsed.map((page) => page.has_more)).toEqual([true, true, false]);
     expect(parsed[2]?.continuation_token).toBeNull();
     const items = parsed.flatMap((page) => page.results);
     expect(items.map((item) => item.index)).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
-    expect(items.map((item) => item.video_id)).toEqual(describePlaylist('PLwalk_n250').videoIds());
+    expect(items.map((item) => item.video_id)).toEqual(describePlaylist('PLpagesToWalk_n250').videoIds());
     expect(parsed[0]?.playlist_info.num_videos).toBe('250');
   });
 

@@ -50,7 +50,8 @@ function checksum(body: string): string {
   return encodeNumber(hash32(HANDLE_SEED, body) % 64 ** CHECK_CHARS, CHECK_CHARS);
 }
 
-/** Upload count of a handle: `name_n<digits>` asks for exactly that many, else 1-250 from its hash. */
+/** Upload count of a handle: `name_n<digits>` asks for exactly that many (`@demo_channel_n40` has 40),
+ *  else 1-250 from its hash. */
 function handleSize(handle: string): number {
   const name = normalizeHandle(handle);
   return sizeFromSuffix(name) ?? 1 + (hash32(HANDLE_SEED, 'size', name) % 250);

@@ -4,7 +4,8 @@
  * of the client.
  */
 import { channelIdFromHandle } from './channel-ids';
-import { parsePlaylistId } from './ids';
+import { channelSize, uploadVideoId } from './channels';
+import { parseChannelInput, parsePlaylistId } from './ids';
 import { isMissing, playlistSize, playlistVideoId } from './lists';
 import { startServer } from './server';
 import { videoFacts } from './videos';
@@ -123,7 +124,11 @@ export function describeVideo(
   };
 }
 
-/** The ground truth for tests: a playlist's existence, size and videos in order (no HTTP). */
+/**
+ * The ground truth for tests: a playlist's existence, size and videos in order (no HTTP).
+ * `PLsimTourList_n120` has 120 videos. Give the IDs users would see, PL + 16 or 32 characters:
+ * the app reads a bare 11-character ID as a video, even one starting with PL.
+ */
 export function describePlaylist(
   playlistId: string,
   seed = 1,
@@ -135,6 +140,28 @@ export function describePlaylist(
     exists: true,
     size,
     videoIds: () => Array.from({ length: size }, (_, i) => playlistVideoId(id, i + 1, seed)),
+  };
+}
+
+/**
+ * The ground truth for tests: a channel's existence, ID, upload count and uploads newest first (no
+ * HTTP), for any input channel/videos accepts: `@demo_channel_n40` (40 uploads), a UC id or a URL.
+ */
+export function describeChannel(
+  channel: string,
+  seed = 1,
+): { exists: boolean; channelId: string | null; size: number; videoIds(): string[] } {
+  const ref = parseChannelInput(channel);
+  if (ref === null || isMissing(ref.kind === 'id' ? ref.channelId : ref.handle)) {
+    return { exists: false, channelId: null, size: 0, videoIds: () => [] };
+  }
+  const channelId = ref.kind === 'id' ? ref.channelId : channelIdFromHandle(ref.handle);
+  const size = channelSize(channelId, seed);
+  return {
+    exists: true,
+    channelId,
+    size,
+    videoIds: () => Array.from({ length: size }, (_, i) => uploadVideoId(channelId, i + 1, seed)),
   };
 }
 

@@ -18,7 +18,11 @@ function uploadsChannelOf(playlistId: string): string | null {
   return playlistId.startsWith('UU') ? `UC${playlistId.slice(2)}` : null;
 }
 
-/** A `_n<digits>` suffix fixes the size (0 allowed), else seeded 1-250; UU playlists mirror their channel. */
+/**
+ * A `_n<digits>` suffix fixes the size (0 allowed), else seeded 1-250; UU playlists mirror their channel.
+ * `PLsimTourList_n120` has 120 videos: an ID of realistic length (PL + 16 or 32 characters), since the
+ * app reads a bare 11-character ID such as `PLdemo_n120` as a video.
+ */
 export function playlistSize(playlistId: string, seed: number): number {
   const channelId = uploadsChannelOf(playlistId);
   if (channelId) return channelSize(channelId, seed);

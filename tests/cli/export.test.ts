@@ -102,9 +102,9 @@ describe('scriptorium export', () => {
     await startSim();
     const first = join(dir, 'first.zip');
     const second = join(dir, 'second.zip');
-    expect((await runCli(['export', 'PLtwice_n15', '--out', first], env)).code).toBe(0);
+    expect((await runCli(['export', 'PLexportsTwice_n15', '--out', first], env)).code).toBe(0);
     const requests = sim.admin.requests().length;
-    const again = await runCli(['export', 'PLtwice_n15', '--out', second], env);
+    const again = await runCli(['export', 'PLexportsTwice_n15', '--out', second], env);
     expect(again.code, again.stderr).toBe(0);
     expect(sim.admin.requests()).toHaveLength(requests);
     expect(sha256(second)).toBe(sha256(first));

@@ -3,6 +3,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { DEMO_KEY } from '../../src/simulator';
+import { sourceAsExported } from '../simulator/source-as-exported';
 
 // Runs the built CLI (`npm run build:cli`, which `npm test` does first), as a user would.
 const BIN = fileURLToPath(new URL('../../bin/scriptorium', import.meta.url));
@@ -37,13 +38,28 @@ function waitForOutput(child: ChildProcessWithoutNullStreams, pattern: RegExp): 
   });
 }
 
+/** What the hint promises a source holds: a PL… ID is a playlist, anything else a channel, of _n<N> videos. */
+function promisedBy(source: string): { source: string; kind: string; videos: number } {
+  const kind = /^(PL|UU|LL|FL|OL)/.test(source) ? 'playlist' : 'channel';
+  return { source, kind, videos: Number(/_n(\d+)$/.exec(source)?.[1]) };
+}
+
 test('sim prints its address and key, serves requests, and exits 0 on SIGINT', async () => {
   const child = run(['sim', '--port', '0', '--credits', '5']);
-  const output = await waitForOutput(child, /Try: .*\n/);
+  const output = await waitForOutput(child, /Press Ctrl\+C to stop\.\n/);
   const url = /Simulator listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
   expect(url).toBeDefined();
   expect(output).toContain(`API key: ${DEMO_KEY}`);
-  expect(output).toContain(`TRANSCRIPT_API_KEY=${DEMO_KEY} scriptorium export PLdemo_n120 --base-url ${url}`);
+  const hint = /Try: TRANSCRIPT_API_KEY=(\S+) scriptorium export (.+) --base-url (\S+) --out \S+\n/.exec(
+    output,
+  );
+  expect(hint?.slice(1)).toEqual([DEMO_KEY, expect.any(String), url]);
+
+  // The suggested sources export the lists the hint's rule promises, checked as the app reads them.
+  expect(output).toContain('any playlist ID or @handle ending in _n<N> has N videos');
+  const sources = hint?.[2]?.split(' ') ?? [];
+  expect(sources.map(promisedBy).map((promise) => promise.kind)).toContain('playlist');
+  expect(sources.map((source) => ({ source, ...sourceAsExported(source) }))).toEqual(sources.map(promisedBy));
 
   const reply = await fetch(`${url}/api/v2/channel/resolve?input=%40demo`, {
     headers: { authorization: `Bearer ${DEMO_KEY}`, 'user-agent': 'cli-test' },
@@ -58,7 +74,7 @@ test('sim prints its address and key, serves requests, and exits 0 on SIGINT', a
 
 test('sim accepts the key given with --key instead of the demo key', async () => {
   const child = run(['sim', '--key', 'sk_custom_key']);
-  const output = await waitForOutput(child, /Try: .*\n/);
+  const output = await waitForOutput(child, /Press Ctrl\+C to stop\.\n/);
   const url = /listening on (\S+)/.exec(output)?.[1] ?? '';
   const ask = (key: string) =>
     fetch(`${url}/api/v2/channel/resolve?input=%40demo`, {

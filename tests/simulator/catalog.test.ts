@@ -73,13 +73,13 @@ describe('videos', () => {
 
 describe('playlists and channels', () => {
   test('describePlaylist: _n<digits> fixes the size, "missing" and bad prefixes do not exist, others get 1-250', () => {
-    expect(describePlaylist('PLsized_n42').size).toBe(42);
+    expect(describePlaylist('PLsizedByItsId_n42').size).toBe(42);
     expect(describePlaylist('OLempty_n0')).toMatchObject({ exists: true, size: 0 });
     expect(describePlaylist('PLmissing').exists).toBe(false);
     expect(describePlaylist('XXnot_a_playlist').exists).toBe(false);
     const sizes = ['PLa', 'PLb', 'LLc', 'FLd', 'PLe'].map((id) => describePlaylist(id).size);
     expect(sizes.every((size) => size >= 1 && size <= 250)).toBe(true);
-    const videoIds = describePlaylist('PLsized_n42').videoIds();
+    const videoIds = describePlaylist('PLsizedByItsId_n42').videoIds();
     expect(videoIds).toHaveLength(42);
     expect(videoIds.every((id) => /^[A-Za-z0-9_-]{11}$/.test(id))).toBe(true);
   });

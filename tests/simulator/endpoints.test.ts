@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { channelIdForHandle, describePlaylist, describeVideo, startSimulator } from '../../src/simulator';
+import {
+  channelIdForHandle,
+  describeChannel,
+  describePlaylist,
+  describeVideo,
+  startSimulator,
+} from '../../src/simulator';
 import type { RunningSimulator } from '../../src/simulator';
 import { api } from './helpers';
 import {
@@ -131,14 +137,14 @@ describe('transcript', () => {
 
 describe('playlist/videos', () => {
   test('walks a 250-video playlist in 3 pages, in order, ending with has_more false', async () => {
-    const pages = await walk('playlist/videos', { playlist: 'PLwalk_n250' });
+    const pages = await walk('playlist/videos', { playlist: 'PLpagesToWalk_n250' });
     const parsed = pages.map((page) => playlistPageSchema.parse(page));
     expect(parsed.map((page) => page.result_count)).toEqual([100, 100, 50]);
     expect(parsed.map((page) => page.has_more)).toEqual([true, true, false]);
     expect(parsed[2]?.continuation_token).toBeNull();
     const items = parsed.flatMap((page) => page.results);
     expect(items.map((item) => item.index)).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
-    expect(items.map((item) => item.video_id)).toEqual(describePlaylist('PLwalk_n250').videoIds());
+    expect(items.map((item) => item.video_id)).toEqual(describePlaylist('PLpagesToWalk_n250').videoIds());
     expect(parsed[0]?.playlist_info.num_videos).toBe('250');
   });
 
@@ -198,6 +204,26 @@ describe('channels', () => {
     expect(pages.map((page) => page.result_count)).toEqual([100, 100, 5]);
     expect(pages[2]?.results.at(-1)?.index).toBe(205);
     expect((await api(sim, 'channel/videos', { channel: '@missing' })).status).toBe(404);
+  });
+
+  test('describeChannel names the channel, size and uploads that channel/videos serves, for any input form', async () => {
+    const handleMade = channelIdForHandle('@described_n130');
+    const foreign = 'UCforeignChannelId_n0042';
+    for (const [input, channelId, size] of [
+      ['@described_n130', handleMade, 130],
+      ['https://www.youtube.com/c/described_n130/videos', handleMade, 130],
+      [foreign, foreign, 42],
+      [`https://www.youtube.com/channel/${foreign}`, foreign, 42],
+    ] as const) {
+      const served = (await walk('channel/videos', { channel: input })).flatMap((page) =>
+        channelVideosPageSchema.parse(page).results.map((item) => item.videoId),
+      );
+      const described = describeChannel(input);
+      expect(described, input).toMatchObject({ exists: true, channelId, size });
+      expect(described.videoIds(), input).toEqual(served);
+    }
+    expect(describeChannel('@missing_person')).toMatchObject({ exists: false, size: 0 });
+    expect(describeChannel('not a channel').exists).toBe(false);
   });
 
   test('channel/latest lists the 15 newest uploads (the first of channel/videos)', async () => {

@@ -131,11 +131,11 @@ describe('validation (422 E_VALIDATION with errors[])', () => {
 
   test('wants exactly one of playlist/continuation and of channel/continuation', async () => {
     const page = playlistPageSchema.parse(
-      (await api(sim, 'playlist/videos', { playlist: 'PLboth_n150' })).json(),
+      (await api(sim, 'playlist/videos', { playlist: 'PLbothAreSent_n150' })).json(),
     );
     const token = page.continuation_token ?? '';
     expect(
-      await fieldErrors('playlist/videos', { playlist: 'PLboth_n150', continuation: token }),
+      await fieldErrors('playlist/videos', { playlist: 'PLbothAreSent_n150', continuation: token }),
     ).toContainEqual(expect.objectContaining({ field: 'playlist', code: 'conflict' }));
     const channelPage = channelVideosPageSchema.parse(
       (await api(sim, 'channel/videos', { channel: '@both_n150' })).json(),

@@ -9,11 +9,12 @@ import { withApp } from '../environment';
 import { runExport } from '../run-export';
 
 /**
- * A realistic job on the built-in simulator, with no key needed: a playlist, a channel and a
- * few single videos, two of which have no captions.
+ * A realistic job on the built-in simulator, with no key needed: a playlist of 60 videos, a channel
+ * of 45 and a few single videos, two of which have no captions. The playlist ID has a real one's
+ * length (PL and 16 more characters); the `_n<N>` ending sets the simulator's list size.
  */
 export const DEMO_SOURCES = [
-  'https://www.youtube.com/playlist?list=PLscriptoriumDemo_n60',
+  'https://www.youtube.com/playlist?list=PLdemoLectures_n60',
   '@scriptorium_demo_n45',
   'https://youtu.be/dQw4w9WgXcQ',
   'https://www.youtube.com/watch?v=jNQXAC9IVRw&t=10s',

@@ -12,6 +12,13 @@ interface RawSimOptions {
   seed: string;
 }
 
+/**
+ * The lists the start-up hint suggests (the README's tour): a 50-video playlist and a 25-video channel,
+ * which fit in the default 100 credits. The playlist ID has a real one's length (PL and 32 more
+ * characters), because the app reads an 11-character ID as a video.
+ */
+const TRY_SOURCES = ['PLscriptoriumSimulatorTourList_n50', '@demo_channel_n25'];
+
 /** A whole number written in plain digits within [min, max], or a CliExit naming the option. */
 function wholeNumber(option: string, raw: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
@@ -83,7 +90,8 @@ export function registerSimCommand(program: Command): void {
         [
           `Simulator listening on ${simulator.url}`,
           `API key: ${simulator.key}`,
-          `Try: TRANSCRIPT_API_KEY=${simulator.key} scriptorium export PLdemo_n120 --base-url ${simulator.url} --out demo.zip`,
+          `Try: TRANSCRIPT_API_KEY=${simulator.key} scriptorium export ${TRY_SOURCES.join(' ')} --base-url ${simulator.url} --out demo.zip`,
+          '     (any playlist ID or @handle ending in _n<N> has N videos; video IDs starting with nocap have no captions)',
           'Press Ctrl+C to stop.',
           '',
         ].join('\n'),

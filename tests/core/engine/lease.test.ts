@@ -71,7 +71,7 @@ describe('two processes on one database', () => {
     h = await startHarness({ credits: 1000, latencyMs: 30 });
     const firstEngine = new Engine({ db: h.db, client: h.client, clock: h.clock, leaseOwner: FIRST_OWNER });
     const other = otherProcessEngine();
-    const { job } = firstEngine.findOrCreateJob(spec(['PLleased_n8']));
+    const { job } = firstEngine.findOrCreateJob(spec(['PLleasedByFirst_n8']));
     const inFlight = midRun(firstEngine);
     const running = firstEngine.run(job.id);
     await inFlight;
@@ -82,7 +82,7 @@ describe('two processes on one database', () => {
     expect(() => other.deleteJob(job.id)).toThrow(/running/);
 
     expect((await running).status).toBe('completed');
-    for (const id of describePlaylist('PLleased_n8').videoIds())
+    for (const id of describePlaylist('PLleasedByFirst_n8').videoIds())
       expect(h.sim.admin.chargesFor(id)).toBeLessThanOrEqual(1);
     // Once the first is done, the job is free: the other process exports it without a request.
     const requests = h.sim.admin.requests().length;

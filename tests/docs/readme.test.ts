@@ -1,0 +1,70 @@
+/**
+ * The README's simulator tour is what a newcomer types first: its sources must export what the README
+ * says they hold. Checked with the app's own classifier and the simulator's ground truth.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { sourceAsExported } from '../simulator/source-as-exported';
+
+const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+
+/** The sources given to `scriptorium export` in the README code block that starts `scriptorium sim`. */
+function simulatorTourSources(): string[] {
+  const blocks = [...README.matchAll(/^\s*```sh\n([\s\S]*?)^\s*```/gm)].map((match) => match[1] ?? '');
+  const tour = blocks.find((block) => /scriptorium sim\b/.test(block));
+  if (tour === undefined) throw new Error('README.md has no code block that runs `scriptorium sim`');
+  const command = tour
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .find((line) => /scriptorium export\b/.test(line));
+  if (command === undefined) throw new Error('the simulator tour runs no `scriptorium export`');
+  const words = command.trim().split(/\s+/);
+  const options = words.findIndex((word) => word.startsWith('--'));
+  return words.slice(words.indexOf('export') + 1, options < 0 ? undefined : options);
+}
+
+interface DocumentedList {
+  /** A source, or a pattern where … stands for any characters (`PL…_n120`). */
+  source: string;
+  kind: string;
+  videos: number;
+}
+
+/** Sentences such as "the playlist `PL…_n120` has 120 videos" and "a channel `@name_n40` has 40". */
+function documentedLists(): DocumentedList[] {
+  const prose = README.replace(/\s+/g, ' ');
+  return [...prose.matchAll(/\b(playlist|channel) `([^`]+)` has (\d+)/g)].map(([, kind, source, videos]) => ({
+    source: source ?? '',
+    kind: kind ?? '',
+    videos: Number(videos),
+  }));
+}
+
+function describes(list: DocumentedList, source: string): boolean {
+  const pattern = list.source.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${pattern.join('.*')}$`).test(source);
+}
+
+describe('README simulator tour', () => {
+  test('each source of the tour command is the list the README says, holding that many videos', () => {
+    const sources = simulatorTourSources();
+    expect(sources.length).toBeGreaterThan(0);
+    const documented = documentedLists();
+    for (const source of sources) {
+      const list = documented.find((candidate) => describes(candidate, source));
+      if (list === undefined) throw new Error(`README.md does not say what ${source} holds`);
+      expect({ source, ...sourceAsExported(source) }).toEqual({
+        source,
+        kind: list.kind,
+        videos: list.videos,
+      });
+    }
+  });
+
+  test('each list the README names outright holds what it says', () => {
+    const named = documentedLists().filter((list) => !list.source.includes('…'));
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.map(({ source }) => ({ source, ...sourceAsExported(source) }))).toEqual(named);
+  });
+});

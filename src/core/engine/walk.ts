@@ -123,6 +123,12 @@ interface Loop {
 class LoopGuard {
   readonly #source: SourceRecord;
   readonly #cursors = new Set<string>();
+  /**
+   * The previous page's videos: a page that repeats them is a loop even when another source of the
+   * job listed them first (the database check below sees only this source's). One page, so that
+   * memory does not grow with the list.
+   */
+  #previousPage = new Set<string>();
   #pages: number;
   #largestPage = 0;
   #expected: number | null;
@@ -146,12 +152,17 @@ class LoopGuard {
       };
     }
     const ids = listed.map((video) => video.videoId);
-    if (ids.length > 0 && countListedBySource(ctx.db, ctx.jobId, this.#source.id, ids) === ids.length) {
+    const repeated =
+      ids.length > 0 &&
+      (ids.every((id) => this.#previousPage.has(id)) ||
+        countListedBySource(ctx.db, ctx.jobId, this.#source.id, ids) === ids.length);
+    if (repeated) {
       return {
         message: 'the service sent a page of videos this list had already listed (a pagination loop)',
         beforeListing: true,
       };
     }
+    this.#previousPage = new Set(ids);
     if (next !== null && this.#cursors.has(next)) {
       return {
         message: 'the service sent a continuation cursor it had sent before (a pagination loop)',

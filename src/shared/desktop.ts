@@ -1,0 +1,20 @@
+/**
+ * What the desktop app offers the renderer besides the contract: the operating system's own save
+ * dialog and file manager, and the user's browser. Browser mode has none of it (window.scriptoriumDesktop
+ * is then undefined): the renderer downloads ZIPs and opens links itself.
+ */
+export interface DesktopBridge {
+  /** Asks where to save a ZIP, suggesting `suggestedName`; null when the user cancels. */
+  chooseExportPath(suggestedName: string): Promise<string | null>;
+  /** Shows the file in the system's file manager. */
+  showInFolder(path: string): Promise<void>;
+  /** Opens an https:// link in the user's browser; any other scheme is refused. */
+  openExternal(url: string): Promise<void>;
+}
+
+/** The IPC channels of the desktop bridge. */
+export const desktopChannel = {
+  chooseExportPath: 'scriptorium:desktop:chooseExportPath',
+  showInFolder: 'scriptorium:desktop:showInFolder',
+  openExternal: 'scriptorium:desktop:openExternal',
+} as const satisfies Record<keyof DesktopBridge, string>;

@@ -86,11 +86,14 @@ describe('a service that echoes the key', () => {
     db = openDatabase(join(dir, 'unused.db'));
     client = createClient({ baseUrl: service.url, apiKey: KEY, userAgent: 'Scriptorium/test' });
     const out = join(dir, 'echo.zip');
-    const result = await runCli(['export', 'dQw4w9WgXcQ', 'nocapVideo1', 'PLhostileServiceList', '--out', out], {
-      TRANSCRIPT_API_KEY: KEY,
-      TRANSCRIPT_API_BASE_URL: service.url,
-      SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
-    });
+    const result = await runCli(
+      ['export', 'dQw4w9WgXcQ', 'nocapVideo1', 'PLhostileServiceList', '--out', out],
+      {
+        TRANSCRIPT_API_KEY: KEY,
+        TRANSCRIPT_API_BASE_URL: service.url,
+        SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+      },
+    );
     expect(`${result.stdout}${result.stderr}`).not.toContain(KEY);
     for (const file of readdirSync(join(dir, 'data'))) {
       expect(readFileSync(join(dir, 'data', file)).includes(KEY), file).toBe(false);

@@ -129,15 +129,22 @@ export function createClient(options: ClientOptions): TranscriptClient {
       if (result.failure.kind === 'aborted') throw failed(endpoint, result.failure, attempts, { charged });
       throw unreadable(`the answer was cut off (${result.failure.message})`);
     }
+    const text = redact(result.body);
     let body: unknown;
     try {
-      body = JSON.parse(redact(result.body));
+      body = JSON.parse(text);
     } catch {
       throw unreadable('the service sent a body that is not JSON');
     }
     const reading = read(body);
     if (!reading.ok) throw unreadable(reading.problem);
-    return { value: reading.value, charged, requestId: redact(headerRequestId(result.headers)), attempts };
+    return {
+      value: reading.value,
+      text,
+      charged,
+      requestId: redact(headerRequestId(result.headers)),
+      attempts,
+    };
   }
 
   /** GET one endpoint under the retry policy; resolves with the normalised body or throws ApiError. */

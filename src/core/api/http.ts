@@ -60,12 +60,25 @@ function errorCode(error: unknown): string | undefined {
   return 'cause' in error ? errorCode(error.cause) : undefined;
 }
 
+/** Endpoints that list videos: they get connections of their own (see Transport). */
+const LIST_ENDPOINTS: ReadonlySet<string> = new Set([
+  'playlist/videos',
+  'channel/videos',
+  'search',
+  'channel/search',
+]);
+/** Connections kept for list pages: a walk reads one page at a time. */
+const LIST_CONNECTIONS = 2;
+
 /**
- * Sends GET requests to one service over a keep-alive pool. Each attempt has its own
- * deadline covering headers and body; the caller's signal cancels it at any point.
+ * Sends GET requests to one service over keep-alive pools. List pages have a pool of their own, so
+ * that the walk never waits behind transcript requests for a connection (it would starve the fetch
+ * of new videos). Each attempt has its own deadline covering headers and body; the caller's signal
+ * cancels it at any point.
  */
 export class Transport {
   readonly #pool: Pool;
+  readonly #listPool: Pool;
   /** Base path with a trailing slash, e.g. "/" or "/proxy/". */
   readonly #basePath: string;
   readonly #host: string;
@@ -75,6 +88,7 @@ export class Transport {
   constructor(options: TransportOptions) {
     const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.#pool = new Pool(base.origin, { connections: options.connections });
+    this.#listPool = new Pool(base.origin, { connections: LIST_CONNECTIONS });
     this.#basePath = base.pathname;
     this.#host = base.host;
     this.#headers = {
@@ -115,7 +129,8 @@ export class Transport {
     try {
       let response;
       try {
-        response = await this.#pool.request({
+        const pool = LIST_ENDPOINTS.has(endpoint) ? this.#listPool : this.#pool;
+        response = await pool.request({
           method: 'GET',
           path: `${this.#basePath}api/v2/${endpoint}?${query.toString()}`,
           headers: this.#headers,
@@ -139,7 +154,7 @@ export class Transport {
     }
   }
 
-  close(): Promise<void> {
-    return this.#pool.close();
+  async close(): Promise<void> {
+    await Promise.all([this.#pool.close(), this.#listPool.close()]);
   }
 }

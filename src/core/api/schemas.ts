@@ -74,7 +74,6 @@ export const nonNegativeNumber = numberLike.pipe(z.number().nonnegative());
 const optionalText = z.string().optional().catch(undefined);
 const optionalBoolean = z.boolean().optional().catch(undefined);
 
-
 /** Worded to follow the field's name: "… whose transcript[3].start is not a usable time (…)". */
 const NOT_A_USABLE_TIME = `is not a usable time (a number of seconds from 0 to ${MAX_SEGMENT_SECONDS}, about 115 days)`;
 
@@ -269,7 +268,65 @@ function toTranscript(parsed: ParsedTranscript, body: unknown, request: Transcri
 
 /** A transcript body as the service just sent it. */
 export function readTranscript(body: unknown, request: TranscriptRequest): Reading<Transcript> {
-  return read(transcriptSchema, 'a transcript', body, (parsed) => toTranscript(parsed, body, request));
+  return (
+    readUsualTranscript(body, request) ??
+    read(transcriptSchema, 'a transcript', body, (parsed) => toTranscript(parsed, body, request))
+  );
+}
+
+/** Top-level fields of a transcript body, by every spelling they arrive in. */
+const TRANSCRIPT_LABELS: ReadonlyMap<string, 'videoId' | 'language' | 'metadata'> = new Map([
+  ['video_id', 'videoId'],
+  ['videoId', 'videoId'],
+  ['language', 'language'],
+  ['metadata', 'metadata'],
+]);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isUsableTime(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_SEGMENT_SECONDS;
+}
+
+/**
+ * The usual body, read without the schema: segments of text with numeric times in bounds. A body
+ * holds thousands of segments, so the schema was the hot spot of every fetch; anything unusual
+ * (numeric text, a missing field, a bad time) returns undefined and the schema reads it instead,
+ * with the same result and the message that names the problem.
+ */
+function readUsualTranscript(body: unknown, request: TranscriptRequest): Reading<Transcript> | undefined {
+  if (!isPlainObject(body) || !Array.isArray(body['transcript'])) return undefined;
+  const list: unknown[] = body['transcript'];
+  const segments: Segment[] = new Array<Segment>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (!isPlainObject(item) || typeof item['text'] !== 'string') return undefined;
+    const { start, duration } = item;
+    if ((start !== undefined && !isUsableTime(start)) || (duration !== undefined && !isUsableTime(duration)))
+      return undefined;
+    segments[i] = toSegment(item as { text: string; start?: number; duration?: number });
+  }
+  // The first spelling seen wins, as in wireObject.
+  const labels: { videoId?: unknown; language?: unknown; metadata?: unknown } = {};
+  for (const key of Object.keys(body)) {
+    const name = TRANSCRIPT_LABELS.get(key);
+    if (name !== undefined && !(name in labels)) labels[name] = body[key];
+  }
+  const label = (value: unknown): string | undefined =>
+    typeof value === 'string' && value.length > 0 ? value : undefined;
+  const metadata = labels.metadata === undefined ? undefined : metadataSchema.safeParse(labels.metadata);
+  return {
+    ok: true,
+    value: defined({
+      videoId: label(labels.videoId) ?? request.video,
+      language: label(labels.language) ?? request.lang ?? UNDETERMINED_LANGUAGE,
+      segments,
+      metadata: metadata?.success ? defined(metadata.data) : undefined,
+      raw: body,
+    }),
+  };
 }
 
 /**

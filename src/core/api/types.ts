@@ -107,6 +107,8 @@ export interface RateLimitSignal {
 
 export interface ApiResponse<T> {
   value: T;
+  /** The body exactly as received (the key redacted, should the service echo it): what is stored. */
+  text: string;
   /** True when the call cost one credit (a 200 from a paid endpoint). */
   charged: boolean;
   requestId?: string;
@@ -162,7 +164,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Default: the real clock. */
   clock?: Clock;
-  /** Keep-alive connections per origin. Default 16. */
+  /** Keep-alive connections for transcripts. Default 16. List pages have two of their own. */
   connections?: number;
   /**
    * The longest wait between attempts the client accepts, in ms. A Retry-After beyond it fails the

@@ -13,6 +13,11 @@ export class CreditBudget {
     this.#spent = spent;
   }
 
+  /** Credits the job has spent, those possibly charged included. */
+  get spent(): number {
+    return this.#spent;
+  }
+
   /** Claims one credit for a paid request about to start; false when it could exceed the budget. */
   reserve(): boolean {
     if (this.#limit !== undefined && this.#spent + this.#reserved + 1 > this.#limit) return false;

@@ -41,6 +41,28 @@ export async function claimTranscript(ctx: RunContext, key: TranscriptKey): Prom
   }
 }
 
+/** Where a video stands before its request: stored already, bought by this run, or by another job now. */
+export type BatchClaim = { kind: 'cached'; transcriptId: number } | { kind: 'claimed' } | { kind: 'held' };
+
+/**
+ * claimTranscript for a whole batch in one transaction, without waiting: a video another job is
+ * buying right now comes back 'held', to be asked for again a little later.
+ */
+export function claimBatch(ctx: RunContext, keys: readonly TranscriptKey[]): BatchClaim[] {
+  return ctx.db
+    .transaction(() => {
+      const now = ctx.clock.now();
+      return keys.map((key): BatchClaim => {
+        const cached = findTranscriptId(ctx.db, key);
+        if (cached !== undefined) return { kind: 'cached', transcriptId: cached };
+        if (!leaseIsFree(claimOf(ctx.db, key) ?? null, ctx.claimOwner, now)) return { kind: 'held' };
+        writeClaim(ctx.db, key, { owner: ctx.claimOwner, expiresAt: now + CLAIM_MS });
+        return { kind: 'claimed' };
+      });
+    })
+    .immediate();
+}
+
 /** Gives up a claim without a result (the purchase did not happen or failed). */
 export function releaseTranscriptClaim(ctx: RunContext, key: TranscriptKey): void {
   releaseClaim(ctx.db, key, ctx.claimOwner);

@@ -1,6 +1,7 @@
 import type { CallControl, Clock, TranscriptClient } from '../api/types';
 import type { Database } from '../store';
 import type { CreditBudget } from './budget';
+import type { ResultWriter } from './result-writer';
 import type { RunControl } from './run-control';
 import type { ServiceHealth } from './service-health';
 import type { EngineEvents, JobOptions, RequestPacer } from './types';
@@ -20,6 +21,8 @@ export interface RunContext {
   readonly control: RunControl;
   readonly budget: CreditBudget;
   readonly health: ServiceHealth;
+  /** Writes each video's outcome in groups; listeners hear of it once written. */
+  readonly writer: ResultWriter;
   /** Names this run in transcript claims (see claims.ts). */
   readonly claimOwner: string;
   /** How every request of this run may be stopped, cut, and report its waits. */

@@ -13,6 +13,7 @@ import type { JobLease } from './lease';
 import { SlidingRate } from './rate';
 import type { RunContext } from './run-context';
 import { RunControl, type StopCause } from './run-control';
+import { ResultWriter } from './result-writer';
 import { ServiceHealth } from './service-health';
 import { Throttle } from './throttle';
 import type { EngineEvents, JobOptions, RequestPacer, RunOutcome } from './types';
@@ -239,6 +240,7 @@ export class JobRun {
       control: this.control,
       budget: new CreditBudget(this.#options.budget, creditsOfJob(db, jobId)),
       health: new ServiceHealth(),
+      writer: new ResultWriter(db, (error) => this.control.stop({ kind: 'error', error })),
       call: {
         stop: this.control.stopSignal,
         abort: this.control.abortSignal,

@@ -168,9 +168,11 @@ export interface CreditStatus {
 
 export interface EngineEvents {
   item: { jobId: number; itemId: number; videoId: string; status: ItemStatus };
-  page: { jobId: number; sourceId: number; videos: number };
+  /** `videos` listed by the page; `added` of them new to the job (not listed by another source). */
+  page: { jobId: number; sourceId: number; videos: number; added: number };
   job: { jobId: number; status: JobStatus };
-  credit: { jobId: number; endpoint: Endpoint };
+  /** One credit spent; `possible` when the request may or may not have been charged. */
+  credit: { jobId: number; endpoint: Endpoint; possible: boolean };
   /** A request waits before its next attempt (a 429, 408 or 502), as the service asked or the policy says. */
   wait: { jobId: number } & RetryNotice;
   snapshot: JobSnapshot;

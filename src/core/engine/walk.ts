@@ -74,10 +74,13 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
       (maxVideos !== undefined && videosFound + listed.length >= maxVideos);
     const loop = done ? undefined : loops.check(ctx, page, listed, next);
     const at = ctx.now();
+    let added = 0;
     ctx.db
       .transaction(() => {
         if (!loop?.beforeListing) {
-          listed.forEach((video, i) => insertListedVideo(ctx, source, video, videosFound + i + 1, at));
+          listed.forEach((video, i) => {
+            if (insertListedVideo(ctx, source, video, videosFound + i + 1, at)) added += 1;
+          });
         }
         if (response.charged) {
           recordCredit(ctx.db, {
@@ -101,8 +104,9 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
       .immediate();
     videosFound += loop?.beforeListing ? 0 : listed.length;
     cursor = next;
-    if (response.charged) ctx.emit('credit', { jobId: ctx.jobId, endpoint: endpointOf(source) });
-    ctx.emit('page', { jobId: ctx.jobId, sourceId: source.id, videos: listed.length });
+    if (response.charged)
+      ctx.emit('credit', { jobId: ctx.jobId, endpoint: endpointOf(source), possible: false });
+    ctx.emit('page', { jobId: ctx.jobId, sourceId: source.id, videos: listed.length, added });
     ctx.control.notify();
     if (done || loop !== undefined) return;
   }
@@ -198,9 +202,9 @@ function insertListedVideo(
   video: VideoItem,
   listedPosition: number,
   at: string,
-): void {
+): boolean {
   // INSERT OR IGNORE: a video the job already has from another source is not added twice.
-  insertItem(ctx.db, {
+  return insertItem(ctx.db, {
     jobId: ctx.jobId,
     sourceId: source.id,
     position: video.index ?? listedPosition,
@@ -294,7 +298,7 @@ function recordFailedWalk(
       }
     })
     .immediate();
-  if (charged || possible) ctx.emit('credit', { jobId: ctx.jobId, endpoint: endpointOf(source) });
+  if (charged || possible) ctx.emit('credit', { jobId: ctx.jobId, endpoint: endpointOf(source), possible });
   if (isServiceTrouble(failure)) {
     const down = ctx.health.troubled(failure.message);
     if (down !== undefined) ctx.control.stop({ kind: 'service', message: down });

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { openApp } from '../core/app';
+import { checkExportTarget } from '../core/export';
 import type { JobSummary } from '../core/engine';
 import type { ConnectionCheck } from './environment';
 import { CliExit, ExitCode } from './exit';
@@ -94,7 +95,10 @@ export async function runExport(run: ExportRun): Promise<ExportSummary> {
   }
 }
 
-/** Refuses an --out that cannot be written before anything is sent or charged. */
+/**
+ * Refuses an --out that cannot be written, or whose replacement would destroy something of the
+ * user's, before anything is sent or charged.
+ */
 function checkOutputLocation(zipPath: string): void {
   const folder = dirname(zipPath);
   let isFolder = false;
@@ -110,16 +114,5 @@ function checkOutputLocation(zipPath: string): void {
       `Cannot write ${zipPath}: the folder ${folder} does not exist or is not writable. Choose another --out; nothing was sent.`,
     );
   }
-  let existing: ReturnType<typeof statSync> | undefined;
-  try {
-    existing = statSync(zipPath);
-  } catch {
-    existing = undefined;
-  }
-  if (existing?.isDirectory()) {
-    throw new CliExit(
-      ExitCode.badInput,
-      `Cannot write ${zipPath}: it is a folder. Give a file name ending in .zip.`,
-    );
-  }
+  checkExportTarget(zipPath);
 }

@@ -56,7 +56,7 @@ async function exportFromFlags(sourceArgs: string[], flags: ExportFlags): Promis
     throw error;
   }
   if (request.rejections.length > 0) {
-    process.stderr.write(`Skipping ${request.rejections.length} invalid source(s):\n`);
+    process.stderr.write(`Skipping ${request.skipped.length} invalid source(s):\n`);
     for (const line of request.rejections) process.stderr.write(`  ${line}\n`);
   }
   if (request.sources.length === 0) {

@@ -31,7 +31,7 @@ it('--from reads a 150,000-line file, lists the first 20 rejected lines and coun
   // a comment or blank, and one line is not a source at all.
   const ids = ['dQw4w9WgXcQ', 'jNQXAC9IVRw', '9bZkp7rQstU'];
   const lines = Array.from({ length: 150_000 }, (_, i) =>
-    i % 20 === 0 ? `# part ${i}` : i % 20 === 10 ? '' : ids[(i - 1) % 3],
+    i % 20 === 0 ? `# part ${i}` : i % 20 === 10 ? '' : String(ids[(i - 1) % 3]),
   );
   lines[99_999] = 'not a source';
   const list = join(dir, 'long-list.txt');

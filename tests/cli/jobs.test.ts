@@ -74,7 +74,7 @@ describe('scriptorium credits', () => {
 });
 
 describe('a database from a newer Scriptorium', () => {
-  it('is refused with a plain message and left untouched', async () => {
+  it('is refused as an unusable data folder (exit 8) with a plain message, and left untouched', async () => {
     const dir = tempDir();
     const file = join(dir, 'scriptorium.db');
     const db = new Database(file);
@@ -83,7 +83,7 @@ describe('a database from a newer Scriptorium', () => {
     const before = readFileSync(file);
 
     const result = await runCli(['jobs', '--data-dir', dir]);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(8);
     expect(result.stderr.trim()).toMatch(
       /newer version of Scriptorium \(schema 99.*Update Scriptorium or use another --data-dir/,
     );

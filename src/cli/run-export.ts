@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { checkExportTarget } from '../core/app';
 import type { JobView, RunOutcomeView, ScriptoriumApi } from '../shared/contract';
 import { ContractError } from '../shared/contract-error';
 import { CliExit, ExitCode } from './exit';
@@ -187,16 +188,5 @@ function checkOutputLocation(zipPath: string): void {
       `Cannot write ${zipPath}: the folder ${folder} does not exist or is not writable. Choose another --out; nothing was sent.`,
     );
   }
-  let existing: ReturnType<typeof statSync> | undefined;
-  try {
-    existing = statSync(zipPath);
-  } catch {
-    existing = undefined;
-  }
-  if (existing?.isDirectory()) {
-    throw new CliExit(
-      ExitCode.badInput,
-      `Cannot write ${zipPath}: it is a folder. Give a file name ending in .zip.`,
-    );
-  }
+  checkExportTarget(zipPath);
 }

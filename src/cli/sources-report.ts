@@ -24,7 +24,9 @@ export async function reportSources(
       );
     }
     if (rejected.length > REJECTIONS_SHOWN)
-      stderr.write(`  ... and ${rejected.length - REJECTIONS_SHOWN} more\n`);
+      stderr.write(
+        `  ... and ${rejected.length - REJECTIONS_SHOWN} more (the ZIP's manifest.json lists them all)\n`,
+      );
   }
   for (const { where, input, warning } of lines) {
     if (warning !== null) stderr.write(`Warning: ${describeWarning({ where, input, warning })}\n`);

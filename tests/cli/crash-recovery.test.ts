@@ -70,7 +70,9 @@ describe('a job killed with SIGKILL at several points', () => {
       perVideo.set(charge.videoId ?? '', (perVideo.get(charge.videoId ?? '') ?? 0) + 1);
     const boughtTwice = [...perVideo.values()].filter((count) => count > 1).length;
     expect(Math.max(...perVideo.values())).toBeLessThanOrEqual(2);
-    expect(boughtTwice).toBeLessThanOrEqual(kills * CONCURRENCY);
+    // Lost at a kill: the requests in flight, and the answers already in but not yet committed
+    // (results are written in groups every 10 ms: with 8 ms of latency, about one more round).
+    expect(boughtTwice).toBeLessThanOrEqual(kills * CONCURRENCY * 2);
     expect(perVideo.size).toBe(zip.manifest.counts.ok);
 
     const pageCharges = sim.admin.ledger().filter((charge) => charge.endpoint !== 'transcript');
@@ -83,7 +85,7 @@ describe('a job killed with SIGKILL at several points', () => {
       // The local ledger holds every credit whose result was stored; the service may also have
       // charged for responses that a kill cut off.
       expect(stored.n).toBeLessThanOrEqual(sim.admin.ledger().length);
-      expect(sim.admin.ledger().length - stored.n).toBeLessThanOrEqual(kills * (CONCURRENCY + 1));
+      expect(sim.admin.ledger().length - stored.n).toBeLessThanOrEqual(kills * (CONCURRENCY * 2 + 1));
     } finally {
       db.close();
     }

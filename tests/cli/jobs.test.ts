@@ -74,7 +74,7 @@ describe('scriptorium credits', () => {
 });
 
 describe('a database from a newer Scriptorium', () => {
-  it('is refused with a plain message and left untouched', async () => {
+  it('is refused as an unusable data folder (exit 8) with a plain message, and left untouched', async () => {
     const dir = tempDir();
     const file = join(dir, 'scriptorium.db');
     const db = new Database(file);

@@ -2,7 +2,7 @@ import { ZodError, z } from 'zod';
 import { ERROR_CODES, type AppErrorData, type ErrorCode } from '../../shared/errors';
 import { JobNotFoundError } from '../engine';
 import { ExportError, ExportInterruptedError } from '../export';
-import { NewerSchemaError } from '../store';
+import { NewerSchemaError, storageFailure } from '../store';
 
 /** A failure the faces show as it is: a code from src/shared/errors.ts and a plain-language message. */
 export class AppError extends Error {
@@ -22,7 +22,7 @@ export class AppError extends Error {
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
 
 /** File-system codes that mean the disk has no room left. */
-const FULL_DISK = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+const FULL_DISK = new Set(['ENOSPC', 'EDQUOT']);
 
 function codeOf(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
@@ -47,14 +47,12 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof NewerSchemaError) return new AppError('data_folder_unusable', message);
   if (error instanceof ExportInterruptedError) return new AppError('interrupted', message);
   if (error instanceof ExportError) {
-    return new AppError(FULL_DISK.has(error.code ?? '') ? 'disk_full' : 'output_refused', message);
+    const saved = `${message} The job is saved: export it again to write the ZIP.`;
+    return new AppError(FULL_DISK.has(error.code ?? '') ? 'disk_full' : 'output_refused', saved);
   }
-  if (code !== undefined && FULL_DISK.has(code)) {
-    return new AppError(
-      'disk_full',
-      'The disk holding the data folder is full: free some space, then continue; everything saved so far is kept.',
-    );
-  }
+  // The store's failures in the middle of a job (the disk filling up, say).
+  const storage = storageFailure(error);
+  if (storage !== undefined) return new AppError(storage.code, storage.message);
   return new AppError(
     'internal',
     `Scriptorium stopped on an unexpected error: ${message}. Progress is saved; please report this if it happens again.`,

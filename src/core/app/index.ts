@@ -13,3 +13,5 @@ export type { KeyStore } from './keys';
 export { localApi } from './local-api';
 /** The desktop app's data folder, which the CLI shares by default. */
 export { defaultDataDir } from '../store';
+/** Whether a path may receive a ZIP (never a folder, a device, a link or someone else's file). */
+export { checkExportTarget } from '../export';

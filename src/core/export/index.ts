@@ -1,5 +1,6 @@
 export { writeCorpus } from './write-corpus';
 export { ExportError, ExportInterruptedError, describeWriteFailure } from './errors';
+export { checkExportTarget, ExportTargetError } from './target';
 export { DEFAULT_NAME_TEMPLATE, MAX_ENTRY_PATH_BYTES } from './naming';
 export { EXPORT_FORMATS } from './types';
 export type {

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { AppendFile } from './append-file';
 import { DeflateWorker } from './deflate-worker';
 import type { Compressed } from './deflate-worker';
+import { removeStaleTempFiles, tempPathBeside } from './temp-files';
 import {
   centralHeader,
   checkEntrySize,
@@ -38,7 +38,7 @@ export interface SpooledEntry {
 
 /**
  * A ZIP written entry by entry to a hidden temporary file beside its target
- * (`.<name>.<random>.partial`), which replaces the target only once it is complete and on disk.
+ * (`.<name>.<pid>.<random>.partial`), which replaces the target only once it is complete and on disk.
  *
  * Compression runs on a thread of its own while the caller prepares the next entries; entries are
  * still written in the order they were added. Memory holds a few batches of entries and the central
@@ -68,9 +68,13 @@ export class AtomicZipFile {
     this.#deflate = deflate;
   }
 
-  /** Creates the temporary file and starts the compression thread; `targetPath` is not touched until commit(). */
+  /**
+   * Deletes what killed writers of `targetPath` left beside it, creates the temporary file and starts
+   * the compression thread; `targetPath` is not touched until commit().
+   */
   static async create(targetPath: string): Promise<AtomicZipFile> {
-    const tempPath = hiddenPathBeside(targetPath, 'partial');
+    await removeStaleTempFiles(targetPath);
+    const tempPath = tempPathBeside(targetPath, 'partial');
     const file = await AppendFile.create(tempPath);
     try {
       return new AtomicZipFile(targetPath, tempPath, file, new DeflateWorker(COMPRESSION_LEVEL));
@@ -113,7 +117,7 @@ export class AtomicZipFile {
    */
   async spool(name: string): Promise<SpooledEntry> {
     if (this.#spool !== undefined) throw new Error('another entry is being spooled');
-    const path = hiddenPathBeside(this.#targetPath, 'spool');
+    const path = tempPathBeside(this.#targetPath, 'spool');
     const file = await AppendFile.create(path);
     const stream = new EntryStream(streamedEntry(name, 0), file, this.#deflate, this.#send.bind(this));
     this.#spool = { path, file, stream };
@@ -308,11 +312,6 @@ function streamedEntry(name: string, offset: number): ZipEntry {
 async function removeFile(file: AppendFile, path: string): Promise<void> {
   await file.close().catch(() => undefined);
   await rm(path, { force: true }).catch(() => undefined);
-}
-
-/** `.<name>.<random>.<suffix>` in the target's folder. */
-function hiddenPathBeside(targetPath: string, suffix: string): string {
-  return join(dirname(targetPath), `.${basename(targetPath)}.${randomBytes(6).toString('hex')}.${suffix}`);
 }
 
 /** Makes the rename itself durable. Best effort: some platforms (Windows) cannot open a folder. */

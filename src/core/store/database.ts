@@ -1,17 +1,27 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeFolder } from './make-folder';
 import { assertKnownSchema, migrate } from './migrate';
+import { storageFailure } from './storage-error';
 
 export type Database = BetterSqlite3.Database;
 
 /**
  * Opens (creating when needed) the Scriptorium database at `file`, sets the pragmas every
  * connection needs and brings the schema up to date. Throws NewerSchemaError, without writing
- * anything, when the file was written by a newer Scriptorium.
+ * anything, when the file was written by a newer Scriptorium, and StorageError when its folder
+ * cannot be used or its disk is full.
  */
 export function openDatabase(file: string): Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  try {
+    return openAndMigrate(file);
+  } catch (error) {
+    throw storageFailure(error, dirname(file)) ?? error;
+  }
+}
+
+function openAndMigrate(file: string): Database {
+  if (file !== ':memory:') makeFolder(dirname(file));
   const db = new BetterSqlite3(file);
   try {
     db.pragma('busy_timeout = 5000');

@@ -1,8 +1,10 @@
+import type { ErrorCode } from '../../shared/errors';
 import type { Database } from './database';
 import { MIGRATIONS } from './migrations';
 
 /** Thrown when the database was written by a newer Scriptorium; nothing has been written to it. */
 export class NewerSchemaError extends Error {
+  readonly code: ErrorCode = 'data_folder_unusable';
   readonly found: number;
   readonly known: number;
 

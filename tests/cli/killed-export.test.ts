@@ -1,0 +1,66 @@
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { removeStaleTempFiles } from '../../src/core/export/temp-files';
+import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { runCli, startCli, tempDir } from '../support/cli';
+
+let sim: RunningSimulator;
+let dir: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ credits: 100_000 });
+  dir = tempDir();
+});
+
+afterAll(async () => {
+  await sim.close();
+});
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const isTemporary = (name: string) => name.endsWith('.partial') || name.endsWith('.spool');
+
+it('the temporary files of an export killed while writing its ZIP are removed by the next export to that path', async () => {
+  const folder = join(dir, 'zips');
+  mkdirSync(folder);
+  const out = join(folder, 'corpus.zip');
+  // A thousand videos in four formats, some four thousand files, keep the ZIP phase busy for seconds.
+  const args = [
+    'export',
+    'PLkilledWhileZipping_n1000',
+    '--concurrency',
+    '16',
+    '--formats',
+    'txt,json,srt,vtt',
+    '--out',
+    out,
+  ];
+  const env = {
+    TRANSCRIPT_API_KEY: sim.key,
+    TRANSCRIPT_API_BASE_URL: sim.url,
+    SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+  };
+
+  const running = startCli(args, env);
+  let exited = false;
+  void running.done.then(() => (exited = true));
+  // The spool file comes once the ZIP has its tables: the export is then in the middle of the files.
+  while (!exited && !readdirSync(folder).some((name) => name.endsWith('.spool'))) await wait(5);
+  expect(exited, 'the export ended before it started its ZIP').toBe(false);
+
+  // A writer at work keeps its files, whoever else exports to the same path meanwhile.
+  const writing = readdirSync(folder).filter(isTemporary);
+  await removeStaleTempFiles(out);
+  expect(readdirSync(folder).filter(isTemporary)).toEqual(writing);
+
+  running.child.kill('SIGKILL');
+  expect((await running.done).signal).toBe('SIGKILL');
+  const left = readdirSync(folder);
+  expect(left.filter((name) => name.endsWith('.partial'))).toHaveLength(1);
+  expect(left.filter((name) => name.endsWith('.spool'))).toHaveLength(1);
+  expect(left.every((name) => name.includes(`.${running.child.pid}.`))).toBe(true);
+
+  const next = await runCli(args, env);
+  expect(next.code, next.stderr).toBe(0);
+  expect(readdirSync(folder)).toEqual(['corpus.zip']);
+}, 60_000);

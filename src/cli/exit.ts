@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../shared/errors';
 
-/** Exit codes of the CLI contract (PRODUCT.md, listed in the README); scripts depend on them. */
+/** Exit codes of the CLI contract (docs/product.md, listed in the README); scripts depend on them. */
 export const ExitCode = {
   exported: 0,
   /** Something that should not happen did (a bug); progress is saved. */

@@ -77,7 +77,7 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
 }
 
 /**
- * SIGINT and SIGTERM as PRODUCT.md's interrupt rule has them, through the contract: the first
+ * SIGINT and SIGTERM as docs/product.md's interrupt rule has them, through the contract: the first
  * pauses the job as interrupted (it drains), a second pauses it with force.
  */
 class StopSignals {

@@ -1,5 +1,5 @@
 /**
- * The Transcript Service's limits (service-spec.md, "Limits" and the parameter tables), checked
+ * The Transcript Service's limits (docs/service.md, "Limits" and the parameter tables), checked
  * before any request is sent: the server answers a value it rejects with a 422, which the request
  * policy treats as a bug in the client.
  *

@@ -1,7 +1,7 @@
 /**
  * Classifies whatever a user pastes as a source (a video, a playlist, a channel or a search) and
  * checks it against the service's limits, so that a bad source is reported before any request.
- * The URL forms are those of api-notes.md.
+ * The URL forms are those of docs/service.md.
  */
 import {
   LIMITS,

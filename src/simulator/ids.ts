@@ -1,4 +1,4 @@
-/** Recognises the ID and URL forms api-notes.md lists for videos, playlists and channels. */
+/** Recognises the ID and URL forms docs/service.md lists for videos, playlists and channels. */
 
 const VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{11}$/;
 const CHANNEL_ID_PATTERN = /^UC[A-Za-z0-9_-]{22}$/;

@@ -1,5 +1,5 @@
 /**
- * The simulator: a faithful local Transcript Service (service-spec.md + api-notes.md) for the demo,
+ * The simulator: a faithful local Transcript Service (docs/service.md) for the demo,
  * the tests and the benchmarks. It shares no code with src/core/api, so it stays an independent check
  * of the client.
  */

@@ -1,6 +1,6 @@
 /**
- * Video and channel items as the endpoints send them: snake_case for playlist/videos (service-spec.md),
- * camelCase for search, channel/search, channel/videos and channel/latest (api-notes.md).
+ * Video and channel items as the endpoints send them: snake_case for playlist/videos (docs/service.md),
+ * camelCase for search, channel/search, channel/videos and channel/latest (docs/service.md).
  */
 import type { ChannelFacts } from './channels';
 import { CATALOG_NOW, lengthText, videoFacts } from './videos';

@@ -1,4 +1,4 @@
-/** problem+json error bodies in the shape service-spec.md lists for every error response. */
+/** problem+json error bodies in the shape docs/service.md lists for every error response. */
 
 export interface FieldError {
   field: string;

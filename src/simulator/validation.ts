@@ -1,6 +1,6 @@
 /**
- * Query parameters of the seven endpoints, checked with the limits of service-spec.md and the rules of
- * api-notes.md. A failure becomes the 422 errors[] list: {field, code, message} per problem.
+ * Query parameters of the seven endpoints, checked with the limits and rules of
+ * docs/service.md. A failure becomes the 422 errors[] list: {field, code, message} per problem.
  */
 import { z } from 'zod';
 import type { ContinuationCodec, Cursor } from './continuation';

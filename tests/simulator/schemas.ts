@@ -1,4 +1,4 @@
-/** The response shapes of service-spec.md and api-notes.md, strict so that a stray field fails a test. */
+/** The response shapes of docs/service.md, strict so that a stray field fails a test. */
 import { z } from 'zod';
 
 const seconds = z.number().nonnegative();

@@ -53,7 +53,7 @@ function headerRequestId(headers: ResponseHeaders): string | undefined {
 }
 
 /**
- * The Transcript Service client: one keep-alive pool, the retry policy of PRODUCT.md,
+ * The Transcript Service client: one keep-alive pool, the retry policy of docs/product.md,
  * credit and rate-limit reporting, and bodies normalised to the types in types.ts.
  * It throws nothing but ApiError.
  */

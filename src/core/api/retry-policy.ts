@@ -1,6 +1,6 @@
 import { parseRetryAfter } from './headers';
 
-/** PRODUCT.md "Request policy": only these statuses are worth another attempt. */
+/** docs/product.md "Request policy": only these statuses are worth another attempt. */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 502]);
 
 /** Three attempts in all, then the call fails with the last status. */

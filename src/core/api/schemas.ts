@@ -1,7 +1,7 @@
 /**
  * zod schemas for the service's 200 bodies, and their normalisation to the types in types.ts.
  *
- * Tolerant by design (api-notes.md): field names may be snake_case or camelCase, times may be
+ * Tolerant by design (docs/service.md): field names may be snake_case or camelCase, times may be
  * integers, decimals or numeric strings, unknown fields are ignored and optional fields may be
  * missing or malformed. Only a body that cannot be used at all is refused, with a sentence
  * saying what was wrong.

@@ -5,7 +5,7 @@ import { TypedEmitter } from '../engine/emitter';
 
 type ContractEvents = { [N in EventName]: EventPayload<N> };
 
-/** How often faces hear of a job (PRODUCT.md: at most ten a second per job) and of the credits. */
+/** How often faces hear of a job (docs/product.md: at most ten a second per job) and of the credits. */
 const JOB_INTERVAL_MS = 100;
 /** Video changes are gathered for this long, then told as one count. */
 const VIDEOS_BATCH_MS = 250;

@@ -14,7 +14,7 @@ export type StopCause =
   | { kind: 'cancelled' }
   | { kind: 'error'; error: unknown };
 
-/** How long requests in flight may take to finish once a run is told to stop (PRODUCT.md's interrupt rule). */
+/** How long requests in flight may take to finish once a run is told to stop (docs/product.md's interrupt rule). */
 export const DRAIN_MS = 10_000;
 
 /** A later cause replaces an earlier one only when it ranks higher: the user's word wins. */

@@ -8,7 +8,7 @@ function sortKeys(value: unknown): unknown {
   return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
 }
 
-/** manifest.json, pretty-printed with PRODUCT.md's key order; `options` keys are sorted. */
+/** manifest.json, pretty-printed with docs/product.md's key order; `options` keys are sorted. */
 export function renderManifest(manifest: ExportManifest): string {
   const ordered = {
     tool: { name: manifest.tool.name, version: manifest.tool.version },

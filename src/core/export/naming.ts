@@ -3,7 +3,7 @@ import type { ExportFormat, ExportVideo } from './types';
 
 export const DEFAULT_NAME_TEMPLATE = '{title} [{video_id}]';
 
-/** PRODUCT.md: every ZIP path is valid UTF-8 of at most this many bytes. */
+/** docs/product.md: every ZIP path is valid UTF-8 of at most this many bytes. */
 export const MAX_ENTRY_PATH_BYTES = 200;
 
 const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');

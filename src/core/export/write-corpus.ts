@@ -33,7 +33,7 @@ function* readVideos(input: ExportInput, signal: AbortSignal | undefined): Gener
 }
 
 /**
- * Writes the corpus ZIP described in PRODUCT.md ("ZIP layout") to `outPath`.
+ * Writes the corpus ZIP described in docs/product.md ("ZIP layout") to `outPath`.
  *
  * Entries come in a fixed order: manifest.json, index.csv, errors.csv, then, video by video, the files
  * of each format asked for (txt, json, srt, vtt), and last transcripts.jsonl. Memory stays flat: the

@@ -1,5 +1,5 @@
 /**
- * The request policy (PRODUCT.md): which statuses are retried, how long the client waits
+ * The request policy (docs/product.md): which statuses are retried, how long the client waits
  * (recorded by a fake clock), unreadable 200s, timeouts, aborts and connection failures.
  */
 import { createServer } from 'node:net';

@@ -16,7 +16,7 @@ function stemOf(title: string, extra: Partial<ExportVideo> = {}, template?: stri
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-/** The PRODUCT.md path rules plus the brief's naming rules, for one entry path. */
+/** The docs/product.md path rules plus the naming rules of src/core/export/naming.ts, for one entry path. */
 function expectSafePath(path: string, videoId: string, ext: string): void {
   expect(utf8Bytes(path)).toBeLessThanOrEqual(MAX_ENTRY_PATH_BYTES);
   expect(path).not.toMatch(/\p{Cs}/u); // a lone surrogate has no UTF-8 form

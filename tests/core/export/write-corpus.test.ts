@@ -147,7 +147,7 @@ afterEach(() => {
 });
 
 describe('writeCorpus', () => {
-  it('writes the PRODUCT.md layout, readable by an independent ZIP reader', async () => {
+  it('writes the docs/product.md layout, readable by an independent ZIP reader', async () => {
     const out = join(dir, 'corpus.zip');
     const result = await writeCorpus(input(), out);
     const zip = readWithPython(out);

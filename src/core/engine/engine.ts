@@ -18,7 +18,7 @@ import { releaseClaimsOf } from '../store/claims';
 import { reopenFailedWalks, sourcesOfJob } from '../store/sources';
 import { creditStatusOf, setBalanceSetting } from './credits';
 import { TypedEmitter } from './emitter';
-import { findOrCreateJobRow, snapshotOf, summarize } from './jobs';
+import { findOrCreateJobRow, summarize } from './jobs';
 import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
 import { completedOutcome, JobRun } from './run';
 import {
@@ -34,7 +34,6 @@ import type {
   EngineDeps,
   EngineEvents,
   EstimateResult,
-  JobSnapshot,
   JobSpec,
   JobSummary,
   PreviewOutcome,
@@ -292,6 +291,7 @@ export class Engine {
       })
       .immediate();
     if (reset > 0 && job.status === 'completed') this.#emitter.emit('job', { jobId, status: 'paused' });
+    this.#runs.get(jobId)?.reloadCounts();
     return reset;
   }
 
@@ -326,12 +326,12 @@ export class Engine {
   }
 
   listJobs(): JobSummary[] {
-    return allJobs(this.#deps.db).map((job) => summarize(this.#deps.db, job, this.#runningIn(job)));
+    return allJobs(this.#deps.db).map((job) => this.#summarize(job));
   }
 
   job(jobId: number): JobSummary | undefined {
     const job = jobById(this.#deps.db, jobId);
-    return job === undefined ? undefined : summarize(this.#deps.db, job, this.#runningIn(job));
+    return job === undefined ? undefined : this.#summarize(job);
   }
 
   /**
@@ -347,12 +347,6 @@ export class Engine {
       at: this.#now(),
     });
     this.#emitter.emit('job', { jobId, status: 'paused' });
-  }
-
-  /** The job's progress now (rate 0 when it is not running). */
-  snapshot(jobId: number): JobSnapshot | undefined {
-    const job = jobById(this.#deps.db, jobId);
-    return job === undefined ? undefined : snapshotOf(this.#deps.db, job, 0);
   }
 
   creditStatus(): CreditStatus {
@@ -394,8 +388,12 @@ export class Engine {
   }
 
   #summary(jobId: number): JobSummary {
-    const job = this.#record(jobId);
-    return summarize(this.#deps.db, job, this.#runningIn(job));
+    return this.#summarize(this.#record(jobId));
+  }
+
+  /** A job this engine runs is summed up from its run's live counts, not counted again in the database. */
+  #summarize(job: JobRecord): JobSummary {
+    return summarize(this.#deps.db, job, this.#runningIn(job), this.#runs.get(job.id)?.live());
   }
 
   #runningIn(job: JobRecord): JobSummary['runningIn'] {

@@ -62,8 +62,23 @@ export function countsView(counts: ItemCounts): ItemCountsView {
   };
 }
 
-/** The job as faces see it; `runningIn` is the caller's to know (see Engine). */
-export function summarize(db: Database, job: JobRecord, runningIn: JobSummary['runningIn']): JobSummary {
+/** What a run keeps in memory while it runs, so that showing its job costs no count over its items. */
+export interface LiveCounts {
+  counts: ItemCountsView;
+  creditsSpent: number;
+  creditsPossible: number;
+}
+
+/**
+ * The job as faces see it; `runningIn` is the caller's to know (see Engine), and so are the counts
+ * of a job this engine runs (`live`), which are then not read from the database.
+ */
+export function summarize(
+  db: Database,
+  job: JobRecord,
+  runningIn: JobSummary['runningIn'],
+  live?: LiveCounts,
+): JobSummary {
   return {
     id: job.id,
     status: job.status,
@@ -79,9 +94,9 @@ export function summarize(db: Database, job: JobRecord, runningIn: JobSummary['r
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
     finishedAt: job.finishedAt,
-    counts: countsView(itemCounts(db, job.id)),
-    creditsSpent: creditsOfJob(db, job.id),
-    creditsPossible: possibleCreditsOfJob(db, job.id),
+    counts: live?.counts ?? countsView(itemCounts(db, job.id)),
+    creditsSpent: live?.creditsSpent ?? creditsOfJob(db, job.id),
+    creditsPossible: live?.creditsPossible ?? possibleCreditsOfJob(db, job.id),
     walks: sourcesOfJob(db, job.id).map((source) => ({
       id: source.id,
       position: source.position,
@@ -102,17 +117,21 @@ export function summarize(db: Database, job: JobRecord, runningIn: JobSummary['r
 }
 
 /** A job's progress for the faces; ETA from the unfinished items at the current rate. */
-export function snapshotOf(db: Database, job: JobRecord, ratePerSecond: number): JobSnapshot {
-  const counts = countsView(itemCounts(db, job.id));
+export function snapshotOf(
+  db: Database,
+  job: JobRecord,
+  live: LiveCounts,
+  ratePerSecond: number,
+): JobSnapshot {
   const sources = sourcesOfJob(db, job.id);
   return {
     jobId: job.id,
     status: job.status,
-    counts,
+    counts: live.counts,
     sourcesWalked: sources.filter((source) => source.walkStatus !== 'pending').length,
     sourcesTotal: sources.length,
     ratePerSecond,
-    etaSeconds: ratePerSecond > 0 ? Math.ceil(counts.pending / ratePerSecond) : null,
-    creditsSpent: creditsOfJob(db, job.id),
+    etaSeconds: ratePerSecond > 0 ? Math.ceil(live.counts.pending / ratePerSecond) : null,
+    creditsSpent: live.creditsSpent,
   };
 }

@@ -1,6 +1,6 @@
 import type { Clock, TranscriptClient } from '../api/types';
 import type { Database } from '../store';
-import { creditsOfJob } from '../store/ledger';
+import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
 import { itemCounts } from '../store/items';
 import { jobById, setJobBudget, setJobStatus, type JobStatusChange } from '../store/jobs';
 import { sourcesOfJob } from '../store/sources';
@@ -8,15 +8,15 @@ import { CreditBudget } from './budget';
 import { recordLast402 } from './credits';
 import type { TypedEmitter } from './emitter';
 import { fetchItems } from './fetch';
-import { snapshotOf } from './jobs';
+import { countsView, snapshotOf, type LiveCounts } from './jobs';
 import type { JobLease } from './lease';
 import { SlidingRate } from './rate';
-import type { RunContext } from './run-context';
+import type { RunContext, RunFact } from './run-context';
 import { RunControl, type StopCause } from './run-control';
 import { ResultWriter } from './result-writer';
 import { ServiceHealth } from './service-health';
 import { Throttle } from './throttle';
-import type { EngineEvents, JobOptions, RequestPacer, RunOutcome } from './types';
+import type { EngineEvents, ItemCountsView, JobOptions, RequestPacer, RunOutcome } from './types';
 import { walkSources } from './walk';
 
 /** What one run works with: the engine's database and clock, and this run's client and pacer. */
@@ -140,6 +140,10 @@ export class JobRun {
   readonly #throttle: Throttle;
   /** Facts reported so far; a pass that adds none has nothing more to do. */
   #progress = 0;
+  /** The job's counts, read once and then kept up to date from the run's own facts. */
+  #counts: ItemCountsView = { total: 0, pending: 0, ok: 0, unavailable: 0, failed: 0, skipped: 0 };
+  #creditsSpent = 0;
+  #creditsPossible = 0;
 
   constructor(options: JobRunOptions) {
     let markFinished = (): void => undefined;
@@ -166,6 +170,7 @@ export class JobRun {
       }).immediate();
       this.#options.emitter.emit('job', { jobId, status: 'running' });
     }
+    this.reloadCounts();
     this.#throttle.poke();
     try {
       await this.#work();
@@ -223,6 +228,7 @@ export class JobRun {
     const { db, client, clock, pacer } = this.#deps;
     const { jobId, options, concurrency, claimOwner } = this.#options;
     const emit: RunContext['emit'] = (event, payload) => {
+      this.#count(event, payload);
       this.#options.emitter.emit(event, payload);
       if (event !== 'credit' && event !== 'wait') this.#progress++;
       if (event === 'item' && 'status' in payload && payload.status !== 'fetching') this.#rate.record();
@@ -283,11 +289,50 @@ export class JobRun {
     this.#options.emitter.emit('job', { jobId, status });
   }
 
+  /** The counts and credits of the job as this run knows them (see reloadCounts). */
+  live(): LiveCounts {
+    return {
+      counts: { ...this.#counts },
+      creditsSpent: this.#creditsSpent,
+      creditsPossible: this.#creditsPossible,
+    };
+  }
+
+  /** Reads the counts again from the database: at the start, and when another hand changed the items. */
+  reloadCounts(): void {
+    const { db } = this.#deps;
+    const { jobId } = this.#options;
+    this.#counts = countsView(itemCounts(db, jobId));
+    this.#creditsSpent = creditsOfJob(db, jobId);
+    this.#creditsPossible = possibleCreditsOfJob(db, jobId);
+  }
+
+  /** Keeps the counts up to date from the facts this run reports. */
+  #count<K extends RunFact>(event: K, payload: EngineEvents[K]): void {
+    if (event === 'item') {
+      const { status } = payload as EngineEvents['item'];
+      if (status === 'ok' || status === 'unavailable' || status === 'failed') {
+        this.#counts.pending -= 1;
+        this.#counts[status] += 1;
+      }
+    } else if (event === 'page') {
+      const { added } = payload as EngineEvents['page'];
+      this.#counts.total += added;
+      this.#counts.pending += added;
+    } else if (event === 'credit') {
+      this.#creditsSpent += 1;
+      if ((payload as EngineEvents['credit']).possible) this.#creditsPossible += 1;
+    }
+  }
+
   #emitSnapshot(): void {
     if (!this.#options.emitter.hasListeners('snapshot')) return;
     const job = jobById(this.#deps.db, this.#options.jobId);
     if (job !== undefined)
-      this.#options.emitter.emit('snapshot', snapshotOf(this.#deps.db, job, this.#rate.perSecond()));
+      this.#options.emitter.emit(
+        'snapshot',
+        snapshotOf(this.#deps.db, job, this.live(), this.#rate.perSecond()),
+      );
   }
 
   #now(): string {

@@ -1,69 +1,285 @@
 #!/usr/bin/env node
-// Benchmarks for RESULTS.md: end-to-end job throughput against the simulator, the simulator's
-// raw HTTP rate from a load generator in the same run, peak RSS by job size, and ZIP export
-// time beside `zip -q -r` over the same files. Run with `npm run bench` (it builds the CLI first).
-//
-// Every process talks only to 127.0.0.1; everything stops by itself.
+// The speed and memory figures of bench/RESULTS.md, each measured directly and beside its
+// comparison in the same run (alternated, repeated, min and median reported):
+//   1. walk + fetch rate / the simulator's raw rate, latency 0
+//   2. walk + fetch rate / (concurrency / latency), latency 100 ms, 16 and 64 in flight
+//   3. peak RSS of the whole export command, by job size
+//   4. export of a finished job / `zip -q -r` over the same files
+//   5. from starting an unfinished job again to its first request
+//   6. pacing under a 300-requests-a-minute limit
+// Run with `npm run bench` (it builds first). BENCH_LARGE=1 adds the 100,000-video job;
+// BENCH_REPEATS (default 3) and BENCH_ONLY (a comma list of figure numbers) narrow the run.
+// Every process talks only to 127.0.0.1 and stops by itself.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Pool } from 'undici';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'bin', 'scriptorium');
-const sizes = (process.env.BENCH_SIZES ?? '2000,20000').split(',').map(Number);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const loadRequests = Number(process.env.BENCH_LOAD_REQUESTS ?? 20000);
+const repeats = Number(process.env.BENCH_REPEATS ?? 3);
+const large = process.env.BENCH_LARGE === '1';
+const only = process.env.BENCH_ONLY?.split(',').map(Number);
+const sizes = large ? [2_000, 20_000, 100_000] : [2_000, 20_000];
+const CONCURRENCY = 16;
+const wanted = (figure) => only === undefined || only.includes(figure);
+const results = { machine: machine(), repeats, figures: {} };
 
-const sim = await startSimulator();
-try {
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-  console.log(`machine: ${machine}`);
-  console.log(`concurrency: ${concurrency}`);
+console.log(`machine: ${results.machine}; ${repeats} repeats${large ? '; with 100,000 videos' : ''}`);
+if (wanted(1)) await throughput();
+if (wanted(2)) await latencyHiding();
+if (wanted(3) || wanted(4) || wanted(5)) await bySize();
+if (wanted(6)) await pacing();
+mkdirSync(join(root, 'bench', '.work'), { recursive: true });
+writeFileSync(join(root, 'bench', '.work', 'last.json'), `${JSON.stringify(results, null, 2)}\n`);
+console.log('\nAll figures: bench/.work/last.json');
 
-  const raw = await measureRawRate(sim.url, sim.key, loadRequests, concurrency);
-  console.log(
-    `raw simulator rate (GET /api/v2/transcript, ${loadRequests} requests, ${concurrency} connections): ${raw.toFixed(0)} req/s`,
+// ---------------------------------------------------------------------------------------------
+
+/** Figure 1: the engine's walk + fetch rate against the raw rate of the same simulator. */
+async function throughput() {
+  const sim = await startSimulator([]);
+  try {
+    for (const size of sizes.filter((n) => n <= 20_000)) {
+      const ratios = [];
+      for (let run = 0; run < repeats; run++) {
+        const raw = await rawRate(sim, size, CONCURRENCY);
+        const engine = await engineRate(sim, size, CONCURRENCY);
+        ratios.push(engine.rate / raw);
+        console.log(
+          `[1] ${size} videos, run ${run + 1}: engine ${engine.rate.toFixed(0)}/s, raw ${raw.toFixed(0)}/s, ratio ${(engine.rate / raw).toFixed(2)}`,
+        );
+      }
+      record(1, `${size} videos: walk + fetch rate / raw rate (latency 0, ${CONCURRENCY} in flight)`, ratios);
+    }
+  } finally {
+    await sim.stop();
+  }
+}
+
+/** Figure 2: with 100 ms of latency, how close the engine comes to concurrency / latency. */
+async function latencyHiding() {
+  const sim = await startSimulator(['--latency', '100']);
+  try {
+    for (const concurrency of [16, 64]) {
+      const ratios = [];
+      const size = concurrency === 16 ? 2_000 : 6_000;
+      for (let run = 0; run < repeats; run++) {
+        const engine = await engineRate(sim, size, concurrency);
+        const ideal = concurrency / 0.1;
+        ratios.push(engine.rate / ideal);
+        console.log(
+          `[2] ${concurrency} in flight, run ${run + 1}: ${engine.rate.toFixed(0)}/s of ${ideal}/s, ratio ${(engine.rate / ideal).toFixed(2)}`,
+        );
+      }
+      record(
+        2,
+        `latency 100 ms, ${concurrency} in flight: walk + fetch rate / (concurrency / latency)`,
+        ratios,
+      );
+    }
+  } finally {
+    await sim.stop();
+  }
+}
+
+/** Figures 3, 4 and 5 on jobs of each size: memory, export beside zip, restart to first request. */
+async function bySize() {
+  const sim = await startSimulator([]);
+  try {
+    for (const size of sizes) {
+      const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-'));
+      try {
+        if (wanted(3)) {
+          const peaks = [];
+          for (let run = 0; run < repeats; run++) {
+            const job = await engineRate(sim, size, CONCURRENCY, { formats: 'txt,json,srt,vtt' });
+            peaks.push(job.peakRss / 2 ** 20);
+            console.log(
+              `[3] ${size} videos, run ${run + 1}: peak RSS ${(job.peakRss / 2 ** 20).toFixed(1)} MiB`,
+            );
+          }
+          record(3, `${size} videos: peak RSS of the whole export command, MiB`, peaks);
+        }
+        if (wanted(4) && size === 20_000) await exportBesideZip(sim, size, dir);
+        if (wanted(5) && size === sizes.at(-1)) await restartToFirstRequest(sim, size, dir);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await sim.stop();
+  }
+}
+
+/** Figure 4: exporting a finished job again, beside `zip -q -r` over the same files on disk. */
+async function exportBesideZip(sim, size, dir) {
+  const data = join(dir, 'export-data');
+  const out = join(dir, 'corpus.zip');
+  const args = ['export', playlist(size), '--out', out, '--concurrency', String(CONCURRENCY)];
+  await runCli(args, sim, data); // the job, fetched once
+  const unpacked = join(dir, 'unpacked');
+  spawnSync('unzip', ['-q', out, '-d', unpacked]);
+  const ratios = [];
+  for (let run = 0; run < repeats; run++) {
+    const exported = await runCli(args, sim, data);
+    rmSync(join(dir, 'by-zip.zip'), { force: true });
+    const started = performance.now();
+    spawnSync('zip', ['-q', '-r', join(dir, 'by-zip.zip'), '.'], { cwd: unpacked });
+    const zipSeconds = (performance.now() - started) / 1000;
+    ratios.push(exported.seconds / zipSeconds);
+    console.log(
+      `[4] ${size} videos, run ${run + 1}: export ${exported.seconds.toFixed(2)} s, zip ${zipSeconds.toFixed(2)} s, ratio ${(exported.seconds / zipSeconds).toFixed(2)}`,
+    );
+  }
+  record(4, `export of a finished ${size}-video job / zip -q -r over the same files (wall)`, ratios);
+}
+
+/** Figure 5: an unfinished job started again, from the command's start to its first request. */
+async function restartToFirstRequest(sim, size, dir) {
+  const data = join(dir, 'restart-data');
+  const args = ['export', playlist(size), '--out', join(dir, 'partial.zip'), '--formats', 'txt'];
+  // Every page walked and a few transcripts bought, then the budget stops it: an unfinished job.
+  await runCli([...args, '--budget', String(Math.ceil(size / 100) + 10)], sim, data);
+  const seconds = [];
+  for (let run = 0; run < repeats; run++) {
+    await sim.admin('POST', '/__admin/reset');
+    const started = performance.now();
+    const child = spawnCli(args, sim, data);
+    while ((await sim.admin('GET', '/__admin/stats')).requests === 0) await wait(2);
+    seconds.push((performance.now() - started) / 1000);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('close', resolve));
+    console.log(`[5] ${size} videos, run ${run + 1}: first request after ${seconds.at(-1).toFixed(2)} s`);
+  }
+  record(5, `unfinished ${size}-video job started again: seconds to its first request`, seconds);
+}
+
+/** Figure 6: pacing to a 300-requests-a-minute limit: share of the limit used, share of 429s. */
+async function pacing() {
+  const sim = await startSimulator(['--rate', '300']);
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-'));
+  try {
+    const started = performance.now();
+    await runCli(
+      ['export', playlist(400), '--out', join(dir, 'paced.zip'), '--formats', 'txt'],
+      sim,
+      join(dir, 'data'),
+    );
+    const minutes = (performance.now() - started) / 60_000;
+    const stats = await sim.admin('GET', '/__admin/stats');
+    const limited = stats.byStatus['429'] ?? 0;
+    const share = stats.requests / minutes / 300;
+    console.log(
+      `[6] ${stats.requests} requests in ${(minutes * 60).toFixed(0)} s: ${(share * 100).toFixed(0)} % of the limit, ${limited} answered 429`,
+    );
+    record(6, 'pacing under 300/min: share of the limit used', [share]);
+    record(6, 'pacing under 300/min: share of requests answered 429', [limited / stats.requests]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await sim.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** A playlist ID of real length (34 characters) whose simulated list holds `size` videos. */
+function playlist(size) {
+  const suffix = `_n${size}`;
+  return `${'PLscriptoriumBench'.padEnd(34 - suffix.length, 'x')}${suffix}`;
+}
+
+/**
+ * A fresh job of `size` videos run to its end; its walk + fetch rate is the phase itself, timed on
+ * the simulator: from the first request it receives to the last transcript it serves.
+ */
+async function engineRate(sim, size, concurrency, { formats = 'txt' } = {}) {
+  await sim.admin('POST', '/__admin/reset');
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-'));
+  try {
+    const args = [
+      'export',
+      playlist(size),
+      '--out',
+      join(dir, 'c.zip'),
+      '--concurrency',
+      String(concurrency),
+      '--formats',
+      formats,
+    ];
+    // Every page and every transcript is one request (no retries at this latency).
+    const phase = watchPhase(sim, size + Math.ceil(size / 100));
+    const run = await runCli(args, sim, join(dir, 'data'));
+    const { seconds } = await phase;
+    return { rate: size / seconds, peakRss: run.peakRss };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The load generator's rate: as many transcript requests, timed the same way. */
+async function rawRate(sim, requests, connections) {
+  await sim.admin('POST', '/__admin/reset');
+  const phase = watchPhase(sim, requests);
+  const child = spawn(
+    process.execPath,
+    [join(root, 'bench', 'load.mjs'), sim.url, sim.key, String(requests), String(connections)],
+    {
+      stdio: 'inherit',
+    },
   );
+  await new Promise((resolve) => child.on('close', resolve));
+  const { seconds } = await phase;
+  return requests / seconds;
+}
 
-  for (const size of sizes) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-'));
-    const out = join(dataDir, 'corpus.zip');
-    const args = ['export', `PLbench${size}_n${size}`, '--out', out, '--concurrency', String(concurrency)];
-    const env = {
+/** From the first request the simulator sees to the moment it has answered `requests` of them. */
+async function watchPhase(sim, requests) {
+  while ((await sim.admin('GET', '/__admin/stats')).requests === 0) await wait(2);
+  const started = performance.now();
+  while ((await sim.admin('GET', '/__admin/stats')).requests < requests) await wait(10);
+  return { seconds: (performance.now() - started) / 1000 };
+}
+
+function spawnCli(args, sim, dataDir) {
+  return spawn(process.execPath, [cli, ...args], {
+    env: {
+      ...process.env,
       TRANSCRIPT_API_KEY: sim.key,
       TRANSCRIPT_API_BASE_URL: sim.url,
       SCRIPTORIUM_DATA_DIR: dataDir,
-    };
-    const job = await runMeasured(cli, args, env);
-    const again = await runMeasured(cli, args, env); // finished job: export only, no request
-    const fetchSeconds = job.seconds - again.seconds;
-    console.log(
-      `job of ${size} videos: ${job.seconds.toFixed(1)} s end to end (exit ${job.code}), ` +
-        `${(size / job.seconds).toFixed(0)} transcripts/s end to end, ` +
-        `${(size / fetchSeconds).toFixed(0)} transcripts/s excluding the ZIP export, peak RSS ${mib(job.peakRss)}`,
-    );
-    console.log(
-      `export only of ${size} transcripts (4 formats): ${again.seconds.toFixed(2)} s, peak RSS ${mib(again.peakRss)}, ` +
-        `ZIP ${mib(statSync(out).size)} (exit ${again.code})`,
-    );
-    const unpacked = join(dataDir, 'unpacked');
-    spawnSync('unzip', ['-q', out, '-d', unpacked], { stdio: 'inherit' });
-    const started = performance.now();
-    spawnSync('zip', ['-q', '-r', join(dataDir, 'by-zip.zip'), '.'], { cwd: unpacked, stdio: 'inherit' });
-    console.log(
-      `zip -q -r over the same ${size}×4 files on disk: ${((performance.now() - started) / 1000).toFixed(2)} s`,
-    );
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-} finally {
-  sim.child.kill('SIGINT');
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }
 
-async function startSimulator() {
-  const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--credits', '100000000'], {
+/** Runs a CLI command to its end, sampling its peak resident set (VmHWM) from /proc. */
+function runCli(args, sim, dataDir) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawnCli(args, sim, dataDir);
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    let peakRss = 0;
+    const timer = setInterval(() => {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        peakRss = Math.max(peakRss, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
+      } catch {
+        // the process has just exited
+      }
+    }, 20);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      if (code !== 0 && code !== 3) console.error(stderr);
+      resolve({ code, seconds: (performance.now() - started) / 1000, peakRss });
+    });
+  });
+}
+
+async function startSimulator(extra) {
+  const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--credits', '1000000000', ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -71,59 +287,34 @@ async function startSimulator() {
     output += chunk;
     const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
     const key = /API key: (\S+)/.exec(output)?.[1];
-    if (url && key) return { child, url, key };
+    if (url && key) {
+      const admin = async (method, path) => {
+        const response = await fetch(`${url}${path}`, { method });
+        return response.json();
+      };
+      const stop = () => {
+        child.kill('SIGINT');
+        return new Promise((resolve) => child.on('close', resolve));
+      };
+      return { url, key, admin, stop };
+    }
   }
   throw new Error(`the simulator did not start:\n${output}`);
 }
 
-async function measureRawRate(url, key, total, connections) {
-  const pool = new Pool(url, { connections, pipelining: 1 });
-  const headers = { authorization: `Bearer ${key}`, 'user-agent': 'scriptorium-bench' };
-  let next = 0;
-  const started = performance.now();
-  async function worker() {
-    while (next < total) {
-      const id = `ld${String(next++).padStart(9, '0')}`;
-      const path = `/api/v2/transcript?video_url=${id}&format=json&include_timestamp=true&send_metadata=true`;
-      const response = await pool.request({ method: 'GET', path, headers });
-      await response.body.arrayBuffer();
-    }
-  }
-  await Promise.all(Array.from({ length: connections }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  await pool.close();
-  return total / seconds;
+/** Keeps a figure's runs and prints its min and median. */
+function record(figure, label, values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  const entry = { values, min: sorted[0], median };
+  (results.figures[figure] ??= {})[label] = entry;
+  console.log(`    => ${label}: min ${sorted[0].toFixed(3)}, median ${median.toFixed(3)}`);
 }
 
-/** Runs a CLI command and samples its peak resident set (VmHWM) from /proc while it runs. */
-function runMeasured(command, args, env) {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [command, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    let peakRss = 0;
-    const sample = () => {
-      try {
-        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-        const kib = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-        peakRss = Math.max(peakRss, kib * 1024);
-      } catch {
-        // the process has just exited
-      }
-    };
-    const timer = setInterval(sample, 20);
-    child.on('exit', (code) => {
-      clearInterval(timer);
-      if (code !== 0) console.error(stderr);
-      resolve({ code, seconds: (performance.now() - started) / 1000, peakRss });
-    });
-  });
+function machine() {
+  return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 }
 
-function mib(bytes) {
-  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+function wait(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -299,15 +299,15 @@ function isUsableTime(value: unknown): boolean {
 function readUsualTranscript(body: unknown, request: TranscriptRequest): Reading<Transcript> | undefined {
   if (!isPlainObject(body) || !Array.isArray(body['transcript'])) return undefined;
   const list: unknown[] = body['transcript'];
-  const segments: Segment[] = new Array<Segment>(list.length);
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i];
+  for (const item of list) {
     if (!isPlainObject(item) || typeof item['text'] !== 'string') return undefined;
     const { start, duration } = item;
     if ((start !== undefined && !isUsableTime(start)) || (duration !== undefined && !isUsableTime(duration)))
       return undefined;
-    segments[i] = toSegment(item as { text: string; start?: number; duration?: number });
   }
+  // Checked above: each is a Segment (readers take text, start and duration, and ignore the rest).
+  // Not copied: a body holds thousands of segments, and the copies were most of the garbage.
+  const segments = list as Segment[];
   // The first spelling seen wins, as in wireObject.
   const labels: { videoId?: unknown; language?: unknown; metadata?: unknown } = {};
   for (const key of Object.keys(body)) {

@@ -52,6 +52,8 @@ export class EventHub {
 
   /** Something about the job changed: faces get its whole state soon (see the class comment). */
   jobTouched(jobId: number): void {
+    // Building a job's view reads the database: not for nobody.
+    if (!this.#emitter.hasListeners('jobChanged')) return;
     let throttle = this.#jobThrottles.get(jobId);
     if (throttle === undefined) {
       throttle = new Throttle(() => this.#emitJob(jobId), {
@@ -70,12 +72,13 @@ export class EventHub {
   }
 
   videosTouched(jobId: number, changed = 1): void {
+    if (!this.#emitter.hasListeners('videosChanged')) return;
     this.#videoChanges.set(jobId, (this.#videoChanges.get(jobId) ?? 0) + changed);
     this.#videoTimer ??= setTimeout(() => this.#flushVideos(), VIDEOS_BATCH_MS).unref();
   }
 
   creditsTouched(): void {
-    this.#credits.poke();
+    if (this.#emitter.hasListeners('creditsChanged')) this.#credits.poke();
   }
 
   dispose(): void {

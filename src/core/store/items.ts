@@ -76,9 +76,11 @@ const statements = preparedFor((db) => ({
     `UPDATE items SET status = 'pending', http_status = NULL, code = NULL, message = NULL, updated_at = ?
      WHERE job_id = ? AND status = 'failed'`,
   ),
-  listedBySource: db.prepare<[number, string, number], { n: number }>(
-    `SELECT count(*) AS n FROM items
-     WHERE job_id = ? AND video_id IN (SELECT value FROM json_each(?)) AND source_id = ?`,
+  // One lookup per id in the (job_id, video_id) index; the unary + keeps SQLite from scanning the
+  // source's whole (growing) list through items_by_job_order instead.
+  listedBySource: db.prepare<[string, number, number], { n: number }>(
+    `SELECT count(*) AS n FROM json_each(?) j
+     WHERE EXISTS (SELECT 1 FROM items i WHERE i.job_id = ? AND i.video_id = j.value AND +i.source_id = ?)`,
   ),
   uncached: db.prepare<[number, string, number, number], { n: number }>(
     `SELECT count(*) AS n FROM items i
@@ -171,7 +173,7 @@ export function countListedBySource(
   sourceId: number,
   videoIds: readonly string[],
 ): number {
-  return statements(db).listedBySource.get(jobId, JSON.stringify(videoIds), sourceId)?.n ?? 0;
+  return statements(db).listedBySource.get(JSON.stringify(videoIds), jobId, sourceId)?.n ?? 0;
 }
 
 /** Unfinished items whose transcript for (requestedLang, flags) is not in the cache. */

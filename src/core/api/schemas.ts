@@ -334,7 +334,10 @@ function readUsualTranscript(body: unknown, request: TranscriptRequest): Reading
  * time, as it did in earlier versions, so that a job they fetched can still be exported.
  */
 export function rereadStoredTranscript(body: unknown, request: TranscriptRequest): Reading<Transcript> {
-  return read(storedTranscriptSchema, 'a transcript', body, (parsed) => toTranscript(parsed, body, request));
+  return (
+    readUsualTranscript(body, request) ??
+    read(storedTranscriptSchema, 'a transcript', body, (parsed) => toTranscript(parsed, body, request))
+  );
 }
 
 function toVideoItem(item: z.output<typeof videoItemSchema>): VideoItem {

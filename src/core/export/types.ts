@@ -1,8 +1,11 @@
-/** The per-transcript file formats a corpus can hold, one folder each. */
-export type ExportFormat = 'txt' | 'json' | 'srt' | 'vtt';
+/**
+ * What a corpus can hold: the per-transcript formats (one folder each), and 'chunks' (one
+ * chunks.jsonl of passages for retrieval).
+ */
+export type ExportFormat = 'txt' | 'json' | 'srt' | 'vtt' | 'chunks';
 
-/** Every format, in the order their folders appear in the ZIP. */
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['txt', 'json', 'srt', 'vtt'];
+/** Every format, in the order their entries appear in the ZIP. */
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['txt', 'json', 'srt', 'vtt', 'chunks'];
 
 /** One caption segment; times are seconds exactly as the service sent them. */
 export interface ExportSegment {
@@ -40,10 +43,36 @@ export interface ExportVideo {
   metadata?: Record<string, unknown>;
   /** ok only: the transcript body as received. */
   raw?: unknown;
-  /** Not ok only. */
+  /** Not ok only. For 'skipped', `code` is 'filter' and `message` names the filter that left it out. */
   httpStatus?: number;
   code?: string;
   message?: string;
+  /** What the list pages said of the video, as given (absent for a video given by itself). */
+  listing?: ExportListing;
+  /** The language asked for ('' for the video's original track); ok only. */
+  requestedLanguage?: string;
+  /** When the transcript was fetched (ISO time); ok only. */
+  fetchedAt?: string;
+}
+
+/** What a list page (playlist, channel, search) says of one of its videos. */
+export interface ExportListing {
+  channelId?: string;
+  channelTitle?: string;
+  /** As given, e.g. "3 weeks ago" or an ISO date. */
+  published?: string;
+  /** From the listing's length text ("12:34"), when it could be read. */
+  durationSeconds?: number;
+  /** From the listing's view count text ("1,234 views"), when it could be read. */
+  viewCount?: number;
+  hasCaptions?: boolean;
+}
+
+/** One bringing-up-to-date of a finished job (scriptorium sync): when, what was new, what it cost. */
+export interface ExportSync {
+  at: string;
+  newVideos: number;
+  credits: number;
 }
 
 /** A playlist, channel or search that could not be walked: a row of errors.csv in place of a video. */
@@ -105,6 +134,14 @@ export interface ExportInput {
   videos(): Iterable<ExportVideo>;
   /** Sources that could not be walked; each is a row of errors.csv. Default: none. */
   failedSources?: ExportSourceFailure[];
+  /** How chunks.jsonl cuts transcripts into passages (format 'chunks'). Default 60 s, 10 s of overlap. */
+  chunking?: { targetSeconds: number; overlapSeconds: number };
+  /** The job's syncs, oldest first. Default: none. */
+  syncs?: ExportSync[];
+  /** Selection filters of the job, in words, for the datasheet ("title matches /talk/i"). Default: none. */
+  filters?: string[];
+  /** Transcripts by the language they came in, for the datasheet. Default: none. */
+  languages?: Record<string, number>;
 }
 
 /** How far an export is, for a progress bar: videos written out of all videos. */

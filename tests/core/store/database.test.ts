@@ -46,6 +46,7 @@ describe('openDatabase', () => {
       'ledger',
       'settings',
       'sources',
+      'syncs',
       'transcript_claims',
       'transcripts',
     ]);

@@ -1,9 +1,10 @@
 import { initialSchema } from './001-initial';
 import { jobLease } from './002-job-lease';
 import { trustSchema } from './003-trust';
+import { researchSchema } from './004-research';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
  * Append only; never edit a migration that has shipped.
  */
-export const MIGRATIONS: readonly string[] = [initialSchema, jobLease, trustSchema];
+export const MIGRATIONS: readonly string[] = [initialSchema, jobLease, trustSchema, researchSchema];

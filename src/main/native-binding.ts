@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -6,7 +6,11 @@ import { join } from 'node:path';
  * CLI loads on Node (scripts/electron-install.mjs names it the same way). The versions are in the name,
  * so an upgrade of either is noticed (and rebuilt by `npm start`) instead of loading a stale addon.
  */
-export function electronBindingFile(projectRoot: string, electronVersion: string, sqliteVersion: string): string {
+export function electronBindingFile(
+  projectRoot: string,
+  electronVersion: string,
+  sqliteVersion: string,
+): string {
   return join(
     projectRoot,
     'node_modules',
@@ -22,8 +26,6 @@ export interface BindingContext {
   appPath: string;
   /** process.versions.electron; undefined on any other runtime. */
   electronVersion: string | undefined;
-  /** The installed better-sqlite3's version. */
-  sqliteVersion: string;
 }
 
 /**
@@ -32,6 +34,19 @@ export interface BindingContext {
  */
 export function developmentBinding(context: BindingContext): string | undefined {
   if (context.isPackaged || context.electronVersion === undefined) return undefined;
-  const file = electronBindingFile(context.appPath, context.electronVersion, context.sqliteVersion);
+  const sqliteVersion = installedVersion(join(context.appPath, 'node_modules', 'better-sqlite3'));
+  if (sqliteVersion === undefined) return undefined;
+  const file = electronBindingFile(context.appPath, context.electronVersion, sqliteVersion);
   return existsSync(file) ? file : undefined;
+}
+
+function installedVersion(packageFolder: string): string | undefined {
+  try {
+    const { version } = JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8')) as {
+      version?: unknown;
+    };
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -67,7 +67,9 @@ describe('the desktop key vault', () => {
     });
     const status = vault.save(KEY);
     expect(status).toMatchObject({ set: true, storage: 'session' });
-    expect(status.message).toMatch(/kept only until Scriptorium closes, because this system offers no encryption/);
+    expect(status.message).toMatch(
+      /kept only until Scriptorium closes, because this system offers no encryption/,
+    );
     expect(vault.read()).toBe(KEY);
     expect(readdirSync(dir)).toEqual([]);
     expect(vaultIn(dir, fakeSafeStorage({ available: false })).read()).toBeUndefined();

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,10 @@ import { tempDir } from '../support/cli';
 
 const require = createRequire(import.meta.url);
 /** The addon built for this Node, as `npm install` left it. */
-const NODE_ADDON = join(dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
+const NODE_ADDON = join(
+  dirname(require.resolve('better-sqlite3/package.json')),
+  'build/Release/better_sqlite3.node',
+);
 
 let app: ScriptoriumApp | undefined;
 afterEach(async () => {
@@ -35,7 +38,12 @@ describe("better-sqlite3's nativeBinding, for the Electron build of a checkout",
 
   it('is the Electron build of a checkout when it exists, and never in a packaged app or on Node', () => {
     const checkout = tempDir();
-    const context = { isPackaged: false, appPath: checkout, electronVersion: '45.4.1', sqliteVersion: '12.11.1' };
+    const installSqlite = (version: string) => {
+      mkdirSync(join(checkout, 'node_modules/better-sqlite3'), { recursive: true });
+      writeFileSync(join(checkout, 'node_modules/better-sqlite3/package.json'), JSON.stringify({ version }));
+    };
+    installSqlite('12.11.1');
+    const context = { isPackaged: false, appPath: checkout, electronVersion: '45.4.1' };
     expect(developmentBinding(context)).toBeUndefined();
 
     const built = electronBindingFile(checkout, '45.4.1', '12.11.1');
@@ -49,6 +57,7 @@ describe("better-sqlite3's nativeBinding, for the Electron build of a checkout",
     expect(developmentBinding({ ...context, electronVersion: undefined })).toBeUndefined();
     // An upgrade of either package needs a new build, not the stale one.
     expect(developmentBinding({ ...context, electronVersion: '46.0.0' })).toBeUndefined();
-    expect(developmentBinding({ ...context, sqliteVersion: '12.12.0' })).toBeUndefined();
+    installSqlite('12.12.0');
+    expect(developmentBinding(context)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { basename, extname, isAbsolute, join } from 'node:path';
+import { extname, isAbsolute, join } from 'node:path';
 import { desktopChannel } from '../shared/desktop';
 import type { IpcMainLike } from './ipc';
 
@@ -54,7 +54,9 @@ function zipFileName(value: unknown): string {
   if (typeof value !== 'string' || value.length > 255) {
     throw new Error('The suggested file name must be text of at most 255 characters.');
   }
-  const name = basename(value.replace(/[\\/]/g, '_'))
+  // Separators, and what Windows refuses in a name, become '_'.
+  const name = value
+    .replace(/[\\/<>:"|?*]/g, '_')
     .replace(CONTROL_CHARACTERS, '')
     .trim();
   const stem = name === '' || name === '.' || name === '..' ? 'corpus' : name;

@@ -74,11 +74,13 @@ describe('the desktop bridge', () => {
     expect(await desktop.chooseExportPath('../../.ssh/authorized_keys')).toBeNull();
     expect(await desktop.chooseExportPath('job\u0007 7')).toBeNull();
     expect(await desktop.chooseExportPath('..')).toBeNull();
+    expect(await desktop.chooseExportPath('Q&A: "why?"')).toBeNull();
     const defaults = calls.map(([, options]) => (options as { defaultPath: string }).defaultPath);
     expect(defaults).toEqual([
       join('/home/me/Downloads', '.._.._.ssh_authorized_keys.zip'),
       join('/home/me/Downloads', 'job 7.zip'),
       join('/home/me/Downloads', 'corpus.zip'),
+      join('/home/me/Downloads', 'Q&A_ _why__.zip'),
     ]);
     await expect(desktop.chooseExportPath(42 as unknown as string)).rejects.toThrow(/file name must be text/);
   });

@@ -241,6 +241,18 @@ describe('the desktop app, built, booted with a stand-in for Electron', () => {
     }
   });
 
+  it('says why in a dialog and leaves when the data folder cannot be used', async () => {
+    const env = environment();
+    mkdirSync(join(env.userData, 'scriptorium.db'), { recursive: true });
+    const desktop = startDesktop(env);
+    expect(await desktop.exited).toBe(1);
+    const [box, ...more] = desktop.reports.filter((report) => report.type === 'errorBox');
+    expect(more).toEqual([]);
+    expect(box?.['title']).toBe('Scriptorium cannot start');
+    expect(box?.['content']).toMatch(/database/);
+    expect(desktop.reports.some((report) => report.type === 'window')).toBe(false);
+  });
+
   it('leaves at once, touching nothing, when another instance is running', async () => {
     const env = environment();
     const desktop = startDesktop({ ...env, lockHeld: true });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_FILE } from '../../src/main/key-vault';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/security';
 import { WINDOW_STATE_FILE } from '../../src/main/window-state';
@@ -10,7 +10,12 @@ import { commandNames, type JobView } from '../../src/shared/contract';
 import { desktopChannel } from '../../src/shared/desktop';
 import { describePlaylist, describeVideo, startSimulator, type RunningSimulator } from '../../src/simulator';
 import { readZip, tempDir } from '../support/cli';
-import { startDesktop, type DesktopProcess, type Report } from './desktop-process';
+import {
+  startDesktop as start,
+  type DesktopEnvironment,
+  type DesktopProcess,
+  type Report,
+} from './desktop-process';
 import { fakeSafeStorage } from './fake-safe-storage';
 import { buildDesktop, scratchProject } from './scratch-project';
 
@@ -29,6 +34,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim?.close();
 });
+
+/** Every app started, so that one a failed test left running is stopped. */
+const started: DesktopProcess[] = [];
+afterEach(() => {
+  for (const desktop of started.splice(0)) if (desktop.child.exitCode === null) desktop.child.kill('SIGKILL');
+});
+
+function startDesktop(environment: DesktopEnvironment): DesktopProcess {
+  const desktop = start(environment);
+  started.push(desktop);
+  return desktop;
+}
 
 function environment() {
   const dir = tempDir();

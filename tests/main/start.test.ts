@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { tempDir } from '../support/cli';
 import { scratchProject } from './scratch-project';
 
@@ -31,6 +31,7 @@ describe('npm start', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    onTestFinished(() => void child.kill('SIGKILL'));
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -122,7 +122,14 @@ function createWindow(scriptorium: ScriptoriumApp, userData: string): BrowserWin
     preload: PRELOAD,
     page: devServerUrl !== undefined ? { url: devServerUrl } : { file: RENDERER_PAGE },
     openInBrowser: (url) => void openInBrowser(shell, url),
-    onClose: (state) => saveWindowState(stateFile, state),
+    onClose: (state) => {
+      try {
+        saveWindowState(stateFile, state);
+      } catch (error) {
+        // A place not remembered is no reason to stand in the way of closing.
+        console.warn('Scriptorium could not remember the window place:', error);
+      }
+    },
   });
   const stopForwarding = forwardEvents(scriptorium.on, window.webContents);
   window.on('closed', stopForwarding);

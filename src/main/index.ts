@@ -1,44 +1,154 @@
-import { app, BrowserWindow, ipcMain, shell } from 'electron';
-import { fileURLToPath } from 'node:url';
-import { memoryKeyStore, openApp } from '../core/app';
-import { bindCommands, forwardEvents } from './ipc';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Notification,
+  safeStorage,
+  screen,
+  session,
+  shell,
+} from 'electron';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { openApp, toAppError, type ScriptoriumApp } from '../core/app';
+import { bindDesktopBridge } from './desktop-bridge';
+import { appOnlyIpc, bindCommands, forwardEvents } from './ipc';
+import { KEY_FILE, safeStorageKeyStore } from './key-vault';
+import { developmentBinding } from './native-binding';
+import { notifyJobOutcomes, type JobNotice } from './notifications';
+import { closeBeforeQuit } from './quit';
+import { appSenderCheck, hardenSession, openInBrowser } from './security';
+import { openMainWindow } from './window';
+import { placeWindow, readWindowState, saveWindowState, WINDOW_STATE_FILE } from './window-state';
 
-// The Electron shell only opens the window and passes messages; the engine lives in core.
-const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
-const rendererFile = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
+// The Electron shell: it opens the window, keeps the key and passes messages; the engine lives in core.
 
-function createWindow(): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 1100,
-    height: 720,
-    show: false,
-    title: 'Scriptorium',
-    webPreferences: { preload: preloadPath, sandbox: true, contextIsolation: true, nodeIntegration: false },
+/** The installer's application id; Windows shows notifications only for a known one. */
+const APP_ID = 'app.scriptorium.desktop';
+const PRELOAD = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+const RENDERER_PAGE = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
+
+/** electron-vite's development server, when `npm run dev` runs the app; never in a packaged app. */
+const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Scriptorium is running: it shows its window (second-instance), and this one leaves.
+  app.quit();
+} else {
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
+  app
+    .whenReady()
+    .then(startDesktop)
+    .catch((error: unknown) => failToStart(error));
+}
+
+async function startDesktop(): Promise<void> {
+  const userData = app.getPath('userData');
+  const nativeBinding = developmentBinding({
+    isPackaged: app.isPackaged,
+    appPath: app.getAppPath(),
+    electronVersion: process.versions.electron,
   });
-  window.once('ready-to-show', () => window.show());
-  // Links open in the user's browser, never inside the app.
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    void shell.openExternal(url);
-    return { action: 'deny' };
+  let scriptorium: ScriptoriumApp;
+  try {
+    scriptorium = openApp({
+      dataDir: userData,
+      keys: safeStorageKeyStore({ safeStorage, file: join(userData, KEY_FILE) }),
+      runner: true,
+      watch: true,
+      nativeBinding,
+    });
+  } catch (error) {
+    failToStart(error, !app.isPackaged && nativeBinding === undefined ? CHECKOUT_HINT : undefined);
+    return;
+  }
+
+  let window: BrowserWindow | undefined;
+  const pageUrl = devServerUrl ?? pathToFileURL(RENDERER_PAGE).href;
+  const ipc = appOnlyIpc(ipcMain, appSenderCheck(pageUrl));
+  hardenSession(session.defaultSession);
+  bindCommands(ipc, scriptorium.handlers);
+  bindDesktopBridge(ipc, {
+    showSaveDialog: (options) =>
+      window && !window.isDestroyed()
+        ? dialog.showSaveDialog(window, options)
+        : dialog.showSaveDialog(options),
+    showItemInFolder: (path) => shell.showItemInFolder(path),
+    openInBrowser: (url) => openInBrowser(shell, url),
+    downloadsFolder: app.getPath('downloads'),
   });
-  const devServer = process.env['ELECTRON_RENDERER_URL'];
-  if (devServer) void window.loadURL(devServer);
-  else void window.loadFile(rendererFile);
+
+  const showWindow = (): void => {
+    if (window === undefined || window.isDestroyed()) {
+      window = createWindow(scriptorium, userData);
+      return;
+    }
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  };
+
+  notifyJobOutcomes(
+    await scriptorium.handlers.listJobs({}),
+    {
+      onJobChanged: (listener) => scriptorium.on('jobChanged', listener),
+      onJobRemoved: (listener) => scriptorium.on('jobRemoved', ({ jobId }) => listener(jobId)),
+    },
+    (notice) => showNotification(notice, showWindow),
+  );
+
+  app.on('second-instance', showWindow);
+  // macOS keeps the app (and its running jobs) when the window closes; the Dock icon reopens it.
+  app.on('activate', showWindow);
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  closeBeforeQuit(
+    app,
+    () => scriptorium.close(),
+    () => BrowserWindow.getAllWindows().forEach((open) => open.hide()),
+  );
+  showWindow();
+}
+
+function createWindow(scriptorium: ScriptoriumApp, userData: string): BrowserWindow {
+  const stateFile = join(userData, WINDOW_STATE_FILE);
+  const workAreas = [screen.getPrimaryDisplay(), ...screen.getAllDisplays()].map(
+    (display) => display.workArea,
+  );
+  const window = openMainWindow({
+    placement: placeWindow(readWindowState(stateFile), workAreas),
+    preload: PRELOAD,
+    page: devServerUrl !== undefined ? { url: devServerUrl } : { file: RENDERER_PAGE },
+    openInBrowser: (url) => void openInBrowser(shell, url),
+    onClose: (state) => {
+      try {
+        saveWindowState(stateFile, state);
+      } catch (error) {
+        // A place not remembered is no reason to stand in the way of closing.
+        console.warn('Scriptorium could not remember the window place:', error);
+      }
+    },
+  });
+  const stopForwarding = forwardEvents(scriptorium.on, window.webContents);
+  window.on('closed', stopForwarding);
   return window;
 }
 
-void app.whenReady().then(() => {
-  const scriptorium = openApp({
-    dataDir: app.getPath('userData'),
-    keys: memoryKeyStore(process.env['TRANSCRIPT_API_KEY']),
-    runner: true,
-    watch: true,
-  });
-  bindCommands(ipcMain, scriptorium.handlers);
-  const window = createWindow();
-  const stopForwarding = forwardEvents(scriptorium.on, window.webContents);
-  app.on('window-all-closed', () => {
-    stopForwarding();
-    void scriptorium.close().finally(() => app.quit());
-  });
-});
+function showNotification(notice: JobNotice, showWindow: () => void): void {
+  if (!Notification.isSupported()) return;
+  const notification = new Notification({ title: notice.title, body: notice.body });
+  notification.on('click', showWindow);
+  notification.show();
+}
+
+/** What to do when a checkout's database cannot open without a better-sqlite3 built for Electron. */
+const CHECKOUT_HINT =
+  'This checkout has no better-sqlite3 built for Electron: run `npm run electron:install` in the project folder (`npm start` does it for you).';
+
+function failToStart(error: unknown, hint?: string): void {
+  const message = toAppError(error).message;
+  dialog.showErrorBox('Scriptorium cannot start', hint === undefined ? message : `${message}\n\n${hint}`);
+  app.exit(1);
+}

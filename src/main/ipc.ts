@@ -1,10 +1,28 @@
 import { commandNames, eventNames, ipcChannel, type EventName, type EventPayload } from '../shared/contract';
 import { dispatch, type AppHandlers } from '../core/app';
+import type { IpcSender } from './security';
 
 /** The slice of Electron's ipcMain this module needs (a fake stands in for it in tests). */
 export interface IpcMainLike {
   handle(channel: string, listener: (event: unknown, input: unknown) => unknown): void;
   removeHandler(channel: string): void;
+}
+
+/**
+ * ipcMain serving only messages from the app's own page, as Electron's security checklist asks: no
+ * other page is ever loaded, but a message from one is refused all the same (its invoke rejects).
+ */
+export function appOnlyIpc(ipcMain: IpcMainLike, isAppSender: (event: IpcSender) => boolean): IpcMainLike {
+  return {
+    handle: (channel, listener) =>
+      ipcMain.handle(channel, (event, input) => {
+        if (!isAppSender(event as IpcSender)) {
+          throw new Error('Refused: the request did not come from the Scriptorium window.');
+        }
+        return listener(event, input);
+      }),
+    removeHandler: (channel) => ipcMain.removeHandler(channel),
+  };
 }
 
 /** Where events go: the window's webContents in the app. */

@@ -38,6 +38,8 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** Default: console. */
   logger?: Logger;
+  /** The better-sqlite3 addon to load (the desktop app's build for Electron); default: the package's own. */
+  nativeBinding?: string;
 }
 
 /** The application: the contract's handlers and events over one database; what every face holds. */
@@ -57,7 +59,7 @@ const CONNECTIONS = 64 + 2;
 export function openApp(options: AppOptions): ScriptoriumApp {
   const clock = options.clock ?? realClock;
   const logger = options.logger ?? console;
-  const db = openDatabase(join(options.dataDir, DATABASE_FILE));
+  const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   const engine = new Engine({ db, clock, logger });
   engine.recover();
   // Downloads live as long as the process that offered them.

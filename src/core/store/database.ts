@@ -6,23 +6,31 @@ import { storageFailure } from './storage-error';
 
 export type Database = BetterSqlite3.Database;
 
+export interface OpenDatabaseOptions {
+  /**
+   * The compiled better-sqlite3 addon to load instead of the one beside the package (better-sqlite3's
+   * own option): the desktop app in development loads a build made for Electron from here.
+   */
+  nativeBinding?: string;
+}
+
 /**
  * Opens (creating when needed) the Scriptorium database at `file`, sets the pragmas every
  * connection needs and brings the schema up to date. Throws NewerSchemaError, without writing
  * anything, when the file was written by a newer Scriptorium, and StorageError when its folder
  * cannot be used or its disk is full.
  */
-export function openDatabase(file: string): Database {
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
   try {
-    return openAndMigrate(file);
+    return openAndMigrate(file, options);
   } catch (error) {
     throw storageFailure(error, dirname(file)) ?? error;
   }
 }
 
-function openAndMigrate(file: string): Database {
+function openAndMigrate(file: string, options: OpenDatabaseOptions): Database {
   if (file !== ':memory:') makeFolder(dirname(file));
-  const db = new BetterSqlite3(file);
+  const db = new BetterSqlite3(file, { nativeBinding: options.nativeBinding });
   try {
     db.pragma('busy_timeout = 5000');
     // Checked before the first pragma that writes (journal_mode rewrites the file header).

@@ -1,0 +1,71 @@
+import { extname, isAbsolute, join } from 'node:path';
+import { desktopChannel } from '../shared/desktop';
+import type { IpcMainLike } from './ipc';
+
+/** What the desktop bridge asks of the operating system: Electron's dialog and shell in the app. */
+export interface DesktopServices {
+  showSaveDialog(options: {
+    title: string;
+    defaultPath: string;
+    filters: Array<{ name: string; extensions: string[] }>;
+    properties: Array<'createDirectory' | 'showOverwriteConfirmation'>;
+  }): Promise<{ canceled: boolean; filePath?: string }>;
+  showItemInFolder(path: string): void;
+  /** Opens an https link in the user's browser; false when the link was refused. */
+  openInBrowser(url: unknown): Promise<boolean>;
+  /** Where the save dialog starts: the user's Downloads folder. */
+  downloadsFolder: string;
+}
+
+/**
+ * Binds the desktop bridge (src/shared/desktop.ts) to the operating system. Every argument from the
+ * renderer is parsed before use (a file name, an absolute path, an https link); a refused one rejects
+ * the renderer's promise with a message saying why.
+ */
+export function bindDesktopBridge(ipcMain: IpcMainLike, services: DesktopServices): () => void {
+  ipcMain.handle(desktopChannel.chooseExportPath, async (_event, suggestedName) => {
+    const name = zipFileName(suggestedName);
+    const choice = await services.showSaveDialog({
+      title: 'Export the corpus',
+      defaultPath: join(services.downloadsFolder, name),
+      filters: [{ name: 'ZIP archive', extensions: ['zip'] }],
+      properties: ['createDirectory', 'showOverwriteConfirmation'],
+    });
+    if (choice.canceled || !choice.filePath) return null;
+    // Linux dialogs do not add the filter's extension themselves.
+    return extname(choice.filePath).toLowerCase() === '.zip' ? choice.filePath : `${choice.filePath}.zip`;
+  });
+  ipcMain.handle(desktopChannel.showInFolder, async (_event, path) =>
+    services.showItemInFolder(absolutePath(path)),
+  );
+  ipcMain.handle(desktopChannel.openExternal, async (_event, url) => {
+    if (!(await services.openInBrowser(url))) {
+      throw new Error('Only https:// links open in your browser; this link was not opened.');
+    }
+  });
+  return () => Object.values(desktopChannel).forEach((channel) => ipcMain.removeHandler(channel));
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what is removed
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
+/** The suggested name as a plain file name ending in .zip: no folder, no control character. */
+function zipFileName(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 255) {
+    throw new Error('The suggested file name must be text of at most 255 characters.');
+  }
+  // Separators, and what Windows refuses in a name, become '_'.
+  const name = value
+    .replace(/[\\/<>:"|?*]/g, '_')
+    .replace(CONTROL_CHARACTERS, '')
+    .trim();
+  const stem = name === '' || name === '.' || name === '..' ? 'corpus' : name;
+  return extname(stem).toLowerCase() === '.zip' ? stem : `${stem}.zip`;
+}
+
+function absolutePath(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 4096 || value.includes('\0') || !isAbsolute(value)) {
+    throw new Error('Only an absolute path to a file can be shown in its folder.');
+  }
+  return value;
+}

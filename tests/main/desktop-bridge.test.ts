@@ -1,0 +1,127 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bindDesktopBridge, type DesktopServices } from '../../src/main/desktop-bridge';
+import type { IpcMainLike } from '../../src/main/ipc';
+import { openInBrowser } from '../../src/main/security';
+import type { IpcRendererLike } from '../../src/preload/api';
+import { createDesktopApi } from '../../src/preload/desktop';
+
+/**
+ * Main's ipcMain and the preload's ipcRenderer joined as Electron joins them: invoke runs the handler
+ * and a handler that throws rejects the invoke. Only the preload's real object and main's real
+ * binding are under test.
+ */
+function ipcPair() {
+  const handlers = new Map<string, (event: unknown, input: unknown) => unknown>();
+  const ipcMain: IpcMainLike = {
+    handle: (channel, listener) => void handlers.set(channel, listener),
+    removeHandler: (channel) => void handlers.delete(channel),
+  };
+  const ipcRenderer: IpcRendererLike = {
+    invoke: async (channel, input) => {
+      const handler = handlers.get(channel);
+      if (!handler) throw new Error(`No handler registered for '${channel}'`);
+      return handler({}, input);
+    },
+    on: () => undefined,
+    removeListener: () => undefined,
+  };
+  return { ipcMain, ipcRenderer, handlers };
+}
+
+function fakeServices(answer: { canceled: boolean; filePath?: string } = { canceled: true }) {
+  const calls: Array<[string, unknown]> = [];
+  const opened: string[] = [];
+  const services: DesktopServices = {
+    showSaveDialog: async (options) => {
+      calls.push(['showSaveDialog', options]);
+      return answer;
+    },
+    showItemInFolder: (path) => void calls.push(['showItemInFolder', path]),
+    openInBrowser: (url) => openInBrowser({ openExternal: async (href) => void opened.push(href) }, url),
+    downloadsFolder: join('/home', 'me', 'Downloads'),
+  };
+  return { services, calls, opened };
+}
+
+describe('the desktop bridge', () => {
+  it('asks where to save with the system dialog, in Downloads, for a .zip named as suggested', async () => {
+    const { ipcMain, ipcRenderer } = ipcPair();
+    const { services, calls } = fakeServices({ canceled: false, filePath: '/home/me/corpora/lectures' });
+    bindDesktopBridge(ipcMain, services);
+    const desktop = createDesktopApi(ipcRenderer);
+
+    expect(await desktop.chooseExportPath('Lectures 2024.zip')).toBe('/home/me/corpora/lectures.zip');
+    expect(calls).toEqual([
+      [
+        'showSaveDialog',
+        {
+          title: 'Export the corpus',
+          defaultPath: join('/home/me/Downloads', 'Lectures 2024.zip'),
+          filters: [{ name: 'ZIP archive', extensions: ['zip'] }],
+          properties: ['createDirectory', 'showOverwriteConfirmation'],
+        },
+      ],
+    ]);
+  });
+
+  it('keeps the suggested name a plain file name, and answers null when the user cancels', async () => {
+    const { ipcMain, ipcRenderer } = ipcPair();
+    const { services, calls } = fakeServices({ canceled: true });
+    bindDesktopBridge(ipcMain, services);
+    const desktop = createDesktopApi(ipcRenderer);
+
+    expect(await desktop.chooseExportPath('../../.ssh/authorized_keys')).toBeNull();
+    expect(await desktop.chooseExportPath('job\u0007 7')).toBeNull();
+    expect(await desktop.chooseExportPath('..')).toBeNull();
+    expect(await desktop.chooseExportPath('Q&A: "why?"')).toBeNull();
+    const defaults = calls.map(([, options]) => (options as { defaultPath: string }).defaultPath);
+    expect(defaults).toEqual([
+      join('/home/me/Downloads', '.._.._.ssh_authorized_keys.zip'),
+      join('/home/me/Downloads', 'job 7.zip'),
+      join('/home/me/Downloads', 'corpus.zip'),
+      join('/home/me/Downloads', 'Q&A_ _why__.zip'),
+    ]);
+    await expect(desktop.chooseExportPath(42 as unknown as string)).rejects.toThrow(/file name must be text/);
+  });
+
+  it('shows an exported file in its folder, given an absolute path only', async () => {
+    const { ipcMain, ipcRenderer } = ipcPair();
+    const { services, calls } = fakeServices();
+    bindDesktopBridge(ipcMain, services);
+    const desktop = createDesktopApi(ipcRenderer);
+
+    await desktop.showInFolder('/home/me/corpora/lectures.zip');
+    for (const refused of ['corpora/lectures.zip', '/home/me/a\0b.zip', ['/etc/passwd']]) {
+      await expect(desktop.showInFolder(refused as string)).rejects.toThrow(/absolute path/);
+    }
+    expect(calls).toEqual([['showItemInFolder', '/home/me/corpora/lectures.zip']]);
+  });
+
+  it('opens https links in the browser and refuses every other scheme', async () => {
+    const { ipcMain, ipcRenderer } = ipcPair();
+    const { services, opened } = fakeServices();
+    bindDesktopBridge(ipcMain, services);
+    const desktop = createDesktopApi(ipcRenderer);
+
+    await desktop.openExternal('https://billing.example/top-up');
+    for (const refused of ['file:///etc/passwd', 'smb://host/share', 'http://billing.example/']) {
+      await expect(desktop.openExternal(refused)).rejects.toThrow(
+        /Only https:\/\/ links open in your browser/,
+      );
+    }
+    expect(opened).toEqual(['https://billing.example/top-up']);
+  });
+
+  it('unbinds every channel it bound', () => {
+    const { ipcMain, handlers } = ipcPair();
+    const unbind = bindDesktopBridge(ipcMain, fakeServices().services);
+    expect([...handlers.keys()].sort()).toEqual([
+      'scriptorium:desktop:chooseExportPath',
+      'scriptorium:desktop:openExternal',
+      'scriptorium:desktop:showInFolder',
+    ]);
+    unbind();
+    expect(handlers.size).toBe(0);
+  });
+});

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { notifyJobOutcomes, type JobNotice } from '../../src/main/notifications';
+import type { JobStatus, JobView } from '../../src/shared/contract';
+
+function job(id: number, status: JobStatus, overrides: Partial<JobView> = {}): JobView {
+  return {
+    id,
+    title: `Playlist ${id}`,
+    status,
+    sources: ['PLabcdefghijklmnop'],
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    finishedAt: null,
+    counts: { total: 10, pending: 0, ok: 10, unavailable: 0, failed: 0, skipped: 0 },
+    creditsSpent: 11,
+    creditsPossible: 0,
+    budget: null,
+    concurrency: 4,
+    formats: ['txt'],
+    stop: null,
+    sourcesWalked: 1,
+    sourcesTotal: 1,
+    sourcesFailed: 0,
+    ratePerSecond: 0,
+    etaSeconds: null,
+    runningIn: null,
+    ...overrides,
+  };
+}
+
+function watch(known: JobView[] = []) {
+  const changed = new Set<(job: JobView) => void>();
+  const removed = new Set<(jobId: number) => void>();
+  const notices: JobNotice[] = [];
+  const stop = notifyJobOutcomes(
+    known,
+    {
+      onJobChanged: (listener) => (changed.add(listener), () => changed.delete(listener)),
+      onJobRemoved: (listener) => (removed.add(listener), () => removed.delete(listener)),
+    },
+    (notice) => notices.push(notice),
+  );
+  return {
+    notices,
+    stop,
+    change: (view: JobView) => changed.forEach((listener) => listener(view)),
+    remove: (jobId: number) => removed.forEach((listener) => listener(jobId)),
+    listening: () => changed.size + removed.size,
+  };
+}
+
+describe('system notifications of job outcomes', () => {
+  it('tells once when a job finishes, fails or waits for credits', () => {
+    const { notices, change } = watch();
+    change(
+      job(1, 'running', { counts: { total: 10, pending: 4, ok: 6, unavailable: 0, failed: 0, skipped: 0 } }),
+    );
+    change(
+      job(1, 'completed', {
+        counts: { total: 10, pending: 0, ok: 8, unavailable: 0, failed: 2, skipped: 0 },
+      }),
+    );
+    change(job(1, 'completed'));
+    change(job(2, 'running'));
+    change(
+      job(2, 'waiting_credits', {
+        stop: {
+          reason: 'credits',
+          code: 'E_FREE_GRANT_DEPLETED',
+          message: 'The free 100-credit grant is used up: subscribe to a plan',
+        },
+      }),
+    );
+    change(job(3, 'running'));
+    change(
+      job(3, 'failed', {
+        stop: { reason: 'auth', code: '401', message: 'The service refused the key (401).' },
+      }),
+    );
+    change(job(4, 'running'));
+    change(job(4, 'paused'));
+    change(job(4, 'cancelled'));
+    expect(notices).toEqual([
+      {
+        jobId: 1,
+        title: 'Job finished',
+        body: 'Playlist 1: 8 transcripts fetched, 2 failed after every retry. Export it from Jobs.',
+      },
+      {
+        jobId: 2,
+        title: 'Job waiting for credits',
+        body: 'Playlist 2: The free 100-credit grant is used up: subscribe to a plan, then press Resume.',
+      },
+      { jobId: 3, title: 'Job failed', body: 'Playlist 3: The service refused the key (401).' },
+    ]);
+  });
+
+  it('is quiet about outcomes already known at start, and tells again when a job reaches one anew', () => {
+    const { notices, change } = watch([job(1, 'completed'), job(2, 'waiting_credits')]);
+    change(job(1, 'completed'));
+    change(job(2, 'waiting_credits'));
+    expect(notices).toEqual([]);
+    change(job(2, 'queued'));
+    change(job(2, 'running'));
+    change(
+      job(2, 'completed', { counts: { total: 1, pending: 0, ok: 1, unavailable: 0, failed: 0, skipped: 0 } }),
+    );
+    expect(notices).toEqual([
+      { jobId: 2, title: 'Job finished', body: 'Playlist 2: 1 transcript fetched. Export it from Jobs.' },
+    ]);
+  });
+
+  it('tells of a job first seen already finished (it ran between two updates), and stops listening when asked', () => {
+    const { notices, change, remove, stop, listening } = watch();
+    change(job(5, 'completed'));
+    remove(5);
+    change(job(5, 'completed'));
+    expect(notices.map((notice) => notice.jobId)).toEqual([5, 5]);
+    stop();
+    expect(listening()).toBe(0);
+  });
+});

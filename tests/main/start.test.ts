@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { tempDir } from '../support/cli';
+import { scratchProject } from './scratch-project';
+
+/** A port nothing listens on: taken from the system, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('npm start', () => {
+  it('says in one line that the desktop app cannot open without Electron, and opens browser mode instead', async () => {
+    const project = scratchProject();
+    const dir = tempDir();
+    const child = spawn(process.execPath, ['scripts/start.mjs', '--no-open'], {
+      cwd: project,
+      env: {
+        PATH: process.env['PATH'],
+        HOME: process.env['HOME'],
+        SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+        // No Electron binary, and nowhere to fetch one from (as offline): the same path on any machine.
+        ELECTRON_OVERRIDE_DIST_PATH: join(dir, 'no-electron'),
+        ELECTRON_MIRROR: `http://127.0.0.1:${await closedPort()}/`,
+        electron_config_cache: join(dir, 'electron-cache'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    onTestFinished(() => void child.kill('SIGKILL'));
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const address = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const open = /Scriptorium is open at (\S+)\n/.exec(stdout);
+        if (open?.[1]) resolve(open[1]);
+      });
+      void exited.then(() => reject(new Error(`start.mjs ended early:\n${stdout}\n${stderr}`)));
+    });
+
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      expect.stringMatching(/^Fetching Electron \d+\.\d+\.\d+ \(first start only\)\.\.\.$/),
+      expect.stringMatching(
+        /^Cannot open the desktop app: could not fetch the Electron binary \(.+\)\. Opening browser mode instead\.$/,
+      ),
+    ]);
+    expect(lines[2]).toBe(`Scriptorium is open at ${address}`);
+    expect(stderr).toBe('');
+
+    // As a browser does: the address trades its token for a cookie, then the page loads.
+    const entry = await fetch(address, { redirect: 'manual' });
+    expect(entry.status).toBe(303);
+    const cookie = entry.headers.get('set-cookie')?.split(';')[0] ?? '';
+    const page = await fetch(new URL('/', address), { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
+});

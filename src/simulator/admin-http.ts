@@ -17,6 +17,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 const topUpSchema = z.object({ credits: z.number().int().min(0) });
 const planSchema = z.object({ state: z.enum(['grant', 'paid', 'paused']) });
+const uploadsSchema = z.object({ channel: z.string().min(1), count: z.number().int().min(1).max(100_000) });
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -75,6 +76,11 @@ export async function handleAdmin(
       return withBody(req, planSchema, ({ state }) => {
         admin.setPlan(state);
         return ok({ state });
+      });
+    case 'POST /__admin/uploads':
+      return withBody(req, uploadsSchema, ({ channel, count }) => {
+        admin.addUploads(channel, count);
+        return ok();
       });
     case 'POST /__admin/faults':
       return withBody(req, faultRuleSchema, (rule) => {

@@ -14,16 +14,27 @@ export interface ChannelFacts {
   size: number;
 }
 
-/** Upload count: encoded by channelIdForHandle, else a trailing `_n<digits>`, else seeded 1-250. */
-export function channelSize(channelId: string, seed: number): number {
+/**
+ * Uploads added to channels while this simulator runs (admin.addUploads), by channel ID: the one
+ * state of the catalog, so that tests can watch a channel grow. Newest first, like every listing.
+ */
+export type Uploads = ReadonlyMap<string, number>;
+
+const NO_UPLOADS: Uploads = new Map();
+
+/**
+ * Upload count: encoded by channelIdForHandle, else a trailing `_n<digits>`, else seeded 1-250; plus
+ * what was added since the simulator started.
+ */
+export function channelSize(channelId: string, seed: number, added: Uploads = NO_UPLOADS): number {
   return (
-    sizeEncodedInChannelId(channelId) ??
-    sizeFromSuffix(channelId) ??
-    1 + (hash32(seed, 'channel-size', channelId) % 250)
+    (sizeEncodedInChannelId(channelId) ??
+      sizeFromSuffix(channelId) ??
+      1 + (hash32(seed, 'channel-size', channelId) % 250)) + (added.get(channelId) ?? 0)
   );
 }
 
-export function channelFacts(channelId: string, seed: number): ChannelFacts {
+export function channelFacts(channelId: string, seed: number, added: Uploads = NO_UPLOADS): ChannelFacts {
   const rng = rngFor(seed, 'channel', channelId);
   const title = channelName(rng);
   const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '');
@@ -33,11 +44,19 @@ export function channelFacts(channelId: string, seed: number): ChannelFacts {
     handle: `@${slug}${rng.int(1, 999)}`,
     verified: rng.chance(0.3),
     subscriberCount: rng.int(10, 5_000_000),
-    size: channelSize(channelId, seed),
+    size: channelSize(channelId, seed, added),
   };
 }
 
-/** The uploads of a channel, newest first: position 1 is the latest. */
-export function uploadVideoId(channelId: string, position: number, seed: number): string {
-  return rngFor(seed, 'upload', channelId, position).idChars(11);
+/** The uploads of a channel, newest first: position 1 is the latest (an added one, when there are). */
+export function uploadVideoId(
+  channelId: string,
+  position: number,
+  seed: number,
+  added: Uploads = NO_UPLOADS,
+): string {
+  const newer = added.get(channelId) ?? 0;
+  // The k-th upload added has k = newer - position + 1, so adding more never renames the earlier ones.
+  if (position <= newer) return rngFor(seed, 'added-upload', channelId, newer - position + 1).idChars(11);
+  return rngFor(seed, 'upload', channelId, position - newer).idChars(11);
 }

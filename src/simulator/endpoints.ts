@@ -3,7 +3,7 @@
  * 404) each returns. Everything is computed from (seed, parameters); nothing is stored.
  */
 import { channelIdFromHandle } from './channel-ids';
-import { channelFacts, channelSize, uploadVideoId } from './channels';
+import { channelFacts, channelSize, uploadVideoId, type Uploads } from './channels';
 import type { ContinuationCodec } from './continuation';
 import type { ChannelRef } from './ids';
 import { camelVideoItem, channelItem, channelUrl, latestItem, snakeVideoItem } from './items';
@@ -55,6 +55,7 @@ export function createEndpoints(
   seed: number,
   validators: Validators,
   codec: ContinuationCodec,
+  uploads: Uploads,
 ): Record<string, Endpoint> {
   /** Runs `serve` with the checked parameters, or reports the field errors. */
   function endpoint<P>(
@@ -136,9 +137,9 @@ export function createEndpoints(
     'channel/videos': endpoint(true, validators.channelVideos, ({ channel, offset }) => {
       const channelId = resolveChannel(channel);
       if (channelId === null) return notFound('channel not found');
-      const owner = channelFacts(channelId, seed);
+      const owner = channelFacts(channelId, seed, uploads);
       const results = pagePositions(owner.size, offset).map((position) =>
-        camelVideoItem(uploadVideoId(channelId, position, seed), seed, owner, position),
+        camelVideoItem(uploadVideoId(channelId, position, seed, uploads), seed, owner, position),
       );
       const next = offset + results.length;
       const hasMore = next < owner.size;
@@ -158,9 +159,9 @@ export function createEndpoints(
     'channel/latest': endpoint(false, validators.channelLatest, ({ channel }) => {
       const channelId = resolveChannel(channel);
       if (channelId === null) return notFound('channel not found');
-      const owner = channelFacts(channelId, seed);
+      const owner = channelFacts(channelId, seed, uploads);
       const results = pagePositions(Math.min(owner.size, LATEST_COUNT), 0).map((position) =>
-        latestItem(uploadVideoId(channelId, position, seed), seed),
+        latestItem(uploadVideoId(channelId, position, seed, uploads), seed),
       );
       return {
         ok: true,
@@ -188,12 +189,12 @@ export function createEndpoints(
     'channel/search': endpoint(true, validators.channelSearch, ({ channel, q, limit }) => {
       const channelId = resolveChannel(channel);
       if (channelId === null) return notFound('channel not found');
-      const owner = channelFacts(channelId, seed);
-      const size = channelSize(channelId, seed);
+      const owner = channelFacts(channelId, seed, uploads);
+      const size = channelSize(channelId, seed, uploads);
       // Consecutive uploads from a position chosen by the query: distinct, and stable for a given q.
       const first = size === 0 ? 0 : hash32(seed, 'channel-search', channelId, q.toLowerCase()) % size;
       const results = Array.from({ length: Math.min(limit, size) }, (_, i) =>
-        camelVideoItem(uploadVideoId(channelId, ((first + i) % size) + 1, seed), seed, owner),
+        camelVideoItem(uploadVideoId(channelId, ((first + i) % size) + 1, seed, uploads), seed, owner),
       );
       return { ok: true, body: { results, result_count: results.length }, charge: { channel: channelId } };
     }),

@@ -83,7 +83,9 @@ export interface SimulatorAdmin {
   setPlan(state: 'grant' | 'paid' | 'paused'): void;
   addFault(rule: FaultRule): void;
   clearFaults(): void;
-  /** Credits back to the starting value, plan 'grant', ledger/log/stats/faults/rate windows cleared. */
+  /** The channel (@handle or UC id) uploads `count` new videos: they lead its listings from now on. */
+  addUploads(channel: string, count: number): void;
+  /** Credits back to the starting value, plan 'grant', ledger/log/stats/faults/rate windows and added uploads cleared. */
   reset(): void;
 }
 

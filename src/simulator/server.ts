@@ -9,6 +9,7 @@ import { Account } from './account';
 import { handleAdmin } from './admin-http';
 import { createApiHandler, JSON_TYPE } from './api-handler';
 import { ContinuationCodec } from './continuation';
+import { channelIdFromHandle } from './channel-ids';
 import { createEndpoints } from './endpoints';
 import { FaultBook } from './faults';
 import type { RunningSimulator, SimulatorAdmin, SimulatorOptions } from './index';
@@ -45,6 +46,7 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
   const timers = new Set<NodeJS.Timeout>();
   let baseUrl = '';
   let requestSeq = 0;
+  const uploads = new Map<string, number>();
 
   const admin: SimulatorAdmin = {
     ledger: () => account.ledger(),
@@ -56,7 +58,12 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
     setPlan: (state) => account.setPlan(state),
     addFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
+    addUploads: (channel, count) => {
+      const channelId = channel.startsWith('UC') ? channel : channelIdFromHandle(channel);
+      uploads.set(channelId, (uploads.get(channelId) ?? 0) + count);
+    },
     reset: () => {
+      uploads.clear();
       account.reset();
       log.clear();
       faults.clear();
@@ -68,7 +75,7 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
     keys: config.keys,
     latencyMs: config.latencyMs,
     rateHeaderPrefix: config.rateLimitHeaders === 'x' ? 'X-RateLimit' : 'RateLimit',
-    endpoints: new Map(Object.entries(createEndpoints(config.seed, createValidators(codec), codec))),
+    endpoints: new Map(Object.entries(createEndpoints(config.seed, createValidators(codec), codec, uploads))),
     account,
     log,
     faults,

@@ -136,6 +136,8 @@ const videoItemSchema = wireObject({
   channelId: optionalText,
   channelTitle: optionalText,
   lengthText: optionalText,
+  viewCountText: optionalText,
+  publishedTimeText: optionalText,
   hasCaptions: optionalBoolean,
 });
 

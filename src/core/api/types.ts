@@ -55,7 +55,12 @@ export interface VideoItem {
   index?: number;
   channelId?: string;
   channelTitle?: string;
+  /** "12:34", as given. */
   lengthText?: string;
+  /** "1,234 views", as given. */
+  viewCountText?: string;
+  /** "3 weeks ago", as given. */
+  publishedTimeText?: string;
   hasCaptions?: boolean;
 }
 

@@ -20,7 +20,7 @@ import { creditStatusOf, setBalanceSetting } from './credits';
 import { TypedEmitter } from './emitter';
 import { findOrCreateJobRow, summarize } from './jobs';
 import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
-import { completedOutcome, JobRun } from './run';
+import { completedOutcome, JobRun, unwalkedLists } from './run';
 import {
   cacheLang,
   JobOptionsSchema,
@@ -129,7 +129,10 @@ export class Engine {
   async run(jobId: number, settings: RunSettings = {}): Promise<RunOutcome> {
     const job = this.#record(jobId);
     if (job.status === 'cancelled') return { status: 'cancelled' };
-    if (job.status === 'completed') return completedOutcome(this.#deps.db, jobId);
+    // A completed job runs again only for the lists it could not walk (they reopen as the run starts).
+    if (job.status === 'completed' && unwalkedLists(this.#deps.db, jobId) === 0) {
+      return completedOutcome(this.#deps.db, jobId);
+    }
     const outcome = await this.#execute(jobId, settings, 'full');
     if (outcome.status === 'walked') throw new Error(`job ${jobId} ran as a preview`);
     return outcome;

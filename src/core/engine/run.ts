@@ -113,8 +113,15 @@ export function completedOutcome(db: Database, jobId: number): RunOutcome {
   return {
     status: 'completed',
     failed: itemCounts(db, jobId).failed,
-    failedSources: sourcesOfJob(db, jobId).filter((source) => source.walkStatus === 'failed').length,
+    failedSources: unwalkedLists(db, jobId),
   };
+}
+
+/** The job's lists that could not be walked (failed, or unavailable: a 404): the next run tries them again. */
+export function unwalkedLists(db: Database, jobId: number): number {
+  return sourcesOfJob(db, jobId).filter(
+    (source) => source.walkStatus === 'failed' || source.walkStatus === 'unavailable',
+  ).length;
 }
 
 function hasWorkLeft(db: Database, jobId: number): boolean {
@@ -316,9 +323,10 @@ export class JobRun {
         this.#counts[status] += 1;
       }
     } else if (event === 'page') {
-      const { added } = payload as EngineEvents['page'];
-      this.#counts.total += added;
-      this.#counts.pending += added;
+      const { added, skipped, settled } = payload as EngineEvents['page'];
+      this.#counts.total += added + skipped;
+      this.#counts.pending += added + settled;
+      this.#counts.skipped += skipped - settled;
     } else if (event === 'credit') {
       this.#creditsSpent += 1;
       if ((payload as EngineEvents['credit']).possible) this.#creditsPossible += 1;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FiltersSchema, noFilters } from '../../shared/filters';
 import type { Source } from '../../shared/sources';
 import type { JobOptions, JobSpec } from './types';
 
@@ -16,6 +17,7 @@ export const JobOptionsSchema = z.object({
   includeTimestamp: z.boolean(),
   sendMetadata: z.boolean(),
   maxVideos: z.number().int().positive().optional(),
+  filters: FiltersSchema.optional(),
 }) satisfies z.ZodType<JobOptions, unknown>;
 
 export const JobSpecSchema = z.object({
@@ -27,11 +29,15 @@ export const JobSpecSchema = z.object({
 export const SourcesSchema = z.array(SourceSchema);
 export const SkippedSchema = JobSpecSchema.shape.skipped;
 
-/** Checks a spec from a face and fills in defaults (an empty language list means the original track). */
+/**
+ * Checks a spec from a face and fills in defaults (an empty language list means the original track;
+ * filters that select everything are no filters, so that they do not make another job).
+ */
 export function parseJobSpec(spec: JobSpec): JobSpec {
   const parsed = JobSpecSchema.parse(spec);
   const langs = parsed.options.langs.length > 0 ? parsed.options.langs : [ORIGINAL_TRACK];
-  return { ...parsed, options: { ...parsed.options, langs } };
+  const { filters, ...options } = parsed.options;
+  return { ...parsed, options: { ...options, langs, ...(!noFilters(filters) && { filters }) } };
 }
 
 /** The requested_lang the cache stores for a preference entry: '' for the original track. */

@@ -1,6 +1,7 @@
 import type { Source } from '../../shared/sources';
 import type { Clock, Endpoint, RetryNotice, TranscriptClient } from '../api/types';
 import type { Database, ItemStatus, JobStatus, WalkStatus } from '../store';
+import type { Filters } from '../../shared/filters';
 import type { JobSettings } from './spec';
 
 export type { JobStatus, ItemStatus, WalkStatus };
@@ -13,6 +14,8 @@ export interface JobOptions {
   sendMetadata: boolean;
   /** Most videos taken from each playlist, channel or search. Default: all. */
   maxVideos?: number;
+  /** Selection filters, applied to what list pages say before anything is bought. Default: none. */
+  filters?: Filters;
 }
 
 export interface JobSpec {
@@ -168,8 +171,11 @@ export interface CreditStatus {
 
 export interface EngineEvents {
   item: { jobId: number; itemId: number; videoId: string; status: ItemStatus };
-  /** `videos` listed by the page; `added` of them new to the job (not listed by another source). */
-  page: { jobId: number; sourceId: number; videos: number; added: number };
+  /**
+   * `videos` listed by the page; of those new to the job (not listed by another source), `added` to
+   * fetch and `skipped` by a filter; `settled`: videos that waited for the list's size, now to fetch.
+   */
+  page: { jobId: number; sourceId: number; videos: number; added: number; skipped: number; settled: number };
   job: { jobId: number; status: JobStatus };
   /** One credit spent; `possible` when the request may or may not have been charged. */
   credit: { jobId: number; endpoint: Endpoint; possible: boolean };

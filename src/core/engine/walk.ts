@@ -1,10 +1,17 @@
 import type { ApiResponse, VideoItem, VideoPage } from '../api/types';
 import { isApiError } from '../api/errors';
-import { countListedBySource, insertItem } from '../store/items';
+import {
+  AWAITING_LIST_SIZE,
+  countListedBySource,
+  insertItem,
+  itemsAwaitingListSize,
+  settleSelection,
+} from '../store/items';
 import { recordCredit } from '../store/ledger';
 import { failWalk, recordPage, setResolvedChannel, sourcesOfJob, type SourceRecord } from '../store/sources';
 import { classifyFailure, isServiceTrouble, type Failure } from './failures';
 import type { RunContext } from './run-context';
+import { lengthSeconds, NEEDS_LIST_SIZE, Selection, viewCount } from './selection';
 
 /** Largest `limit` search accepts: a search source is one page of at most this many videos. */
 const SEARCH_LIMIT = 50;
@@ -45,6 +52,8 @@ async function resolveChannels(ctx: RunContext): Promise<void> {
 async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> {
   const maxVideos = ctx.options.maxVideos;
   const loops = new LoopGuard(source);
+  const selection = new Selection(ctx.options.filters, ctx.clock.now());
+  let listSize = source.expectedVideos;
   let cursor = source.cursor;
   let videosFound = source.videosFound;
   while (!ctx.control.stopped) {
@@ -73,14 +82,25 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
       source.kind === 'search' ||
       (maxVideos !== undefined && videosFound + listed.length >= maxVideos);
     const loop = done ? undefined : loops.check(ctx, page, listed, next);
+    // A search is one page: its size is what it brought.
+    listSize = expectedVideosOf(page) ?? listSize ?? (source.kind === 'search' ? listed.length : null);
     const at = ctx.now();
-    let added = 0;
+    const tally = { added: 0, skipped: 0, settled: 0 };
     ctx.db
       .transaction(() => {
         if (!loop?.beforeListing) {
           listed.forEach((video, i) => {
-            if (insertListedVideo(ctx, source, video, videosFound + i + 1, at)) added += 1;
+            const kept = insertListedVideo(ctx, source, video, videosFound + i + 1, {
+              selection,
+              listSize,
+              at,
+            });
+            if (kept !== undefined) tally[kept ? 'added' : 'skipped'] += 1;
           });
+        }
+        // The walk's end tells the size of a list that never said it: decide what waited for it.
+        if (done && selection.needsListSize) {
+          tally.settled = settleAwaitingItems(ctx, source, selection, videosFound + listed.length, at);
         }
         if (response.charged) {
           recordCredit(ctx.db, {
@@ -106,7 +126,7 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
     cursor = next;
     if (response.charged)
       ctx.emit('credit', { jobId: ctx.jobId, endpoint: endpointOf(source), possible: false });
-    ctx.emit('page', { jobId: ctx.jobId, sourceId: source.id, videos: listed.length, added });
+    ctx.emit('page', { jobId: ctx.jobId, sourceId: source.id, videos: listed.length, ...tally });
     ctx.control.notify();
     if (done || loop !== undefined) return;
   }
@@ -196,22 +216,68 @@ function expectedVideosOf(page: VideoPage): number | null {
   return Number(text);
 }
 
+/**
+ * Adds a listed video to the job, with what its list page said of it; the job's filters decide
+ * whether it is to be fetched or skipped. Returns true when added to fetch, false when added as
+ * skipped, undefined when the job already had it (from another source: INSERT OR IGNORE).
+ */
 function insertListedVideo(
   ctx: RunContext,
   source: SourceRecord,
   video: VideoItem,
   listedPosition: number,
-  at: string,
-): boolean {
-  // INSERT OR IGNORE: a video the job already has from another source is not added twice.
-  return insertItem(ctx.db, {
+  how: { selection: Selection; listSize: number | null; at: string },
+): boolean | undefined {
+  const position = video.index ?? listedPosition;
+  const listing = {
+    ...(video.channelId !== undefined && { channelId: video.channelId }),
+    ...(video.channelTitle !== undefined && { channelTitle: video.channelTitle }),
+    ...(video.publishedTimeText !== undefined && { published: video.publishedTimeText }),
+    ...optional('durationSeconds', lengthSeconds(video.lengthText)),
+    ...optional('viewCount', viewCount(video.viewCountText)),
+    ...(video.hasCaptions !== undefined && { hasCaptions: video.hasCaptions }),
+  };
+  const verdict = how.selection.verdict({ title: video.title, position, ...listing }, how.listSize);
+  const skipped =
+    verdict === null
+      ? undefined
+      : verdict === NEEDS_LIST_SIZE
+        ? { code: AWAITING_LIST_SIZE, message: 'waits for the size of its list' }
+        : { code: 'filter', message: verdict };
+  const inserted = insertItem(ctx.db, {
     jobId: ctx.jobId,
     sourceId: source.id,
-    position: video.index ?? listedPosition,
+    position,
     videoId: video.videoId,
     title: video.title,
-    at,
+    at: how.at,
+    listing,
+    ...(skipped !== undefined && { skipped }),
   });
+  return inserted ? skipped === undefined : undefined;
+}
+
+/** `{ [name]: value }` when the value is known, else nothing. */
+function optional<K extends string>(name: K, value: number | undefined): { [P in K]?: number } {
+  return value === undefined ? {} : ({ [name]: value } as { [P in K]: number });
+}
+
+/** Decides the source's videos that waited for its size; returns how many are to be fetched after all. */
+function settleAwaitingItems(
+  ctx: RunContext,
+  source: SourceRecord,
+  selection: Selection,
+  size: number,
+  at: string,
+): number {
+  let kept = 0;
+  for (const item of itemsAwaitingListSize(ctx.db, source.id)) {
+    const verdict = selection.verdict(item, size);
+    const skippedBy = verdict === NEEDS_LIST_SIZE ? 'the size of its list is unknown' : verdict;
+    settleSelection(ctx.db, item.id, skippedBy, at);
+    if (skippedBy === null) kept += 1;
+  }
+  return kept;
 }
 
 function requestPage(

@@ -12,6 +12,16 @@ const PendingItemSchema = z
   .transform((row) => ({ id: row.id, videoId: row.video_id }));
 export type PendingItem = z.output<typeof PendingItemSchema>;
 
+/** What a list page said of a video, as stored. */
+export interface ItemListing {
+  channelId?: string;
+  channelTitle?: string;
+  published?: string;
+  durationSeconds?: number;
+  viewCount?: number;
+  hasCaptions?: boolean;
+}
+
 export interface NewItem {
   jobId: number;
   sourceId: number;
@@ -19,7 +29,32 @@ export interface NewItem {
   videoId: string;
   title: string;
   at: string;
+  listing?: ItemListing;
+  /** Left out by a filter (`code` 'filter', `message` its words), or waiting for its list's size. */
+  skipped?: { code: string; message: string };
 }
+
+/** A skipped item whose filters wait for its list's size (positions counted from the end). */
+export const AWAITING_LIST_SIZE = 'awaiting_list_size';
+
+const AwaitingItemSchema = z
+  .object({
+    id: z.number().int(),
+    position: z.number().int(),
+    title: z.string(),
+    published: z.string().nullable(),
+    duration_seconds: z.number().int().nullable(),
+    has_captions: z.number().int().nullable(),
+  })
+  .transform((row) => ({
+    id: row.id,
+    position: row.position,
+    title: row.title,
+    ...(row.published !== null && { published: row.published }),
+    ...(row.duration_seconds !== null && { durationSeconds: row.duration_seconds }),
+    ...(row.has_captions !== null && { hasCaptions: row.has_captions === 1 }),
+  }));
+export type AwaitingItem = z.output<typeof AwaitingItemSchema>;
 
 export interface ItemResult {
   status: FinalItemStatus;
@@ -45,9 +80,18 @@ export interface ItemCounts {
 const CountRowSchema = z.object({ status: z.enum(ITEM_STATUSES), n: z.number().int() });
 
 const statements = preparedFor((db) => ({
-  insert: db.prepare<[number, number, number, string, string, string]>(
-    `INSERT OR IGNORE INTO items (job_id, source_id, position, video_id, title, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+  insert: db.prepare(
+    `INSERT OR IGNORE INTO items (job_id, source_id, position, video_id, title, updated_at, status, code, message,
+       channel_id, channel_title, published, duration_seconds, view_count, has_captions)
+     VALUES (:jobId, :sourceId, :position, :videoId, :title, :at, :status, :code, :message,
+       :channelId, :channelTitle, :published, :durationSeconds, :viewCount, :hasCaptions)`,
+  ),
+  awaiting: db.prepare<[number, string], unknown>(
+    `SELECT id, position, title, published, duration_seconds, has_captions FROM items
+     WHERE source_id = ? AND status = 'skipped' AND code = ? ORDER BY id`,
+  ),
+  select: db.prepare<[string, string | null, string | null, string, number]>(
+    'UPDATE items SET status = ?, code = ?, message = ?, updated_at = ? WHERE id = ?',
   ),
   pendingAfter: db.prepare<[number, number, number], unknown>(
     `SELECT id, video_id FROM items WHERE job_id = ? AND status = 'pending' AND id > ? ORDER BY id LIMIT ?`,
@@ -92,15 +136,43 @@ const statements = preparedFor((db) => ({
 
 /** Adds a video to the job unless the job already has it (from another source); true when added. */
 export function insertItem(db: Database, item: NewItem): boolean {
-  const result = statements(db).insert.run(
-    item.jobId,
-    item.sourceId,
-    item.position,
-    item.videoId,
-    item.title,
-    item.at,
-  );
+  const listing = item.listing ?? {};
+  const result = statements(db).insert.run({
+    jobId: item.jobId,
+    sourceId: item.sourceId,
+    position: item.position,
+    videoId: item.videoId,
+    title: item.title,
+    at: item.at,
+    status: item.skipped === undefined ? 'pending' : 'skipped',
+    code: item.skipped?.code ?? null,
+    message: item.skipped?.message ?? null,
+    channelId: listing.channelId ?? null,
+    channelTitle: listing.channelTitle ?? null,
+    published: listing.published ?? null,
+    durationSeconds: listing.durationSeconds ?? null,
+    viewCount: listing.viewCount ?? null,
+    hasCaptions: listing.hasCaptions === undefined ? null : Number(listing.hasCaptions),
+  });
   return result.changes > 0;
+}
+
+/** The source's items whose filters wait for its list's size, to be decided now that it is known. */
+export function itemsAwaitingListSize(db: Database, sourceId: number): AwaitingItem[] {
+  return statements(db)
+    .awaiting.all(sourceId, AWAITING_LIST_SIZE)
+    .map((row) => AwaitingItemSchema.parse(row));
+}
+
+/** Decides an item that waited: pending (to fetch), or skipped with the filter's words. */
+export function settleSelection(db: Database, itemId: number, skippedBy: string | null, at: string): void {
+  statements(db).select.run(
+    skippedBy === null ? 'pending' : 'skipped',
+    skippedBy === null ? null : 'filter',
+    skippedBy,
+    at,
+    itemId,
+  );
 }
 
 /** The next `limit` pending items of the job with an id above `afterId`, in id order. */

@@ -1,0 +1,125 @@
+import {
+  parseDay,
+  parsePositions,
+  positionSelected,
+  positionsNeedSize,
+  type Filters,
+  type PositionRange,
+} from '../../shared/filters';
+
+/** What a list page says of one video, as the filters read it. */
+export interface ListedVideo {
+  title: string;
+  /** 1-based place in its list. */
+  position: number;
+  durationSeconds?: number;
+  /** As given: an ISO date, or relative text ("3 weeks ago"). */
+  published?: string;
+  hasCaptions?: boolean;
+}
+
+/** The filters cannot tell yet: a position counted from the end of a list whose size is not known. */
+export const NEEDS_LIST_SIZE = Symbol('needs the list size');
+
+const UNITS_MS: Readonly<Record<string, number>> = {
+  second: 1_000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 7 * 86_400_000,
+  month: 30 * 86_400_000,
+  year: 365 * 86_400_000,
+};
+const RELATIVE = /(\d+)\s*(second|minute|hour|day|week|month|year)s?\s+ago/i;
+
+/**
+ * When a video was published, in ms since the epoch: exact from a date, approximate from relative
+ * text (a month taken as 30 days, a year as 365); undefined when the listing does not say.
+ */
+export function publishedAt(text: string | undefined, now: number): number | undefined {
+  if (text === undefined) return undefined;
+  const relative = RELATIVE.exec(text);
+  if (relative !== null) return now - Number(relative[1]) * (UNITS_MS[relative[2]!.toLowerCase()] ?? 0);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : at;
+}
+
+/** "1:02:03", "12:34" or "45" as seconds; undefined for anything else (a live stream, say). */
+export function lengthSeconds(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d+(:\d{1,2}){0,2}$/.test(text.trim())) return undefined;
+  return text
+    .trim()
+    .split(':')
+    .reduce((total, part) => total * 60 + Number(part), 0);
+}
+
+/** "1,234 views", "1.2M views" or "987" as a number; undefined when it cannot be read. */
+export function viewCount(text: string | undefined): number | undefined {
+  const match = text === undefined ? null : /([\d.,]+)\s*([KMB])?/i.exec(text.replaceAll('\u00a0', ' '));
+  if (match === null) return undefined;
+  const scale = { k: 1e3, m: 1e6, b: 1e9 }[match[2]?.toLowerCase() ?? ''] ?? 1;
+  const digits = scale === 1 ? match[1]!.replaceAll(/[.,]/g, '') : match[1]!.replaceAll(',', '');
+  const value = Number(digits) * scale;
+  return Number.isFinite(value) ? Math.round(value) : undefined;
+}
+
+/**
+ * A job's filters, ready to judge each video a list page brings: null to take it, else the words of
+ * the first filter that leaves it out.
+ */
+export class Selection {
+  readonly #filters: Filters;
+  readonly #now: number;
+  readonly #match: RegExp | undefined;
+  readonly #reject: RegExp | undefined;
+  readonly #positions: PositionRange[] | undefined;
+  readonly #after: number | undefined;
+  readonly #before: number | undefined;
+
+  /** `now` dates relative publication texts ("3 weeks ago" as of this walk). */
+  constructor(filters: Filters | undefined, now: number) {
+    this.#filters = filters ?? {};
+    this.#now = now;
+    this.#match =
+      this.#filters.matchTitle === undefined ? undefined : new RegExp(this.#filters.matchTitle, 'iu');
+    this.#reject =
+      this.#filters.rejectTitle === undefined ? undefined : new RegExp(this.#filters.rejectTitle, 'iu');
+    const positions = this.#filters.items === undefined ? undefined : parsePositions(this.#filters.items);
+    this.#positions = positions?.ok ? positions.ranges : undefined;
+    this.#after =
+      this.#filters.publishedAfter === undefined ? undefined : parseDay(this.#filters.publishedAfter);
+    this.#before =
+      this.#filters.publishedBefore === undefined ? undefined : parseDay(this.#filters.publishedBefore);
+  }
+
+  /** Whether positions from the end of a list are asked for: then the list's size must be known. */
+  get needsListSize(): boolean {
+    return this.#positions !== undefined && positionsNeedSize(this.#positions);
+  }
+
+  /** `listSize` is the list's size when known (from its first page), else null. */
+  verdict(video: ListedVideo, listSize: number | null): string | null | typeof NEEDS_LIST_SIZE {
+    const f = this.#filters;
+    if (this.#positions !== undefined) {
+      if (this.needsListSize && listSize === null) return NEEDS_LIST_SIZE;
+      if (!positionSelected(this.#positions, video.position, listSize ?? 0))
+        return `not at positions ${f.items}`;
+    }
+    if (this.#match !== undefined && !this.#match.test(video.title))
+      return `title does not match /${f.matchTitle}/i`;
+    if (this.#reject?.test(video.title) === true) return `title matches /${f.rejectTitle}/i`;
+    const seconds = video.durationSeconds;
+    if (seconds !== undefined && f.minDuration !== undefined && seconds < f.minDuration)
+      return `shorter than ${f.minDuration} s (${seconds} s)`;
+    if (seconds !== undefined && f.maxDuration !== undefined && seconds > f.maxDuration)
+      return `longer than ${f.maxDuration} s (${seconds} s)`;
+    const published = publishedAt(video.published, this.#now);
+    if (published !== undefined && this.#after !== undefined && published < this.#after)
+      return `published before ${f.publishedAfter} (${video.published})`;
+    if (published !== undefined && this.#before !== undefined && published >= this.#before + 86_400_000)
+      return `published after ${f.publishedBefore} (${video.published})`;
+    if (f.skipUncaptioned === true && video.hasCaptions === false)
+      return 'the listing says it has no captions';
+    return null;
+  }
+}

@@ -38,6 +38,7 @@ function seededRandom(seed: number): () => number {
 
 /** `count` distinct whole numbers in [low, high], ascending. */
 function pointsBetween(random: () => number, count: number, low: number, high: number): number[] {
+  if (high - low + 1 < count) throw new Error(`no room for ${count} kill points in [${low}, ${high}]`);
   const points = new Set<number>();
   while (points.size < count) points.add(low + Math.floor(random() * (high - low + 1)));
   return [...points].sort((a, b) => a - b);

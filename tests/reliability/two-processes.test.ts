@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -20,11 +21,14 @@ const CONCURRENCY_B = 8;
 
 let sim: RunningSimulator | undefined;
 let gates: RequestGate[] = [];
+let dir: string | undefined;
 afterEach(async () => {
   await Promise.all(gates.map((gate) => gate.close()));
   await sim?.close();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   gates = [];
   sim = undefined;
+  dir = undefined;
 });
 
 describe('two processes on one data folder', () => {
@@ -36,7 +40,7 @@ describe('two processes on one data folder', () => {
     async ({ extra }) => {
       sim = await startSimulator({ credits: 10_000 });
       const [gateA, gateB] = (gates = [await startRequestGate(sim.url), await startRequestGate(sim.url)]);
-      const dir = tempDir();
+      dir = tempDir();
       const data = join(dir, 'data');
       const envThrough = (gate: RequestGate) => ({
         TRANSCRIPT_API_KEY: sim!.key,

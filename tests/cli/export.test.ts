@@ -4,11 +4,13 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { startRequestGate, type RequestGate } from '../reliability/request-gate';
 import { readZip, runCli, startCli, tempDir } from '../support/cli';
 
 let sim: RunningSimulator;
 let dir: string;
 let env: Record<string, string>;
+let gate: RequestGate | undefined;
 
 async function startSim(options: Parameters<typeof startSimulator>[0] = {}) {
   sim = await startSimulator({ credits: 1000, ...options });
@@ -24,8 +26,24 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
+  await gate?.close();
+  gate = undefined;
   await sim?.close();
 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Why the data folder's only job stopped, read with a connection of the test's own. */
+function stopReasonIn(dataDir: string): string | null {
+  const db = new Database(join(dataDir, 'scriptorium.db'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT stop_reason FROM jobs').get() as
+      { stop_reason: string | null } | undefined;
+    return row?.stop_reason ?? null;
+  } finally {
+    db.close();
+  }
+}
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
@@ -266,26 +284,30 @@ describe('scriptorium export', () => {
   });
 
   it.each(['SIGINT', 'SIGTERM'] as const)(
-    'exit 130 on %s within a few seconds, and the same command then finishes the job',
+    'exit 130 on %s: the requests in flight finish and are kept, nothing more is sent, and the same command then finishes the job',
     async (signal) => {
-      await startSim({ latencyMs: 100 });
+      await startSim();
+      gate = await startRequestGate(sim.url);
       const out = join(dir, 'interrupted.zip');
       const args = ['export', `PL${signal}_n20`, '--concurrency', '2', '--out', out];
-      const running = startCli(args, env);
-      while (sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript').length < 2) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const sentAt = Date.now();
+      const running = startCli(args, { ...env, TRANSCRIPT_API_BASE_URL: gate.url });
+      // Two purchases in flight, held at the gate: the process is at a known point, not a moment in time.
+      await gate.whenWaiting(2);
       running.child.kill(signal);
+      // Once the job records the interruption, the two go through: they finish, and are kept.
+      while (stopReasonIn(join(dir, 'data')) !== 'interrupted') await sleep(20);
+      gate.releaseWaiting();
       const interrupted = await running.done;
       expect(interrupted.code).toBe(130);
-      expect(Date.now() - sentAt).toBeLessThan(5_000);
       expect(lastLine(interrupted.stderr)).toMatch(/Interrupted.*run the same command again/i);
+      expect(gate.received()).toBe(2);
+      const transcriptCharges = () => sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript');
+      expect(transcriptCharges()).toHaveLength(2);
 
       const finished = await runCli(args, env);
       expect(finished.code, finished.stderr).toBe(0);
-      // The requests in flight at the interruption finished and were kept: none was bought again.
-      const charged = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript');
+      // The requests in flight at the interruption were kept: none was bought again.
+      const charged = transcriptCharges();
       expect(new Set(charged.map((charge) => charge.videoId)).size).toBe(charged.length);
       expect((await readZip(out)).index.slice(1)).toHaveLength(20);
     },

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describePlaylist, startSimulator, type RunningSimulator } from '../../src/simulator';
-import { runCli, startCli, tempDir } from '../support/cli';
+import { runCli, startCli, tempDir, type RunningCli } from '../support/cli';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -77,10 +77,7 @@ describe('scriptorium jobs and credits', () => {
 describe('scriptorium ui', () => {
   it('prints one address with its token and serves the app there until stopped', async () => {
     const ui = startCli(['ui', '--no-open', '--port', '0'], env);
-    let printed = '';
-    ui.child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-    while (!/open at (http\S+)/.test(printed)) await new Promise((resolve) => setTimeout(resolve, 20));
-    const address = /open at (http\S+)/.exec(printed)![1]!;
+    const address = await addressOf(ui);
     expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{40,}$/);
 
     const page = await fetch(address, { redirect: 'manual' });
@@ -97,10 +94,7 @@ describe('scriptorium ui', () => {
 
   it('runs the jobs queued in it, as the desktop app does', async () => {
     const ui = startCli(['ui', '--no-open'], env);
-    let printed = '';
-    ui.child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-    while (!/open at (http\S+)/.test(printed)) await new Promise((resolve) => setTimeout(resolve, 20));
-    const url = new URL(/open at (http\S+)/.exec(printed)![1]!);
+    const url = new URL(await addressOf(ui));
     const token = url.searchParams.get('token')!;
     const call = (name: string, input: unknown) =>
       fetch(new URL(`/api/command/${name}`, url), {
@@ -123,11 +117,13 @@ describe('scriptorium ui', () => {
     };
     const created = await call('createJob', { draft, start: true });
     expect(created.ok).toBe(true);
+    // Until the job settles, whichever way: a job that stops short fails here, not by a timeout.
     let status = created.value.job.status;
-    while (status !== 'completed') {
+    while (['draft', 'queued', 'running'].includes(status)) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       status = (await call('jobDetail', { jobId: created.value.job.id })).value.job.status;
     }
+    expect(status).toBe('completed');
     const charged = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript').length;
     expect(charged).toBeGreaterThan(0);
     expect(charged).toBeLessThanOrEqual(describePlaylist('PLqueuedInBrowser_n25').size);
@@ -135,3 +131,23 @@ describe('scriptorium ui', () => {
     expect((await ui.done).code).toBe(0);
   });
 });
+
+/**
+ * The address `scriptorium ui` prints; rejects with what it said when it exits first (an app not
+ * built, a port taken), so that the test fails at once with the reason instead of waiting for a timeout.
+ */
+function addressOf(ui: RunningCli): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let printed = '';
+    ui.child.stdout?.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      const address = /open at (http\S+)/.exec(printed)?.[1];
+      if (address !== undefined) resolve(address);
+    });
+    void ui.done.then((result) =>
+      reject(
+        new Error(`scriptorium ui exited (${result.code}) before printing its address: ${result.stderr}`),
+      ),
+    );
+  });
+}

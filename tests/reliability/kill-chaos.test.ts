@@ -153,7 +153,9 @@ describe('a job killed with SIGKILL in its walk, its fetch and its ZIP', () => {
       perVideo.set(charge.videoId ?? '', (perVideo.get(charge.videoId ?? '') ?? 0) + 1);
     }
     const extraTranscripts = [...perVideo.values()].reduce((sum, count) => sum + count - 1, 0);
-    expect(extraTranscripts).toBeLessThanOrEqual(requestKills * CONCURRENCY);
+    // Bought again after a kill: the requests in flight, and the answers in but not yet committed
+    // (results are written in groups of at most CONCURRENCY: see src/core/engine/result-writer.ts).
+    expect(extraTranscripts).toBeLessThanOrEqual(requestKills * CONCURRENCY * 2);
     expect(perVideo.size).toBe(zip.manifest.counts.ok);
     expect(charges('playlist/videos')).toBeLessThanOrEqual(PAGES + kills.walk);
 
@@ -164,7 +166,7 @@ describe('a job killed with SIGKILL in its walk, its fetch and its ZIP', () => {
       expect(zip.manifest.credits_spent).toBe(stored);
       // Every credit stored was charged; the service may also have charged answers a kill cut off.
       expect(stored).toBeLessThanOrEqual(sim.admin.ledger().length);
-      expect(sim.admin.ledger().length - stored).toBeLessThanOrEqual(requestKills * (CONCURRENCY + 1));
+      expect(sim.admin.ledger().length - stored).toBeLessThanOrEqual(requestKills * (CONCURRENCY * 2 + 1));
     } finally {
       db.close();
     }

@@ -2,8 +2,6 @@ import type { Database } from '../store';
 
 /** How long a result may wait for the others of its group, in ms. */
 const GROUP_MS = 10;
-/** A group closes as soon as it holds this many results. */
-const GROUP_SIZE = 64;
 
 /** One result to store: what to write, and what to tell once it is written. */
 export interface PendingResult {
@@ -17,23 +15,27 @@ export interface PendingResult {
  * Writes the results of a run in groups, one transaction per group rather than one per result (a
  * commit per result was most of the engine's time). A result is announced only once its group has
  * committed, so nothing reported is ever lost; a crash loses at most the open group, whose items
- * are still pending in the database and are fetched again, exactly like requests in flight.
+ * are still pending in the database and are fetched again, exactly like requests in flight. A group
+ * closes after 10 ms or at `groupSize` results (the run's concurrency), so that what a crash can
+ * make the next run buy again stays within twice the requests in flight.
  */
 export class ResultWriter {
   readonly #db: Database;
   readonly #onError: (error: unknown) => void;
+  readonly #groupSize: number;
   #group: PendingResult[] = [];
   #timer: NodeJS.Timeout | undefined;
 
   /** `onError` receives a failed commit (a full disk); the group's results are then not announced. */
-  constructor(db: Database, onError: (error: unknown) => void) {
+  constructor(db: Database, onError: (error: unknown) => void, groupSize: number) {
     this.#db = db;
     this.#onError = onError;
+    this.#groupSize = groupSize;
   }
 
   add(result: PendingResult): void {
     this.#group.push(result);
-    if (this.#group.length >= GROUP_SIZE) this.flush();
+    if (this.#group.length >= this.#groupSize) this.flush();
     else this.#timer ??= setTimeout(() => this.flush(), GROUP_MS);
   }
 

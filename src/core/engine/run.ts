@@ -253,7 +253,7 @@ export class JobRun {
       control: this.control,
       budget: new CreditBudget(this.#options.budget, creditsOfJob(db, jobId)),
       health: new ServiceHealth(),
-      writer: new ResultWriter(db, (error) => this.control.stop({ kind: 'error', error })),
+      writer: new ResultWriter(db, (error) => this.control.stop({ kind: 'error', error }), concurrency),
       call: {
         stop: this.control.stopSignal,
         abort: this.control.abortSignal,

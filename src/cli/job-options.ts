@@ -1,5 +1,12 @@
 import type { Command } from 'commander';
-import { EXPORT_FORMATS, type ExportFormat, type JobDraft, type SourceEntry } from '../shared/contract';
+import {
+  DEFAULT_FORMATS,
+  EXPORT_FORMATS,
+  type ExportFormat,
+  type JobDraft,
+  type SourceEntry,
+} from '../shared/contract';
+import { checkFilters, type Filters } from '../shared/filters';
 import { parseLangPreference } from '../shared/limits';
 import { ArgumentError } from './argument-error';
 import { readSourceFile } from './source-file';
@@ -23,6 +30,16 @@ export interface RawJobOptions {
   concurrency?: string;
   maxVideos?: string;
   budget?: string;
+  matchTitle?: string;
+  rejectTitle?: string;
+  minDuration?: string;
+  maxDuration?: string;
+  publishedAfter?: string;
+  publishedBefore?: string;
+  items?: string;
+  skipUncaptioned?: boolean;
+  chunkSeconds?: string;
+  chunkOverlap?: string;
 }
 
 /** The options that say what a job is and how it runs, shared by `export` and `preview`. */
@@ -43,6 +60,19 @@ export function addJobOptions(command: Command): Command {
     .option('--concurrency <n>', 'transcript requests in flight at once (default 4)')
     .option('--max-videos <n>', 'at most this many videos from each playlist, channel or search')
     .option('--budget <n>', 'credits this job may spend in total')
+    .option('--match-title <regex>', 'only videos whose title matches (case-insensitive)')
+    .option('--reject-title <regex>', 'leave out videos whose title matches (case-insensitive)')
+    .option('--min-duration <seconds>', 'leave out videos shorter than this (e.g. 60 skips Shorts)')
+    .option('--max-duration <seconds>', 'leave out videos longer than this')
+    .option(
+      '--published-after <date>',
+      'only videos published on or after YYYY-MM-DD (approximate from "3 weeks ago")',
+    )
+    .option('--published-before <date>', 'only videos published on or before YYYY-MM-DD')
+    .option('--items <spec>', "positions within each list, as yt-dlp's --playlist-items: 1-50,100,-10:")
+    .option('--skip-uncaptioned', 'leave out videos the listing says have no captions (saves a request each)')
+    .option('--chunk-seconds <n>', 'length of the passages of the chunks format (default 60)')
+    .option('--chunk-overlap <n>', 'seconds shared by consecutive passages of the chunks format (default 10)')
     .option('--base-url <url>', 'the service address (or TRANSCRIPT_API_BASE_URL)')
     .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)');
 }
@@ -72,12 +102,55 @@ export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRe
       concurrency:
         raw.concurrency === undefined ? 4 : parseWholeNumber('--concurrency', raw.concurrency, 1, 64),
       formats,
+      ...optionalField('filters', parseFilters(raw)),
+      ...optionalField('chunking', parseChunking(raw)),
     },
   };
 }
 
+function optionalField<K extends string, T>(name: K, value: T | undefined): { [P in K]?: T } {
+  return value === undefined ? {} : ({ [name]: value } as { [P in K]: T });
+}
+
+/** The selection filters given, checked as the contract will check them; undefined when none is. */
+function parseFilters(raw: RawJobOptions): Filters | undefined {
+  const seconds = (option: string, value: string | undefined) =>
+    value === undefined ? undefined : parseWholeNumber(option, value, 0);
+  const filters: Filters = Object.fromEntries(
+    Object.entries({
+      matchTitle: raw.matchTitle,
+      rejectTitle: raw.rejectTitle,
+      minDuration: seconds('--min-duration', raw.minDuration),
+      maxDuration: seconds('--max-duration', raw.maxDuration),
+      publishedAfter: raw.publishedAfter,
+      publishedBefore: raw.publishedBefore,
+      items: raw.items,
+      skipUncaptioned: raw.skipUncaptioned === true ? true : undefined,
+    }).filter(([, value]) => value !== undefined),
+  );
+  if (Object.keys(filters).length === 0) return undefined;
+  const problem = checkFilters(filters);
+  if (problem !== null) throw new ArgumentError(`${problem}.`);
+  return filters;
+}
+
+/** Passage length and overlap of the chunks format, when either is given. */
+function parseChunking(raw: RawJobOptions): JobDraft['chunking'] {
+  if (raw.chunkSeconds === undefined && raw.chunkOverlap === undefined) return undefined;
+  const targetSeconds =
+    raw.chunkSeconds === undefined ? 60 : parseWholeNumber('--chunk-seconds', raw.chunkSeconds, 5, 3600);
+  const overlapSeconds =
+    raw.chunkOverlap === undefined ? 10 : parseWholeNumber('--chunk-overlap', raw.chunkOverlap, 0, 3600);
+  if (overlapSeconds >= targetSeconds) {
+    throw new ArgumentError(
+      `--chunk-overlap ${overlapSeconds} must be shorter than --chunk-seconds ${targetSeconds}.`,
+    );
+  }
+  return { targetSeconds, overlapSeconds };
+}
+
 function parseFormats(value: string | undefined, timestamps: boolean): ExportFormat[] {
-  if (value === undefined) return timestamps ? [...EXPORT_FORMATS] : ['txt', 'json'];
+  if (value === undefined) return timestamps ? [...DEFAULT_FORMATS] : ['txt', 'json'];
   const requested = value.split(',').map((format) => format.trim().toLowerCase());
   const known: ReadonlySet<string> = new Set(EXPORT_FORMATS);
   const unknown = requested.filter((format) => !known.has(format));
@@ -87,9 +160,9 @@ function parseFormats(value: string | undefined, timestamps: boolean): ExportFor
     );
   }
   const formats = EXPORT_FORMATS.filter((format) => requested.includes(format));
-  if (!timestamps && formats.some((format) => format === 'srt' || format === 'vtt')) {
+  if (!timestamps && formats.some((format) => format === 'srt' || format === 'vtt' || format === 'chunks')) {
     throw new ArgumentError(
-      '--formats srt and vtt need timestamps: drop --no-timestamps or ask for txt,json only.',
+      '--formats srt, vtt and chunks need timestamps: drop --no-timestamps or ask for txt,json only.',
     );
   }
   return formats;

@@ -7,6 +7,7 @@ import { registerExportCommand } from './commands/export';
 import { registerJobsCommand } from './commands/jobs';
 import { registerPreviewCommand } from './commands/preview';
 import { registerSimCommand } from './commands/sim';
+import { registerSyncCommand } from './commands/sync';
 import { registerUiCommand } from './commands/ui';
 import { CliExit, ExitCode } from './exit';
 
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
     .exitOverride(toContractExit);
   registerExportCommand(program);
   registerPreviewCommand(program);
+  registerSyncCommand(program);
   registerDemoCommand(program);
   registerJobsCommand(program);
   registerCreditsCommand(program);

@@ -9,6 +9,7 @@ export const commandNames = [
   'createJob',
   'startJob',
   'runJob',
+  'syncJob',
   'pauseJob',
   'resumeJob',
   'cancelJob',

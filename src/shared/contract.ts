@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CommandName, EventName } from './channels';
 import type { AppErrorSchema } from './errors';
+import { FiltersSchema } from './filters';
 
 export { commandNames, eventNames, ipcChannel } from './channels';
 export type { CommandName, EventName } from './channels';
@@ -26,9 +27,13 @@ export const JobStatusSchema = z.enum([
   'cancelled',
 ]);
 
-/** Per-transcript file formats of a ZIP corpus. */
-export const EXPORT_FORMATS = ['txt', 'json', 'srt', 'vtt'] as const;
+/** What a ZIP corpus holds: files per transcript (txt, json, srt, vtt) and passages (chunks.jsonl). */
+export const EXPORT_FORMATS = ['txt', 'json', 'srt', 'vtt', 'chunks'] as const;
 export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
+/** What an export writes unless asked otherwise: every per-transcript format (chunks on request). */
+export const DEFAULT_FORMATS = ['txt', 'json', 'srt', 'vtt'] as const satisfies ReadonlyArray<
+  (typeof EXPORT_FORMATS)[number]
+>;
 
 /** A video's state in a job; 'fetching' has a request in flight. */
 export const VideoStatusSchema = z.enum(['pending', 'fetching', 'ok', 'unavailable', 'failed', 'skipped']);
@@ -62,7 +67,20 @@ export const SourceLineSchema = z.object({
   warning: z.string().nullable(),
 });
 
-/** Everything a new job needs; sources, languages, flags and max videos make its identity. */
+/** How chunks.jsonl cuts transcripts into passages: a target length and an overlap, in seconds. */
+export const ChunkingSchema = z
+  .object({
+    targetSeconds: z.number().int().min(5).max(3600),
+    overlapSeconds: z.number().int().min(0).max(3600),
+  })
+  .refine((chunking) => chunking.overlapSeconds < chunking.targetSeconds, {
+    message: 'the overlap must be shorter than the passages',
+  });
+
+/**
+ * Everything a new job needs; sources, languages, flags, max videos and filters make its identity
+ * (the same ones find the same job again).
+ */
 export const JobDraftSchema = z.object({
   sources: z.array(SourceEntrySchema).min(1).max(200_000),
   /** A preference list such as "es,en,orig". */
@@ -73,6 +91,10 @@ export const JobDraftSchema = z.object({
   budget: z.number().int().nonnegative().nullable(),
   concurrency: z.number().int().min(1).max(64),
   formats: z.array(ExportFormatSchema).min(1),
+  /** Selection filters (src/shared/filters.ts); none when left out. */
+  filters: FiltersSchema.optional(),
+  /** For the chunks format; 60 s with 10 s of overlap when left out. */
+  chunking: ChunkingSchema.optional(),
 });
 
 /** Why a job stopped before its end. */
@@ -138,6 +160,11 @@ export const JobDetailSchema = z.object({
   skipped: z.array(z.object({ input: z.string(), reason: z.string() })),
   /** What running it will still cost: list pages (at least) and transcripts (at most). */
   estimate: z.object({ pages: z.number().int(), transcripts: z.number().int(), exact: z.boolean() }),
+  /** The job's filters in words, and how many videos each left out (never charged). */
+  filters: z.array(z.string()),
+  skippedByFilter: z.array(z.object({ reason: z.string(), videos: z.number().int() })),
+  /** Each bringing-up-to-date of the job, oldest first. */
+  syncs: z.array(z.object({ at: z.string(), newVideos: z.number().int(), credits: z.number().int() })),
 });
 
 export const VideoRowSchema = z.object({
@@ -246,6 +273,21 @@ export const commands = {
   },
   resumeJob: { input: JobRef, output: JobViewSchema },
   cancelJob: { input: JobRef, output: JobViewSchema },
+  /**
+   * Brings a finished job up to date and runs it here: channels ask the free channel/latest first
+   * and walk only while new videos keep coming; playlists are walked again. Only what is new is
+   * bought. Resolves with what the sync found and cost.
+   */
+  syncJob: {
+    input: JobRef,
+    output: z.object({
+      job: JobViewSchema,
+      outcome: RunOutcomeSchema,
+      newVideos: z.number().int(),
+      pages: z.number().int(),
+      credits: z.number().int(),
+    }),
+  },
   /** Puts the failed videos and the lists that could not be walked back in the queue. */
   retryFailed: { input: JobRef, output: z.object({ job: JobViewSchema, reset: z.number().int() }) },
   deleteJob: { input: JobRef, output: z.null() },

@@ -114,6 +114,9 @@ export function describeVideo(
   original: string;
   hasCaptions: boolean;
   segments: number;
+  /** What the listings say: its length in seconds, and how many days ago it was published. */
+  lengthSeconds: number;
+  ageDays: number;
 } {
   const facts = videoFacts(videoId, seed);
   return {
@@ -123,6 +126,8 @@ export function describeVideo(
     original: facts.original,
     hasCaptions: facts.hasCaptions,
     segments: facts.segments,
+    lengthSeconds: facts.lengthSeconds,
+    ageDays: facts.ageDays,
   };
 }
 

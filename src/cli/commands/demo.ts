@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryKeyStore } from '../../core/app';
-import { EXPORT_FORMATS } from '../../shared/contract';
+import { DEFAULT_FORMATS } from '../../shared/contract';
 import { startSimulator } from '../../simulator';
 import { withApp } from '../environment';
 import { runExport } from '../run-export';
@@ -41,7 +41,7 @@ export function registerDemoCommand(program: Command): void {
             maxVideos: null,
             budget: null,
             concurrency: 8,
-            formats: [...EXPORT_FORMATS],
+            formats: [...DEFAULT_FORMATS],
           },
         };
         const app = { dataDir, baseUrl: simulator.url, keys: memoryKeyStore(simulator.key) };

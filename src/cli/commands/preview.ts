@@ -33,7 +33,7 @@ export function registerPreviewCommand(program: Command): void {
   });
 }
 
-export function describePreview({ job, lists, estimate }: JobDetail): string {
+export function describePreview({ job, lists, estimate, skippedByFilter }: JobDetail): string {
   const pages = lists.reduce((sum, list) => sum + list.pages, 0);
   const lines = [
     `Job ${job.id}: ${job.counts.total} video(s) from ${job.sources.length} source(s).`,
@@ -45,6 +45,8 @@ export function describePreview({ job, lists, estimate }: JobDetail): string {
     const state = list.error === null ? list.status : `${list.status}: ${list.error}`;
     lines.push(`  ${list.input}: ${list.videos}${size} video(s) listed (${state})`);
   }
+  for (const { reason, videos } of skippedByFilter)
+    lines.push(`  left out by a filter: ${videos} (${reason})`);
   if (!estimate.exact) lines.push('  Some lists are not fully walked yet: run preview again to continue.');
   lines.push('Run `scriptorium export` with the same sources and options to buy the transcripts.');
   return `${lines.join('\n')}\n`;

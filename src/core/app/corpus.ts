@@ -1,10 +1,17 @@
 import { rereadStoredTranscript } from '../api';
 import type { ExportRow, JobSummary } from '../engine';
-import type { ExportFormat, ExportInput, ExportSourceFailure, ExportVideo } from '../export';
+import { describeFilters } from '../../shared/filters';
+import type { ExportFormat, ExportInput, ExportSourceFailure, ExportSync, ExportVideo } from '../export';
 
 export interface CorpusOptions {
   formats: ExportFormat[];
   nameTemplate?: string;
+}
+
+/** What the export reads of the job besides its rows: its syncs and the languages of its transcripts. */
+export interface CorpusHistory {
+  syncs: ExportSync[];
+  languages: Record<string, number>;
 }
 
 /**
@@ -18,8 +25,10 @@ export function corpusInput(
   rows: () => Iterable<ExportRow>,
   options: CorpusOptions,
   tool: { name: string; version: string },
+  history: CorpusHistory,
 ): ExportInput {
   const failedSources = failedSourcesOf(job);
+  const filters = describeFilters(job.options.filters ?? {});
   return {
     manifest: {
       tool,
@@ -38,7 +47,12 @@ export function corpusInput(
         include_timestamp: job.options.includeTimestamp,
         send_metadata: job.options.sendMetadata,
         max_videos: job.options.maxVideos ?? null,
+        filters,
         formats: options.formats,
+        ...(options.formats.includes('chunks') && {
+          chunk_seconds: job.settings.chunking.targetSeconds,
+          chunk_overlap: job.settings.chunking.overlapSeconds,
+        }),
       },
       counts: {
         videos: job.counts.total,
@@ -56,6 +70,10 @@ export function corpusInput(
     },
     failedSources,
     formats: options.formats,
+    chunking: job.settings.chunking,
+    syncs: history.syncs,
+    filters,
+    languages: history.languages,
     ...(options.nameTemplate !== undefined && { nameTemplate: options.nameTemplate }),
     videos: function* () {
       for (const row of rows()) yield toExportVideo(row, job);
@@ -97,6 +115,7 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
     title: row.title,
     source: row.sourceInput,
     ...(listed && { position: row.position, positionWidth: String(Math.max(row.sourceVideos, 1)).length }),
+    ...(listed && { listing: row.listing }),
   };
   const stored = row.transcript;
   if (row.status !== 'ok' || !stored) {
@@ -116,6 +135,8 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
     ...base,
     status: 'ok',
     language: stored.language,
+    requestedLanguage: stored.requestedLang,
+    fetchedAt: stored.fetchedAt,
     segmentCount: stored.segmentCount,
     get segments() {
       return read().segments;

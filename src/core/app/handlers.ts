@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandInput, CommandName, CommandOutput, JobDraft, SourceLine } from '../../shared/contract';
+import { checkFilters } from '../../shared/filters';
 import { parseLangPreference } from '../../shared/limits';
 import { checkSources } from '../../shared/sources';
 import { APP_NAME, APP_VERSION } from '../../shared/version';
-import { isApiError } from '../api';
+import { isApiError, type Pacer, type TranscriptClient } from '../api';
 import type { Engine, JobSpec, JobSummary, RunOutcome } from '../engine';
 import { writeCorpus } from '../export';
 import type { Database } from '../store';
@@ -51,7 +52,8 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     return job;
   };
   const view = (jobId: number) => toJobView(summary(jobId), ctx.pace(jobId));
-  const detail = (jobId: number) => toJobDetail(summary(jobId), engine.estimate(jobId), ctx.pace(jobId));
+  const detail = (jobId: number) =>
+    toJobDetail(summary(jobId), engine.estimate(jobId), engine.history(jobId), ctx.pace(jobId));
 
   /** Finds or creates the draft's job with its run settings; returns it with the lines refused. */
   const jobFor = (draft: JobDraft): { job: JobSummary; created: boolean; rejected: SourceLine[] } => {
@@ -61,24 +63,33 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       concurrency: draft.concurrency,
       formats: draft.formats,
       budget: draft.budget,
+      ...(draft.chunking !== undefined && { chunking: draft.chunking }),
     });
     events.jobTouched(job.id);
     return { job, created, rejected };
   };
 
-  /** Runs a job here through a fresh session; 'busy' (another process runs it) is an error. */
-  const runHere = async (jobId: number, mode: 'run' | 'preview') => {
+  /** Runs `work` with a fresh session on the service; the job is told about when it ends. */
+  const withSession = async <T>(
+    jobId: number,
+    work: (settings: { client: TranscriptClient; pacer: Pacer }) => Promise<T>,
+  ): Promise<T> => {
     const session = ctx.openSession();
     try {
-      const settings = { client: session.client, pacer: session.pacer };
-      const outcome =
-        mode === 'run' ? await engine.run(jobId, settings) : await engine.preview(jobId, settings);
-      if (outcome.status === 'busy') throw new AppError('job_busy', outcome.message);
-      return outcome;
+      return await work({ client: session.client, pacer: session.pacer });
     } finally {
       events.jobTouched(jobId);
       await session.close();
     }
+  };
+
+  /** Runs a job here; 'busy' (another process runs it) is an error. */
+  const runHere = async (jobId: number, mode: 'run' | 'preview') => {
+    const outcome = await withSession(jobId, (settings) =>
+      mode === 'run' ? engine.run(jobId, settings) : engine.preview(jobId, settings),
+    );
+    if (outcome.status === 'busy') throw new AppError('job_busy', outcome.message);
+    return outcome;
   };
 
   return {
@@ -111,6 +122,18 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       const outcome = await runHere(jobId, 'run');
       if (outcome.status === 'walked') throw new Error(`job ${jobId} was previewed instead of run`);
       return { job: view(jobId), outcome: toOutcomeView(outcome) };
+    },
+
+    syncJob: async ({ jobId }) => {
+      const synced = await withSession(jobId, (settings) => engine.sync(jobId, settings));
+      if (synced.outcome.status === 'busy') throw new AppError('job_busy', synced.outcome.message);
+      return {
+        job: view(jobId),
+        outcome: toOutcomeView(synced.outcome),
+        newVideos: synced.newVideos,
+        pages: synced.pages,
+        credits: synced.credits,
+      };
     },
 
     pauseJob: async ({ jobId, force, interrupted }) => {
@@ -171,6 +194,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
             name: APP_NAME,
             version: APP_VERSION,
           },
+          engine.history(jobId),
         );
         const result = await writeCorpus(input, path, {
           signal: controller.signal,
@@ -231,6 +255,8 @@ export function createHandlers(ctx: AppContext): AppHandlers {
 function specOf(draft: JobDraft): { spec: JobSpec; rejected: SourceLine[] } {
   const langs = parseLangPreference(draft.languages);
   if (!langs.ok) throw new AppError('invalid_input', `Languages "${draft.languages}": ${langs.reason}.`);
+  const filtersProblem = draft.filters === undefined ? null : checkFilters(draft.filters);
+  if (filtersProblem !== null) throw new AppError('invalid_input', `${filtersProblem}.`);
   const checked = checkSources(draft.sources);
   const rejected = toSourceLines(draft.sources, checked).filter((line) => line.kind === null);
   if (checked.valid.length === 0) {
@@ -251,6 +277,7 @@ function specOf(draft: JobDraft): { spec: JobSpec; rejected: SourceLine[] } {
         includeTimestamp: draft.includeTimestamp,
         sendMetadata: draft.sendMetadata,
         ...(draft.maxVideos !== null && { maxVideos: draft.maxVideos }),
+        ...(draft.filters !== undefined && { filters: draft.filters }),
       },
     },
     rejected,

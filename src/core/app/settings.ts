@@ -1,4 +1,4 @@
-import { EXPORT_FORMATS, SettingsSchema, type Settings } from '../../shared/contract';
+import { DEFAULT_FORMATS, SettingsSchema, type Settings } from '../../shared/contract';
 import type { Database } from '../store';
 import { readSetting, writeSetting } from '../store/settings';
 
@@ -15,7 +15,7 @@ export const DEFAULT_SETTINGS: Settings = {
     maxVideos: null,
     budget: null,
     concurrency: 4,
-    formats: [...EXPORT_FORMATS],
+    formats: [...DEFAULT_FORMATS],
   },
 };
 

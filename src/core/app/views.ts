@@ -8,7 +8,8 @@ import {
   type SourceLine,
 } from '../../shared/contract';
 import type { checkSources } from '../../shared/sources';
-import type { CreditStatus, EstimateResult, JobSummary, RunOutcome } from '../engine';
+import { describeFilters } from '../../shared/filters';
+import type { CreditStatus, Engine, EstimateResult, JobSummary, RunOutcome } from '../engine';
 
 /**
  * Engine rows to contract objects, field by field: what faces see is decided here, and nothing of
@@ -69,7 +70,12 @@ export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
   };
 }
 
-export function toJobDetail(job: JobSummary, estimate: EstimateResult, pace?: JobPace): JobDetail {
+export function toJobDetail(
+  job: JobSummary,
+  estimate: EstimateResult,
+  history: ReturnType<Engine['history']>,
+  pace?: JobPace,
+): JobDetail {
   return {
     job: toJobView(job, pace),
     options: {
@@ -94,6 +100,9 @@ export function toJobDetail(job: JobSummary, estimate: EstimateResult, pace?: Jo
       })),
     skipped: job.skipped,
     estimate,
+    filters: describeFilters(job.options.filters ?? {}),
+    skippedByFilter: history.skippedByFilter,
+    syncs: history.syncs,
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
-import { exportRowsOf, type ExportRow } from '../store/export-rows';
+import { exportRowsOf, languagesOfJob, type ExportRow } from '../store/export-rows';
 import { recoverFetchingItems, resetFailedItems, uncachedUnfinishedItems } from '../store/items';
 import {
   allJobs,
@@ -15,7 +15,10 @@ import {
 } from '../store/jobs';
 import { clearLease } from '../store/leases';
 import { releaseClaimsOf } from '../store/claims';
-import { reopenFailedWalks, sourcesOfJob } from '../store/sources';
+import { itemCounts, skippedByFilter } from '../store/items';
+import { creditsOfJob } from '../store/ledger';
+import { finishSync, startSync, syncsOfJob, type SyncRecord } from '../store/syncs';
+import { pagesOfJob, reopenFailedWalks, sourcesOfJob } from '../store/sources';
 import { creditStatusOf, setBalanceSetting } from './credits';
 import { TypedEmitter } from './emitter';
 import { findOrCreateJobRow, summarize } from './jobs';
@@ -28,6 +31,7 @@ import {
   ORIGINAL_TRACK,
   parseJobSettings,
   parseJobSpec,
+  type JobSettings,
 } from './spec';
 import type {
   CreditStatus,
@@ -39,6 +43,7 @@ import type {
   PreviewOutcome,
   RunOutcome,
   RunSettings,
+  SyncOutcome,
 } from './types';
 
 /** Thrown for a job id the database does not hold. */
@@ -48,6 +53,16 @@ export class JobNotFoundError extends Error {
   constructor(jobId: number) {
     super(`There is no job ${jobId}.`);
     this.name = 'JobNotFoundError';
+  }
+}
+
+/** Thrown for a sync of a job that has not finished: running it again is what continues it. */
+export class JobNotFinishedError extends Error {
+  readonly code = 'invalid_input' satisfies ErrorCode;
+
+  constructor(jobId: number) {
+    super(`Job ${jobId} has not finished: continue it first (run it again), then bring it up to date.`);
+    this.name = 'JobNotFinishedError';
   }
 }
 
@@ -139,6 +154,46 @@ export class Engine {
   }
 
   /**
+   * Brings a finished job up to date (see sync.ts) and fetches what is new, recording the sync with
+   * what it found and cost. A job that has not finished is refused: running it again continues it.
+   */
+  async sync(jobId: number, settings: RunSettings = {}): Promise<SyncOutcome> {
+    const job = this.#record(jobId);
+    if (job.status !== 'completed') throw new JobNotFinishedError(jobId);
+    const { db } = this.#deps;
+    const before = {
+      videos: itemCounts(db, jobId).total,
+      pages: pagesOfJob(db, jobId),
+      credits: creditsOfJob(db, jobId),
+    };
+    const syncId = startSync(db, jobId, this.#now());
+    const outcome = await this.#execute(jobId, settings, 'sync');
+    if (outcome.status === 'walked') throw new Error(`job ${jobId} was previewed instead of synced`);
+    const found = {
+      newVideos: itemCounts(db, jobId).total - before.videos,
+      pages: pagesOfJob(db, jobId) - before.pages,
+      credits: creditsOfJob(db, jobId) - before.credits,
+    };
+    if (outcome.status !== 'busy') finishSync(db, syncId, { at: this.#now(), ...found });
+    return { outcome, ...found };
+  }
+
+  /** The job's syncs (oldest first), the videos each filter left out, its transcripts by language. */
+  history(jobId: number): {
+    syncs: SyncRecord[];
+    skippedByFilter: Array<{ reason: string; videos: number }>;
+    languages: Record<string, number>;
+  } {
+    this.#record(jobId);
+    const { db } = this.#deps;
+    return {
+      syncs: syncsOfJob(db, jobId),
+      skippedByFilter: skippedByFilter(db, jobId),
+      languages: languagesOfJob(db, jobId),
+    };
+  }
+
+  /**
    * Walks the job's lists without buying any transcript, so that the user sees how many videos it
    * holds and what they will cost before starting it; the job keeps its status. A job started
    * afterwards continues from these pages instead of buying them again.
@@ -152,7 +207,7 @@ export class Engine {
   async #execute(
     jobId: number,
     settings: RunSettings,
-    mode: 'full' | 'walk',
+    mode: 'full' | 'walk' | 'sync',
   ): Promise<RunOutcome | { status: 'walked' }> {
     const job = this.#record(jobId);
     if (this.#runs.has(jobId)) throw new Error(`Job ${jobId} is already running.`);
@@ -205,15 +260,13 @@ export class Engine {
   }
 
   /** Records how the job is to be run and exported (see JobSettings) and the credits it may spend. */
-  configure(
-    jobId: number,
-    settings: { concurrency?: number; formats?: string[]; budget?: number | null },
-  ): void {
+  configure(jobId: number, settings: Partial<JobSettings> & { budget?: number | null }): void {
     const job = this.#record(jobId);
     const current = parseJobSettings(job.settingsJson);
     const next = JobSettingsSchema.parse({
       concurrency: settings.concurrency ?? current.concurrency,
       formats: settings.formats ?? current.formats,
+      chunking: settings.chunking ?? current.chunking,
     });
     const at = this.#now();
     this.#deps.db

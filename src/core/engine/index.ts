@@ -1,4 +1,4 @@
-export { Engine, JobNotFoundError, JobRunningError } from './engine';
+export { Engine, JobNotFinishedError, JobNotFoundError, JobRunningError } from './engine';
 export { DRAIN_MS } from './run-control';
 export { Throttle } from './throttle';
 export type { ThrottleOptions } from './throttle';
@@ -22,6 +22,7 @@ export type {
   RequestPacer,
   RunOutcome,
   RunSettings,
+  SyncOutcome,
   SourceProgress,
   WalkStatus,
 } from './types';

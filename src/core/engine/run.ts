@@ -17,6 +17,7 @@ import { ResultWriter } from './result-writer';
 import { ServiceHealth } from './service-health';
 import { Throttle } from './throttle';
 import type { EngineEvents, ItemCountsView, JobOptions, RequestPacer, RunOutcome } from './types';
+import { syncLists } from './sync';
 import { walkSources } from './walk';
 
 /** What one run works with: the engine's database and clock, and this run's client and pacer. */
@@ -42,9 +43,10 @@ export interface JobRunOptions {
   claimOwner: string;
   /**
    * 'walk' only walks the job's lists (a preview: pages are bought, transcripts are not) and leaves
-   * the job's status as it was; 'full' runs the job to its end.
+   * the job's status as it was; 'full' runs the job to its end; 'sync' first brings a finished job's
+   * lists up to date (sync.ts), then runs it to its end.
    */
-  mode: 'full' | 'walk';
+  mode: 'full' | 'walk' | 'sync';
   /** Taken by the engine before the run; released here with a completing status, by the engine otherwise. */
   lease: JobLease;
 }
@@ -169,7 +171,7 @@ export class JobRun {
   async execute(): Promise<RunOutcome | { status: 'walked' }> {
     const { db } = this.#deps;
     const { jobId } = this.#options;
-    if (!this.control.stopped && this.#options.mode === 'full') {
+    if (!this.control.stopped && this.#options.mode !== 'walk') {
       const at = this.#now();
       db.transaction(() => {
         setJobBudget(db, jobId, this.#options.budget ?? null, at);
@@ -197,10 +199,14 @@ export class JobRun {
       return;
     }
     // A second pass only happens when failed items were reset for retry during the run.
+    let firstPass = true;
     while (!this.control.stopped) {
       const progressBefore = this.#progress;
       let walkDone = false;
-      const walking = walkSources(ctx)
+      // A sync reads its lists again once; a later pass (failed items reset meanwhile) only walks.
+      const listing = this.#options.mode === 'sync' && firstPass ? syncLists(ctx) : walkSources(ctx);
+      firstPass = false;
+      const walking = listing
         .catch((error: unknown) => this.control.stop({ kind: 'error', error }))
         .finally(() => {
           walkDone = true;

@@ -57,6 +57,10 @@ export function requestLang(lang: string): string | undefined {
 export const JobSettingsSchema = z.object({
   concurrency: z.number().int().min(1).max(64).default(4),
   formats: z.array(z.string()).default([]),
+  /** How chunks.jsonl cuts transcripts into passages, in seconds. */
+  chunking: z
+    .object({ targetSeconds: z.number().int().positive(), overlapSeconds: z.number().int().nonnegative() })
+    .default({ targetSeconds: 60, overlapSeconds: 10 }),
 });
 export type JobSettings = z.output<typeof JobSettingsSchema>;
 

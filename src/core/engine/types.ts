@@ -59,6 +59,14 @@ export type RunOutcome =
 /** How a preview ended: its lists walked, with what the job will cost; or how the walk was stopped. */
 export type PreviewOutcome = { status: 'walked'; estimate: EstimateResult } | RunOutcome;
 
+/** How a sync ended, with what it found and what it cost (list pages and new transcripts). */
+export interface SyncOutcome {
+  outcome: RunOutcome;
+  newVideos: number;
+  pages: number;
+  credits: number;
+}
+
 /** Anything that spaces requests out, such as src/core/api's Pacer. */
 export interface RequestPacer {
   wait(signal?: AbortSignal): Promise<void>;

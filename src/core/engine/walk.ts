@@ -133,7 +133,7 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
 }
 
 /** A pagination loop found on a page: why the walk stops, and whether the page's videos are kept. */
-interface Loop {
+export interface Loop {
   message: string;
   /** The page itself is suspect (it repeats what was listed): its videos are not added. */
   beforeListing: boolean;
@@ -144,8 +144,10 @@ interface Loop {
  * (A -> B -> A), a page that brings no video this list had not already listed, an empty page that
  * promises more, and more pages than the number of videos the service announced can fill.
  */
-class LoopGuard {
+export class LoopGuard {
   readonly #source: SourceRecord;
+  /** A sync reads a list it knows from its start: pages of known videos are expected there. */
+  readonly #repeatsExpected: boolean;
   readonly #cursors = new Set<string>();
   /**
    * The previous page's videos: a page that repeats them is a loop even when another source of the
@@ -157,11 +159,13 @@ class LoopGuard {
   #largestPage = 0;
   #expected: number | null;
 
-  constructor(source: SourceRecord) {
+  /** `fromStart`: a sync's walk, which starts over from the first page and expects known videos. */
+  constructor(source: SourceRecord, fromStart = false) {
     this.#source = source;
-    this.#pages = source.pages;
+    this.#repeatsExpected = fromStart;
+    this.#pages = fromStart ? 0 : source.pages;
     this.#expected = source.expectedVideos;
-    if (source.cursor !== null) this.#cursors.add(source.cursor);
+    if (!fromStart && source.cursor !== null) this.#cursors.add(source.cursor);
   }
 
   /** Checks a page that has a next cursor; undefined when following it is sound. */
@@ -179,7 +183,8 @@ class LoopGuard {
     const repeated =
       ids.length > 0 &&
       (ids.every((id) => this.#previousPage.has(id)) ||
-        countListedBySource(ctx.db, ctx.jobId, this.#source.id, ids) === ids.length);
+        (!this.#repeatsExpected &&
+          countListedBySource(ctx.db, ctx.jobId, this.#source.id, ids) === ids.length));
     if (repeated) {
       return {
         message: 'the service sent a page of videos this list had already listed (a pagination loop)',
@@ -210,7 +215,7 @@ class LoopGuard {
 }
 
 /** playlist_info.num_videos when it is a whole number ("1,234" included). */
-function expectedVideosOf(page: VideoPage): number | null {
+export function expectedVideosOf(page: VideoPage): number | null {
   const text = page.info?.['num_videos']?.replaceAll(',', '').trim();
   if (text === undefined || !/^\d+$/.test(text)) return null;
   return Number(text);
@@ -221,7 +226,7 @@ function expectedVideosOf(page: VideoPage): number | null {
  * whether it is to be fetched or skipped. Returns true when added to fetch, false when added as
  * skipped, undefined when the job already had it (from another source: INSERT OR IGNORE).
  */
-function insertListedVideo(
+export function insertListedVideo(
   ctx: RunContext,
   source: SourceRecord,
   video: VideoItem,
@@ -280,7 +285,7 @@ function settleAwaitingItems(
   return kept;
 }
 
-function requestPage(
+export function requestPage(
   ctx: RunContext,
   source: SourceRecord,
   cursor: string | null,
@@ -310,7 +315,7 @@ async function searchPage(ctx: RunContext, query: string): Promise<ApiResponse<V
   return { ...response, value: { items, continuation: null, hasMore: false } };
 }
 
-function endpointOf(source: SourceRecord): 'playlist/videos' | 'channel/videos' | 'search' {
+export function endpointOf(source: SourceRecord): 'playlist/videos' | 'channel/videos' | 'search' {
   if (source.kind === 'channel') return 'channel/videos';
   return source.kind === 'search' ? 'search' : 'playlist/videos';
 }
@@ -319,7 +324,7 @@ function endpointOf(source: SourceRecord): 'playlist/videos' | 'channel/videos' 
  * A 404 makes the walk unavailable and other failures make it failed, each with its reason, and the
  * job goes on; 402, 401/403 and a service that cannot be reached stop the run.
  */
-function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown): void {
+export function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown): void {
   const failure = classifyFailure(error, ctx.control.stopSignal);
   switch (failure.kind) {
     case 'aborted':

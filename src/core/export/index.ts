@@ -11,6 +11,8 @@ export type {
   ExportProgress,
   ExportResult,
   ExportSourceFailure,
+  ExportSync,
+  ExportListing,
   ExportSegment,
   ExportVideo,
 } from './types';

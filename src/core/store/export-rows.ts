@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Database } from './database';
 import { preparedFor } from './prepared';
-import { ITEM_STATUSES, type ItemStatus } from './items';
+import { ITEM_STATUSES, type ItemListing, type ItemStatus } from './items';
 import { SOURCE_KINDS, type SourceKindName } from './sources';
 
 /** One row of the page query, as SQLite returns it. */
@@ -25,6 +25,13 @@ const StoredRowSchema = z.object({
   requested_lang: z.string().nullable(),
   transcript_title: z.string().nullable(),
   segment_count: z.number().int().nullable(),
+  fetched_at: z.string().nullable(),
+  channel_id: z.string().nullable(),
+  channel_title: z.string().nullable(),
+  published: z.string().nullable(),
+  duration_seconds: z.number().int().nullable(),
+  view_count: z.number().int().nullable(),
+  has_captions: z.number().int().nullable(),
 });
 type StoredRow = z.output<typeof StoredRowSchema>;
 
@@ -38,6 +45,7 @@ export interface ExportTranscript {
   requestedLang: string;
   title: string | null;
   segmentCount: number;
+  fetchedAt: string;
   /**
    * The JSON body as received, read from the database on first use: a pass over the rows that
    * needs only the columns above (index.csv, errors.csv) never loads the bodies.
@@ -65,6 +73,8 @@ export interface ExportRow {
   sourceInput: string;
   /** Videos listed by the source so far (the largest position, to pad positions to). */
   sourceVideos: number;
+  /** What the list page said of the video (empty for a video given by itself). */
+  listing: ItemListing;
   transcript: ExportTranscript | null;
 }
 
@@ -77,7 +87,8 @@ const statements = preparedFor((db) => ({
     `SELECT i.id AS item_id, i.video_id, i.title AS item_title, i.status, i.position, i.attempts, i.http_status,
        i.code, i.message, s.id AS source_id, s.position AS source_position, s.kind AS source_kind,
        s.input AS source_input, s.videos_found AS source_videos, t.id AS transcript_id, t.language,
-       t.requested_lang, t.title AS transcript_title, t.segment_count
+       t.requested_lang, t.title AS transcript_title, t.segment_count, t.fetched_at, i.channel_id,
+       i.channel_title, i.published, i.duration_seconds, i.view_count, i.has_captions
      FROM items i
      JOIN sources s ON s.id = i.source_id
      LEFT JOIN transcripts t ON t.id = i.transcript_id
@@ -86,6 +97,10 @@ const statements = preparedFor((db) => ({
      LIMIT ?`,
   ),
   body: db.prepare<[number], unknown>('SELECT body FROM transcripts WHERE id = ?'),
+  languages: db.prepare<[number], { language: string; n: number }>(
+    `SELECT t.language, count(*) AS n FROM items i JOIN transcripts t ON t.id = i.transcript_id
+     WHERE i.job_id = ? AND i.status = 'ok' GROUP BY t.language ORDER BY n DESC, t.language`,
+  ),
 }));
 
 /**
@@ -108,6 +123,15 @@ export function* exportRowsOf(db: Database, jobId: number): Generator<ExportRow,
   }
 }
 
+/** The job's transcripts by the language they came in, most first. */
+export function languagesOfJob(db: Database, jobId: number): Record<string, number> {
+  return Object.fromEntries(
+    statements(db)
+      .languages.all(jobId)
+      .map((row) => [row.language, row.n]),
+  );
+}
+
 function toExportRow(db: Database, row: StoredRow): ExportRow {
   return {
     itemId: row.item_id,
@@ -124,6 +148,14 @@ function toExportRow(db: Database, row: StoredRow): ExportRow {
     sourceKind: row.source_kind,
     sourceInput: row.source_input,
     sourceVideos: row.source_videos,
+    listing: {
+      ...(row.channel_id !== null && { channelId: row.channel_id }),
+      ...(row.channel_title !== null && { channelTitle: row.channel_title }),
+      ...(row.published !== null && { published: row.published }),
+      ...(row.duration_seconds !== null && { durationSeconds: row.duration_seconds }),
+      ...(row.view_count !== null && { viewCount: row.view_count }),
+      ...(row.has_captions !== null && { hasCaptions: row.has_captions === 1 }),
+    },
     transcript: row.transcript_id === null ? null : storedTranscript(db, row.transcript_id, row),
   };
 }
@@ -136,6 +168,7 @@ function storedTranscript(db: Database, id: number, row: StoredRow): ExportTrans
     requestedLang: row.requested_lang ?? '',
     title: row.transcript_title,
     segmentCount: row.segment_count ?? 0,
+    fetchedAt: row.fetched_at ?? '',
     get body(): string {
       body ??= StoredBodySchema.parse(statements(db).body.get(id)).body;
       return body;

@@ -90,6 +90,18 @@ const statements = preparedFor((db) => ({
     `SELECT id, position, title, published, duration_seconds, has_captions FROM items
      WHERE source_id = ? AND status = 'skipped' AND code = ? ORDER BY id`,
   ),
+  hasAll: db.prepare<[string, number], { n: number }>(
+    `SELECT count(*) AS n FROM json_each(?) j
+     WHERE EXISTS (SELECT 1 FROM items i WHERE i.job_id = ? AND i.video_id = j.value)`,
+  ),
+  lastId: db.prepare<[number], { id: number | null }>('SELECT max(id) AS id FROM items WHERE job_id = ?'),
+  shift: db.prepare<[number, number, number]>(
+    'UPDATE items SET position = position + ? WHERE source_id = ? AND id < ?',
+  ),
+  skippedByFilter: db.prepare<[number], { reason: string; videos: number }>(
+    `SELECT message AS reason, count(*) AS videos FROM items
+     WHERE job_id = ? AND status = 'skipped' AND code = 'filter' GROUP BY message ORDER BY videos DESC, message`,
+  ),
   select: db.prepare<[string, string | null, string | null, string, number]>(
     'UPDATE items SET status = ?, code = ?, message = ?, updated_at = ? WHERE id = ?',
   ),
@@ -162,6 +174,29 @@ export function itemsAwaitingListSize(db: Database, sourceId: number): AwaitingI
   return statements(db)
     .awaiting.all(sourceId, AWAITING_LIST_SIZE)
     .map((row) => AwaitingItemSchema.parse(row));
+}
+
+/** Whether the job holds every one of these videos. */
+export function jobHasVideos(db: Database, jobId: number, videoIds: readonly string[]): boolean {
+  return (statements(db).hasAll.get(JSON.stringify(videoIds), jobId)?.n ?? 0) === videoIds.length;
+}
+
+/** The id of the job's newest item, 0 when it has none. */
+export function lastItemId(db: Database, jobId: number): number {
+  return statements(db).lastId.get(jobId)?.id ?? 0;
+}
+
+/**
+ * Moves the source's items listed before `beforeItemId` down by `by` places: a channel lists its
+ * newest videos first, so videos found by a sync push the others down.
+ */
+export function shiftPositions(db: Database, sourceId: number, beforeItemId: number, by: number): void {
+  statements(db).shift.run(by, sourceId, beforeItemId);
+}
+
+/** How many videos each filter left out, most first. */
+export function skippedByFilter(db: Database, jobId: number): Array<{ reason: string; videos: number }> {
+  return statements(db).skippedByFilter.all(jobId);
 }
 
 /** Decides an item that waited: pending (to fetch), or skipped with the filter's words. */

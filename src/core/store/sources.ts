@@ -92,6 +92,12 @@ const statements = preparedFor((db) => ({
   failWalk: db.prepare<[string, string, number | null, string | null, number]>(
     'UPDATE sources SET walk_status = ?, error = ?, http_status = ?, error_code = ? WHERE id = ?',
   ),
+  pagesOfJob: db.prepare<[number], { n: number | null }>(
+    'SELECT sum(pages) AS n FROM sources WHERE job_id = ?',
+  ),
+  recordSyncPage: db.prepare<[string | null, number]>(
+    'UPDATE sources SET cursor = ?, pages = pages + 1 WHERE id = ?',
+  ),
   reopenFailed: db.prepare<[number]>(
     `UPDATE sources SET walk_status = 'pending', error = NULL, http_status = NULL, error_code = NULL
      WHERE job_id = ? AND walk_status IN ('failed', 'unavailable')`,
@@ -149,6 +155,16 @@ export function failWalk(
     failure.code ?? null,
     sourceId,
   );
+}
+
+/** List pages the job has bought, all its lists together. */
+export function pagesOfJob(db: Database, jobId: number): number {
+  return statements(db).pagesOfJob.get(jobId)?.n ?? 0;
+}
+
+/** A page a sync bought: counted, its cursor kept; the walk stays done. */
+export function recordSyncPage(db: Database, sourceId: number, cursor: string | null): void {
+  statements(db).recordSyncPage.run(cursor, sourceId);
 }
 
 /**

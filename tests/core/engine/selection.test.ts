@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { lengthSeconds, publishedAt, viewCount } from '../../../src/core/engine/selection';
+import { parsePositions, positionSelected } from '../../../src/shared/filters';
+import type { Filters } from '../../../src/shared/filters';
+import { describePlaylist, describeVideo } from '../../../src/simulator';
+import { FastClock, startHarness, spec, type Harness } from './helpers';
+
+describe("positions in yt-dlp's --playlist-items syntax", () => {
+  const selected = (text: string, size: number) => {
+    const parsed = parsePositions(text);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    return Array.from({ length: size }, (_, i) => i + 1).filter((p) =>
+      positionSelected(parsed.ranges, p, size),
+    );
+  };
+
+  it.each([
+    ['1-3,7', 15, [1, 2, 3, 7]],
+    ['1:3,7,-5::2', 15, [1, 2, 3, 7, 11, 13, 15]],
+    ['-10:', 15, [6, 7, 8, 9, 10, 11, 12, 13, 14, 15]],
+    ['::5', 15, [1, 6, 11]],
+    ['-1', 15, [15]],
+    ['14:', 15, [14, 15]],
+  ] as const)('%s of %i', (text, size, expected) => {
+    expect(selected(text, size)).toEqual(expected);
+  });
+
+  it.each(['0', 'a-b', '1::0', '1-'])('refuses %s', (text) => {
+    expect(parsePositions(text).ok).toBe(false);
+  });
+});
+
+describe("reading the listing's texts", () => {
+  it('reads lengths, view counts and publication times, approximate when relative', () => {
+    expect([
+      lengthSeconds('1:02:03'),
+      lengthSeconds('12:34'),
+      lengthSeconds('45'),
+      lengthSeconds('LIVE'),
+    ]).toEqual([3723, 754, 45, undefined]);
+    expect([viewCount('1,234 views'), viewCount('1.2M views'), viewCount('no views')]).toEqual([
+      1234,
+      1_200_000,
+      undefined,
+    ]);
+    const now = Date.UTC(2026, 0, 31);
+    expect(publishedAt('3 weeks ago', now)).toBe(now - 21 * 86_400_000);
+    expect(publishedAt('Streamed 2 days ago', now)).toBe(now - 2 * 86_400_000);
+    expect(publishedAt('2025-06-01T10:00:00Z', now)).toBe(Date.UTC(2025, 5, 1, 10));
+    expect(publishedAt(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('filters skip exactly what they should, with nothing charged for it', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  const PLAYLIST = 'PLfilteredLecturesList_n120';
+  const ids = describePlaylist(PLAYLIST).videoIds();
+
+  async function run(filters: Filters) {
+    h = await startHarness({ credits: 10_000 });
+    const { job } = h.engine.findOrCreateJob(spec([PLAYLIST], { filters }));
+    expect((await h.engine.run(job.id, { concurrency: 8 })).status).toBe('completed');
+    const rows = [...h.engine.exportRows(job.id)];
+    const skipped = rows.filter((row) => row.status === 'skipped').map((row) => row.videoId);
+    // Skipped videos are never requested, so never charged.
+    for (const id of skipped) expect(h.sim.admin.chargesFor(id)).toBe(0);
+    const requested = new Set(h.sim.admin.requests().map((request) => request.query['video_url']));
+    for (const id of skipped) expect(requested.has(id)).toBe(false);
+    return { job, rows, skipped };
+  }
+
+  it('by duration', async () => {
+    const { skipped, rows } = await run({ minDuration: 600, maxDuration: 2000 });
+    expect(skipped).toEqual(
+      ids.filter((id) => describeVideo(id).lengthSeconds < 600 || describeVideo(id).lengthSeconds > 2000),
+    );
+    expect(rows.find((row) => row.status === 'skipped')?.message).toMatch(
+      /^(shorter than 600 s|longer than 2000 s)/,
+    );
+  });
+
+  it('by title, matched and rejected without regard to case', async () => {
+    const word = describeVideo(ids[0]!).title.split(' ')[0]!;
+    const { skipped } = await run({ matchTitle: word.toUpperCase() });
+    expect(skipped).toEqual(
+      ids.filter((id) => !describeVideo(id).title.toLowerCase().includes(word.toLowerCase())),
+    );
+    h.close();
+    const rejected = await run({ rejectTitle: word.toLowerCase() });
+    expect(rejected.skipped).toEqual(
+      ids.filter((id) => describeVideo(id).title.toLowerCase().includes(word.toLowerCase())),
+    );
+  });
+
+  it('by position, counting from the end of the list too', async () => {
+    const { skipped } = await run({ items: '1-10,100,-5:' });
+    const kept = new Set([...ids.slice(0, 10), ids[99], ...ids.slice(115)]);
+    expect(skipped).toEqual(ids.filter((id) => !kept.has(id)));
+  });
+
+  it('by publication date (approximate from "N weeks ago"), away from the rounding', async () => {
+    // The harness's clock stands at FastClock's start: "3 weeks ago" is read from there.
+    const twoYearsAgo = new Date(new FastClock().time - 730 * 86_400_000).toISOString().slice(0, 10);
+    const { skipped } = await run({ publishedAfter: twoYearsAgo });
+    for (const id of ids) {
+      const age = describeVideo(id).ageDays;
+      if (age < 700) expect(skipped, `${id}, ${age} days old`).not.toContain(id);
+      if (age >= 1100) expect(skipped, `${id}, ${age} days old`).toContain(id);
+    }
+  });
+
+  it('videos the listing says have no captions, only when asked', async () => {
+    const { skipped, rows } = await run({ skipUncaptioned: true });
+    expect(skipped).toEqual(ids.filter((id) => !describeVideo(id).hasCaptions));
+    expect(rows.filter((row) => row.status === 'unavailable')).toEqual([]);
+  });
+});

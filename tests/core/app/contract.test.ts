@@ -202,6 +202,22 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     expect(removed).toEqual([expect.objectContaining({ jobId: cancelled.id })]);
   });
 
+  it("filters before buying and brings a finished job up to date, telling both in the job's detail", async () => {
+    const { job } = await api.createJob({
+      draft: draft(['@contract_synced_n25'], { filters: { items: '1-20' } }),
+      start: true,
+    });
+    await jobBecomes(job.id, (view) => view.status === 'completed');
+    sim.admin.addUploads('@contract_synced_n25', 2);
+    const synced = await api.syncJob({ jobId: job.id });
+    expect(synced).toMatchObject({ newVideos: 2, outcome: { status: 'completed' } });
+    const detail = await api.jobDetail({ jobId: job.id });
+    expect(detail.filters).toEqual(['positions 1-20 of each list']);
+    expect(detail.skippedByFilter).toEqual([{ reason: 'not at positions 1-20', videos: 5 }]);
+    expect(detail.syncs).toEqual([{ at: expect.any(String), newVideos: 2, credits: synced.credits }]);
+    expect(detail.job.counts).toMatchObject({ total: 27, skipped: 5 });
+  });
+
   it("pages through a job's videos, filtered by status and searched by title, in list order", async () => {
     const { job } = await api.createJob({ draft: draft(['PLcontractPagedList_n230']), start: true });
     await jobBecomes(job.id, (view) => view.status === 'completed');

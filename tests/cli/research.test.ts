@@ -1,0 +1,113 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describePlaylist, describeVideo, startSimulator, type RunningSimulator } from '../../src/simulator';
+import { readZip, runCli, tempDir } from '../support/cli';
+
+let sim: RunningSimulator;
+let dir: string;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  sim = await startSimulator({ credits: 10_000 });
+  dir = tempDir();
+  env = {
+    TRANSCRIPT_API_KEY: sim.key,
+    TRANSCRIPT_API_BASE_URL: sim.url,
+    SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+  };
+});
+afterEach(() => sim.close());
+
+const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
+
+describe('selection flags', () => {
+  const PLAYLIST = 'PLresearchSelectedList_n80';
+  const flags = ['--min-duration', '300', '--items', '1-60', '--skip-uncaptioned'];
+
+  it('preview says what each filter leaves out; export skips exactly those, buying nothing for them', async () => {
+    const ids = describePlaylist(PLAYLIST).videoIds();
+    const kept = ids
+      .slice(0, 60)
+      .filter((id) => describeVideo(id).lengthSeconds >= 300 && describeVideo(id).hasCaptions);
+
+    const preview = await runCli(['preview', PLAYLIST, ...flags], env);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.stdout).toMatch(/left out by a filter: 20 \(not at positions 1-60\)/);
+    expect(preview.stdout).toMatch(/left out by a filter: \d+ \(shorter than 300 s/);
+    expect(preview.stdout).toMatch(new RegExp(`at most ${kept.length} credit`));
+
+    const out = join(dir, 'selected.zip');
+    const exported = await runCli(['export', PLAYLIST, ...flags, '--out', out], env);
+    expect(exported.code, exported.stderr).toBe(0);
+    const rows = (await readZip(out)).index.slice(1);
+    expect(rows.filter((row) => row[3] !== 'skipped').map((row) => row[0])).toEqual(kept);
+    expect(
+      sim.admin
+        .ledger()
+        .filter((charge) => charge.endpoint === 'transcript')
+        .map((c) => c.videoId),
+    ).toEqual(expect.arrayContaining(kept));
+    expect(sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript')).toHaveLength(kept.length);
+  });
+
+  it('are part of the job: other filters make another job', async () => {
+    await runCli(['preview', PLAYLIST, '--items', '1-5'], env);
+    await runCli(['preview', PLAYLIST, '--items', '1-6'], env);
+    const jobs = JSON.parse((await runCli(['jobs', '--json'], env)).stdout) as unknown[];
+    expect(jobs).toHaveLength(2);
+  });
+
+  it.each([
+    [['--match-title', '(unclosed'], /--match-title \(unclosed: not a regular expression/],
+    [
+      ['--published-after', '31/05/2024'],
+      /--published-after 31\/05\/2024: expected a date such as 2024-05-31/,
+    ],
+    [['--items', '1-,x'], /--items 1-,x: "1-" is not a position/],
+    [['--min-duration', '600', '--max-duration', '60'], /--min-duration 600 is more than --max-duration 60/],
+    [
+      ['--chunk-seconds', '30', '--chunk-overlap', '30'],
+      /--chunk-overlap 30 must be shorter than --chunk-seconds 30/,
+    ],
+  ])('refuses %j with a plain line and nothing sent', async (args, message) => {
+    const result = await runCli(['export', PLAYLIST, ...args, '--out', join(dir, 'x.zip')], env);
+    expect(result.code).toBe(2);
+    expect(lastLine(result.stderr)).toMatch(message);
+    expect(sim.admin.requests()).toEqual([]);
+  });
+});
+
+describe('scriptorium sync', () => {
+  it('brings a channel up to date with only its new videos, then export writes the whole corpus', async () => {
+    const args = ['export', '@research_synced_n20', '--out', join(dir, 'channel.zip')];
+    expect((await runCli(args, env)).code).toBe(0);
+    const before = sim.admin.ledger().length;
+
+    const quiet = await runCli(['sync', '1'], env);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toMatch(/Job 1 brought up to date: nothing new: it cost 0 credit\(s\)/);
+    expect(sim.admin.ledger()).toHaveLength(before);
+
+    sim.admin.addUploads('@research_synced_n20', 3);
+    const grown = await runCli(['sync', '1'], env);
+    expect(grown.code, grown.stderr).toBe(0);
+    expect(grown.stdout).toMatch(/3 new video\(s\)/);
+    expect((await runCli(args, env)).code).toBe(0);
+    expect((await readZip(join(dir, 'channel.zip'))).index.slice(1)).toHaveLength(23);
+  });
+
+  it('refuses a job that does not exist or has not finished', async () => {
+    expect(lastLine((await runCli(['sync', '7'], env)).stderr)).toMatch(/There is no job 7/);
+    expect(
+      (
+        await runCli(
+          ['export', 'PLresearchUnfinished_n30', '--budget', '2', '--out', join(dir, 'u.zip')],
+          env,
+        )
+      ).code,
+    ).toBe(3);
+    const refused = await runCli(['sync', '1'], env);
+    expect(refused.code).toBe(2);
+    expect(lastLine(refused.stderr)).toMatch(/Job 1 has not finished/);
+  });
+});

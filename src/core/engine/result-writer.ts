@@ -20,17 +20,21 @@ export interface PendingResult {
  * make the next run buy again stays within twice the requests in flight.
  */
 export class ResultWriter {
-  readonly #db: Database;
   readonly #onError: (error: unknown) => void;
   readonly #groupSize: number;
+  /** Built once: better-sqlite3 makes a new wrapper on every db.transaction() call. */
+  readonly #commit: (group: PendingResult[]) => void;
   #group: PendingResult[] = [];
   #timer: NodeJS.Timeout | undefined;
 
   /** `onError` receives a failed commit (a full disk); the group's results are then not announced. */
   constructor(db: Database, onError: (error: unknown) => void, groupSize: number) {
-    this.#db = db;
     this.#onError = onError;
     this.#groupSize = groupSize;
+    const write = db.transaction((group: PendingResult[]) => {
+      for (const result of group) result.write();
+    });
+    this.#commit = (group) => write.immediate(group);
   }
 
   add(result: PendingResult): void {
@@ -47,11 +51,7 @@ export class ResultWriter {
     this.#group = [];
     if (group.length === 0) return;
     try {
-      this.#db
-        .transaction(() => {
-          for (const result of group) result.write();
-        })
-        .immediate();
+      this.#commit(group);
     } catch (error) {
       this.#onError(error);
       return;

@@ -4,36 +4,50 @@ import { preparedFor } from './prepared';
 import { ITEM_STATUSES, type ItemListing, type ItemStatus } from './items';
 import { SOURCE_KINDS, type SourceKindName } from './sources';
 
-/** One row of the page query, as SQLite returns it. */
-const StoredRowSchema = z.object({
-  item_id: z.number().int(),
-  video_id: z.string(),
-  item_title: z.string(),
-  status: z.enum(ITEM_STATUSES),
-  position: z.number().int(),
-  attempts: z.number().int(),
-  http_status: z.number().int().nullable(),
-  code: z.string().nullable(),
-  message: z.string().nullable(),
-  source_id: z.number().int(),
-  source_position: z.number().int(),
-  source_kind: z.enum(SOURCE_KINDS),
-  source_input: z.string(),
-  source_videos: z.number().int(),
-  transcript_id: z.number().int().nullable(),
-  language: z.string().nullable(),
-  requested_lang: z.string().nullable(),
-  transcript_title: z.string().nullable(),
-  segment_count: z.number().int().nullable(),
-  fetched_at: z.string().nullable(),
-  channel_id: z.string().nullable(),
-  channel_title: z.string().nullable(),
-  published: z.string().nullable(),
-  duration_seconds: z.number().int().nullable(),
-  view_count: z.number().int().nullable(),
-  has_captions: z.number().int().nullable(),
-});
-type StoredRow = z.output<typeof StoredRowSchema>;
+/**
+ * One row of the page query, as SQLite returns it. Every column comes from this version's schema
+ * (migrations bring older files up to it), and the two enumerations are checked row by row in
+ * checkedRow: the export reads a whole job several times, so a schema parse of every row would be
+ * most of its time.
+ */
+interface StoredRow {
+  item_id: number;
+  video_id: string;
+  item_title: string;
+  status: ItemStatus;
+  position: number;
+  attempts: number;
+  http_status: number | null;
+  code: string | null;
+  message: string | null;
+  source_id: number;
+  source_position: number;
+  source_kind: SourceKindName;
+  source_input: string;
+  source_videos: number;
+  transcript_id: number | null;
+  language: string | null;
+  requested_lang: string | null;
+  transcript_title: string | null;
+  segment_count: number | null;
+  fetched_at: string | null;
+  channel_id: string | null;
+  channel_title: string | null;
+  published: string | null;
+  duration_seconds: number | null;
+  view_count: number | null;
+  has_captions: number | null;
+}
+
+const ITEM_STATUS_SET: ReadonlySet<string> = new Set(ITEM_STATUSES);
+const SOURCE_KIND_SET: ReadonlySet<string> = new Set(SOURCE_KINDS);
+
+function checkedRow(row: StoredRow): StoredRow {
+  if (!ITEM_STATUS_SET.has(row.status) || !SOURCE_KIND_SET.has(row.source_kind)) {
+    throw new Error(`item ${row.item_id} has a status or source kind this version does not know`);
+  }
+  return row;
+}
 
 const StoredBodySchema = z.object({ body: z.string() });
 
@@ -83,7 +97,7 @@ const PAGE_SIZE = 256;
 
 const statements = preparedFor((db) => ({
   sources: db.prepare<[number], { id: number }>('SELECT id FROM sources WHERE job_id = ? ORDER BY position'),
-  page: db.prepare<[number, number, number, number], unknown>(
+  page: db.prepare<[number, number, number, number], StoredRow>(
     `SELECT i.id AS item_id, i.video_id, i.title AS item_title, i.status, i.position, i.attempts, i.http_status,
        i.code, i.message, s.id AS source_id, s.position AS source_position, s.kind AS source_kind,
        s.input AS source_input, s.videos_found AS source_videos, t.id AS transcript_id, t.language,
@@ -114,7 +128,7 @@ export function* exportRowsOf(db: Database, jobId: number): Generator<ExportRow,
     for (;;) {
       const rows = statements(db).page.all(sourceId, after.position, after.itemId, PAGE_SIZE);
       for (const raw of rows) {
-        const row = toExportRow(db, StoredRowSchema.parse(raw));
+        const row = toExportRow(db, checkedRow(raw));
         after = { position: row.position, itemId: row.itemId };
         yield row;
       }

@@ -28,7 +28,8 @@ const statements = preparedFor((db) => ({
     `INSERT INTO transcripts (video_id, requested_lang, include_timestamp, send_metadata, language, title,
        segment_count, body, fetched_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (video_id, requested_lang, include_timestamp, send_metadata) DO NOTHING`,
+     ON CONFLICT (video_id, requested_lang, include_timestamp, send_metadata) DO NOTHING
+     RETURNING id`,
   ),
 }));
 
@@ -43,7 +44,7 @@ export function findTranscriptId(db: Database, key: TranscriptKey): number | und
 
 /** Stores a transcript in the shared cache and returns its id (the existing row's when another job won the race). */
 export function storeTranscript(db: Database, transcript: NewTranscript): number {
-  statements(db).insert.run(
+  const inserted = statements(db).insert.get(
     transcript.videoId,
     transcript.requestedLang,
     Number(transcript.includeTimestamp),
@@ -53,7 +54,8 @@ export function storeTranscript(db: Database, transcript: NewTranscript): number
     transcript.segmentCount,
     transcript.body,
     transcript.fetchedAt,
-  );
+  ) as { id: number } | undefined;
+  if (inserted !== undefined) return inserted.id;
   const id = findTranscriptId(db, transcript);
   if (id === undefined) throw new Error(`The transcript of ${transcript.videoId} could not be stored`);
   return id;

@@ -79,5 +79,5 @@ export function describeGaps(job: JobView): string | null {
     job.sourcesFailed > 0 ? `${plural(job.sourcesFailed, 'list')} could not be read` : '',
   ].filter((part) => part !== '');
   if (parts.length === 0) return null;
-  return `Finished, but ${parts.join(' and ')}. Retry failed tries them again.`;
+  return `Finished, but ${parts.join(' and ')}. Retry failed tries again.`;
 }

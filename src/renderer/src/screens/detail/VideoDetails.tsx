@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { VideoRow } from '../../../../shared/contract';
 import { ExternalLink } from '../../components/ExternalLink';
 import { formatCount, plural, videoStatusLabel } from '../../lib/format';
@@ -8,8 +8,13 @@ import { videoReason } from './video-reason';
 /** One video's whole story: status, attempts, and for a failure the HTTP status, code and message. */
 export function VideoDetails({ row, onClose }: { row: VideoRow; onClose(): void }) {
   const titleId = useId();
+  const panel = useRef<HTMLElement>(null);
+  // Shown below the table: brought into view, the focus staying on the row.
+  useEffect(() => {
+    panel.current?.scrollIntoView({ block: 'nearest' });
+  }, [row.itemId]);
   return (
-    <section className="video-details" aria-labelledby={titleId} aria-live="polite">
+    <section ref={panel} className="video-details" aria-labelledby={titleId} aria-live="polite">
       <h3 id={titleId}>{row.title || `Video ${row.videoId}`}</h3>
       <dl className="details-list">
         <div>

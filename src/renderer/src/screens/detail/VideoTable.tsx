@@ -43,7 +43,9 @@ export function VideoTable({ onShow }: { onShow(row: VideoRow): void }) {
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? -1;
 
-  useEffect(() => videoPagesStore.getState().showRows(first, last), [first, last, total]);
+  useEffect(() => {
+    videoPagesStore.getState().showRows(first, last);
+  }, [first, last, total]);
 
   // After a key moved the active row, focus it once it is drawn.
   useEffect(() => {

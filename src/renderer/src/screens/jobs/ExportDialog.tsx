@@ -64,7 +64,7 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
       {state === undefined || state.phase === 'failed' ? (
         <>
           <fieldset className="choices">
-            <legend>Files for each transcript</legend>
+            <legend>Files in the ZIP</legend>
             {EXPORT_FORMATS.map((format) => (
               <div className="choice" key={format}>
                 <input

@@ -15,7 +15,8 @@ interface JobActionsProps {
 
 /**
  * What the user can do with a job: only the actions its state allows. Pause and Resume share one
- * button, so that the focus stays on it when the job's state flips.
+ * button, so that the focus stays on it when the job's state flips; a draft (previewed, never run)
+ * is started rather than resumed.
  */
 export function JobActions({ job, onDeleted }: JobActionsProps) {
   const can = availableActions(job);
@@ -77,7 +78,7 @@ export function JobActions({ job, onDeleted }: JobActionsProps) {
             onClick={primary === 'resume' ? resume : pause}
             {...busyProps(primary)}
           >
-            {primary === 'resume' ? 'Resume' : 'Pause'}
+            {primary === 'pause' ? 'Pause' : job.status === 'draft' ? 'Start' : 'Resume'}
           </button>
         )}
         {secondaryPause && (

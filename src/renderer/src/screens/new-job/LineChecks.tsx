@@ -65,7 +65,6 @@ function LineRow({ line }: { line: SourceLine }) {
             {sourceKindLabel(line.kind)}
             {line.warning !== null && (
               <span className="line-warning-text">
-                {' '}
                 <strong>Check:</strong> {line.warning}
               </span>
             )}

@@ -17,9 +17,11 @@ test.describe('a job at work', () => {
     await expect(card.getByText('You paused it. Resume continues where it stopped.')).toBeVisible();
     // The focus stays on the button that changed from Pause to Resume.
     await expect(card.getByRole('button', { name: 'Resume', exact: true })).toBeFocused();
+    // Requests in flight when Pause was pressed finish and are kept; after that, nothing moves.
+    await page.waitForTimeout(400);
     const paused = await videosDone(page, title);
     const charged = sim.admin.ledger().length;
-    await page.waitForTimeout(300);
+    await page.waitForTimeout(400);
     expect(await videosDone(page, title)).toBe(paused);
     expect(sim.admin.ledger()).toHaveLength(charged);
 

@@ -54,9 +54,13 @@ export const test = base.extend<Options & Fixtures>({
     await ui.stop();
   },
   app: async ({ page, ui }, use) => {
+    // An exception in the page is a bug, whatever the test looks at.
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
     await page.goto(ui.url);
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     await use(page);
+    expect(errors, 'errors thrown in the page').toEqual([]);
   },
 });
 

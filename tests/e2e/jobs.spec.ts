@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { startCli } from '../support/cli';
-import { expect, test } from './support/fixtures';
+import { describePlaylist } from '../../src/simulator';
+import { admin, expect, test } from './support/fixtures';
 import { expectCompleted, goTo, jobCard, startJob, videosDone } from './support/screens';
 
 test.describe('a job at work', () => {
@@ -45,6 +46,18 @@ test.describe('a job at work', () => {
     await expectCompleted(page, title, 150);
   });
 
+  test('Cancel stops the job and says it can be resumed', async ({ app: page }) => {
+    const title = await startJob(page, ['PLcancelledHalfway_n120'], { Concurrency: '1' });
+    const card = jobCard(page, title);
+    await expect.poll(() => videosDone(page, title)).toBeGreaterThan(0);
+    await card.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(card.getByText('Cancelled', { exact: true })).toBeVisible();
+    await expect(card.getByText(/^You cancelled it\. Resume continues where it stopped/)).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Resume', exact: true })).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
+    expect(await videosDone(page, title)).toBeLessThan(120);
+  });
+
   test('a job the command line runs on the same data folder appears and progresses live', async ({
     app: page,
     sim,
@@ -76,6 +89,27 @@ test.describe('a job at work', () => {
     await expectCompleted(page, title, 60);
     await expect(card.getByText(/Another Scriptorium process/)).toHaveCount(0);
   });
+});
+
+test('a request the service asks to wait shows as "waiting N s", then the job goes on', async ({
+  app: page,
+  sim,
+}) => {
+  const playlist = 'PLtoldToWaitAWhile_n6';
+  const first = describePlaylist(playlist).videoIds()[0] ?? '';
+  await admin(sim, 'faults', {
+    match: { videoId: first },
+    kind: 'status',
+    status: 429,
+    retryAfter: '2',
+    times: 1,
+  });
+  const title = await startJob(page, [playlist], { Concurrency: '1' });
+  await expect(
+    jobCard(page, title).getByText(/^The service answered 429: waiting [12] s before trying again\.$/),
+  ).toBeVisible();
+  await expectCompleted(page, title, 6);
+  await expect(jobCard(page, title).getByText(/waiting \d s/)).toHaveCount(0);
 });
 
 test('Delete asks first, in a dialog; keeping the job leaves it as it was', async ({ app: page }) => {

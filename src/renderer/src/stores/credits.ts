@@ -32,11 +32,3 @@ export function createCreditsStore(api: ScriptoriumApi) {
     },
   }));
 }
-
-export type CreditsStore = ReturnType<typeof createCreditsStore>;
-
-/** What the selected job spent, from the credits view (the ledger), else 0. */
-export function creditsOfJob(view: CreditView | null, jobId: number | null): number {
-  if (view === null || jobId === null) return 0;
-  return view.byJob.find((entry) => entry.jobId === jobId)?.credits ?? 0;
-}

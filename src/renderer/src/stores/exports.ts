@@ -49,5 +49,3 @@ export function createExportsStore(api: ScriptoriumApi) {
     };
   });
 }
-
-export type ExportsStore = ReturnType<typeof createExportsStore>;

@@ -109,8 +109,6 @@ export function createJobsStore(api: ScriptoriumApi, now: () => number = Date.no
   }));
 }
 
-export type JobsStore = ReturnType<typeof createJobsStore>;
-
 const ACTIVE: ReadonlySet<JobView['status']> = new Set(['running', 'queued', 'waiting_credits']);
 
 /** The job the credits bar speaks of: the one the user chose, else a job at work, else the newest. */

@@ -232,5 +232,3 @@ export function createNewJobStore(api: ScriptoriumApi) {
     };
   });
 }
-
-export type NewJobStore = ReturnType<typeof createNewJobStore>;

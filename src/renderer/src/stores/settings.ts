@@ -55,5 +55,3 @@ export function createSettingsStore(api: ScriptoriumApi) {
     },
   }));
 }
-
-export type SettingsStore = ReturnType<typeof createSettingsStore>;

@@ -120,5 +120,3 @@ export function createVideoPagesStore(api: ScriptoriumApi) {
     };
   });
 }
-
-export type VideoPagesStore = ReturnType<typeof createVideoPagesStore>;

@@ -62,12 +62,13 @@ export function JobDetailScreen({ jobId }: { jobId: number }) {
   );
 }
 
-/** The playlists, channels and searches the job reads, fetched again as their walk moves on. */
+/** The playlists, channels and searches the job reads, with what reading them found. */
 function Lists({ job }: { job: JobView }) {
   const [detail, setDetail] = useState<JobDetail | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const { id, sourcesWalked, sourcesFailed } = job;
-  const videos = job.counts.total;
+  // Asked again when a list is done or the job's state changes, not on every page: the detail
+  // holds the job's estimate, which is not free to work out on a large job.
+  const { id, sourcesWalked, sourcesFailed, status } = job;
 
   useEffect(() => {
     let current = true;
@@ -78,7 +79,7 @@ function Lists({ job }: { job: JobView }) {
     return () => {
       current = false;
     };
-  }, [id, sourcesWalked, sourcesFailed, videos]);
+  }, [id, sourcesWalked, sourcesFailed, status]);
 
   if (problem !== null) return <ErrorMessage error={problem} />;
   if (detail === null || (detail.lists.length === 0 && detail.skipped.length === 0)) return null;

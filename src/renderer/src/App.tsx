@@ -1,55 +1,73 @@
 import { useEffect } from 'react';
-import { useAppStore } from './store';
-import { connect } from './transport';
+import { useRoute, type Route } from './routing';
+import { JobDetailScreen } from './screens/detail/JobDetailScreen';
+import { JobsScreen } from './screens/jobs/JobsScreen';
+import { NewJobScreen } from './screens/new-job/NewJobScreen';
+import { SettingsScreen } from './screens/settings/SettingsScreen';
+import { CreditsAlert } from './shell/CreditsAlert';
+import { CreditsBar } from './shell/CreditsBar';
+import { Navigation } from './shell/Navigation';
+import { useWindowDrop } from './shell/useWindowDrop';
+import { startStores } from './stores';
 
-const api = connect();
+const TITLES: Readonly<Record<Route['screen'], string>> = {
+  jobs: 'Jobs',
+  new: 'New job',
+  settings: 'Settings',
+  detail: 'Job',
+};
 
+/** The frame every screen shares: navigation, the credits bar, the credits alert, then the screen. */
 export function App() {
-  const { jobs, credits, snapshots, error, refresh, applySnapshot } = useAppStore();
+  const route = useRoute();
+  const dragging = useWindowDrop();
 
+  useEffect(() => startStores(), []);
   useEffect(() => {
-    void refresh(api);
-    return api.on('jobChanged', applySnapshot);
-  }, [refresh, applySnapshot]);
+    document.title = `${TITLES[route.screen]} · Scriptorium`;
+  }, [route.screen]);
 
   return (
-    <main>
-      <h1>Scriptorium</h1>
-      {error && <p role="alert">{error}</p>}
-      {credits && (
-        <p>
-          Credits spent today: {credits.today} · in total: {credits.total}
-          {credits.estimatedRemaining !== null && <> · about {credits.estimatedRemaining} left</>}
-        </p>
+    <div className="app">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to the screen
+      </a>
+      <header className="app-header">
+        <span className="brand">Scriptorium</span>
+        <Navigation route={route} />
+      </header>
+      <CreditsBar />
+      <main id="main" className="main" tabIndex={-1}>
+        <div className="screen">
+          <CreditsAlert />
+          <Screen route={route} />
+        </div>
+      </main>
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          <p>Drop to add to the sources of a new job</p>
+        </div>
       )}
-      <table>
-        <thead>
-          <tr>
-            <th>Job</th>
-            <th>Status</th>
-            <th>Sources</th>
-            <th>Done</th>
-            <th>Credits</th>
-          </tr>
-        </thead>
-        <tbody>
-          {jobs.map((job) => {
-            const counts = snapshots[job.id]?.counts ?? job.counts;
-            return (
-              <tr key={job.id}>
-                <td>{job.id}</td>
-                <td>{snapshots[job.id]?.status ?? job.status}</td>
-                <td>{job.sources.join(', ')}</td>
-                <td>
-                  {counts.ok + counts.unavailable + counts.failed} / {counts.total}
-                </td>
-                <td>{job.creditsSpent}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      {jobs.length === 0 && <p>No jobs yet. Start one with `scriptorium export`.</p>}
-    </main>
+    </div>
   );
+}
+
+function Screen({ route }: { route: Route }) {
+  switch (route.screen) {
+    case 'jobs':
+      return <JobsScreen />;
+    case 'new':
+      return <NewJobScreen />;
+    case 'settings':
+      return <SettingsScreen />;
+    case 'detail':
+      return <JobDetailScreen key={route.jobId} jobId={route.jobId} />;
+  }
 }

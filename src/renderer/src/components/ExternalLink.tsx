@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+import { safeHttpsUrl } from '../lib/links';
+
+/**
+ * A link that leaves the app: https only. The desktop app opens it in the user's browser; browser
+ * mode opens a new tab that cannot reach back into this one.
+ */
+export function ExternalLink({ href, children }: { href: string | null; children: ReactNode }) {
+  const url = safeHttpsUrl(href);
+  if (url === null) return null;
+  const desktop = window.scriptoriumDesktop;
+  return (
+    <a
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer"
+      onClick={
+        desktop === undefined
+          ? undefined
+          : (event) => {
+              event.preventDefault();
+              void desktop.openExternal(url);
+            }
+      }
+    >
+      {children}
+      <span className="visually-hidden"> (opens in your browser)</span>
+    </a>
+  );
+}

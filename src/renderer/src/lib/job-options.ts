@@ -1,0 +1,85 @@
+import { EXPORT_FORMATS, type ExportFormat, type JobDefaults } from '../../../shared/contract';
+
+/**
+ * The job options as a form holds them: numbers as the text the user typed, so that a half-typed
+ * value is kept as it is and refused with a reason only when it is used.
+ */
+export interface OptionFields {
+  languages: string;
+  includeTimestamp: boolean;
+  sendMetadata: boolean;
+  formats: ExportFormat[];
+  /** '' means every video of each list. */
+  maxVideos: string;
+  /** '' means no limit. */
+  budget: string;
+  concurrency: string;
+}
+
+export type OptionProblems = Partial<Record<keyof OptionFields, string>>;
+
+export const MAX_CONCURRENCY = 64;
+
+/** The app's own defaults, for a form whose Settings could not be read. */
+export const FALLBACK_DEFAULTS: JobDefaults = {
+  languages: 'orig',
+  includeTimestamp: true,
+  sendMetadata: true,
+  maxVideos: null,
+  budget: null,
+  concurrency: 4,
+  formats: [...EXPORT_FORMATS],
+};
+
+export function fieldsOf(defaults: JobDefaults): OptionFields {
+  return {
+    languages: defaults.languages,
+    includeTimestamp: defaults.includeTimestamp,
+    sendMetadata: defaults.sendMetadata,
+    formats: [...defaults.formats],
+    maxVideos: defaults.maxVideos === null ? '' : String(defaults.maxVideos),
+    budget: defaults.budget === null ? '' : String(defaults.budget),
+    concurrency: String(defaults.concurrency),
+  };
+}
+
+/** The fields as job defaults, or what is wrong with each field that is not valid. */
+export function readOptionFields(
+  fields: OptionFields,
+): { ok: true; value: JobDefaults } | { ok: false; problems: OptionProblems } {
+  const problems: OptionProblems = {};
+  const maxVideos = wholeNumber(fields.maxVideos, 1);
+  if (maxVideos === undefined)
+    problems.maxVideos = 'Enter a whole number of 1 or more, or leave it empty for every video.';
+  const budget = wholeNumber(fields.budget, 0);
+  if (budget === undefined)
+    problems.budget = 'Enter a whole number of credits, or leave it empty for no limit.';
+  const concurrency = wholeNumber(fields.concurrency, 1, MAX_CONCURRENCY);
+  if (concurrency === undefined || concurrency === null)
+    problems.concurrency = `Enter a whole number from 1 to ${MAX_CONCURRENCY}.`;
+  if (fields.languages.trim() === '')
+    problems.languages = 'Enter at least one language code, such as en, or orig for the original track.';
+  if (fields.formats.length === 0) problems.formats = 'Choose at least one file format.';
+  if (Object.keys(problems).length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    value: {
+      languages: fields.languages.trim(),
+      includeTimestamp: fields.includeTimestamp,
+      sendMetadata: fields.sendMetadata,
+      formats: EXPORT_FORMATS.filter((format) => fields.formats.includes(format)),
+      maxVideos: maxVideos ?? null,
+      budget: budget ?? null,
+      concurrency: concurrency ?? 1,
+    },
+  };
+}
+
+/** null for an empty field, undefined for a value that is not a whole number within the bounds. */
+function wholeNumber(text: string, min: number, max = Number.MAX_SAFE_INTEGER): number | null | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (!/^\d+$/.test(trimmed)) return undefined;
+  const value = Number(trimmed);
+  return Number.isSafeInteger(value) && value >= min && value <= max ? value : undefined;
+}

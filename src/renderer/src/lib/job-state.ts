@@ -1,0 +1,83 @@
+import type { JobView } from '../../../shared/contract';
+import { capitalize, plural, sentence } from './format';
+
+/** Videos with an answer (fetched, unavailable, failed or left out by a filter). */
+export function videosDone(job: JobView): number {
+  const { ok, unavailable, failed, skipped } = job.counts;
+  return ok + unavailable + failed + skipped;
+}
+
+/** The job is being run by another Scriptorium process (the CLI): only that process can stop it. */
+export function runsElsewhere(job: JobView): boolean {
+  return job.runningIn === 'elsewhere';
+}
+
+/** What the user can do with the job now; each answers one button of the job's actions. */
+export function availableActions(job: JobView): {
+  pause: boolean;
+  resume: boolean;
+  cancel: boolean;
+  retryFailed: boolean;
+  remove: boolean;
+} {
+  const elsewhere = runsElsewhere(job);
+  const { status } = job;
+  return {
+    pause: !elsewhere && (status === 'running' || status === 'queued' || status === 'waiting_credits'),
+    resume:
+      !elsewhere &&
+      (status === 'draft' ||
+        status === 'paused' ||
+        status === 'waiting_credits' ||
+        status === 'failed' ||
+        status === 'cancelled'),
+    cancel: !elsewhere && status !== 'completed' && status !== 'cancelled',
+    retryFailed: !elsewhere && (job.counts.failed > 0 || job.sourcesFailed > 0),
+    remove: job.runningIn === null && status !== 'running',
+  };
+}
+
+/**
+ * Why the job stopped before its end and what to do about it, in plain words; null when it did not
+ * stop (or stopped in a way its status already says, such as a finished job).
+ */
+export function describeStop(job: JobView): string | null {
+  const { stop } = job;
+  if (stop === null || job.status === 'running' || job.status === 'queued') return null;
+  const message = stop.message ?? '';
+  switch (stop.reason) {
+    case 'credits':
+      return `${capitalize(message || 'The service asked for payment')} (${stop.code ?? 'HTTP 402'}). Once you have credits again, press Resume: the job continues where it stopped.`;
+    case 'budget':
+      return `${sentence(message || 'The budget is spent')} To go on, start the same sources again from New job with a larger budget.`;
+    case 'auth':
+      return `The service refused the API key (HTTP ${stop.code ?? '401'}). Check the key in Settings, then press Resume.`;
+    case 'service':
+      return `${sentence(message || 'The service could not be reached')} Press Resume to try again.`;
+    case 'user':
+      return 'You paused it. Resume continues where it stopped.';
+    case 'interrupted':
+      return 'It was interrupted; everything done so far is saved. Resume continues where it stopped.';
+    case 'cancelled':
+      return 'You cancelled it. Resume continues where it stopped; nothing fetched is bought again.';
+    case 'setup':
+      return `${sentence(message || 'Something is missing before it can run')} Then press Resume.`;
+    case 'retry':
+      return 'Its failed videos are queued again: press Resume to fetch them.';
+    case 'error':
+      return `It stopped on an unexpected error: ${sentence(message || 'no details')} Resume tries again; if it happens again, please report it.`;
+    default:
+      return sentence(message || `It stopped (${stop.reason})`);
+  }
+}
+
+/** For a finished job with gaps: what is missing and how to get it; null when nothing is. */
+export function describeGaps(job: JobView): string | null {
+  if (job.status !== 'completed') return null;
+  const parts = [
+    job.counts.failed > 0 ? `${plural(job.counts.failed, 'video')} failed after every retry` : '',
+    job.sourcesFailed > 0 ? `${plural(job.sourcesFailed, 'list')} could not be read` : '',
+  ].filter((part) => part !== '');
+  if (parts.length === 0) return null;
+  return `Finished, but ${parts.join(' and ')}. Retry failed tries again.`;
+}

@@ -1,0 +1,157 @@
+import { useEffect, useState } from 'react';
+import type { JobDetail, JobView, VideoRow } from '../../../../shared/contract';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { ScreenHeading } from '../../components/ScreenHeading';
+import { describeError } from '../../lib/errors';
+import { formatCount, sourceKindLabel } from '../../lib/format';
+import { navigate, routeHref } from '../../routing';
+import { api, jobsStore, useJobs, useVideoPages, videoPagesStore } from '../../stores';
+import { JobActions } from '../jobs/JobActions';
+import { JobProgress } from '../jobs/JobProgress';
+import { StatusBadge } from '../jobs/StatusBadge';
+import { VideoDetails } from './VideoDetails';
+import { VideoFilters } from './VideoFilters';
+import { VideoTable } from './VideoTable';
+
+/** One job: its progress and actions, the lists it read, and every video in a table. */
+export function JobDetailScreen({ jobId }: { jobId: number }) {
+  const job = useJobs((state) => state.byId[jobId]);
+  const loaded = useJobs((state) => state.loaded);
+  const filter = useVideoPages((state) => state.filter);
+  const search = useVideoPages((state) => state.search);
+  const [shown, setShown] = useState<VideoRow | null>(null);
+
+  useEffect(() => {
+    jobsStore.getState().select(jobId);
+    videoPagesStore.getState().open(jobId);
+  }, [jobId]);
+
+  if (job === undefined) {
+    return (
+      <>
+        <ScreenHeading>{loaded ? `There is no job ${jobId}` : 'Job'}</ScreenHeading>
+        {loaded && (
+          <p>
+            It may have been deleted. <a href={routeHref.jobs}>See every job</a>
+          </p>
+        )}
+      </>
+    );
+  }
+  return (
+    <>
+      <p className="back-link">
+        <a href={routeHref.jobs}>All jobs</a>
+      </p>
+      <div className="detail-title">
+        <ScreenHeading>{job.title}</ScreenHeading>
+        <StatusBadge status={job.status} />
+      </div>
+      <section className="card" aria-label="Progress">
+        <JobProgress job={job} />
+        <JobActions job={job} onDeleted={() => navigate(routeHref.jobs)} />
+      </section>
+      <section className="card videos" aria-labelledby="videos-heading">
+        <h2 id="videos-heading">Videos</h2>
+        <VideoFilters job={job} />
+        <VideoTable key={`${filter}\n${search}`} onShow={setShown} />
+        {shown !== null && <VideoDetails row={shown} onClose={() => setShown(null)} />}
+      </section>
+      <Lists job={job} />
+    </>
+  );
+}
+
+/** The playlists, channels and searches the job reads, with what reading them found. */
+function Lists({ job }: { job: JobView }) {
+  const [detail, setDetail] = useState<JobDetail | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  // Asked again when a list is done or the job's state changes, not on every page: the detail
+  // holds the job's estimate, which is not free to work out on a large job.
+  const { id, sourcesWalked, sourcesFailed, status } = job;
+
+  useEffect(() => {
+    let current = true;
+    api.jobDetail({ jobId: id }).then(
+      (answer) => current && setDetail(answer),
+      (error: unknown) => current && setProblem(describeError(error).message),
+    );
+    return () => {
+      current = false;
+    };
+  }, [id, sourcesWalked, sourcesFailed, status]);
+
+  if (problem !== null) return <ErrorMessage error={problem} />;
+  if (detail === null || (detail.lists.length === 0 && detail.skipped.length === 0)) return null;
+  return (
+    <section className="card" aria-labelledby="lists-heading">
+      <h2 id="lists-heading">Sources</h2>
+      {detail.lists.length > 0 && (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">List</th>
+              <th scope="col">Kind</th>
+              <th scope="col">State</th>
+              <th scope="col">Videos</th>
+              <th scope="col">Pages</th>
+            </tr>
+          </thead>
+          <tbody>
+            {detail.lists.map((list) => (
+              <tr key={list.input}>
+                <td>
+                  {list.title ?? list.input}
+                  {list.title !== null && <span className="muted"> · {list.input}</span>}
+                </td>
+                <td>{sourceKindLabel(list.kind)}</td>
+                <td>
+                  {list.error === null ? (
+                    listState(list.status)
+                  ) : (
+                    <span className="count-problem">
+                      Could not be read{list.httpStatus !== null && ` (HTTP ${list.httpStatus})`}:{' '}
+                      {list.error}
+                    </span>
+                  )}
+                </td>
+                <td>
+                  {formatCount(list.videos)}
+                  {list.expectedVideos !== null &&
+                    list.expectedVideos !== list.videos &&
+                    ` of ${formatCount(list.expectedVideos)}`}
+                </td>
+                <td>{formatCount(list.pages)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {detail.skipped.length > 0 && (
+        <>
+          <h3 className="subheading">Left out</h3>
+          <ul className="skipped">
+            {detail.skipped.map((skipped, index) => (
+              <li key={`${index}:${skipped.input}`}>
+                <span className="line-input">{skipped.input}</span>: {skipped.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+function listState(status: string): string {
+  switch (status) {
+    case 'pending':
+      return 'Being read';
+    case 'done':
+      return 'Read';
+    case 'unavailable':
+      return 'Not found';
+    default:
+      return status;
+  }
+}

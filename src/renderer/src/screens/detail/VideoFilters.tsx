@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import type { JobView, VideoFilter } from '../../../../shared/contract';
+import { formatCount } from '../../lib/format';
+import { useVideoPages, videoPagesStore } from '../../stores';
+
+/** How long typing in the search box must pause before the table is searched. */
+const SEARCH_DELAY_MS = 250;
+
+const FILTERS: ReadonlyArray<{ filter: VideoFilter; label: string; count(job: JobView): number }> = [
+  { filter: 'all', label: 'All', count: (job) => job.counts.total },
+  { filter: 'pending', label: 'Pending', count: (job) => job.counts.pending },
+  { filter: 'ok', label: 'OK', count: (job) => job.counts.ok },
+  { filter: 'unavailable', label: 'Unavailable', count: (job) => job.counts.unavailable },
+  { filter: 'failed', label: 'Failed', count: (job) => job.counts.failed },
+  { filter: 'skipped', label: 'Skipped', count: (job) => job.counts.skipped },
+];
+
+/** The status filter (with each status's count) and the title search of the videos table. */
+export function VideoFilters({ job }: { job: JobView }) {
+  const filter = useVideoPages((state) => state.filter);
+  const search = useVideoPages((state) => state.search);
+  const [typed, setTyped] = useState(search);
+
+  useEffect(() => {
+    const timer = setTimeout(() => videoPagesStore.getState().setSearch(typed.trim()), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  return (
+    <div className="video-filters">
+      <fieldset className="segmented">
+        <legend>Status</legend>
+        {FILTERS.map((option) => (
+          <label key={option.filter} className={filter === option.filter ? 'segment segment-on' : 'segment'}>
+            <input
+              type="radio"
+              name="video-status"
+              value={option.filter}
+              checked={filter === option.filter}
+              onChange={() => videoPagesStore.getState().setFilter(option.filter)}
+            />
+            {option.label} <span className="segment-count">{formatCount(option.count(job))}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="field search-field">
+        <label htmlFor="video-search">Search titles</label>
+        <input
+          id="video-search"
+          type="search"
+          value={typed}
+          autoComplete="off"
+          onChange={(event) => setTyped(event.target.value)}
+        />
+      </div>
+    </div>
+  );
+}

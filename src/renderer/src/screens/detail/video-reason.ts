@@ -1,0 +1,19 @@
+import type { VideoRow } from '../../../../shared/contract';
+import { plural } from '../../lib/format';
+
+/** Why a video is not fetched (or what its fetch is waiting for), in a few words; '' when nothing to say. */
+export function videoReason(row: VideoRow): string {
+  switch (row.status) {
+    case 'failed':
+      return `${row.message ?? 'Failed'}${row.httpStatus !== null ? ` (HTTP ${row.httpStatus})` : ''}`;
+    case 'unavailable':
+      return row.message ?? 'No transcript in the languages asked for';
+    case 'skipped':
+      return row.message ?? 'Left out by the job’s options';
+    case 'pending':
+    case 'fetching':
+      return row.attempts > 0 ? `Tried ${plural(row.attempts, 'time')}; will try again` : '';
+    case 'ok':
+      return '';
+  }
+}

@@ -1,0 +1,176 @@
+import { useId, useState } from 'react';
+import { EXPORT_FORMATS, type ExportFormat, type JobView } from '../../../../shared/contract';
+import { Dialog } from '../../components/Dialog';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { ProgressBar } from '../../components/ProgressBar';
+import { describeError } from '../../lib/errors';
+import { formatBytes, formatCount } from '../../lib/format';
+import { exportsStore, useExports } from '../../stores';
+import type { ExportState } from '../../stores/exports';
+
+const FORMAT_LABELS: Readonly<Record<ExportFormat, string>> = {
+  txt: 'TXT',
+  json: 'JSON',
+  srt: 'SRT',
+  vtt: 'VTT',
+};
+
+/** A name for the save dialog: "scriptorium-job-3-Lectures.zip". */
+function suggestedName(job: JobView): string {
+  const title = job.title
+    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
+    .slice(0, 60)
+    .trim();
+  return `scriptorium-job-${job.id}${title ? `-${title}` : ''}.zip`;
+}
+
+/**
+ * Writes the job's ZIP: the formats first, then the desktop's save dialog or, in a browser, a
+ * download. The dialog can be closed while the ZIP is written; the export goes on.
+ */
+export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }) {
+  const titleId = useId();
+  const [formats, setFormats] = useState<ExportFormat[]>(job.formats);
+  const [problem, setProblem] = useState<string | null>(null);
+  const state = useExports((exports) => exports.byJob[job.id]);
+  const desktop = window.scriptoriumDesktop;
+
+  const close = () => {
+    if (state?.phase !== 'writing') exportsStore.getState().forget(job.id);
+    onClose();
+  };
+  const start = async () => {
+    if (formats.length === 0) {
+      setProblem('Choose at least one file format.');
+      return;
+    }
+    setProblem(null);
+    let destination: string | null = null;
+    if (desktop !== undefined) {
+      try {
+        destination = await desktop.chooseExportPath(suggestedName(job));
+      } catch (error) {
+        setProblem(describeError(error).message);
+        return;
+      }
+      if (destination === null) return;
+    }
+    await exportsStore.getState().start(job.id, formats, destination);
+  };
+
+  return (
+    <Dialog labelledBy={titleId} onClose={close}>
+      <h2 id={titleId}>Export “{job.title}”</h2>
+      {state === undefined || state.phase === 'failed' ? (
+        <>
+          <fieldset className="choices">
+            <legend>Files in the ZIP</legend>
+            {EXPORT_FORMATS.map((format) => (
+              <div className="choice" key={format}>
+                <input
+                  id={`${titleId}-${format}`}
+                  type="checkbox"
+                  checked={formats.includes(format)}
+                  onChange={(event) =>
+                    setFormats((chosen) =>
+                      event.target.checked ? [...chosen, format] : chosen.filter((other) => other !== format),
+                    )
+                  }
+                />
+                <label htmlFor={`${titleId}-${format}`}>{FORMAT_LABELS[format]}</label>
+              </div>
+            ))}
+          </fieldset>
+          <p className="help">
+            Every ZIP also holds manifest.json, index.csv, transcripts.jsonl and errors.csv.
+            {job.status !== 'completed' &&
+              ' The job has not finished: the ZIP will hold what is fetched so far, and its manifest will say it is incomplete.'}
+          </p>
+          <ErrorMessage error={problem ?? (state?.phase === 'failed' ? state.error : null)} />
+          <div className="dialog-actions">
+            <button type="button" onClick={close}>
+              Close
+            </button>
+            <button type="button" className="button-primary" onClick={() => void start()}>
+              {desktop === undefined ? 'Export ZIP' : 'Choose where to save…'}
+            </button>
+          </div>
+        </>
+      ) : (
+        <ExportOutcome state={state} onClose={close} />
+      )}
+    </Dialog>
+  );
+}
+
+function ExportOutcome({
+  state,
+  onClose,
+}: {
+  state: Exclude<ExportState, { phase: 'failed' }>;
+  onClose(): void;
+}) {
+  const desktop = window.scriptoriumDesktop;
+  if (state.phase === 'writing') {
+    return (
+      <>
+        <ProgressBar
+          label="Writing the ZIP"
+          value={state.done}
+          max={state.total}
+          valueText={
+            state.total === 0
+              ? 'Starting'
+              : `${formatCount(state.done)} of ${formatCount(state.total)} videos written`
+          }
+        />
+        <p role="status">
+          {state.total === 0
+            ? 'Writing the ZIP…'
+            : `Writing the ZIP: ${formatCount(state.done)} of ${formatCount(state.total)} videos.`}
+        </p>
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </>
+    );
+  }
+  const { result } = state;
+  return (
+    <>
+      <p role="status">
+        {result.path === null
+          ? `The ZIP is ready (${formatBytes(result.bytes)}).`
+          : `Saved ${result.fileName} (${formatBytes(result.bytes)}).`}
+        {!result.complete && ' It is incomplete, since the job has not finished; its manifest says so.'}
+      </p>
+      {result.path !== null && <p className="path">{result.path}</p>}
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+        {result.path === null ? (
+          <a
+            className="button button-primary"
+            href={`/api/download/${result.exportId}`}
+            download={result.fileName}
+          >
+            Download {result.fileName}
+          </a>
+        ) : (
+          desktop !== undefined && (
+            <button
+              type="button"
+              className="button-primary"
+              onClick={() => void desktop.showInFolder(result.path ?? '')}
+            >
+              Show in folder
+            </button>
+          )
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,121 @@
+import { useLayoutEffect, useRef, useState } from 'react';
+import type { JobView } from '../../../../shared/contract';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { describeError, type ShownError } from '../../lib/errors';
+import { availableActions } from '../../lib/job-state';
+import { api } from '../../stores';
+import { DeleteJobDialog } from './DeleteJobDialog';
+import { ExportDialog } from './ExportDialog';
+
+interface JobActionsProps {
+  job: JobView;
+  /** After the job is deleted (its card or screen is gone). */
+  onDeleted(): void;
+}
+
+/**
+ * What the user can do with a job: only the actions its state allows. Pause and Resume share one
+ * button, so that the focus stays on it when the job's state flips; a draft (previewed, never run)
+ * is started rather than resumed.
+ */
+export function JobActions({ job, onDeleted }: JobActionsProps) {
+  const can = availableActions(job);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ShownError | null>(null);
+  const [dialog, setDialog] = useState<'export' | 'delete' | null>(null);
+  const group = useRef<HTMLDivElement>(null);
+  const acted = useRef(false);
+
+  // A button the user pressed may be gone now (Cancel after cancelling): keep the focus in the group.
+  useLayoutEffect(() => {
+    if (!acted.current || (document.activeElement !== null && document.activeElement !== document.body))
+      return;
+    group.current?.querySelector<HTMLButtonElement>('button')?.focus();
+  });
+
+  const run = async (name: string, action: () => Promise<unknown>) => {
+    if (busy !== null) return;
+    acted.current = true;
+    setBusy(name);
+    setProblem(null);
+    try {
+      await action();
+    } catch (error) {
+      setProblem(describeError(error));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const jobId = job.id;
+  const pause = () => void run('pause', () => api.pauseJob({ jobId }));
+  const resume = () => void run('resume', () => api.resumeJob({ jobId }));
+  const cancel = () => void run('cancel', () => api.cancelJob({ jobId }));
+  const retryFailed = () =>
+    void run('retry', async () => {
+      await api.retryFailed({ jobId });
+      await api.resumeJob({ jobId });
+    });
+  const remove = () =>
+    void run('delete', async () => {
+      await api.deleteJob({ jobId });
+      setDialog(null);
+      onDeleted();
+    });
+
+  // Waiting for credits allows both: Resume (after a top-up) keeps the shared place, Pause follows.
+  const primary = can.resume ? 'resume' : can.pause ? 'pause' : null;
+  const secondaryPause = can.resume && can.pause;
+  const busyProps = (name: string) => ({ 'aria-disabled': busy === name ? true : undefined });
+
+  return (
+    <div className="job-actions-wrap">
+      <div className="job-actions" ref={group} role="group" aria-label={`Actions for ${job.title}`}>
+        {primary !== null && (
+          <button
+            type="button"
+            key="primary"
+            className="button-primary"
+            onClick={primary === 'resume' ? resume : pause}
+            {...busyProps(primary)}
+          >
+            {primary === 'pause' ? 'Pause' : job.status === 'draft' ? 'Start' : 'Resume'}
+          </button>
+        )}
+        {secondaryPause && (
+          <button type="button" key="pause" onClick={pause} {...busyProps('pause')}>
+            Pause
+          </button>
+        )}
+        {can.cancel && (
+          <button type="button" onClick={cancel} {...busyProps('cancel')}>
+            Cancel
+          </button>
+        )}
+        {can.retryFailed && (
+          <button type="button" onClick={retryFailed} {...busyProps('retry')}>
+            Retry failed
+          </button>
+        )}
+        <button type="button" onClick={() => setDialog('export')}>
+          Export
+        </button>
+        {can.remove && (
+          <button type="button" className="button-danger" onClick={() => setDialog('delete')}>
+            Delete
+          </button>
+        )}
+      </div>
+      <ErrorMessage error={problem} />
+      {dialog === 'export' && <ExportDialog job={job} onClose={() => setDialog(null)} />}
+      {dialog === 'delete' && (
+        <DeleteJobDialog
+          job={job}
+          deleting={busy === 'delete'}
+          problem={problem}
+          onConfirm={remove}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import type { JobView } from '../../../../shared/contract';
+import { ProgressBar, type Tone } from '../../components/ProgressBar';
+import { useSecondsUntil } from '../../components/useSecondsUntil';
+import { formatCount, formatDuration, formatRate, formatWhen, plural } from '../../lib/format';
+import { describeGaps, describeStop, runsElsewhere, videosDone } from '../../lib/job-state';
+import { useJobs } from '../../stores';
+import type { RetryWait } from '../../stores/jobs';
+
+const TONES: Readonly<Record<JobView['status'], Tone>> = {
+  draft: 'stopped',
+  queued: 'active',
+  running: 'active',
+  paused: 'stopped',
+  waiting_credits: 'warning',
+  completed: 'done',
+  failed: 'warning',
+  cancelled: 'stopped',
+};
+
+/** A job's progress bar, counts, pace, credits and why it stopped: the body of a job's card. */
+export function JobProgress({ job }: { job: JobView }) {
+  const done = videosDone(job);
+  const { total } = job.counts;
+  const readingLists = job.sourcesWalked < job.sourcesTotal;
+  const valueText =
+    total === 0 && readingLists ? 'Reading the lists' : `${formatCount(done)} of ${plural(total, 'video')}`;
+
+  return (
+    <div className="job-progress">
+      <ProgressBar
+        label={job.title}
+        value={done}
+        max={total}
+        valueText={valueText}
+        tone={TONES[job.status]}
+      />
+      <p className="job-counts">
+        <span>{valueText}</span>
+        <Count label="fetched" value={job.counts.ok} />
+        <Count label="unavailable" value={job.counts.unavailable} />
+        <Count label="failed" value={job.counts.failed} tone="problem" />
+        <Count label="skipped" value={job.counts.skipped} />
+        {readingLists && total > 0 && (
+          <span>
+            {formatCount(job.sourcesWalked)} of {plural(job.sourcesTotal, 'source')} read
+          </span>
+        )}
+      </p>
+      <dl className="job-facts">
+        {job.status === 'running' && (
+          <>
+            <div>
+              <dt>Rate</dt>
+              <dd>{formatRate(job.ratePerSecond)}</dd>
+            </div>
+            <div>
+              <dt>Time left</dt>
+              <dd>
+                {job.etaSeconds === null ? 'working it out' : `about ${formatDuration(job.etaSeconds)}`}
+              </dd>
+            </div>
+          </>
+        )}
+        <div>
+          <dt>Credits</dt>
+          <dd>
+            {formatCount(job.creditsSpent)}
+            {job.budget !== null && ` of a ${formatCount(job.budget)} budget`}
+            {job.creditsPossible > 0 && ` (${formatCount(job.creditsPossible)} maybe charged)`}
+          </dd>
+        </div>
+        {job.finishedAt !== null && job.status === 'completed' && (
+          <div>
+            <dt>Finished</dt>
+            <dd>{formatWhen(job.finishedAt)}</dd>
+          </div>
+        )}
+      </dl>
+      <JobNotes job={job} />
+    </div>
+  );
+}
+
+function Count({ label, value, tone }: { label: string; value: number; tone?: 'problem' }) {
+  if (value === 0) return null;
+  return (
+    <span className={tone === 'problem' ? 'count-problem' : undefined}>
+      {formatCount(value)} {label}
+    </span>
+  );
+}
+
+/** Why the job stopped, what runs it, and a request's wait before its next attempt. */
+function JobNotes({ job }: { job: JobView }) {
+  const wait = useJobs((state) => state.retryWaits[job.id]);
+  const stop = describeStop(job);
+  const gaps = describeGaps(job);
+  return (
+    <>
+      {runsElsewhere(job) && (
+        <p className="note">
+          Another Scriptorium process (such as the command line) is running this job: stop it there.
+        </p>
+      )}
+      {stop && <p className={`note note-${job.status === 'waiting_credits' ? 'warning' : 'stop'}`}>{stop}</p>}
+      {gaps && <p className="note note-warning">{gaps}</p>}
+      {job.status === 'running' && wait !== undefined && <RetryWaitNote key={wait.until} wait={wait} />}
+    </>
+  );
+}
+
+/** "waiting 4 s", counting down; mounted afresh for each wait. */
+function RetryWaitNote({ wait }: { wait: RetryWait }) {
+  const secondsLeft = useSecondsUntil(wait.until);
+  if (secondsLeft <= 0) return null;
+  return (
+    <p className="note">
+      The service answered {wait.status}: waiting {secondsLeft} s before trying again.
+    </p>
+  );
+}

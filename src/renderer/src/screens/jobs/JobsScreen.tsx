@@ -1,0 +1,66 @@
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { ScreenHeading } from '../../components/ScreenHeading';
+import { routeHref } from '../../routing';
+import { newJobStore, useJobs, useNewJob } from '../../stores';
+import { focusedJobId } from '../../stores/jobs';
+import { JobCard } from './JobCard';
+
+/** Every job, newest first, live from the app's events (jobs the command line runs included). */
+export function JobsScreen() {
+  const order = useJobs((state) => state.order);
+  const loaded = useJobs((state) => state.loaded);
+  const loadError = useJobs((state) => state.loadError);
+  const selected = useJobs(focusedJobId);
+
+  const focusHeading = () => document.querySelector<HTMLElement>('.screen-title')?.focus();
+
+  return (
+    <>
+      <ScreenHeading>Jobs</ScreenHeading>
+      <StartedNotice />
+      <ErrorMessage error={loadError} />
+      {!loaded ? (
+        <p className="muted" role="status">
+          Reading the jobs…
+        </p>
+      ) : order.length === 0 ? (
+        <div className="empty-state">
+          <h2>No jobs yet</h2>
+          <p>
+            To export transcripts, <a href={routeHref.newJob}>paste your sources in a new job</a>: videos,
+            playlists, channels or searches. Preview what they will cost, then start. Jobs started from the
+            command line (scriptorium export) show up here too.
+          </p>
+        </div>
+      ) : (
+        <ul className="job-list">
+          {order.map((jobId) => (
+            <li key={jobId}>
+              <JobCard jobId={jobId} selected={jobId === selected} onDeleted={focusHeading} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** Says which job the New job screen's Start queued, or that it matched an existing job. */
+function StartedNotice() {
+  const started = useNewJob((state) => state.lastStarted);
+  const job = useJobs((state) => (started === null ? undefined : state.byId[started.jobId]));
+  if (started === null) return null;
+  const name = job === undefined ? `Job ${started.jobId}` : `“${job.title}” (job ${started.jobId})`;
+  return (
+    <div className="message message-info" role="status">
+      <p>
+        {started.created
+          ? `Started ${name}.`
+          : `These sources and options match ${name}, which continues where it stopped: nothing already fetched is bought again.`}
+      </p>
+      <button type="button" className="link-button" onClick={() => newJobStore.getState().dismissStarted()}>
+        Dismiss
+      </button>
+    </div>
+  );
+}

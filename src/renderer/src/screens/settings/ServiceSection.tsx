@@ -1,0 +1,136 @@
+import { useState, type FormEvent } from 'react';
+import type { Settings } from '../../../../shared/contract';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { describeError } from '../../lib/errors';
+import { safeHttpsUrl } from '../../lib/links';
+import { settingsStore } from '../../stores';
+
+const HTTP_ADDRESS = /^https?:\/\/\S+$/i;
+
+/** Where the service is (with a test that costs nothing) and where its billing page is. */
+export function ServiceSection({ settings }: { settings: Settings }) {
+  return (
+    <section className="card" aria-labelledby="service-heading">
+      <h2 id="service-heading">Service</h2>
+      <ServiceAddress saved={settings.serviceUrl} />
+      <BillingAddress saved={settings.billingUrl} />
+    </section>
+  );
+}
+
+function ServiceAddress({ saved }: { saved: string | null }) {
+  const [address, setAddress] = useState(saved ?? '');
+  const [testing, setTesting] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+
+  const test = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = address.trim();
+    if (trimmed !== '' && !HTTP_ADDRESS.test(trimmed)) {
+      setResult({
+        ok: false,
+        message: 'The address must start with https:// (or http:// for a local service).',
+      });
+      return;
+    }
+    setTesting(true);
+    setResult(null);
+    try {
+      setResult(await settingsStore.getState().testConnection(trimmed));
+    } catch (error) {
+      setResult({ ok: false, message: describeError(error).message });
+    } finally {
+      setTesting(false);
+    }
+  };
+
+  return (
+    <form className="inline-form" onSubmit={test}>
+      <div className="field">
+        <label htmlFor="service-url">Service address</label>
+        <input
+          id="service-url"
+          type="url"
+          value={address}
+          spellCheck={false}
+          autoComplete="off"
+          aria-describedby="service-url-help"
+          onChange={(event) => setAddress(event.target.value)}
+        />
+        <p id="service-url-help" className="help">
+          The Transcript Service’s address, such as https://api.example.com. Left empty, the address
+          Scriptorium was started with is used. Test connection saves it, then asks the service a question
+          that costs nothing.
+        </p>
+      </div>
+      <div className="form-actions">
+        <button type="submit" aria-disabled={testing || undefined}>
+          Test connection
+        </button>
+      </div>
+      <p
+        role="status"
+        className={
+          result === null
+            ? 'visually-hidden'
+            : result.ok
+              ? 'message message-success'
+              : 'message message-error'
+        }
+      >
+        {testing ? 'Testing…' : result?.message}
+      </p>
+    </form>
+  );
+}
+
+function BillingAddress({ saved }: { saved: string | null }) {
+  const [address, setAddress] = useState(saved ?? '');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState('');
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setDone('');
+    const trimmed = address.trim();
+    if (trimmed !== '' && safeHttpsUrl(trimmed) === null) {
+      setProblem('The billing page’s address must start with https://.');
+      return;
+    }
+    setProblem(null);
+    try {
+      await settingsStore.getState().saveBillingUrl(trimmed);
+      setDone(trimmed === '' ? 'Billing page removed.' : 'Billing page saved.');
+    } catch (error) {
+      setProblem(describeError(error).message);
+    }
+  };
+
+  return (
+    <form className="inline-form" onSubmit={(event) => void save(event)}>
+      <div className="field">
+        <label htmlFor="billing-url">Billing page</label>
+        <input
+          id="billing-url"
+          type="url"
+          value={address}
+          spellCheck={false}
+          autoComplete="off"
+          aria-describedby="billing-url-help"
+          onChange={(event) => setAddress(event.target.value)}
+        />
+        <p id="billing-url-help" className="help">
+          Where you top up your credits (https only). When the service asks for payment, the alert links to
+          it.
+        </p>
+      </div>
+      <div className="form-actions">
+        <button type="submit">Save billing page</button>
+      </div>
+      <p role="status" className={done ? 'message message-success' : 'visually-hidden'}>
+        {done}
+      </p>
+      <ErrorMessage error={problem} />
+    </form>
+  );
+}

@@ -1,0 +1,20 @@
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { ScreenHeading } from '../../components/ScreenHeading';
+import { useSettings } from '../../stores';
+import { DefaultsSection } from './DefaultsSection';
+import { KeySection } from './KeySection';
+import { ServiceSection } from './ServiceSection';
+
+export function SettingsScreen() {
+  const settings = useSettings((state) => state.settings);
+  const loadError = useSettings((state) => state.loadError);
+  return (
+    <>
+      <ScreenHeading>Settings</ScreenHeading>
+      <ErrorMessage error={loadError} />
+      <KeySection />
+      {settings !== null && <ServiceSection settings={settings} />}
+      {settings !== null && <DefaultsSection defaults={settings.defaults} />}
+    </>
+  );
+}

@@ -1,0 +1,140 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import type { CreditView, JobView } from '../../../shared/contract';
+import { describeError } from '../lib/errors';
+import { formatCount } from '../lib/format';
+import { creditsStore, useCredits, useJobs } from '../stores';
+import { focusedJobId } from '../stores/jobs';
+
+/** Always on screen: what was spent, what the job in view may still spend, and the balance left. */
+export function CreditsBar() {
+  const view = useCredits((state) => state.view);
+  const loadError = useCredits((state) => state.loadError);
+  const jobId = useJobs(focusedJobId);
+  const job = useJobs((state) => (jobId === null ? undefined : state.byId[jobId]));
+
+  return (
+    <section className="credits-bar" aria-label="Credits">
+      {view === null ? (
+        <p className="credits-loading">{loadError ?? 'Reading the credits…'}</p>
+      ) : (
+        <dl className="credit-facts">
+          <Fact term="Spent today">{credits(view.today)}</Fact>
+          <Fact term="In total">
+            {credits(view.total)}
+            {view.possible > 0 && <span className="muted"> ({formatCount(view.possible)} maybe)</span>}
+          </Fact>
+          {job !== undefined && <JobCredits job={job} />}
+          <Fact term="Balance">
+            <Balance view={view} />
+          </Fact>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+function credits(count: number): string {
+  return `${formatCount(count)} ${count === 1 ? 'credit' : 'credits'}`;
+}
+
+function Fact({ term, children, long }: { term: string; children: ReactNode; long?: boolean }) {
+  return (
+    <div className="credit-fact">
+      <dt className={long ? 'truncate' : undefined} title={long ? term : undefined}>
+        {term}
+      </dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function JobCredits({ job }: { job: JobView }) {
+  return (
+    <>
+      <Fact term={`Job “${job.title}”`} long>
+        {credits(job.creditsSpent)}
+      </Fact>
+      {job.budget !== null && (
+        <Fact term="Budget left">
+          {formatCount(Math.max(0, job.budget - job.creditsSpent))} of {formatCount(job.budget)}
+        </Fact>
+      )}
+    </>
+  );
+}
+
+/** The balance estimate, once the user has typed the balance their account shows. */
+function Balance({ view }: { view: CreditView }) {
+  const [editing, setEditing] = useState(false);
+  if (editing) return <BalanceForm current={view.balance} onDone={() => setEditing(false)} />;
+  return (
+    <>
+      {view.balance === null || view.estimatedRemaining === null ? (
+        <span className="muted">not entered</span>
+      ) : (
+        <span>about {credits(view.estimatedRemaining)} left</span>
+      )}{' '}
+      <button type="button" className="link-button" onClick={() => setEditing(true)}>
+        {view.balance === null ? 'Enter balance' : 'Change balance'}
+      </button>
+    </>
+  );
+}
+
+function BalanceForm({ current, onDone }: { current: number | null; onDone: () => void }) {
+  const [text, setText] = useState(current === null ? '' : String(current));
+  const [problem, setProblem] = useState<string | null>(null);
+  const id = useId();
+
+  const save = async (credits: number | null) => {
+    try {
+      await creditsStore.getState().setBalance(credits);
+      onDone();
+    } catch (error) {
+      setProblem(describeError(error).message);
+    }
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = text.trim();
+    if (!/^\d+$/.test(value)) {
+      setProblem('Enter the whole number of credits your account page shows.');
+      return;
+    }
+    void save(Number(value));
+  };
+
+  return (
+    <form className="balance-form" onSubmit={submit}>
+      <label htmlFor={`${id}-balance`}>Credits on your account</label>
+      <input
+        id={`${id}-balance`}
+        type="number"
+        min={0}
+        step={1}
+        inputMode="numeric"
+        value={text}
+        autoFocus
+        aria-describedby={`${id}-help${problem ? ` ${id}-problem` : ''}`}
+        onChange={(event) => setText(event.target.value)}
+      />
+      <span id={`${id}-help`} className="visually-hidden">
+        As your account page shows it now; Scriptorium subtracts what it spends from then on.
+      </span>
+      <button type="submit">Save balance</button>
+      {current !== null && (
+        <button type="button" onClick={() => void save(null)}>
+          Forget balance
+        </button>
+      )}
+      <button type="button" onClick={onDone}>
+        Cancel
+      </button>
+      {problem && (
+        <span id={`${id}-problem`} className="field-problem" role="alert">
+          {problem}
+        </span>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,54 @@
+import { useStore } from 'zustand';
+import type { ScriptoriumApi } from '../../../shared/contract';
+import { FALLBACK_DEFAULTS } from '../lib/job-options';
+import { connect } from '../transport';
+import { createCreditsStore, type CreditsState } from './credits';
+import { createExportsStore, type ExportsState } from './exports';
+import { createJobsStore, type JobsState } from './jobs';
+import { createNewJobStore, type NewJobState } from './new-job';
+import { createSettingsStore, type SettingsState } from './settings';
+import { createVideoPagesStore, type VideoPagesState } from './video-pages';
+
+/** The renderer's one connection to the app (Electron IPC or browser mode's HTTP). */
+export const api: ScriptoriumApi = connect();
+
+export const jobsStore = createJobsStore(api);
+export const creditsStore = createCreditsStore(api);
+export const settingsStore = createSettingsStore(api);
+export const videoPagesStore = createVideoPagesStore(api);
+export const newJobStore = createNewJobStore(api);
+export const exportsStore = createExportsStore(api);
+
+export const useJobs = <T>(select: (state: JobsState) => T): T => useStore(jobsStore, select);
+export const useCredits = <T>(select: (state: CreditsState) => T): T => useStore(creditsStore, select);
+export const useSettings = <T>(select: (state: SettingsState) => T): T => useStore(settingsStore, select);
+export const useVideoPages = <T>(select: (state: VideoPagesState) => T): T =>
+  useStore(videoPagesStore, select);
+export const useNewJob = <T>(select: (state: NewJobState) => T): T => useStore(newJobStore, select);
+export const useExports = <T>(select: (state: ExportsState) => T): T => useStore(exportsStore, select);
+
+/**
+ * Feeds the stores from the contract's events, then loads what they start from (subscribing first,
+ * so nothing that happens during the load is missed). Returns a function that stops listening.
+ */
+export function startStores(): () => void {
+  const stops = [
+    api.on('jobChanged', (job) => jobsStore.getState().jobChanged(job)),
+    api.on('jobRemoved', (event) => jobsStore.getState().jobRemoved(event)),
+    api.on('retryWait', (event) => jobsStore.getState().retryWaited(event)),
+    api.on('paymentRequired', (event) => jobsStore.getState().paymentRequired(event)),
+    api.on('creditsChanged', (view) => creditsStore.getState().changed(view)),
+    api.on('videosChanged', ({ jobId }) => videoPagesStore.getState().refresh(jobId)),
+    api.on('exportProgress', (event) => exportsStore.getState().progress(event)),
+  ];
+  void jobsStore.getState().load();
+  void creditsStore.getState().load();
+  void settingsStore
+    .getState()
+    .load()
+    .then(() => {
+      const defaults = settingsStore.getState().settings?.defaults ?? FALLBACK_DEFAULTS;
+      newJobStore.getState().applyDefaults(defaults);
+    });
+  return () => stops.forEach((stop) => stop());
+}

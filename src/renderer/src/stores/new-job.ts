@@ -1,0 +1,234 @@
+import { createStore } from 'zustand';
+import type { JobDefaults, JobDetail, JobDraft, ScriptoriumApi, SourceLine } from '../../../shared/contract';
+import { describeError, type ShownError } from '../lib/errors';
+import { fieldsOf, readOptionFields, type OptionFields, type OptionProblems } from '../lib/job-options';
+import { appendLines, sourceEntries } from '../lib/source-text';
+
+/** How long typing must pause before the lines are checked. */
+export const CHECK_DELAY_MS = 300;
+
+export type PreviewState =
+  | { phase: 'idle' }
+  /** The lists are being walked; jobId once the draft's job is known. */
+  | { phase: 'walking'; jobId: number | null; stopping: boolean }
+  | { phase: 'done'; detail: JobDetail; rejected: SourceLine[]; stoppedByUser: boolean }
+  | { phase: 'failed'; error: ShownError };
+
+export interface NewJobState {
+  /** The paste box, as typed. */
+  text: string;
+  /** The job options; null until the defaults from Settings arrive. */
+  fields: OptionFields | null;
+  /** How each line reads, for the text as it was at the last check. */
+  lines: readonly SourceLine[];
+  checking: boolean;
+  checkError: string | null;
+  /** What was last added by a drop or a chosen file, to say so. */
+  added: string | null;
+  /** Why the form cannot be sent as it is (no source, a bad option). */
+  formProblem: string | null;
+  fieldProblems: OptionProblems;
+  preview: PreviewState;
+  starting: boolean;
+  startError: ShownError | null;
+  /** The job the last Start queued, for the Jobs screen to say so; created false when it existed. */
+  lastStarted: { jobId: number; created: boolean } | null;
+
+  setText(text: string): void;
+  /** Adds sources at the end of the paste box; `from` names where they came from. */
+  addLines(lines: readonly string[], from: string): void;
+  /** Says what happened to something dropped or chosen that added nothing. */
+  noteAdded(message: string): void;
+  setFields(change: Partial<OptionFields>): void;
+  /** Fills the options from Settings' defaults, unless the user has already changed them here. */
+  applyDefaults(defaults: JobDefaults): void;
+  runPreview(): Promise<void>;
+  stopPreview(): Promise<void>;
+  /** Creates and queues the job; resolves with its id, or null when it could not start. */
+  start(): Promise<number | null>;
+  dismissStarted(): void;
+}
+
+/**
+ * The New job form: the sources as typed, each line checked by validateSources shortly after
+ * typing stops, the options, and the preview. The draft outlives a visit to another screen.
+ */
+export function createNewJobStore(api: ScriptoriumApi) {
+  let checkTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Numbers each check, so that a slow answer to older text is dropped. */
+  let checkSeq = 0;
+  /** Counts edits, so that a preview of text changed since is not shown as the current one. */
+  let edits = 0;
+  /** Once the user changes an option, new defaults from Settings no longer replace it. */
+  let fieldsEdited = false;
+
+  return createStore<NewJobState>()((set, get) => {
+    const check = async (): Promise<void> => {
+      const seq = ++checkSeq;
+      const sources = sourceEntries(get().text);
+      if (sources.length === 0) {
+        set({ lines: [], checking: false, checkError: null });
+        return;
+      }
+      set({ checking: true });
+      try {
+        const { lines } = await api.validateSources({ sources });
+        if (seq === checkSeq) set({ lines, checking: false, checkError: null });
+      } catch (error) {
+        if (seq === checkSeq) set({ checking: false, checkError: describeError(error).message });
+      }
+    };
+
+    const scheduleCheck = (delayMs: number): void => {
+      clearTimeout(checkTimer);
+      checkTimer = setTimeout(() => void check(), delayMs);
+    };
+
+    /** Something the preview depends on changed: a finished preview no longer applies. */
+    const edited = (): Partial<NewJobState> => {
+      edits += 1;
+      const { preview } = get();
+      return {
+        formProblem: null,
+        ...(preview.phase === 'done' || preview.phase === 'failed' ? { preview: { phase: 'idle' } } : {}),
+      };
+    };
+
+    /** The draft the form describes, or null after saying what is missing. */
+    const draftOf = (): JobDraft | null => {
+      const { text, fields } = get();
+      if (fields === null) return null;
+      const sources = sourceEntries(text);
+      const options = readOptionFields(fields);
+      if (!options.ok) {
+        set({
+          fieldProblems: options.problems,
+          formProblem: 'Some options are not valid: see the fields marked below.',
+        });
+        return null;
+      }
+      if (sources.length === 0) {
+        set({
+          fieldProblems: {},
+          formProblem:
+            'Paste at least one source first: a video, playlist or channel address, an @handle, or search: followed by words.',
+        });
+        return null;
+      }
+      set({ fieldProblems: {}, formProblem: null });
+      return { sources, ...options.value };
+    };
+
+    return {
+      text: '',
+      fields: null,
+      lines: [],
+      checking: false,
+      checkError: null,
+      added: null,
+      formProblem: null,
+      fieldProblems: {},
+      preview: { phase: 'idle' },
+      starting: false,
+      startError: null,
+      lastStarted: null,
+
+      setText(text) {
+        set({ text, ...edited() });
+        scheduleCheck(CHECK_DELAY_MS);
+      },
+
+      addLines(lines, from) {
+        if (lines.length === 0) return;
+        set((state) => ({
+          text: appendLines(state.text, lines),
+          added: `Added ${lines.length === 1 ? '1 line' : `${lines.length} lines`} from ${from}.`,
+          ...edited(),
+        }));
+        scheduleCheck(0);
+      },
+
+      noteAdded(message) {
+        set({ added: message });
+      },
+
+      setFields(change) {
+        const { fields } = get();
+        if (fields === null) return;
+        fieldsEdited = true;
+        set({ fields: { ...fields, ...change }, ...edited() });
+      },
+
+      applyDefaults(defaults) {
+        if (!fieldsEdited) set({ fields: fieldsOf(defaults) });
+      },
+
+      async runPreview() {
+        const draft = draftOf();
+        if (draft === null || get().preview.phase === 'walking') return;
+        const version = edits;
+        set({ preview: { phase: 'walking', jobId: null, stopping: false } });
+        try {
+          // The draft's job first, so that its id is known while its lists are walked: the
+          // preview is followed through jobChanged events and stopped with pauseJob.
+          const { job } = await api.createJob({ draft, start: false });
+          set({ preview: { phase: 'walking', jobId: job.id, stopping: false } });
+          const { detail, rejected } = await api.previewJob({ draft });
+          const { preview } = get();
+          const stoppedByUser = preview.phase === 'walking' && preview.stopping;
+          set({
+            preview:
+              edits === version ? { phase: 'done', detail, rejected, stoppedByUser } : { phase: 'idle' },
+          });
+        } catch (error) {
+          set({ preview: { phase: 'failed', error: describeError(error) } });
+        }
+      },
+
+      async stopPreview() {
+        const { preview } = get();
+        if (preview.phase !== 'walking' || preview.jobId === null || preview.stopping) return;
+        set({ preview: { ...preview, stopping: true } });
+        try {
+          await api.pauseJob({ jobId: preview.jobId });
+        } catch (error) {
+          set({ preview: { phase: 'failed', error: describeError(error) } });
+        }
+      },
+
+      async start() {
+        const draft = draftOf();
+        if (draft === null || get().starting) return null;
+        set({ starting: true, startError: null });
+        // A job the preview created was a draft until now: starting it is starting a new job.
+        const { preview } = get();
+        const previewedDraft =
+          preview.phase === 'done' && preview.detail.job.status === 'draft' ? preview.detail.job.id : null;
+        try {
+          const answer = await api.createJob({ draft, start: true });
+          const { job } = answer;
+          const created = answer.created || job.id === previewedDraft;
+          clearTimeout(checkTimer);
+          checkSeq += 1;
+          edits += 1;
+          set({
+            text: '',
+            lines: [],
+            added: null,
+            preview: { phase: 'idle' },
+            starting: false,
+            lastStarted: { jobId: job.id, created },
+          });
+          return job.id;
+        } catch (error) {
+          set({ starting: false, startError: describeError(error) });
+          return null;
+        }
+      },
+
+      dismissStarted() {
+        set({ lastStarted: null });
+      },
+    };
+  });
+}

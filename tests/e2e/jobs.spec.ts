@@ -1,0 +1,135 @@
+import { join } from 'node:path';
+import { startCli } from '../support/cli';
+import { describePlaylist } from '../../src/simulator';
+import { admin, expect, test } from './support/fixtures';
+import { expectCompleted, goTo, jobCard, startJob, videosDone } from './support/screens';
+
+test.describe('a job at work', () => {
+  // Slow enough to watch: each simulated request takes 15 ms, one at a time.
+  test.use({ latencyMs: 15 });
+
+  test('pauses and resumes from the Jobs screen, and says why it stopped', async ({ app: page, sim }) => {
+    const title = await startJob(page, ['PLpausedAndResumed_n120'], { Concurrency: '1' });
+    const card = jobCard(page, title);
+    await expect.poll(() => videosDone(page, title)).toBeGreaterThan(0);
+
+    await card.getByRole('button', { name: 'Pause', exact: true }).click();
+    await expect(card.getByText('Paused', { exact: true })).toBeVisible();
+    await expect(card.getByText('You paused it. Resume continues where it stopped.')).toBeVisible();
+    // The focus stays on the button that changed from Pause to Resume.
+    await expect(card.getByRole('button', { name: 'Resume', exact: true })).toBeFocused();
+    // Requests in flight when Pause was pressed finish and are kept; after that, nothing moves.
+    await page.waitForTimeout(400);
+    const paused = await videosDone(page, title);
+    const charged = sim.admin.ledger().length;
+    await page.waitForTimeout(400);
+    expect(await videosDone(page, title)).toBe(paused);
+    expect(sim.admin.ledger()).toHaveLength(charged);
+
+    await card.getByRole('button', { name: 'Resume', exact: true }).click();
+    await expectCompleted(page, title, 120);
+    // Nothing was bought twice across the pause.
+    const videos = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript');
+    expect(new Set(videos.map((charge) => charge.videoId)).size).toBe(videos.length);
+  });
+
+  test('is found as it was after the page is reloaded, and goes on', async ({ app: page }) => {
+    const title = await startJob(page, ['PLreloadedMidway_n150'], { Concurrency: '1' });
+    await expect.poll(() => videosDone(page, title)).toBeGreaterThan(5);
+    const before = await videosDone(page, title);
+
+    await page.reload();
+    const card = jobCard(page, title);
+    await expect(card.getByText('Running', { exact: true })).toBeVisible();
+    expect(await videosDone(page, title)).toBeGreaterThanOrEqual(before);
+    await expect(card.getByText(/of 150 videos/).first()).toBeVisible();
+    await expectCompleted(page, title, 150);
+  });
+
+  test('Cancel stops the job and says it can be resumed', async ({ app: page }) => {
+    const title = await startJob(page, ['PLcancelledHalfway_n120'], { Concurrency: '1' });
+    const card = jobCard(page, title);
+    await expect.poll(() => videosDone(page, title)).toBeGreaterThan(0);
+    await card.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(card.getByText('Cancelled', { exact: true })).toBeVisible();
+    await expect(card.getByText(/^You cancelled it\. Resume continues where it stopped/)).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Resume', exact: true })).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
+    expect(await videosDone(page, title)).toBeLessThan(120);
+  });
+
+  test('a job the command line runs on the same data folder appears and progresses live', async ({
+    app: page,
+    sim,
+    dataDir,
+  }) => {
+    await expect(page.getByRole('heading', { name: 'No jobs yet' })).toBeVisible();
+    const cli = startCli(
+      [
+        'export',
+        'PLfromTheCommandLine_n60',
+        '--concurrency',
+        '1',
+        '--data-dir',
+        dataDir,
+        '--out',
+        join(dataDir, '..', 'cli.zip'),
+      ],
+      { TRANSCRIPT_API_KEY: sim.key, TRANSCRIPT_API_BASE_URL: sim.url },
+    );
+    const card = page.getByRole('article').first();
+    await expect(card.getByText(/Another Scriptorium process .* is running this job/)).toBeVisible();
+    // Only the process that runs it can stop it.
+    await expect(card.getByRole('button', { name: 'Pause', exact: true })).toHaveCount(0);
+    const title = (await card.getByRole('heading', { level: 2 }).textContent()) ?? '';
+    await expect.poll(() => videosDone(page, title)).toBeGreaterThan(0);
+
+    const result = await cli.done;
+    expect(result.code, result.stderr).toBe(0);
+    await expectCompleted(page, title, 60);
+    await expect(card.getByText(/Another Scriptorium process/)).toHaveCount(0);
+  });
+});
+
+test('a request the service asks to wait shows as "waiting N s", then the job goes on', async ({
+  app: page,
+  sim,
+}) => {
+  const playlist = 'PLtoldToWaitAWhile_n6';
+  const first = describePlaylist(playlist).videoIds()[0] ?? '';
+  await admin(sim, 'faults', {
+    match: { videoId: first },
+    kind: 'status',
+    status: 429,
+    retryAfter: '2',
+    times: 1,
+  });
+  const title = await startJob(page, [playlist], { Concurrency: '1' });
+  await expect(
+    jobCard(page, title).getByText(/^The service answered 429: waiting [12] s before trying again\.$/),
+  ).toBeVisible();
+  await expectCompleted(page, title, 6);
+  await expect(jobCard(page, title).getByText(/waiting \d s/)).toHaveCount(0);
+});
+
+test('Delete asks first, in a dialog; keeping the job leaves it as it was', async ({ app: page }) => {
+  const title = await startJob(page, ['PLdeletedAfterAll_n12']);
+  await expectCompleted(page, title, 12);
+  const card = jobCard(page, title);
+
+  await card.getByRole('button', { name: 'Delete', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: `Delete “${title}”?` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Keep the job' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Delete', exact: true })).toBeFocused();
+
+  await card.getByRole('button', { name: 'Delete', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Delete job' }).click();
+  await expect(card).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'No jobs yet' })).toBeVisible();
+  await goTo(page, 'New job');
+  await goTo(page, 'Jobs');
+  await expect(page.getByRole('heading', { name: 'No jobs yet' })).toBeVisible();
+});

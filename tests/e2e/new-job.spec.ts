@@ -1,0 +1,127 @@
+import { describePlaylist } from '../../src/simulator';
+import { expect, test } from './support/fixtures';
+import { dropOnWindow } from './support/drop';
+import { expectCompleted, goTo, jobCard, pasteSources } from './support/screens';
+
+const PLAYLIST = 'https://www.youtube.com/playlist?list=PLdemoLectures_n60';
+const CHANNEL = '@demo_channel_n25';
+const SEARCH = 'search:history of science';
+/** A search source is one page of at most 50 videos. */
+const VIDEOS = 60 + 25 + 50;
+
+test('a new user pastes sources, sees each line read, previews the cost and starts', async ({
+  app: page,
+  sim,
+}) => {
+  await goTo(page, 'New job');
+  await pasteSources(page, [PLAYLIST, CHANNEL, 'youtube.com/watch?v=short', SEARCH]);
+
+  const summary = page.locator('#sources-summary');
+  await expect(summary).toHaveText(
+    '3 sources: 1 playlist, 1 channel and 1 search. 1 line is not a source and will be left out.',
+  );
+  const lines = page.getByRole('region', { name: 'How each line reads' });
+  await expect(lines.getByRole('row', { name: /^1 .*PLdemoLectures_n60 Playlist$/ })).toBeVisible();
+  await expect(lines.getByRole('row', { name: /^3 youtube\.com\/watch\?v=short/ })).toContainText(
+    'Not a source: a video ID has 11 characters',
+  );
+  await expect(lines.getByRole('row', { name: /^4 search:history of science Search$/ })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  const preview = page.getByRole('region', { name: 'Preview' });
+  await expect(preview.getByText(`${VIDEOS} from 3 sources`)).toBeVisible();
+  await expect(preview.getByText(`at most ${VIDEOS} credits`)).toBeVisible();
+  // The preview bought the list pages only, never a transcript.
+  const ledger = sim.admin.ledger();
+  expect(ledger.length).toBeGreaterThan(0);
+  expect(ledger.filter((charge) => charge.endpoint === 'transcript')).toEqual([]);
+  const pagesBought = ledger.length;
+  await expect(preview.getByText(`${pagesBought}, already paid`)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Jobs' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Started' })).toBeVisible();
+  const title =
+    (await page.getByRole('article').first().getByRole('heading', { level: 2 }).textContent()) ?? '';
+  await expectCompleted(page, title, VIDEOS);
+
+  // Start bought no list page again; the rest are transcripts.
+  const after = sim.admin.ledger();
+  expect(after.filter((charge) => charge.endpoint !== 'transcript')).toHaveLength(pagesBought);
+  await expect(page.getByRole('region', { name: 'Credits' })).toContainText(
+    `In total${after.length} credits`,
+  );
+});
+
+test('a preview of long lists can be stopped, and says what it read so far', async ({ app: page, sim }) => {
+  test.slow();
+  await goTo(page, 'New job');
+  const long = 'PLlongPreviewList_n9000';
+  await pasteSources(page, [long, 'PLsecondLongList_n9000']);
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  const stop = page.getByRole('button', { name: 'Stop preview' });
+  await expect(
+    page.getByText(/Reading the lists… \d+ of 2 sources read, [1-9][\d,]* videos found/),
+  ).toBeVisible();
+  await stop.click();
+
+  const preview = page.getByRole('region', { name: 'Preview' });
+  await expect(preview.getByText(/You stopped the preview after [01] of 2 sources/)).toBeVisible();
+  const pages = sim.admin.ledger().length;
+  expect(pages).toBeLessThan((2 * describePlaylist(long).size) / 100);
+  // Stopped means stopped: no page is bought after the preview says so.
+  await page.waitForTimeout(300);
+  expect(sim.admin.ledger()).toHaveLength(pages);
+});
+
+test('a text or CSV file and a link dropped on the window become sources', async ({ app: page }) => {
+  // Dropped on the Jobs screen: the New job screen opens with the link in it.
+  await dropOnWindow(page, {
+    uriList: '# dragged from a browser\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ',
+  });
+  await expect(page.getByRole('heading', { level: 1, name: 'New job' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Sources' })).toHaveValue(
+    'https://www.youtube.com/watch?v=dQw4w9WgXcQ\n',
+  );
+
+  await dropOnWindow(page, {
+    file: {
+      name: 'sources.csv',
+      text: 'url,note\n"@demo_channel_n25","a channel, quoted"\nPLfromSpreadsheet_n10,list\n',
+    },
+  });
+  await expect(page.getByRole('status').filter({ hasText: 'Added 2 lines from sources.csv.' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Sources' })).toHaveValue(
+    'https://www.youtube.com/watch?v=dQw4w9WgXcQ\n@demo_channel_n25\nPLfromSpreadsheet_n10\n',
+  );
+  await expect(page.locator('#sources-summary')).toHaveText('3 sources: 1 playlist, 1 channel and 1 video.');
+
+  // The file chooser reads a text file line by line.
+  await page.getByLabel('Add sources from a file…').setInputFiles({
+    name: 'more.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('search:medieval scriptoria\n'),
+  });
+  await expect(page.locator('#sources-summary')).toHaveText(
+    '4 sources: 1 playlist, 1 channel, 1 search and 1 video.',
+  );
+});
+
+test('Start says what is missing instead of sending a job that cannot run', async ({ app: page }) => {
+  await goTo(page, 'New job');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('Paste at least one source first');
+
+  await pasteSources(page, ['not a source']);
+  await page.getByRole('spinbutton', { name: 'Concurrency' }).fill('100');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(page.getByText('Enter a whole number from 1 to 64.')).toBeVisible();
+  await expect(page.getByRole('spinbutton', { name: 'Concurrency' })).toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByRole('spinbutton', { name: 'Concurrency' }).fill('2');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('No valid source remains');
+  await goTo(page, 'Jobs');
+  await expect(page.getByRole('heading', { name: 'No jobs yet' })).toBeVisible();
+  await expect(jobCard(page, 'not a source')).toHaveCount(0);
+});

@@ -1,0 +1,57 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect } from './fixtures';
+
+/** Goes to a screen through the navigation, as a user would. */
+export async function goTo(page: Page, screen: 'Jobs' | 'New job' | 'Settings'): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: screen, exact: true })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: screen, exact: true })).toBeVisible();
+}
+
+export async function pasteSources(page: Page, lines: readonly string[]): Promise<void> {
+  await page.getByRole('textbox', { name: 'Sources' }).fill(lines.join('\n'));
+}
+
+/** A job's card on the Jobs screen, found by its title. */
+export function jobCard(page: Page, title: string): Locator {
+  return page.getByRole('article', { name: title, exact: true });
+}
+
+/**
+ * Pastes the sources in New job, sets the given number fields, presses Start and waits for the
+ * Jobs screen; resolves with the job's title once its first list is read (a list's title).
+ */
+export async function startJob(
+  page: Page,
+  sources: readonly string[],
+  numbers: Partial<Record<'Max videos per source' | 'Budget (credits)' | 'Concurrency', string>> = {},
+): Promise<string> {
+  await goTo(page, 'New job');
+  await pasteSources(page, sources);
+  for (const [name, value] of Object.entries(numbers))
+    await page.getByRole('spinbutton', { name }).fill(value);
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Jobs' })).toBeVisible();
+  const heading = page.getByRole('article').first().getByRole('heading', { level: 2 });
+  await expect(heading).not.toHaveText(sources[0] ?? '');
+  return (await heading.textContent()) ?? '';
+}
+
+/** Waits until the job's progress bar is full and its status says Completed. */
+export async function expectCompleted(page: Page, title: string, videos: number): Promise<void> {
+  const card = jobCard(page, title);
+  await expect(card.getByText('Completed', { exact: true })).toBeVisible({ timeout: 30_000 });
+  const bar = page.getByRole('progressbar', { name: title, exact: true });
+  await expect(bar).toHaveAttribute('aria-valuemax', String(videos));
+  await expect(bar).toHaveAttribute('aria-valuenow', String(videos));
+}
+
+/** The job's progress bar value now. */
+export async function videosDone(page: Page, title: string): Promise<number> {
+  const value = await page
+    .getByRole('progressbar', { name: title, exact: true })
+    .getAttribute('aria-valuenow');
+  return Number(value ?? 0);
+}

@@ -30,7 +30,7 @@ export function environmentKeyStore(env: Record<string, string | undefined> = pr
         ? {
             set: false,
             storage: null,
-            message: 'Set the environment variable TRANSCRIPT_API_KEY to your key.',
+            message: 'No key is set: set the environment variable TRANSCRIPT_API_KEY to your key.',
           }
         : { set: true, storage: 'environment', message: 'The key comes from TRANSCRIPT_API_KEY.' },
     save: readOnly,

@@ -28,7 +28,7 @@ export interface SessionOptions {
 export function openSession(options: SessionOptions): ServiceSession {
   const apiKey = options.keys.read();
   if (apiKey === undefined) {
-    throw new AppError('no_key', `No API key is set. ${options.keys.status().message} Nothing was sent.`);
+    throw new AppError('no_key', `${options.keys.status().message} Nothing was sent.`);
   }
   if (options.serviceUrl === undefined) {
     throw new AppError(

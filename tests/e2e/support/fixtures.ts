@@ -7,7 +7,14 @@ import { startSimulator, type RunningSimulator } from '../../../src/simulator';
 import { tempDir } from '../../support/cli';
 import { startUi, type RunningUi } from './ui';
 
-const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
+// The README's screenshots are rewritten only when asked (`npm run screenshots`); an ordinary test run
+// saves its own under out/, so that running the tests never changes tracked files.
+const SCREENSHOTS = fileURLToPath(
+  new URL(
+    process.env.UPDATE_SCREENSHOTS === '1' ? '../../../docs/screenshots/' : '../../../out/screenshots/',
+    import.meta.url,
+  ),
+);
 
 interface Options {
   /** The simulator's starting credits. */
@@ -80,7 +87,7 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   expect(serious, `axe-core on ${screen}`).toEqual([]);
 }
 
-/** Saves the page to docs/screenshots/<name>.png, for the README. */
+/** Saves the page as <name>.png, in docs/screenshots for the README when asked, else in out/screenshots. */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }

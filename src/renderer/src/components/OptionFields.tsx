@@ -7,6 +7,10 @@ const FORMAT_NAMES: Readonly<Record<ExportFormat, { label: string; help: string 
   json: { label: 'JSON', help: 'segments with their times' },
   srt: { label: 'SRT', help: 'subtitles' },
   vtt: { label: 'VTT', help: 'web subtitles' },
+  chunks: {
+    label: 'Chunks',
+    help: 'passages of about a minute in one chunks.jsonl, for search and language models',
+  },
 };
 
 interface OptionFieldsProps {

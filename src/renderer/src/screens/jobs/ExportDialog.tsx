@@ -13,6 +13,7 @@ const FORMAT_LABELS: Readonly<Record<ExportFormat, string>> = {
   json: 'JSON',
   srt: 'SRT',
   vtt: 'VTT',
+  chunks: 'Chunks',
 };
 
 /** A name for the save dialog: "scriptorium-job-3-Lectures.zip". */

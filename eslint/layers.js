@@ -35,7 +35,16 @@ export const LAYERS = [
   {
     layer: 'src/renderer',
     folders: ['src/renderer', 'src/shared'],
-    packages: ['react', 'react-dom', 'react-dom/*', 'react/*', 'zustand', '@tanstack/react-virtual'],
+    packages: [
+      'react',
+      'react-dom',
+      'react-dom/*',
+      'react/*',
+      'zustand',
+      '@tanstack/react-virtual',
+      // A virtual module of the build (fast refresh in development, empty in production).
+      '@vitejs/plugin-react/preamble',
+    ],
   },
 ];
 

@@ -13,6 +13,12 @@ import { cacheLang, requestLang } from './spec';
 
 /** How long a video another job is buying waits before this run looks at it again. */
 const HELD_RETRY_MS = 200;
+/**
+ * Pending items read and claimed together, in slots of the run's concurrency: claiming is one
+ * transaction per batch, and a commit has a fixed cost, so a batch of only `concurrency` items made
+ * as many commits as the results themselves.
+ */
+const BATCH_SLOTS = 4;
 
 /**
  * Fetches the job's pending items while the walk adds more. Items are read from the database a
@@ -30,7 +36,7 @@ export async function fetchItems(ctx: RunContext, walkFinished: () => boolean): 
   while (!ctx.control.stopped) {
     // Read the flag before the query: a walk that ended earlier has written all its items.
     const walkWasFinished = walkFinished();
-    let batch = pendingItemsAfter(ctx.db, ctx.jobId, afterId, ctx.concurrency);
+    let batch = pendingItemsAfter(ctx.db, ctx.jobId, afterId, ctx.concurrency * BATCH_SLOTS);
     if (batch.length > 0) {
       afterId = batch[batch.length - 1]!.id;
     } else if (held.length > 0) {
@@ -59,7 +65,7 @@ export async function fetchItems(ctx: RunContext, walkFinished: () => boolean): 
           fetchItem(ctx, item).catch((error: unknown) => ctx.control.stop({ kind: 'error', error })),
         );
     });
-    // Wait until every queued item has started, so at most `concurrency` wait in memory. Once
+    // Wait until every queued item has started, so at most one batch waits in memory. Once
     // the run stops, queued items start and return at once, so this never hangs.
     await queue.onEmpty();
   }

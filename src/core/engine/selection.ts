@@ -12,10 +12,10 @@ export interface ListedVideo {
   title: string;
   /** 1-based place in its list. */
   position: number;
-  durationSeconds?: number;
+  durationSeconds?: number | undefined;
   /** As given: an ISO date, or relative text ("3 weeks ago"). */
-  published?: string;
-  hasCaptions?: boolean;
+  published?: string | undefined;
+  hasCaptions?: boolean | undefined;
 }
 
 /** The filters cannot tell yet: a position counted from the end of a list whose size is not known. */
@@ -113,11 +113,13 @@ export class Selection {
       return `shorter than ${f.minDuration} s (${seconds} s)`;
     if (seconds !== undefined && f.maxDuration !== undefined && seconds > f.maxDuration)
       return `longer than ${f.maxDuration} s (${seconds} s)`;
-    const published = publishedAt(video.published, this.#now);
-    if (published !== undefined && this.#after !== undefined && published < this.#after)
-      return `published before ${f.publishedAfter} (${video.published})`;
-    if (published !== undefined && this.#before !== undefined && published >= this.#before + 86_400_000)
-      return `published after ${f.publishedBefore} (${video.published})`;
+    if (this.#after !== undefined || this.#before !== undefined) {
+      const published = publishedAt(video.published, this.#now);
+      if (published !== undefined && this.#after !== undefined && published < this.#after)
+        return `published before ${f.publishedAfter} (${video.published})`;
+      if (published !== undefined && this.#before !== undefined && published >= this.#before + 86_400_000)
+        return `published after ${f.publishedBefore} (${video.published})`;
+    }
     if (f.skipUncaptioned === true && video.hasCaptions === false)
       return 'the listing says it has no captions';
     return null;

@@ -6,6 +6,7 @@ import {
   insertItem,
   itemsAwaitingListSize,
   settleSelection,
+  type ItemListing,
 } from '../store/items';
 import { recordCredit } from '../store/ledger';
 import { failWalk, recordPage, setResolvedChannel, sourcesOfJob, type SourceRecord } from '../store/sources';
@@ -234,15 +235,25 @@ export function insertListedVideo(
   how: { selection: Selection; listSize: number | null; at: string },
 ): boolean | undefined {
   const position = video.index ?? listedPosition;
-  const listing = {
-    ...(video.channelId !== undefined && { channelId: video.channelId }),
-    ...(video.channelTitle !== undefined && { channelTitle: video.channelTitle }),
-    ...(video.publishedTimeText !== undefined && { published: video.publishedTimeText }),
-    ...optional('durationSeconds', lengthSeconds(video.lengthText)),
-    ...optional('viewCount', viewCount(video.viewCountText)),
-    ...(video.hasCaptions !== undefined && { hasCaptions: video.hasCaptions }),
+  // Plain properties, not spreads: this runs for every listed video.
+  const listing: ItemListing = {
+    channelId: video.channelId,
+    channelTitle: video.channelTitle,
+    published: video.publishedTimeText,
+    durationSeconds: lengthSeconds(video.lengthText),
+    viewCount: viewCount(video.viewCountText),
+    hasCaptions: video.hasCaptions,
   };
-  const verdict = how.selection.verdict({ title: video.title, position, ...listing }, how.listSize);
+  const verdict = how.selection.verdict(
+    {
+      title: video.title,
+      position,
+      durationSeconds: listing.durationSeconds,
+      published: listing.published,
+      hasCaptions: listing.hasCaptions,
+    },
+    how.listSize,
+  );
   const skipped =
     verdict === null
       ? undefined
@@ -260,11 +271,6 @@ export function insertListedVideo(
     ...(skipped !== undefined && { skipped }),
   });
   return inserted ? skipped === undefined : undefined;
-}
-
-/** `{ [name]: value }` when the value is known, else nothing. */
-function optional<K extends string>(name: K, value: number | undefined): { [P in K]?: number } {
-  return value === undefined ? {} : ({ [name]: value } as { [P in K]: number });
 }
 
 /** Decides the source's videos that waited for its size; returns how many are to be fetched after all. */

@@ -14,12 +14,12 @@ export type PendingItem = z.output<typeof PendingItemSchema>;
 
 /** What a list page said of a video, as stored. */
 export interface ItemListing {
-  channelId?: string;
-  channelTitle?: string;
-  published?: string;
-  durationSeconds?: number;
-  viewCount?: number;
-  hasCaptions?: boolean;
+  channelId?: string | undefined;
+  channelTitle?: string | undefined;
+  published?: string | undefined;
+  durationSeconds?: number | undefined;
+  viewCount?: number | undefined;
+  hasCaptions?: boolean | undefined;
 }
 
 export interface NewItem {
@@ -107,9 +107,6 @@ const statements = preparedFor((db) => ({
   ),
   pendingAfter: db.prepare<[number, number, number], unknown>(
     `SELECT id, video_id FROM items WHERE job_id = ? AND status = 'pending' AND id > ? ORDER BY id LIMIT ?`,
-  ),
-  markFetching: db.prepare<[string, number]>(
-    "UPDATE items SET status = 'fetching', updated_at = ? WHERE id = ? AND status = 'pending'",
   ),
   finish: db.prepare<
     [string, number, number | null, string | null, string | null, number | null, string, number]
@@ -220,11 +217,6 @@ export function pendingItemsAfter(
   return statements(db)
     .pendingAfter.all(jobId, afterId, limit)
     .map((row) => PendingItemSchema.parse(row));
-}
-
-/** Marks the item as having a request in flight, so that a crash leaves a visible trace. */
-export function markFetching(db: Database, itemId: number, at: string): void {
-  statements(db).markFetching.run(at, itemId);
 }
 
 export function finishItem(db: Database, itemId: number, result: ItemResult): void {

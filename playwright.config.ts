@@ -1,8 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 /**
- * End-to-end tests of the renderer in a real browser: Debian's Chromium (no browser is ever
- * downloaded), driving `scriptorium ui` over a simulator; each test starts and stops its own.
+ * End-to-end tests of the renderer in a real browser: Debian's Chromium, or the one CHROMIUM_PATH
+ * names (no browser is ever downloaded), driving `scriptorium ui` over a simulator; each test starts and stops its own.
  * Run after `npm run build:app && npm run build:cli` (npm test does both).
  */
 export default defineConfig({
@@ -24,7 +24,7 @@ export default defineConfig({
     acceptDownloads: true,
     trace: 'off',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
         '--no-sandbox',
         '--disable-background-networking',

@@ -1,7 +1,7 @@
 import type { Locator } from '@playwright/test';
 import { describePlaylist } from '../../src/simulator';
 import { expect, expectAccessible, saveScreenshot, test } from './support/fixtures';
-import { expectCompleted, goTo, pasteSources } from './support/screens';
+import { expectCompleted, goTo, jobCard, pasteSources } from './support/screens';
 
 /** A playlist of exactly 40 videos. */
 const PLAYLIST = 'PLresearchSelection_n40';
@@ -103,4 +103,19 @@ test('Selection: each problem under its field stops Preview and Start; positions
     describePlaylist(PLAYLIST).videoIds().slice(0, 10).sort(),
   );
   expect(ledger.filter((charge) => charge.endpoint !== 'transcript')).toHaveLength(pagesBought.length);
+
+  // The job's screen says its selection, and lists the videos left out with the filter's words.
+  await jobCard(page, title).getByRole('link', { name: title }).click();
+  await expect(page.getByText('Selection: Positions 1-10 of each list.')).toBeVisible();
+  await page.getByRole('radio', { name: /^Skipped/ }).check();
+  await expect(page.getByRole('radio', { name: /^Skipped/ })).toHaveAccessibleName('Skipped 30');
+  await expect(page.getByRole('status').filter({ hasText: '30 matching videos' })).toBeVisible();
+  const table = page.getByRole('table', { name: 'Videos' });
+  await expect(table).toHaveAttribute('aria-rowcount', '31');
+  const first = table.getByRole('row').nth(1);
+  await expect(first).toContainText('11');
+  await expect(first).toContainText('Skipped');
+  await expect(first).toContainText('Not at positions 1-10');
+  await page.getByRole('radio', { name: /^OK/ }).check();
+  await expect(table.getByRole('row').filter({ hasText: 'Not at positions' })).toHaveCount(0);
 });

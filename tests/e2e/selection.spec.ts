@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test';
-import { describePlaylist } from '../../src/simulator';
+import { describePlaylist, describeVideo } from '../../src/simulator';
 import { expect, expectAccessible, saveScreenshot, test } from './support/fixtures';
 import { expectCompleted, goTo, jobCard, pasteSources } from './support/screens';
 
@@ -118,4 +118,42 @@ test('Selection: each problem under its field stops Preview and Start; positions
   await expect(first).toContainText('Not at positions 1-10');
   await page.getByRole('radio', { name: /^OK/ }).check();
   await expect(table.getByRole('row').filter({ hasText: 'Not at positions' })).toHaveCount(0);
+});
+
+test('Selection: lengths are typed in minutes, and the preview counts what each length filter left out once', async ({
+  app: page,
+}) => {
+  const playlist = 'PLresearchLengths_n60';
+  const lengths = describePlaylist(playlist)
+    .videoIds()
+    .map((id) => describeVideo(id).lengthSeconds);
+  const shorter = lengths.filter((seconds) => seconds < 600).length;
+  const longer = lengths.filter((seconds) => seconds > 1830).length;
+  // Each left out video has its own reason ("shorter than 600 s (312 s)"): several make the case.
+  expect(shorter).toBeGreaterThan(1);
+  expect(longer).toBeGreaterThan(1);
+
+  await goTo(page, 'New job');
+  await pasteSources(page, [playlist]);
+  const selection = page.getByRole('group', { name: 'Selection' });
+  await selection.getByRole('spinbutton', { name: 'Shortest (minutes)' }).fill('10');
+  await selection.getByRole('spinbutton', { name: 'Longest (minutes)' }).fill('30.5');
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+
+  const preview = page.getByRole('region', { name: 'Preview' });
+  await expect(preview.getByRole('list', { name: 'Selection' }).getByRole('listitem')).toHaveText([
+    'At least 600 s long',
+    'At most 1830 s long',
+  ]);
+  const leftOut = preview.getByRole('list', { name: 'Left out:' }).getByRole('listitem');
+  await expect(leftOut).toHaveCount(2);
+  await expect(leftOut.filter({ hasText: 'Shorter' })).toHaveText(
+    `Shorter than 600 s: ${shorter} videos left out`,
+  );
+  await expect(leftOut.filter({ hasText: 'Longer' })).toHaveText(
+    `Longer than 1830 s: ${longer} videos left out`,
+  );
+  await expect(
+    preview.getByText(`${60 - shorter - longer} (${shorter + longer} left out, at no cost)`),
+  ).toBeVisible();
 });

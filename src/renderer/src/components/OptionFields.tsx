@@ -1,6 +1,11 @@
-import type { ReactNode } from 'react';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../shared/contract';
-import { MAX_CONCURRENCY, type OptionFields as Fields, type OptionProblems } from '../lib/job-options';
+import {
+  CHUNK_SECONDS,
+  MAX_CONCURRENCY,
+  type OptionFields as Fields,
+  type OptionProblems,
+} from '../lib/job-options';
+import { Choice, Field, NumberField } from './FormFields';
 
 const FORMAT_NAMES: Readonly<Record<ExportFormat, { label: string; help: string }>> = {
   txt: { label: 'TXT', help: 'plain text' },
@@ -9,7 +14,7 @@ const FORMAT_NAMES: Readonly<Record<ExportFormat, { label: string; help: string 
   vtt: { label: 'VTT', help: 'web subtitles' },
   chunks: {
     label: 'Chunks',
-    help: 'passages of about a minute in one chunks.jsonl, for search and language models',
+    help: 'passages for search and language models, in chunks.jsonl',
   },
 };
 
@@ -81,6 +86,30 @@ export function OptionFields({ idPrefix, fields, problems, onChange }: OptionFie
             onChange={(on) => toggleFormat(format, on)}
           />
         ))}
+        {fields.formats.includes('chunks') && (
+          <div className="chunk-fields">
+            <NumberField
+              id={id('chunk-seconds')}
+              label="Chunk length (s)"
+              help={`Each passage, ${CHUNK_SECONDS.min} to ${CHUNK_SECONDS.max} seconds.`}
+              min={CHUNK_SECONDS.min}
+              max={CHUNK_SECONDS.max}
+              value={fields.chunkSeconds}
+              problem={problems.chunkSeconds}
+              onChange={(chunkSeconds) => onChange({ chunkSeconds })}
+            />
+            <NumberField
+              id={id('chunk-overlap')}
+              label="Chunk overlap (s)"
+              help="What the next passage repeats, so that no sentence is cut off."
+              min={0}
+              max={CHUNK_SECONDS.max}
+              value={fields.chunkOverlap}
+              problem={problems.chunkOverlap}
+              onChange={(chunkOverlap) => onChange({ chunkOverlap })}
+            />
+          </div>
+        )}
         {problems.formats && (
           <p id={id('formats-problem')} className="field-problem">
             {problems.formats}
@@ -118,92 +147,6 @@ export function OptionFields({ idPrefix, fields, problems, onChange }: OptionFie
           onChange={(concurrency) => onChange({ concurrency })}
         />
       </div>
-    </div>
-  );
-}
-
-interface FieldProps {
-  id: string;
-  label: string;
-  help: string;
-  problem: string | undefined;
-  /** Renders the control, given the ids that describe it. */
-  children(describedBy: string): ReactNode;
-}
-
-function Field({ id, label, help, problem, children }: FieldProps) {
-  const describedBy = [`${id}-help`, problem ? `${id}-problem` : ''].filter(Boolean).join(' ');
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children(describedBy)}
-      <p id={`${id}-help`} className="help">
-        {help}
-      </p>
-      {problem && (
-        <p id={`${id}-problem`} className="field-problem">
-          {problem}
-        </p>
-      )}
-    </div>
-  );
-}
-
-interface NumberFieldProps {
-  id: string;
-  label: string;
-  help: string;
-  min: number;
-  max?: number;
-  value: string;
-  problem: string | undefined;
-  onChange(value: string): void;
-}
-
-function NumberField({ id, label, help, min, max, value, problem, onChange }: NumberFieldProps) {
-  return (
-    <Field id={id} label={label} help={help} problem={problem}>
-      {(describedBy) => (
-        <input
-          id={id}
-          type="number"
-          inputMode="numeric"
-          min={min}
-          max={max}
-          step={1}
-          value={value}
-          aria-describedby={describedBy}
-          aria-invalid={problem !== undefined}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      )}
-    </Field>
-  );
-}
-
-interface ChoiceProps {
-  id: string;
-  label: string;
-  help: string;
-  checked: boolean;
-  onChange(checked: boolean): void;
-}
-
-/** A checkbox named by its short label alone, with its explanation beside it. */
-function Choice({ id, label, help, checked, onChange }: ChoiceProps) {
-  return (
-    <div className="choice">
-      <input
-        id={id}
-        type="checkbox"
-        checked={checked}
-        aria-describedby={`${id}-help`}
-        onChange={(event) => onChange(event.target.checked)}
-      />
-      <label htmlFor={id}>{label}</label>
-      <span id={`${id}-help`} className="help">
-        {help}
-      </span>
     </div>
   );
 }

@@ -1,4 +1,9 @@
-import { EXPORT_FORMATS, type ExportFormat, type JobDefaults } from '../../../shared/contract';
+import {
+  DEFAULT_FORMATS,
+  EXPORT_FORMATS,
+  type ExportFormat,
+  type JobDefaults,
+} from '../../../shared/contract';
 
 /**
  * The job options as a form holds them: numbers as the text the user typed, so that a half-typed
@@ -14,11 +19,18 @@ export interface OptionFields {
   /** '' means no limit. */
   budget: string;
   concurrency: string;
+  /** Seconds; used only while the chunks format is chosen. */
+  chunkSeconds: string;
+  chunkOverlap: string;
 }
 
 export type OptionProblems = Partial<Record<keyof OptionFields, string>>;
 
 export const MAX_CONCURRENCY = 64;
+
+/** The chunks' bounds the app accepts (ChunkingSchema), and what it uses when a job leaves them out. */
+export const CHUNK_SECONDS = { min: 5, max: 3600 };
+const DEFAULT_CHUNKING = { targetSeconds: 60, overlapSeconds: 10 };
 
 /** The app's own defaults, for a form whose Settings could not be read. */
 export const FALLBACK_DEFAULTS: JobDefaults = {
@@ -28,7 +40,7 @@ export const FALLBACK_DEFAULTS: JobDefaults = {
   maxVideos: null,
   budget: null,
   concurrency: 4,
-  formats: [...EXPORT_FORMATS],
+  formats: [...DEFAULT_FORMATS],
 };
 
 export function fieldsOf(defaults: JobDefaults): OptionFields {
@@ -40,6 +52,8 @@ export function fieldsOf(defaults: JobDefaults): OptionFields {
     maxVideos: defaults.maxVideos === null ? '' : String(defaults.maxVideos),
     budget: defaults.budget === null ? '' : String(defaults.budget),
     concurrency: String(defaults.concurrency),
+    chunkSeconds: String((defaults.chunking ?? DEFAULT_CHUNKING).targetSeconds),
+    chunkOverlap: String((defaults.chunking ?? DEFAULT_CHUNKING).overlapSeconds),
   };
 }
 
@@ -60,6 +74,7 @@ export function readOptionFields(
   if (fields.languages.trim() === '')
     problems.languages = 'Enter at least one language code, such as en, or orig for the original track.';
   if (fields.formats.length === 0) problems.formats = 'Choose at least one file format.';
+  const chunking = fields.formats.includes('chunks') ? readChunking(fields, problems) : undefined;
   if (Object.keys(problems).length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -71,8 +86,27 @@ export function readOptionFields(
       maxVideos: maxVideos ?? null,
       budget: budget ?? null,
       concurrency: concurrency ?? 1,
+      ...(chunking !== undefined && { chunking }),
     },
   };
+}
+
+/** The chunks' length and overlap, or undefined after noting what is wrong in `problems`. */
+function readChunking(
+  fields: OptionFields,
+  problems: OptionProblems,
+): { targetSeconds: number; overlapSeconds: number } | undefined {
+  // An empty field is a missing number here: both are needed.
+  const targetSeconds = wholeNumber(fields.chunkSeconds, CHUNK_SECONDS.min, CHUNK_SECONDS.max) ?? undefined;
+  const overlapSeconds = wholeNumber(fields.chunkOverlap, 0, CHUNK_SECONDS.max) ?? undefined;
+  if (targetSeconds === undefined)
+    problems.chunkSeconds = `Enter a whole number of seconds from ${CHUNK_SECONDS.min} to ${CHUNK_SECONDS.max}.`;
+  if (overlapSeconds === undefined) problems.chunkOverlap = 'Enter a whole number of seconds, 0 for none.';
+  else if (targetSeconds !== undefined && overlapSeconds >= targetSeconds)
+    problems.chunkOverlap = 'The overlap must be shorter than the chunk length.';
+  if (targetSeconds === undefined || overlapSeconds === undefined || overlapSeconds >= targetSeconds)
+    return undefined;
+  return { targetSeconds, overlapSeconds };
 }
 
 /** null for an empty field, undefined for a value that is not a whole number within the bounds. */

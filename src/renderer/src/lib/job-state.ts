@@ -1,4 +1,5 @@
 import type { JobView } from '../../../shared/contract';
+import { parseSource } from '../../../shared/sources';
 import { capitalize, plural, sentence } from './format';
 
 /** Videos with an answer (fetched, unavailable, failed or left out by a filter). */
@@ -18,6 +19,7 @@ export function availableActions(job: JobView): {
   resume: boolean;
   cancel: boolean;
   retryFailed: boolean;
+  sync: boolean;
   remove: boolean;
 } {
   const elsewhere = runsElsewhere(job);
@@ -33,8 +35,18 @@ export function availableActions(job: JobView): {
         status === 'cancelled'),
     cancel: !elsewhere && status !== 'completed' && status !== 'cancelled',
     retryFailed: !elsewhere && (job.counts.failed > 0 || job.sourcesFailed > 0),
+    // Failures or not, a finished job can be brought up to date when it has a list that can grow.
+    sync: !elsewhere && status === 'completed' && hasGrowingList(job),
     remove: job.runningIn === null && status !== 'running',
   };
+}
+
+/** Whether one of the job's sources is a playlist or a channel (what a sync reads again). */
+function hasGrowingList(job: JobView): boolean {
+  return job.sources.some((input) => {
+    const parsed = parseSource(input);
+    return parsed.ok && (parsed.source.kind === 'playlist' || parsed.source.kind === 'channel');
+  });
 }
 
 /**

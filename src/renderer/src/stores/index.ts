@@ -7,6 +7,7 @@ import { createExportsStore, type ExportsState } from './exports';
 import { createJobsStore, type JobsState } from './jobs';
 import { createNewJobStore, type NewJobState } from './new-job';
 import { createSettingsStore, type SettingsState } from './settings';
+import { createSyncsStore, type SyncsState } from './syncs';
 import { createVideoPagesStore, type VideoPagesState } from './video-pages';
 
 /** The renderer's one connection to the app (Electron IPC or browser mode's HTTP). */
@@ -18,6 +19,7 @@ export const settingsStore = createSettingsStore(api);
 export const videoPagesStore = createVideoPagesStore(api);
 export const newJobStore = createNewJobStore(api);
 export const exportsStore = createExportsStore(api);
+export const syncsStore = createSyncsStore(api);
 
 export const useJobs = <T>(select: (state: JobsState) => T): T => useStore(jobsStore, select);
 export const useCredits = <T>(select: (state: CreditsState) => T): T => useStore(creditsStore, select);
@@ -26,6 +28,7 @@ export const useVideoPages = <T>(select: (state: VideoPagesState) => T): T =>
   useStore(videoPagesStore, select);
 export const useNewJob = <T>(select: (state: NewJobState) => T): T => useStore(newJobStore, select);
 export const useExports = <T>(select: (state: ExportsState) => T): T => useStore(exportsStore, select);
+export const useSyncs = <T>(select: (state: SyncsState) => T): T => useStore(syncsStore, select);
 
 /**
  * Feeds the stores from the contract's events, then loads what they start from (subscribing first,

@@ -2,6 +2,7 @@ import { createStore } from 'zustand';
 import type { JobDefaults, JobDetail, JobDraft, ScriptoriumApi, SourceLine } from '../../../shared/contract';
 import { describeError, type ShownError } from '../lib/errors';
 import { fieldsOf, readOptionFields, type OptionFields, type OptionProblems } from '../lib/job-options';
+import { NO_SELECTION, readSelectionFields, type SelectionFields } from '../lib/selection-fields';
 import { appendLines, sourceEntries } from '../lib/source-text';
 
 /** How long typing must pause before the lines are checked. */
@@ -19,6 +20,8 @@ export interface NewJobState {
   text: string;
   /** The job options; null until the defaults from Settings arrive. */
   fields: OptionFields | null;
+  /** Which videos of each list to take: the job's filters, as typed. */
+  selection: SelectionFields;
   /** How each line reads, for the text as it was at the last check. */
   lines: readonly SourceLine[];
   checking: boolean;
@@ -40,6 +43,7 @@ export interface NewJobState {
   /** Says what happened to something dropped or chosen that added nothing. */
   noteAdded(message: string): void;
   setFields(change: Partial<OptionFields>): void;
+  setSelection(change: Partial<SelectionFields>): void;
   /** Fills the options from Settings' defaults, unless the user has already changed them here. */
   applyDefaults(defaults: JobDefaults): void;
   runPreview(): Promise<void>;
@@ -96,7 +100,7 @@ export function createNewJobStore(api: ScriptoriumApi) {
 
     /** The draft the form describes, or null after saying what is missing. */
     const draftOf = (): JobDraft | null => {
-      const { text, fields } = get();
+      const { text, fields, selection } = get();
       if (fields === null) return null;
       const sources = sourceEntries(text);
       const options = readOptionFields(fields);
@@ -104,6 +108,15 @@ export function createNewJobStore(api: ScriptoriumApi) {
         set({
           fieldProblems: options.problems,
           formProblem: 'Some options are not valid: see the fields marked below.',
+        });
+        return null;
+      }
+      // The Selection group shows its problems as they are typed.
+      const filters = readSelectionFields(selection);
+      if (!filters.ok) {
+        set({
+          fieldProblems: {},
+          formProblem: 'Some of the Selection is not valid: see the fields marked below.',
         });
         return null;
       }
@@ -116,12 +129,17 @@ export function createNewJobStore(api: ScriptoriumApi) {
         return null;
       }
       set({ fieldProblems: {}, formProblem: null });
-      return { sources, ...options.value };
+      return {
+        sources,
+        ...options.value,
+        ...(filters.filters !== undefined && { filters: filters.filters }),
+      };
     };
 
     return {
       text: '',
       fields: null,
+      selection: NO_SELECTION,
       lines: [],
       checking: false,
       checkError: null,
@@ -157,6 +175,10 @@ export function createNewJobStore(api: ScriptoriumApi) {
         if (fields === null) return;
         fieldsEdited = true;
         set({ fields: { ...fields, ...change }, ...edited() });
+      },
+
+      setSelection(change) {
+        set((state) => ({ selection: { ...state.selection, ...change }, ...edited() }));
       },
 
       applyDefaults(defaults) {
@@ -213,6 +235,7 @@ export function createNewJobStore(api: ScriptoriumApi) {
           edits += 1;
           set({
             text: '',
+            selection: NO_SELECTION,
             lines: [],
             added: null,
             preview: { phase: 'idle' },

@@ -2,24 +2,22 @@ import { useEffect, useState } from 'react';
 import type { JobDetail, JobView, VideoRow } from '../../../../shared/contract';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ScreenHeading } from '../../components/ScreenHeading';
-import { describeError } from '../../lib/errors';
 import { formatCount, sourceKindLabel } from '../../lib/format';
 import { navigate, routeHref } from '../../routing';
-import { api, jobsStore, useJobs, useVideoPages, videoPagesStore } from '../../stores';
+import { jobsStore, useJobs, useVideoPages, videoPagesStore } from '../../stores';
 import { JobActions } from '../jobs/JobActions';
 import { JobProgress } from '../jobs/JobProgress';
 import { StatusBadge } from '../jobs/StatusBadge';
+import { SelectionLine, SyncsTable } from './JobHistory';
+import { useJobDetail } from './useJobDetail';
 import { VideoDetails } from './VideoDetails';
 import { VideoFilters } from './VideoFilters';
 import { VideoTable } from './VideoTable';
 
-/** One job: its progress and actions, the lists it read, and every video in a table. */
+/** One job: its progress, selection and actions, its syncs, every video in a table, and the lists it read. */
 export function JobDetailScreen({ jobId }: { jobId: number }) {
   const job = useJobs((state) => state.byId[jobId]);
   const loaded = useJobs((state) => state.loaded);
-  const filter = useVideoPages((state) => state.filter);
-  const search = useVideoPages((state) => state.search);
-  const [shown, setShown] = useState<VideoRow | null>(null);
 
   useEffect(() => {
     jobsStore.getState().select(jobId);
@@ -38,6 +36,14 @@ export function JobDetailScreen({ jobId }: { jobId: number }) {
       </>
     );
   }
+  return <JobSections job={job} />;
+}
+
+function JobSections({ job }: { job: JobView }) {
+  const { detail, problem } = useJobDetail(job);
+  const filter = useVideoPages((state) => state.filter);
+  const search = useVideoPages((state) => state.search);
+  const [shown, setShown] = useState<VideoRow | null>(null);
   return (
     <>
       <p className="back-link">
@@ -49,40 +55,25 @@ export function JobDetailScreen({ jobId }: { jobId: number }) {
       </div>
       <section className="card" aria-label="Progress">
         <JobProgress job={job} />
+        {detail !== null && <SelectionLine filters={detail.filters} />}
         <JobActions job={job} onDeleted={() => navigate(routeHref.jobs)} />
       </section>
+      {detail !== null && <SyncsTable syncs={detail.syncs} />}
       <section className="card videos" aria-labelledby="videos-heading">
         <h2 id="videos-heading">Videos</h2>
         <VideoFilters job={job} />
         <VideoTable key={`${filter}\n${search}`} onShow={setShown} />
         {shown !== null && <VideoDetails row={shown} onClose={() => setShown(null)} />}
       </section>
-      <Lists job={job} />
+      <ErrorMessage error={problem} />
+      {detail !== null && <Lists detail={detail} />}
     </>
   );
 }
 
 /** The playlists, channels and searches the job reads, with what reading them found. */
-function Lists({ job }: { job: JobView }) {
-  const [detail, setDetail] = useState<JobDetail | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  // Asked again when a list is done or the job's state changes, not on every page: the detail
-  // holds the job's estimate, which is not free to work out on a large job.
-  const { id, sourcesWalked, sourcesFailed, status } = job;
-
-  useEffect(() => {
-    let current = true;
-    api.jobDetail({ jobId: id }).then(
-      (answer) => current && setDetail(answer),
-      (error: unknown) => current && setProblem(describeError(error).message),
-    );
-    return () => {
-      current = false;
-    };
-  }, [id, sourcesWalked, sourcesFailed, status]);
-
-  if (problem !== null) return <ErrorMessage error={problem} />;
-  if (detail === null || (detail.lists.length === 0 && detail.skipped.length === 0)) return null;
+function Lists({ detail }: { detail: JobDetail }) {
+  if (detail.lists.length === 0 && detail.skipped.length === 0) return null;
   return (
     <section className="card" aria-labelledby="lists-heading">
       <h2 id="lists-heading">Sources</h2>

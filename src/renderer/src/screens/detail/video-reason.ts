@@ -1,5 +1,5 @@
 import type { VideoRow } from '../../../../shared/contract';
-import { plural } from '../../lib/format';
+import { capitalize, plural } from '../../lib/format';
 
 /** Why a video is not fetched (or what its fetch is waiting for), in a few words; '' when nothing to say. */
 export function videoReason(row: VideoRow): string {
@@ -9,7 +9,8 @@ export function videoReason(row: VideoRow): string {
     case 'unavailable':
       return row.message ?? 'No transcript in the languages asked for';
     case 'skipped':
-      return row.message ?? 'Left out by the job’s options';
+      // A filter's words, such as "not at positions 1-10", as the start of a sentence.
+      return row.message === null ? 'Left out by the job’s options' : capitalize(row.message);
     case 'pending':
     case 'fetching':
       return row.attempts > 0 ? `Tried ${plural(row.attempts, 'time')}; will try again` : '';

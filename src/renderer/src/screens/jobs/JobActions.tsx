@@ -3,7 +3,7 @@ import type { JobView } from '../../../../shared/contract';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError, type ShownError } from '../../lib/errors';
 import { availableActions } from '../../lib/job-state';
-import { api } from '../../stores';
+import { api, syncsStore, useSyncs } from '../../stores';
 import { DeleteJobDialog } from './DeleteJobDialog';
 import { ExportDialog } from './ExportDialog';
 
@@ -20,6 +20,9 @@ interface JobActionsProps {
  */
 export function JobActions({ job, onDeleted }: JobActionsProps) {
   const can = availableActions(job);
+  const sync = useSyncs((state) => state.byJob[job.id]);
+  const syncing = sync?.phase === 'syncing';
+  const syncMessage = syncing ? 'Looking for new videos…' : sync?.phase === 'done' ? sync.message : '';
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<ShownError | null>(null);
   const [dialog, setDialog] = useState<'export' | 'delete' | null>(null);
@@ -96,6 +99,16 @@ export function JobActions({ job, onDeleted }: JobActionsProps) {
             Retry failed
           </button>
         )}
+        {/* Kept while syncing, although the job runs meanwhile, so that it says what it is doing. */}
+        {(can.sync || syncing) && (
+          <button
+            type="button"
+            onClick={() => void syncsStore.getState().sync(jobId)}
+            aria-disabled={syncing || undefined}
+          >
+            {syncing ? 'Syncing…' : 'Sync'}
+          </button>
+        )}
         <button type="button" onClick={() => setDialog('export')}>
           Export
         </button>
@@ -106,6 +119,10 @@ export function JobActions({ job, onDeleted }: JobActionsProps) {
         )}
       </div>
       <ErrorMessage error={problem} />
+      <p role="status" className={syncMessage ? 'message message-info' : 'visually-hidden'}>
+        {syncMessage}
+      </p>
+      {sync?.phase === 'failed' && <ErrorMessage error={sync.error} />}
       {dialog === 'export' && <ExportDialog job={job} onClose={() => setDialog(null)} />}
       {dialog === 'delete' && (
         <DeleteJobDialog

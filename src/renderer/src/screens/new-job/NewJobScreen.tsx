@@ -5,6 +5,7 @@ import { navigate, routeHref } from '../../routing';
 import { jobsStore, newJobStore, useNewJob } from '../../stores';
 import { LineChecks } from './LineChecks';
 import { PreviewPanel } from './PreviewPanel';
+import { SelectionGroup } from './SelectionGroup';
 import { SourcesInput } from './SourcesInput';
 
 /** Sources in, options set, a preview of the cost, then Start. */
@@ -46,6 +47,7 @@ export function NewJobScreen() {
               onChange={(change) => newJobStore.getState().setFields(change)}
             />
           )}
+          <SelectionGroup />
         </section>
 
         <div className="form-actions">

@@ -2,6 +2,7 @@ import type { JobDetail, SourceLine } from '../../../../shared/contract';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formatCount, plural, sourceKindLabel } from '../../lib/format';
 import { newJobStore, useJobs, useNewJob } from '../../stores';
+import { PreviewSelection } from './PreviewSelection';
 
 /** The preview: its progress while the lists are read, then what the job holds and will cost. */
 export function PreviewPanel() {
@@ -73,6 +74,15 @@ function PreviewResult({
             {formatCount(job.counts.total)} from {plural(job.sourcesTotal, 'source')}
           </dd>
         </div>
+        {detail.filters.length > 0 && (
+          <div>
+            <dt>Kept by the selection</dt>
+            <dd>
+              {formatCount(job.counts.total - job.counts.skipped)} ({formatCount(job.counts.skipped)} left
+              out, at no cost)
+            </dd>
+          </div>
+        )}
         <div>
           <dt>List pages bought</dt>
           <dd>
@@ -88,8 +98,12 @@ function PreviewResult({
           </dd>
         </div>
       </dl>
-      {job.counts.skipped > 0 && (
-        <p className="help">{plural(job.counts.skipped, 'video')} left out by the options cost nothing.</p>
+      {detail.filters.length > 0 ? (
+        <PreviewSelection filters={detail.filters} skippedByFilter={detail.skippedByFilter} />
+      ) : (
+        job.counts.skipped > 0 && (
+          <p className="help">{plural(job.counts.skipped, 'video')} left out by the options cost nothing.</p>
+        )
       )}
       {budgetShort && job.budget !== null && (
         <p className="note note-warning">

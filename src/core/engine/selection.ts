@@ -97,7 +97,11 @@ export class Selection {
     return this.#positions !== undefined && positionsNeedSize(this.#positions);
   }
 
-  /** `listSize` is the list's size when known (from its first page), else null. */
+  /**
+   * `listSize` is the list's size when known (from its first page), else null. The words name the
+   * filter only, never this video's length or date (the listing columns keep those), so that what
+   * each filter left out can be counted by its words.
+   */
   verdict(video: ListedVideo, listSize: number | null): string | null | typeof NEEDS_LIST_SIZE {
     const f = this.#filters;
     if (this.#positions !== undefined) {
@@ -110,15 +114,15 @@ export class Selection {
     if (this.#reject?.test(video.title) === true) return `title matches /${f.rejectTitle}/i`;
     const seconds = video.durationSeconds;
     if (seconds !== undefined && f.minDuration !== undefined && seconds < f.minDuration)
-      return `shorter than ${f.minDuration} s (${seconds} s)`;
+      return `shorter than ${f.minDuration} s`;
     if (seconds !== undefined && f.maxDuration !== undefined && seconds > f.maxDuration)
-      return `longer than ${f.maxDuration} s (${seconds} s)`;
+      return `longer than ${f.maxDuration} s`;
     if (this.#after !== undefined || this.#before !== undefined) {
       const published = publishedAt(video.published, this.#now);
       if (published !== undefined && this.#after !== undefined && published < this.#after)
-        return `published before ${f.publishedAfter} (${video.published})`;
+        return `published before ${f.publishedAfter}`;
       if (published !== undefined && this.#before !== undefined && published >= this.#before + 86_400_000)
-        return `published after ${f.publishedBefore} (${video.published})`;
+        return `published after ${f.publishedBefore}`;
     }
     if (f.skipUncaptioned === true && video.hasCaptions === false)
       return 'the listing says it has no captions';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { lengthSeconds, publishedAt, viewCount } from '../../../src/core/engine/selection';
+import { skippedByFilter } from '../../../src/core/store/items';
 import { parsePositions, positionSelected } from '../../../src/shared/filters';
 import type { Filters } from '../../../src/shared/filters';
 import { describePlaylist, describeVideo } from '../../../src/simulator';
@@ -72,13 +73,24 @@ describe('filters skip exactly what they should, with nothing charged for it', (
   }
 
   it('by duration', async () => {
-    const { skipped, rows } = await run({ minDuration: 600, maxDuration: 2000 });
+    const { skipped, rows, job } = await run({ minDuration: 600, maxDuration: 2000 });
     expect(skipped).toEqual(
       ids.filter((id) => describeVideo(id).lengthSeconds < 600 || describeVideo(id).lengthSeconds > 2000),
     );
-    expect(rows.find((row) => row.status === 'skipped')?.message).toMatch(
-      /^(shorter than 600 s|longer than 2000 s)/,
-    );
+    // One count per filter, however many videos each left out, each of its own length.
+    const shorter = ids.filter((id) => describeVideo(id).lengthSeconds < 600).length;
+    const longer = ids.filter((id) => describeVideo(id).lengthSeconds > 2000).length;
+    expect(shorter).toBeGreaterThan(1);
+    expect(longer).toBeGreaterThan(1);
+    expect(skippedByFilter(h.db, job.id).sort((a, b) => a.reason.localeCompare(b.reason))).toEqual([
+      { reason: 'longer than 2000 s', videos: longer },
+      { reason: 'shorter than 600 s', videos: shorter },
+    ]);
+    expect(
+      rows
+        .filter((row) => row.status === 'skipped')
+        .every((row) => /^(shorter|longer) than/.test(row.message ?? '')),
+    ).toBe(true);
   });
 
   it('by title, matched and rejected without regard to case', async () => {

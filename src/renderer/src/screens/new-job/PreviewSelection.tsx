@@ -1,13 +1,12 @@
 import type { JobDetail } from '../../../../shared/contract';
 import { capitalize, plural } from '../../lib/format';
-import { leftOutByFilter } from '../../lib/left-out-by-filter';
 
 /** The preview's word on the selection: the job's filters, and how many videos each left out. */
 export function PreviewSelection({
   filters,
   skippedByFilter,
 }: Pick<JobDetail, 'filters' | 'skippedByFilter'>) {
-  const leftOut = leftOutByFilter(skippedByFilter);
+  const leftOut = skippedByFilter;
   return (
     <div className="preview-selection">
       <h3 className="subheading" id="preview-selection-heading">

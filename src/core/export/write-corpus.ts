@@ -79,7 +79,7 @@ export async function writeCorpus(
         await zip.add(entryPath(format, stem), content);
       }
     }
-    await zip.addSpooled();
+    await zip.addSpooled(transcripts);
     signal?.throwIfAborted();
     const { bytes, entries } = await zip.commit();
     return { path: targetPath, bytes, entries };

@@ -8,6 +8,7 @@ import { registerJobsCommand } from './commands/jobs';
 import { registerPreviewCommand } from './commands/preview';
 import { registerSimCommand } from './commands/sim';
 import { registerUiCommand } from './commands/ui';
+import { registerVerifyCommand } from './commands/verify';
 import { CliExit, ExitCode } from './exit';
 
 /** Builds the commander program with every command registered. */
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerCreditsCommand(program);
   registerSimCommand(program);
   registerUiCommand(program);
+  registerVerifyCommand(program);
   for (const command of program.commands) command.exitOverride(toContractExit);
   return program;
 }

@@ -9,6 +9,7 @@ import { registerPreviewCommand } from './commands/preview';
 import { registerSimCommand } from './commands/sim';
 import { registerSyncCommand } from './commands/sync';
 import { registerUiCommand } from './commands/ui';
+import { registerVerifyCommand } from './commands/verify';
 import { CliExit, ExitCode } from './exit';
 
 /** Builds the commander program with every command registered. */
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerCreditsCommand(program);
   registerSimCommand(program);
   registerUiCommand(program);
+  registerVerifyCommand(program);
   for (const command of program.commands) command.exitOverride(toContractExit);
   return program;
 }

@@ -8,10 +8,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCues } from '../../src/core/export/cues';
-import { renderSrt, renderTxt, renderVtt } from '../../src/core/export/formats';
-import { entryPath, MAX_ENTRY_PATH_BYTES, StemNamer } from '../../src/core/export/naming';
-import { errorsCsv, indexCsv } from '../../src/core/export/tables';
-import { EXPORT_FORMATS } from '../../src/core/export/types';
+import { plainLines, renderSrt, renderTxt, renderVtt } from '../../src/core/export/formats';
+import { entryPath, FILE_FORMATS, MAX_ENTRY_PATH_BYTES, StemNamer } from '../../src/core/export/naming';
+import { csvHeader, errorsCsv, INDEX_CSV_HEADER, indexRow } from '../../src/core/export/tables';
 import type { ExportSegment, ExportVideo } from '../../src/core/export/types';
 import {
   checkChannelInput,
@@ -214,15 +213,18 @@ describe('ZIP entry names', () => {
     );
     fc.assert(
       fc.property(fc.array(video, { minLength: 1, maxLength: 6 }), template, (videos, nameTemplate) => {
-        const namer = new StemNamer(nameTemplate);
-        const stems = videos.map((fields) =>
-          namer.stemFor({ ...fields, positionWidth: 5, source: 's', status: 'ok' } satisfies ExportVideo),
+        const namer = new StemNamer(99_999, nameTemplate);
+        const stems = videos.map((fields, index) =>
+          namer.stemFor(
+            { ...fields, source: 's', status: 'ok' } satisfies ExportVideo,
+            fields.position ?? index + 1,
+          ),
         );
         expect(new Set(stems.map(caseFolded)).size).toBe(stems.length);
         expect(new Set(stems.map((stem) => stem.toLowerCase())).size).toBe(stems.length);
 
         const problems = videos.flatMap(({ videoId }, index) =>
-          EXPORT_FORMATS.flatMap((format) =>
+          FILE_FORMATS.flatMap((format) =>
             pathProblems(entryPath(format, stems[index] ?? ''), format, videoId),
           ),
         );
@@ -289,14 +291,16 @@ describe('CSV cells', () => {
     });
     fc.assert(
       fc.property(fc.array(video, { maxLength: 5 }), (videos) => {
-        const index = readCsv([...indexCsv(videos as ExportVideo[])].join(''));
+        const rows = (videos as ExportVideo[]).map((video) => indexRow(video, undefined));
+        const index = readCsv([csvHeader(INDEX_CSV_HEADER), ...rows].join(''));
         const errors = readCsv([...errorsCsv(videos as ExportVideo[])].join(''));
         const failed = videos.filter((video) => video.status !== 'ok');
         const idCell = (id: string) => (PLAIN_VIDEO_ID.test(id) ? id : neutralised(id));
         const optional = (value: string | number | undefined) =>
           value === undefined ? '' : typeof value === 'number' ? String(value) : neutralised(value);
 
-        expect(index.slice(1)).toEqual(
+        // The columns these videos fill (those after position come from list pages and transcripts).
+        expect(index.slice(1).map((row) => row.slice(0, 7))).toEqual(
           videos.map((video) => {
             const ok = video.status === 'ok';
             return [
@@ -418,7 +422,7 @@ describe('cue rendering', () => {
   it('writes one txt line per segment, without control characters but tabs', () => {
     fc.assert(
       fc.property(fc.array(segment, { maxLength: 8 }), (segments: ExportSegment[]) => {
-        const lines = renderTxt(segments).split('\n');
+        const lines = renderTxt(plainLines(segments)).split('\n');
         expect(lines.pop()).toBe('');
         expect(lines).toHaveLength(segments.length);
         const unsafe = lines.filter((line) => /[\u2028\u2029]|(?!\t)\p{Cc}/u.test(line));

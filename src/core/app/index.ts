@@ -15,3 +15,5 @@ export { localApi } from './local-api';
 export { defaultDataDir } from '../store';
 /** Whether a path may receive a ZIP (never a folder, a device, a link or someone else's file). */
 export { checkExportTarget } from '../export';
+/** Checks a corpus ZIP against its SHA256SUMS and its manifest. */
+export { CorpusUnreadableError, verifyCorpus } from '../export';

@@ -1,5 +1,5 @@
 import { MAX_SEGMENT_SECONDS } from '../../shared/limits';
-import { withoutControls } from './plain-text';
+import { plainText } from './plain-text';
 import type { ExportSegment } from './types';
 
 /** A subtitle cue in whole milliseconds, with its text split into non-empty lines. */
@@ -42,20 +42,20 @@ export function formatTimestamp(ms: number, separator: ',' | '.'): string {
 const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/;
 
 /**
- * The text's lines, trimmed, without the empty ones (an empty line would end a cue early). Control
- * characters are removed, except the line breaks that split it and tabs, which become spaces since
- * subtitle players show them inconsistently.
+ * The text's plain-text lines (plain-text.ts: no markup, references decoded), trimmed, without the
+ * empty ones (an empty line would end a cue early). Tabs become spaces, since subtitle players show
+ * them inconsistently.
  */
 export function captionLines(text: string): string[] {
-  return withoutControls(text)
+  return plainText(text)
     .split(LINE_BREAK)
     .map((line) => line.replaceAll('\t', ' ').trim())
     .filter((line) => line.length > 0);
 }
 
-type TimedSegment = ExportSegment & { start: number; duration: number };
+export type TimedSegment = ExportSegment & { start: number; duration: number };
 
-function isTimed(segment: ExportSegment): segment is TimedSegment {
+export function isTimed(segment: ExportSegment): segment is TimedSegment {
   return Number.isFinite(segment.start) && Number.isFinite(segment.duration);
 }
 
@@ -66,7 +66,7 @@ function isTimed(segment: ExportSegment): segment is TimedSegment {
  * calling the whole transcript untimed would drop its subtitle files; a slightly negative start, the
  * likeliest such time, means 0 anyway.
  */
-function clampSeconds(seconds: number): number {
+export function clampSeconds(seconds: number): number {
   return Math.min(Math.max(seconds, 0), MAX_SEGMENT_SECONDS);
 }
 

@@ -1,31 +1,40 @@
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 
-/** Text compressed: its UTF-8 size, the CRC-32 of those bytes and their raw deflate data. */
+/** Text compressed: its UTF-8 size, the CRC-32 and SHA-256 (hex) of those bytes, and their raw deflate data. */
 export interface Compressed {
   size: number;
   crc: number;
+  sha256: string;
   data: Buffer;
 }
 
 /**
  * The worker's whole program. It lives inline, so that it needs no file of its own beside the bundle
  * of the CLI or of the desktop app. Messages are answered in the order they came, which is what lets
- * the parts of a stream carry its CRC from one to the next.
+ * the parts of a stream carry its CRC and SHA-256 from one to the next (a corpus has a handful of
+ * streams, so their running sums stay until the thread ends).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
 const { constants, crc32, deflateRawSync } = require('node:zlib');
-const streamCrcs = new Map();
+const streamSums = new Map();
 parentPort.on('message', ({ id, texts, stream, first }) => {
   const finishFlush = stream === undefined ? constants.Z_FINISH : constants.Z_SYNC_FLUSH;
   const outputs = texts.map((text) => {
     const bytes = Buffer.from(text, 'utf8');
     const data = deflateRawSync(bytes, { level: workerData.level, finishFlush });
-    if (stream === undefined) return { size: bytes.length, crc: crc32(bytes), data };
-    const crc = crc32(bytes, first ? 0 : streamCrcs.get(stream));
-    streamCrcs.set(stream, crc);
-    return { size: bytes.length, crc, data };
+    if (stream === undefined) {
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      return { size: bytes.length, crc: crc32(bytes), sha256, data };
+    }
+    const sums = first ? { crc: 0, hash: createHash('sha256') } : streamSums.get(stream);
+    sums.crc = crc32(bytes, sums.crc);
+    sums.hash.update(bytes);
+    streamSums.set(stream, sums);
+    // A copy gives the digest of the stream so far and leaves the running hash open for the next part.
+    return { size: bytes.length, crc: sums.crc, sha256: sums.hash.copy().digest('hex'), data };
   });
   // All the data in one buffer of its own (never a slice of Node's shared pool), handed over, not copied.
   const data = new Uint8Array(outputs.reduce((total, output) => total + output.data.length, 0));
@@ -34,14 +43,21 @@ parentPort.on('message', ({ id, texts, stream, first }) => {
     data.set(output.data, offset);
     offset += output.data.length;
   }
-  const results = outputs.map((output) => ({ size: output.size, crc: output.crc, compressedSize: output.data.length }));
+  const results = outputs.map((output) => ({
+    size: output.size,
+    crc: output.crc,
+    sha256: output.sha256,
+    compressedSize: output.data.length,
+  }));
   parentPort.postMessage({ id, results, data }, [data.buffer]);
 });
 `;
 
 const ReplySchema = z.object({
   id: z.number(),
-  results: z.array(z.object({ size: z.number(), crc: z.number(), compressedSize: z.number() })),
+  results: z.array(
+    z.object({ size: z.number(), crc: z.number(), sha256: z.string(), compressedSize: z.number() }),
+  ),
   data: z.instanceof(Uint8Array),
 });
 
@@ -84,7 +100,7 @@ export class DeflateWorker {
   /**
    * Compresses the next part of a long stream of text, ending on a byte boundary without closing the
    * deflate stream (a sync flush), so that the parts chain into one stream; its `crc` is that of the
-   * stream so far. `stream` tells streams apart; each one's parts go in order, the first marked so.
+   * stream so far, and so is its `sha256`. `stream` tells streams apart; each one's parts go in order, the first marked so.
    */
   async compressStreamPart(text: string, part: { stream: number; first: boolean }): Promise<Compressed> {
     const [result] = await this.#post({ texts: [text], ...part });
@@ -118,8 +134,8 @@ export class DeflateWorker {
     this.#waiting.delete(id);
     let offset = data.byteOffset;
     waiting?.resolve(
-      results.map(({ size, crc, compressedSize }) => {
-        const compressed = { size, crc, data: Buffer.from(data.buffer, offset, compressedSize) };
+      results.map(({ size, crc, sha256, compressedSize }) => {
+        const compressed = { size, crc, sha256, data: Buffer.from(data.buffer, offset, compressedSize) };
         offset += compressedSize;
         return compressed;
       }),

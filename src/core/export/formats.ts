@@ -1,28 +1,30 @@
+import { buildChunks } from './chunks';
+import type { Chunking } from './chunks';
 import { buildCues, formatTimestamp } from './cues';
 import type { Cue } from './cues';
-import { withoutControls } from './plain-text';
+import { jsonText } from './json-text';
+import { FILE_FORMATS } from './naming';
+import type { FileFormat } from './naming';
+import { countWords, plainLine } from './plain-text';
+import { chunkRecord, transcriptRecord } from './records';
 import type { ExportFormat, ExportSegment, ExportVideo } from './types';
 
 /**
- * Plain text: one trimmed line per segment (a blank segment gives an empty line, so line N is always
- * segment N), line breaks inside a segment turned into a space, '\n' endings. Tabs stay, as plain
- * text shows them; every other control character is removed.
+ * The plain text of each segment on one line (plain-text.ts): line N of the txt file is segment N, a
+ * blank segment giving an empty line.
  */
-export function renderTxt(segments: readonly ExportSegment[]): string {
-  return segments
-    .map(
-      (segment) =>
-        `${withoutControls(segment.text)
-          .replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ')
-          .trim()}\n`,
-    )
-    .join('');
+export function plainLines(segments: readonly ExportSegment[]): string[] {
+  return segments.map((segment) => plainLine(segment.text));
+}
+
+/** Plain text: the segments' plain lines, '\n' endings. Tabs stay, as plain text shows them. */
+export function renderTxt(lines: readonly string[]): string {
+  return lines.map((line) => `${line}\n`).join('');
 }
 
 /**
- * SubRip. A text line holding `-->` would be read as a timing line by some parsers, so every arrow
- * made of two or more hyphens (`-->`, `--->`) becomes `->`; the text is otherwise kept as received
- * (SRT readers understand `<b>`-style tags).
+ * SubRip, carrying the cues' plain text. A text line holding `-->` would be read as a timing line by
+ * some parsers, so every arrow made of two or more hyphens (`-->`, `--->`) becomes `->`.
  */
 export function renderSrt(cues: readonly Cue[]): string {
   return cues
@@ -34,7 +36,10 @@ export function renderSrt(cues: readonly Cue[]): string {
     .join('\n');
 }
 
-/** WebVTT cue text must escape `&`, `<` and `>` (which also turns any `-->` into `--&gt;`). */
+/**
+ * WebVTT cue text must escape `&`, `<` and `>` (which also turns any `-->` into `--&gt;`). The cues
+ * hold plain text, references already decoded, so each is escaped exactly once.
+ */
 function escapeVttText(line: string): string {
   return line.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
@@ -48,37 +53,51 @@ export function renderVtt(cues: readonly Cue[]): string {
   return `WEBVTT\n${body.join('')}`;
 }
 
-/** The json/ file: who and what, then the transcript body exactly as the service sent it. */
-export function renderJson(video: ExportVideo): string {
-  const file = {
-    video_id: video.videoId,
-    language: video.language ?? null,
-    title: video.title,
-    source: video.source,
-    transcript: video.raw ?? video.segments ?? null,
-  };
-  return `${JSON.stringify(file, null, 2)}\n`;
-}
-
 /** One file of a video, before it gets its name. */
 export interface RenderedFile {
-  format: ExportFormat;
+  format: FileFormat;
   content: string;
 }
 
+/** Everything an ok video puts in the corpus, rendered from one reading of its segments. */
+export interface RenderedTranscript {
+  /** Its files, in the order of FILE_FORMATS; no srt or vtt when its segments carry no times. */
+  files: RenderedFile[];
+  /** Its line of transcripts.jsonl. */
+  record: string;
+  /** Its lines of chunks.jsonl: none unless asked for, or when its segments carry no times. */
+  chunks: string[];
+  wordCount: number;
+}
+
 /**
- * The files of one ok video in the order of `formats`, leaving out srt and vtt when its segments
- * carry no timestamps. The cues are built once for both subtitle formats.
+ * Renders one ok video for the `formats` asked for. The plain lines are made once for txt and the
+ * record, the cues once for both subtitle formats.
  */
-export function renderFiles(video: ExportVideo, formats: readonly ExportFormat[]): RenderedFile[] {
+export function renderTranscript(
+  video: ExportVideo,
+  formats: readonly ExportFormat[],
+  chunking: Chunking,
+): RenderedTranscript {
   const segments = video.segments ?? [];
+  const lines = plainLines(segments);
+  const text = lines.join('\n');
+  const wordCount = countWords(text);
+  const record = transcriptRecord(video, { text, wordCount });
   const cues = formats.includes('srt') || formats.includes('vtt') ? buildCues(segments) : undefined;
   const files: RenderedFile[] = [];
-  for (const format of formats) {
-    if (format === 'txt') files.push({ format, content: renderTxt(segments) });
-    else if (format === 'json') files.push({ format, content: renderJson(video) });
+  for (const format of FILE_FORMATS) {
+    if (!formats.includes(format)) continue;
+    if (format === 'txt') files.push({ format, content: renderTxt(lines) });
+    else if (format === 'json') files.push({ format, content: `${jsonText(record, '  ')}\n` });
     else if (cues !== undefined)
       files.push({ format, content: format === 'srt' ? renderSrt(cues) : renderVtt(cues) });
   }
-  return files;
+  const passages = formats.includes('chunks') ? (buildChunks(segments, chunking) ?? []) : [];
+  return {
+    files,
+    record: `${jsonText(record)}\n`,
+    chunks: passages.map((passage) => `${jsonText(chunkRecord(video, passage))}\n`),
+    wordCount,
+  };
 }

@@ -1,4 +1,6 @@
 export { writeCorpus } from './write-corpus';
+export { CorpusUnreadableError, verifyCorpus } from './verify';
+export type { VerifyReport } from './verify';
 export { ExportError, ExportInterruptedError, describeWriteFailure } from './errors';
 export { checkExportTarget, ExportTargetError } from './target';
 export { DEFAULT_NAME_TEMPLATE, MAX_ENTRY_PATH_BYTES } from './naming';

@@ -1,7 +1,7 @@
 import type { ExportManifest } from './types';
 
 /** A copy of `value` whose objects list their keys in sorted order, so equal options print identically. */
-function sortKeys(value: unknown): unknown {
+export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value !== 'object' || value === null) return value;
   const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1,5 +1,8 @@
-import { EXPORT_FORMATS } from './types';
 import type { ExportFormat, ExportVideo } from './types';
+
+/** The formats written as a file per transcript, one folder each, in the order they appear in the ZIP. */
+export const FILE_FORMATS = ['txt', 'json', 'srt', 'vtt'] as const satisfies readonly ExportFormat[];
+export type FileFormat = (typeof FILE_FORMATS)[number];
 
 export const DEFAULT_NAME_TEMPLATE = '{title} [{video_id}]';
 
@@ -13,10 +16,10 @@ const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
  * a video's files share one stem in every folder and scripts can pair them.
  */
 const STEM_BUDGET_BYTES =
-  MAX_ENTRY_PATH_BYTES - Math.max(...EXPORT_FORMATS.map((format) => byteLength(`${format}/.${format}`)));
+  MAX_ENTRY_PATH_BYTES - Math.max(...FILE_FORMATS.map((format) => byteLength(`${format}/.${format}`)));
 
 /** The path of one transcript file inside the ZIP, e.g. `srt/007 - Never Gonna [dQw4w9WgXcQ].srt`. */
-export function entryPath(format: ExportFormat, stem: string): string {
+export function entryPath(format: FileFormat, stem: string): string {
   return `${format}/${stem}.${format}`;
 }
 
@@ -100,10 +103,22 @@ function caseKey(stem: string): string {
   return stem.toUpperCase().toLowerCase();
 }
 
+/** A video with its position, zero-padded. */
+interface NamedVideo {
+  video: ExportVideo;
+  position: string;
+}
+
 /**
  * Gives each video a file stem (the name without folder and extension) that is safe on every
  * platform, fits MAX_ENTRY_PATH_BYTES with any folder and extension, ends in `[<video_id>]`, and is
  * unique among the stems it handed out, ignoring case (Windows and macOS ignore it).
+ *
+ * A stem starts with the video's position in the corpus, its row in index.csv (1 for the first
+ * video, whatever its status), zero-padded to the width of the number of videos: `007 - Title [id]`
+ * (or where the template puts {position}). One numbering for the whole corpus, not the position in
+ * each playlist or channel, so that videos of different sources never share a number and the files
+ * sort in index.csv's order.
  *
  * Stems depend on the order videos are named in, so name every ok video, in export order, even
  * those whose file a format skips.
@@ -111,18 +126,25 @@ function caseKey(stem: string): string {
 export class StemNamer {
   readonly #template: string;
   readonly #templateHasPosition: boolean;
+  readonly #positionWidth: number;
   /** Stems already handed out, by caseKey. */
   readonly #taken = new Set<string>();
 
-  /** @param template placeholders {title} {video_id} {language} {position}; default DEFAULT_NAME_TEMPLATE. */
-  constructor(template: string = DEFAULT_NAME_TEMPLATE) {
+  /**
+   * @param videoCount the number of videos in the corpus, which sets the width of positions.
+   * @param template placeholders {title} {video_id} {language} {position}; default DEFAULT_NAME_TEMPLATE.
+   */
+  constructor(videoCount: number, template: string = DEFAULT_NAME_TEMPLATE) {
     this.#template = sanitizeNamePart(template);
     this.#templateHasPosition = template.includes('{position}');
+    this.#positionWidth = String(Math.max(videoCount, 1)).length;
   }
 
-  stemFor(video: ExportVideo): string {
+  /** @param position the video's row in index.csv, from 1. */
+  stemFor(video: ExportVideo, position: number): string {
+    const named = { video, position: String(position).padStart(this.#positionWidth, '0') };
     for (let copy = 1; ; copy++) {
-      const stem = this.#fittedStem(video, copy);
+      const stem = this.#fittedStem(named, copy);
       const key = caseKey(stem);
       if (!this.#taken.has(key)) {
         this.#taken.add(key);
@@ -132,19 +154,20 @@ export class StemNamer {
   }
 
   /** The stem for the `copy`th video that would get this name: ` (2)` and up go before ` [<id>]`. */
-  #fittedStem(video: ExportVideo, copy: number): string {
+  #fittedStem(named: NamedVideo, copy: number): string {
+    const { video } = named;
     const tail = `[${idForName(video.videoId)}]`;
     const compose = (head: string): string =>
       [head, copy > 1 ? `(${copy})` : '', tail].filter((part) => part !== '').join(' ');
     const title = sanitizeNamePart(video.title);
 
-    let stem = compose(this.#head(video, title, tail));
+    let stem = compose(this.#head(named, title, tail));
     let excess = byteLength(stem) - STEM_BUDGET_BYTES;
     if (excess <= 0) return stem;
 
     // Too long: shorten the title first, since it is what makes names long.
     const shortTitle = truncateToBytes(title, byteLength(title) - excess);
-    const head = this.#head(video, shortTitle, tail);
+    const head = this.#head(named, shortTitle, tail);
     stem = compose(head);
     excess = byteLength(stem) - STEM_BUDGET_BYTES;
     if (excess <= 0) return stem;
@@ -154,9 +177,7 @@ export class StemNamer {
   }
 
   /** What comes before ` (n) [<id>]`: position prefix, then the filled template minus a final `[<id>]`. */
-  #head(video: ExportVideo, title: string, tail: string): string {
-    const position =
-      video.position === undefined ? '' : String(video.position).padStart(video.positionWidth ?? 0, '0');
+  #head({ video, position }: NamedVideo, title: string, tail: string): string {
     const values: Record<string, string> = {
       title,
       video_id: idForName(video.videoId),
@@ -166,7 +187,7 @@ export class StemNamer {
     const filled = this.#template.replace(/\{(title|video_id|language|position)\}/g, (_, key: string) => {
       return values[key] ?? '';
     });
-    const prefix = position !== '' && !this.#templateHasPosition ? `${position} - ` : '';
+    const prefix = this.#templateHasPosition ? '' : `${position} - `;
     let head = tidy(prefix + filled);
     if (head.endsWith(tail)) head = tidy(head.slice(0, -tail.length));
     return avoidReservedName(head);

@@ -9,3 +9,110 @@ const CONTROLS_BUT_TAB_AND_LINE_BREAKS = /(?![\t\n\r])\p{Cc}/gu;
 export function withoutControls(text: string): string {
   return text.replace(CONTROLS_BUT_TAB_AND_LINE_BREAKS, '');
 }
+
+/**
+ * The markup caption text carries: tags of HTML's text-level elements and of WebVTT cues (`<b>`,
+ * `</i>`, `<font color="#E5E5E5">`, `<c.yellow>`, `<v Roger>`), and WebVTT's karaoke timestamps
+ * (`<00:01.500>`). Only these names count as tags, so that text such as `x <y and z> w` is kept.
+ */
+const MARKUP_TAG =
+  /<\/?(?:b|i|u|s|c|v|em|strong|small|big|sub|sup|mark|span|font|lang|ruby|rt|br|p|div)(?=[\s./>])[^<>]*>|<(?:\d+:)?\d{2}:\d{2}\.\d{3}>/giu;
+
+/** The named character references captions use; any other name is left as written. */
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  hellip: '\u2026',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+  laquo: '\u00ab',
+  raquo: '\u00bb',
+  copy: '\u00a9',
+  reg: '\u00ae',
+  trade: '\u2122',
+  deg: '\u00b0',
+};
+
+const CHARACTER_REFERENCE = /&(?:#(\d{1,8})|#[xX]([0-9a-fA-F]{1,8})|([A-Za-z]+));/g;
+
+/** A numeric reference's character; one that names no character (0, a surrogate, past U+10FFFF) is U+FFFD, as in HTML. */
+function referencedCharacter(codePoint: number): string {
+  const usable = codePoint > 0 && codePoint <= 0x10ffff && !(codePoint >= 0xd800 && codePoint <= 0xdfff);
+  return usable ? String.fromCodePoint(codePoint) : '\ufffd';
+}
+
+/**
+ * Decodes each character reference once, in a single left-to-right pass: `&amp;amp;` becomes `&amp;`
+ * and stays so.
+ */
+function decodeCharacterReferences(text: string): string {
+  return text.replace(CHARACTER_REFERENCE, (reference, decimal?: string, hex?: string, name?: string) => {
+    if (decimal !== undefined) return referencedCharacter(Number.parseInt(decimal, 10));
+    if (hex !== undefined) return referencedCharacter(Number.parseInt(hex, 16));
+    return NAMED_ENTITIES[name ?? ''] ?? reference;
+  });
+}
+
+/**
+ * Caption text as plain text, the text of the txt, srt and vtt files and of the `text` fields: markup
+ * tags removed first, then character references decoded once (so `&lt;b&gt;` reads `<b>` and is not
+ * taken for a tag), then control characters removed but tab, LF and CR (even those a reference spelt).
+ */
+export function plainText(text: string): string {
+  return withoutControls(decodeCharacterReferences(text.replace(MARKUP_TAG, '')));
+}
+
+/** Plain text on one line: line breaks and the space around them become one space, ends trimmed. */
+export function plainLine(text: string): string {
+  return plainText(text)
+    .replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ')
+    .trim();
+}
+
+/**
+ * A word: a run of letters, marks and digits, keeping inside it an apostrophe or a dot between two of
+ * them (it's, U.S, 3.5) and a comma between two digits (1,000).
+ */
+const WORD = /[\p{L}\p{M}\p{N}]+(?:(?:['\u2019.]|(?<=\p{N}),(?=\p{N}))[\p{L}\p{M}\p{N}]+)*/gu;
+
+/** Scripts written without spaces between words, whose runs only a dictionary can split. */
+const UNSPACED_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+const dictionaryWords = new Intl.Segmenter('und', { granularity: 'word' });
+
+/**
+ * Intl.Segmenter takes time that grows with the square of the text's length, so an unspaced run is
+ * split into pieces of this many code units (a word cut in two at a piece's end counts twice).
+ */
+const SEGMENTER_PIECE = 256;
+
+function dictionaryWordCount(run: string): number {
+  let count = 0;
+  for (let at = 0; at < run.length; at += SEGMENTER_PIECE) {
+    for (const segment of dictionaryWords.segment(run.slice(at, at + SEGMENTER_PIECE))) {
+      if (segment.isWordLike === true) count += 1;
+    }
+  }
+  return count;
+}
+
+/**
+ * How many words a text has (index.csv's word_count): runs of letters, marks and digits (WORD), and
+ * in scripts written without spaces (Chinese, Japanese, Thai, Lao, Khmer, Myanmar) the words Unicode's
+ * dictionary-based boundaries find in each run (Intl.Segmenter, root locale, so that the count does
+ * not depend on the machine's language).
+ */
+export function countWords(text: string): number {
+  let count = 0;
+  for (const [run] of text.matchAll(WORD)) count += UNSPACED_SCRIPT.test(run) ? dictionaryWordCount(run) : 1;
+  return count;
+}

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { withoutControls } from './plain-text';
+import { videoUrl } from './records';
 import type { ExportSourceFailure, ExportVideo } from './types';
 
 type CsvValue = string | number | undefined;
@@ -41,27 +42,73 @@ function textCell(value: string | undefined): string | undefined {
   return value === undefined ? undefined : neutralisedCell(value);
 }
 
-export const INDEX_CSV_HEADER = ['video_id', 'title', 'language', 'status', 'segments', 'source', 'position'];
+export const INDEX_CSV_HEADER = [
+  'video_id',
+  'title',
+  'language',
+  'status',
+  'segments',
+  'source',
+  'position',
+  'channel_title',
+  'channel_id',
+  'published',
+  'duration_seconds',
+  'view_count',
+  'url',
+  'requested_language',
+  'word_count',
+  'fetched_at',
+  'files',
+];
 export const ERRORS_CSV_HEADER = ['video_id', 'status', 'http_status', 'code', 'message'];
 
+/** A header line. */
+export function csvHeader(columns: readonly string[]): string {
+  return csvRecord(columns);
+}
+
+/** A number cell; NaN and the infinities, which no reader would take for numbers, stay empty. */
+function finiteOrEmpty(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
+}
+
+/** What writing an ok video's transcript gave index.csv. */
+export interface WrittenTranscript {
+  wordCount: number;
+  /** The video's paths in the ZIP. */
+  files: readonly string[];
+}
+
 /**
- * index.csv: one row per video; `segments` and `language` empty unless ok, `position` empty when none.
+ * One row of index.csv. `language` (the one obtained), `segments`, `requested_language`, `word_count`,
+ * `fetched_at` and `files` are empty unless ok; `position` (in its playlist or channel) and the
+ * listing's columns are empty when unknown. `files` separates the paths with spaces: each starts with
+ * its folder (`txt/`, …) and no name holds a '/', so a space followed by a folder name starts the next.
  * Status is ok, unavailable, failed, skipped, or pending in a corpus written before its job finished.
  */
-export function* indexCsv(videos: Iterable<ExportVideo>): Generator<string> {
-  yield csvRecord(INDEX_CSV_HEADER);
-  for (const video of videos) {
-    const ok = video.status === 'ok';
-    yield csvRecord([
-      videoIdCell(video.videoId),
-      textCell(video.title),
-      ok ? textCell(video.language) : undefined,
-      video.status,
-      ok ? (video.segmentCount ?? 0) : undefined,
-      textCell(video.source),
-      video.position,
-    ]);
-  }
+export function indexRow(video: ExportVideo, written: WrittenTranscript | undefined): string {
+  const ok = video.status === 'ok';
+  const { listing } = video;
+  return csvRecord([
+    videoIdCell(video.videoId),
+    textCell(video.title),
+    ok ? textCell(video.language) : undefined,
+    video.status,
+    ok ? (video.segmentCount ?? 0) : undefined,
+    textCell(video.source),
+    video.position,
+    textCell(listing?.channelTitle),
+    textCell(listing?.channelId),
+    textCell(listing?.published),
+    finiteOrEmpty(listing?.durationSeconds),
+    finiteOrEmpty(listing?.viewCount),
+    videoUrl(video.videoId),
+    ok ? textCell(video.requestedLanguage) : undefined,
+    written?.wordCount,
+    ok ? textCell(video.fetchedAt) : undefined,
+    textCell(written?.files.join(' ')),
+  ]);
 }
 
 /**
@@ -92,34 +139,4 @@ export function* errorsCsv(
       textCell(video.message),
     ]);
   }
-}
-
-/**
- * Line breaks JSON.stringify leaves raw (it escapes those of C0 only). Readers that split on every
- * Unicode line break, such as Python's str.splitlines, would cut the record there: escaped, the line
- * stays one line and still parses to the text as received.
- */
-const LINE_BREAKS_JSON_KEEPS = /[\u0085\u2028\u2029]/g;
-
-const escapeCharacter = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
-/** Fields of a transcripts.jsonl line that metadata may not overwrite. */
-const OWN_FIELDS = new Set(['video_id', 'language', 'source', 'segments']);
-
-/**
- * The transcripts.jsonl line of one ok video: video_id, language, source, the metadata fields when they
- * were sent (flattened), then the segments with their times as received.
- */
-export function transcriptLine(video: ExportVideo): string {
-  const metadata = Object.entries(video.metadata ?? {}).filter(([key]) => !OWN_FIELDS.has(key));
-  const segments = (video.segments ?? []).map(({ text, start, duration }) => ({ text, start, duration }));
-  // fromEntries defines own properties, so a metadata key such as "__proto__" stays plain data.
-  const line = Object.fromEntries([
-    ['video_id', video.videoId],
-    ['language', video.language],
-    ['source', video.source],
-    ...metadata,
-    ['segments', segments],
-  ]);
-  return `${JSON.stringify(line).replace(LINE_BREAKS_JSON_KEEPS, escapeCharacter)}\n`;
 }

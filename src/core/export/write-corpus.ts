@@ -1,11 +1,15 @@
 import { resolve } from 'node:path';
 import { ExportInterruptedError, toExportError, VideoReadError } from './errors';
-import { renderFiles } from './formats';
+import { DEFAULT_CHUNKING } from './chunks';
+import { renderCitation } from './citation';
+import { renderDataPackage } from './data-package';
+import { renderDatasheet } from './datasheet';
+import { renderTranscript } from './formats';
 import { renderManifest } from './manifest';
-import { entryPath, StemNamer } from './naming';
-import { errorsCsv, indexCsv, transcriptLine } from './tables';
+import { entryPath, FILE_FORMATS, StemNamer } from './naming';
+import { csvHeader, errorsCsv, INDEX_CSV_HEADER, indexRow } from './tables';
 import { EXPORT_FORMATS } from './types';
-import type { ExportInput, ExportOptions, ExportResult, ExportVideo } from './types';
+import type { ExportFormat, ExportInput, ExportOptions, ExportResult, ExportVideo } from './types';
 import { AtomicZipFile } from './zip-file';
 
 /**
@@ -32,17 +36,24 @@ function* readVideos(input: ExportInput, signal: AbortSignal | undefined): Gener
   }
 }
 
+/** The last entry: the SHA-256 of every other one. */
+const CHECKSUMS_ENTRY = 'SHA256SUMS';
+
 /**
  * Writes the corpus ZIP described in docs/product.md ("ZIP layout") to `outPath`.
  *
- * Entries come in a fixed order: manifest.json, index.csv, errors.csv, then, video by video, the files
- * of each format asked for (txt, json, srt, vtt), and last transcripts.jsonl. Memory stays flat: the
- * index and errors tables stream from a pass each over `input.videos()`, the files and
- * transcripts.jsonl from a third, and only a few entries are held at a time. The first two passes read
- * no transcript content (segments, metadata, raw), so a caller that computes it lazily pays for it
- * once. The same input always gives the same bytes.
+ * Entries are listed in a fixed order: manifest.json, README.md, CITATION.cff, datapackage.json,
+ * index.csv, errors.csv, then, video by video, the files of each format asked for (txt, json, srt,
+ * vtt), then transcripts.jsonl, chunks.jsonl (with the 'chunks' format) and SHA256SUMS last.
  *
- * The ZIP appears at `outPath` only when complete; on any failure the temporary file is deleted, an
+ * Memory stays flat, and each transcript is read once: errors.csv streams from a pass over
+ * `input.videos()` that reads no transcript content, and a second pass writes the files while it
+ * fills index.csv (whose word counts and file names come from the transcripts), transcripts.jsonl
+ * and chunks.jsonl in spool files beside the ZIP. index.csv is listed where it belongs, before
+ * errors.csv, though its data is stored after the files (a ZIP's central directory, which readers
+ * show, may list entries in any order). The same input always gives the same bytes.
+ *
+ * The ZIP appears at `outPath` only when complete; on any failure the temporary files are deleted, an
  * existing file at `outPath` is left as it was, and an ExportError says what to do.
  */
 export async function writeCorpus(
@@ -52,34 +63,51 @@ export async function writeCorpus(
 ): Promise<ExportResult> {
   const { signal, onProgress } = options;
   const targetPath = resolve(outPath);
-  const wanted = input.formats ?? EXPORT_FORMATS;
+  // By default the four file formats; passages only when asked for.
+  const wanted: readonly ExportFormat[] = input.formats ?? FILE_FORMATS;
   const formats = EXPORT_FORMATS.filter((format) => wanted.includes(format));
+  const chunking = input.chunking ?? DEFAULT_CHUNKING;
+  const withChunks = formats.includes('chunks');
   let zip: AtomicZipFile;
   try {
-    zip = await AtomicZipFile.create(targetPath);
+    zip = await AtomicZipFile.create(targetPath, { checksums: CHECKSUMS_ENTRY });
   } catch (error) {
     throw toExportError(targetPath, error);
   }
   try {
     await zip.add('manifest.json', renderManifest(input.manifest));
-    await zip.addStreamed('index.csv', indexCsv(readVideos(input, signal)));
+    await zip.add('README.md', renderDatasheet(input, formats, chunking));
+    await zip.add('CITATION.cff', renderCitation(input.manifest));
+    await zip.add('datapackage.json', renderDataPackage(input.manifest, withChunks));
+    const index = await zip.spool('index.csv', { listNow: true });
     await zip.addStreamed('errors.csv', errorsCsv(readVideos(input, signal), input.failedSources));
-    // transcripts.jsonl fills up in the same pass as the files, so that each transcript is read once.
     const transcripts = await zip.spool('transcripts.jsonl');
-    const namer = new StemNamer(input.nameTemplate);
+    const chunks = withChunks ? await zip.spool('chunks.jsonl') : undefined;
+
+    await index.write(csvHeader(INDEX_CSV_HEADER));
+    const namer = new StemNamer(input.manifest.counts.videos, input.nameTemplate);
     const progress = { done: 0, total: input.manifest.counts.videos };
     for (const video of readVideos(input, signal)) {
       progress.done += 1;
       onProgress?.(progress);
-      if (video.status !== 'ok') continue;
-      await transcripts.write(transcriptLine(video));
-      // Every ok video takes a stem, even one left without subtitles, so stems never depend on formats.
-      const stem = namer.stemFor(video);
-      for (const { format, content } of renderFiles(video, formats)) {
-        await zip.add(entryPath(format, stem), content);
+      if (video.status !== 'ok') {
+        await index.write(indexRow(video, undefined));
+        continue;
       }
+      // Every ok video takes a stem, even one left without subtitles, so stems never depend on formats.
+      const stem = namer.stemFor(video, progress.done);
+      const rendered = renderTranscript(video, formats, chunking);
+      const files = rendered.files.map(({ format, content }) => ({ path: entryPath(format, stem), content }));
+      for (const { path, content } of files) await zip.add(path, content);
+      await index.write(
+        indexRow(video, { wordCount: rendered.wordCount, files: files.map(({ path }) => path) }),
+      );
+      await transcripts.write(rendered.record);
+      for (const line of rendered.chunks) await chunks?.write(line);
     }
-    await zip.addSpooled();
+    await zip.addSpooled(index);
+    await zip.addSpooled(transcripts);
+    if (chunks !== undefined) await zip.addSpooled(chunks);
     signal?.throwIfAborted();
     const { bytes, entries } = await zip.commit();
     return { path: targetPath, bytes, entries };

@@ -1,6 +1,7 @@
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AppendFile } from './append-file';
+import { ChecksumList } from './checksum-list';
 import { DeflateWorker } from './deflate-worker';
 import type { Compressed } from './deflate-worker';
 import { removeStaleTempFiles, tempPathBeside } from './temp-files';
@@ -29,6 +30,8 @@ const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
 const HEADERS_PER_BLOCK = 1024;
 /** A spool file is copied into the ZIP in reads of this size. */
 const COPY_BYTES = 1024 * 1024;
+/** The SHA-256 of no bytes at all: that of an entry to which nothing was written. */
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 /** An entry whose text comes in pieces; see AtomicZipFile.spool(). */
 export interface SpooledEntry {
@@ -36,51 +39,91 @@ export interface SpooledEntry {
   write(text: string): Promise<void>;
 }
 
+export interface ZipOptions {
+  /**
+   * The name of a last entry listing the SHA-256 of every other entry, in sha256sum's format, e.g.
+   * 'SHA256SUMS'; none when absent.
+   */
+  checksums?: string;
+}
+
+/** A place kept in the central directory for an entry whose data is stored later. */
+interface DirectorySlot {
+  header: Buffer | undefined;
+}
+
+/** Where a stored entry is listed, and its SHA-256 for the checksum list (none for that list itself). */
+interface Listing {
+  sha256?: string;
+  slot?: DirectorySlot | undefined;
+}
+
+/** What AtomicZipFile keeps of an entry being spooled. */
+interface Spool {
+  path: string;
+  file: AppendFile;
+  stream: EntryStream;
+  /** Where the entry is listed, when it was asked to be listed where spool() was called. */
+  slot: DirectorySlot | undefined;
+}
+
 /**
  * A ZIP written entry by entry to a hidden temporary file beside its target
  * (`.<name>.<pid>.<random>.partial`), which replaces the target only once it is complete and on disk.
  *
- * Compression runs on a thread of its own while the caller prepares the next entries; entries are
- * still written in the order they were added. Memory holds a few batches of entries and the central
- * directory.
+ * Compression (and, with `checksums`, hashing) runs on a thread of its own while the caller prepares
+ * the next entries; entries are still written in the order they were added. Memory holds a few
+ * batches of entries and the central directory; spooled entries and the checksum lines wait in hidden
+ * files beside the ZIP.
  */
 export class AtomicZipFile {
   readonly #targetPath: string;
   readonly #tempPath: string;
   readonly #file: AppendFile;
   readonly #deflate: DeflateWorker;
+  readonly #checksums: { name: string; list: ChecksumList } | undefined;
   /** Files added but not yet sent to the compression thread. */
   #gathered: Array<{ name: string; content: string }> = [];
   #gatheredLength = 0;
   /** Batches sent to the compression thread, each as the step that writes its result once compressed. */
   #sent: Array<() => Promise<void>> = [];
-  /** The entry being spooled, if any. */
-  #spool: { path: string; file: AppendFile; stream: EntryStream } | undefined;
-  /** Central directory headers, in blocks, and those of the block being filled. */
-  readonly #directory: Buffer[] = [];
+  /** The entries being spooled, by the handle their writer holds. */
+  readonly #spools = new Map<SpooledEntry, Spool>();
+  /** Central directory headers, in blocks and kept places, and those of the block being filled. */
+  readonly #directory: Array<Buffer | DirectorySlot> = [];
   #directoryHeaders: Buffer[] = [];
   #entries = 0;
 
-  private constructor(targetPath: string, tempPath: string, file: AppendFile, deflate: DeflateWorker) {
+  private constructor(
+    targetPath: string,
+    tempPath: string,
+    file: AppendFile,
+    deflate: DeflateWorker,
+    checksums: { name: string; list: ChecksumList } | undefined,
+  ) {
     this.#targetPath = targetPath;
     this.#tempPath = tempPath;
     this.#file = file;
     this.#deflate = deflate;
+    this.#checksums = checksums;
   }
 
   /**
-   * Deletes what killed writers of `targetPath` left beside it, creates the temporary file and starts
+   * Deletes what killed writers of `targetPath` left beside it, creates the temporary files and starts
    * the compression thread; `targetPath` is not touched until commit().
    */
-  static async create(targetPath: string): Promise<AtomicZipFile> {
+  static async create(targetPath: string, options: ZipOptions = {}): Promise<AtomicZipFile> {
     await removeStaleTempFiles(targetPath);
     const tempPath = tempPathBeside(targetPath, 'partial');
     const file = await AppendFile.create(tempPath);
+    const name = options.checksums;
+    let checksums: { name: string; list: ChecksumList } | undefined;
     try {
-      return new AtomicZipFile(targetPath, tempPath, file, new DeflateWorker(COMPRESSION_LEVEL));
+      if (name !== undefined) checksums = { name, list: await ChecksumList.create(targetPath) };
+      return new AtomicZipFile(targetPath, tempPath, file, new DeflateWorker(COMPRESSION_LEVEL), checksums);
     } catch (error) {
-      await file.close();
-      await rm(tempPath, { force: true });
+      await checksums?.list.remove();
+      await removeFile(file, tempPath);
       throw error;
     }
   }
@@ -97,61 +140,71 @@ export class AtomicZipFile {
    * Adds one entry compressed part by part as `chunks` yields its text, so that a large table is never
    * in memory whole. An error thrown by `chunks` rejects, and the ZIP must then be discarded.
    */
-  async addStreamed(name: string, chunks: Iterable<string>): Promise<void> {
-    await this.#writeAll();
-    const entry = streamedEntry(name, this.#file.size);
-    await this.#file.append(localHeader(entry));
-    const stream = new EntryStream(entry, this.#file, this.#deflate, this.#send.bind(this));
-    for (const chunk of chunks) await stream.write(chunk);
-    await stream.flush();
-    await this.#writeAll();
-    await stream.close();
-    await this.#finishStreamed(entry);
+  async addStreamed(name: string, chunks: Iterable<string> | AsyncIterable<string>): Promise<void> {
+    const stream = await this.#streamEntry(name, chunks);
+    await this.#finishStreamed(stream, { sha256: stream.sha256 });
   }
 
   /**
    * Starts an entry whose text is written piece by piece while other entries are added, so that one
-   * pass over the videos can fill a table and write their files. Its compressed data waits in a hidden
-   * spool file beside the ZIP until addSpooled() puts the entry in the ZIP, after the entries added
-   * meanwhile. One entry is spooled at a time.
+   * pass over the videos can fill several tables and write their files. Its compressed data waits in
+   * a hidden spool file beside the ZIP until addSpooled() stores it, after the entries added meanwhile.
+   *
+   * It is listed in the central directory (the order in which readers show entries) where its data is
+   * stored, or with `listNow` where spool() was called: then it is shown before the entries added
+   * meanwhile, though its data follows theirs.
    */
-  async spool(name: string): Promise<SpooledEntry> {
-    if (this.#spool !== undefined) throw new Error('another entry is being spooled');
+  async spool(name: string, { listNow = false }: { listNow?: boolean } = {}): Promise<SpooledEntry> {
+    let slot: DirectorySlot | undefined;
+    if (listNow) {
+      // The entries added so far are listed first: write them, so that their headers are in place.
+      await this.#writeAll();
+      slot = { header: undefined };
+      this.#closeDirectoryBlock();
+      this.#directory.push(slot);
+    }
     const path = tempPathBeside(this.#targetPath, 'spool');
     const file = await AppendFile.create(path);
     const stream = new EntryStream(streamedEntry(name, 0), file, this.#deflate, this.#send.bind(this));
-    this.#spool = { path, file, stream };
-    return { write: (text) => stream.write(text) };
+    const handle: SpooledEntry = { write: (text) => stream.write(text) };
+    this.#spools.set(handle, { path, file, stream, slot });
+    return handle;
   }
 
-  /** Puts the spooled entry in the ZIP, after every entry added so far. */
-  async addSpooled(): Promise<void> {
-    const spool = this.#spool;
-    if (spool === undefined) throw new Error('no entry is being spooled');
+  /** Stores a spooled entry in the ZIP, after every entry added so far. */
+  async addSpooled(handle: SpooledEntry): Promise<void> {
+    const spool = this.#spools.get(handle);
+    if (spool === undefined) throw new Error('that entry is not being spooled in this ZIP');
     await spool.stream.flush();
     await this.#writeAll();
     await spool.stream.close();
     // No need to wait for the disk: the spool is read straight back, then deleted.
     await spool.file.flush();
     await spool.file.close();
-    const entry = spool.stream.entry;
-    entry.offset = this.#file.size;
-    await this.#file.append(localHeader(entry));
+    spool.stream.entry.offset = this.#file.size;
+    await this.#file.append(localHeader(spool.stream.entry));
     await this.#copyFrom(spool.path);
-    await this.#finishStreamed(entry);
-    this.#spool = undefined;
+    await this.#finishStreamed(spool.stream, { sha256: spool.stream.sha256, slot: spool.slot });
+    this.#spools.delete(handle);
     await rm(spool.path, { force: true });
   }
 
-  /** Writes the central directory, flushes the ZIP to disk and renames it onto the target. */
+  /**
+   * Adds the checksum entry if asked for, writes the central directory, flushes the ZIP to disk and
+   * renames it onto the target.
+   */
   async commit(): Promise<{ bytes: number; entries: number }> {
-    if (this.#spool !== undefined) throw new Error('an entry is still being spooled');
+    if (this.#spools.size > 0) throw new Error('an entry is still being spooled');
+    if (this.#checksums !== undefined) await this.#addChecksums(this.#checksums);
     await this.#writeAll();
     await this.#deflate.close();
     const directoryOffset = this.#file.size;
-    this.#directory.push(Buffer.concat(this.#directoryHeaders));
-    this.#directoryHeaders = [];
-    for (const block of this.#directory) await this.#file.append(block);
+    this.#closeDirectoryBlock();
+    for (const part of this.#directory) {
+      const headers = Buffer.isBuffer(part) ? part : part.header;
+      if (headers === undefined) throw new Error('an entry was listed but never stored');
+      await this.#file.append(headers);
+    }
     const directorySize = this.#file.size - directoryOffset;
     await this.#file.append(endOfCentralDirectory(this.#entries, directoryOffset, directorySize));
     await this.#file.finish();
@@ -165,7 +218,30 @@ export class AtomicZipFile {
     // Should anything fail here, the error that stopped the export is still the one to report.
     await this.#deflate.close().catch(() => undefined);
     await removeFile(this.#file, this.#tempPath);
-    if (this.#spool !== undefined) await removeFile(this.#spool.file, this.#spool.path);
+    for (const spool of this.#spools.values()) await removeFile(spool.file, spool.path);
+    await this.#checksums?.list.remove();
+  }
+
+  /** The checksum entry: its own line is not in it (it cannot hold its own hash). */
+  async #addChecksums({ name, list }: { name: string; list: ChecksumList }): Promise<void> {
+    try {
+      await this.#finishStreamed(await this.#streamEntry(name, list.text()), {});
+    } finally {
+      await list.remove();
+    }
+  }
+
+  /** Writes a streamed entry's local header and data, up to its data descriptor. */
+  async #streamEntry(name: string, chunks: Iterable<string> | AsyncIterable<string>): Promise<EntryStream> {
+    await this.#writeAll();
+    const entry = streamedEntry(name, this.#file.size);
+    await this.#file.append(localHeader(entry));
+    const stream = new EntryStream(entry, this.#file, this.#deflate, this.#send.bind(this));
+    for await (const chunk of chunks) await stream.write(chunk);
+    await stream.flush();
+    await this.#writeAll();
+    await stream.close();
+    return stream;
   }
 
   async #sendGathered(): Promise<void> {
@@ -183,7 +259,7 @@ export class AtomicZipFile {
     });
   }
 
-  async #writeFile(name: string, { size, crc, data }: Compressed): Promise<void> {
+  async #writeFile(name: string, { size, crc, sha256, data }: Compressed): Promise<void> {
     const entry: ZipEntry = {
       name: Buffer.from(name, 'utf8'),
       crc,
@@ -195,14 +271,14 @@ export class AtomicZipFile {
     checkEntrySize(entry);
     await this.#file.append(localHeader(entry));
     await this.#file.append(data);
-    this.#record(entry);
+    await this.#record(entry, { sha256 });
   }
 
   /** After a streamed entry's data: its sizes and CRC, and its place in the directory. */
-  async #finishStreamed(entry: ZipEntry): Promise<void> {
-    checkEntrySize(entry);
-    await this.#file.append(dataDescriptor(entry));
-    this.#record(entry);
+  async #finishStreamed(stream: EntryStream, listing: Listing): Promise<void> {
+    checkEntrySize(stream.entry);
+    await this.#file.append(dataDescriptor(stream.entry));
+    await this.#record(stream.entry, listing);
   }
 
   async #copyFrom(path: string): Promise<void> {
@@ -237,13 +313,27 @@ export class AtomicZipFile {
     while (this.#sent.length > 0) await this.#writeOldest();
   }
 
-  #record(entry: ZipEntry): void {
-    this.#directoryHeaders.push(centralHeader(entry));
-    if (this.#directoryHeaders.length === HEADERS_PER_BLOCK) {
-      this.#directory.push(Buffer.concat(this.#directoryHeaders));
-      this.#directoryHeaders = [];
+  /**
+   * Lists a stored entry in the central directory (in its kept place if it has one) and its SHA-256 in
+   * the checksum list. The list is a plain file of its own, so writing to it here, in the middle of
+   * writing a batch, cannot reorder the ZIP's entries.
+   */
+  async #record(entry: ZipEntry, { sha256, slot }: Listing): Promise<void> {
+    const header = centralHeader(entry);
+    if (slot !== undefined) slot.header = header;
+    else {
+      this.#directoryHeaders.push(header);
+      if (this.#directoryHeaders.length === HEADERS_PER_BLOCK) this.#closeDirectoryBlock();
     }
     this.#entries += 1;
+    if (sha256 !== undefined) await this.#checksums?.list.add(entry.name.toString('utf8'), sha256);
+  }
+
+  /** Joins the headers of the block being filled into one buffer. */
+  #closeDirectoryBlock(): void {
+    if (this.#directoryHeaders.length === 0) return;
+    this.#directory.push(Buffer.concat(this.#directoryHeaders));
+    this.#directoryHeaders = [];
   }
 }
 
@@ -254,12 +344,14 @@ type Send = (compressed: Promise<Compressed>, write: (result: Compressed) => Pro
  * The text of one streamed entry, compressed part by part as it comes: each part ends on a byte
  * boundary without closing the deflate stream (a sync flush), so the parts chain into one stream, which
  * close() ends with a final empty block. The compressed data goes to `destination`; the sizes and CRC
- * add up in `entry`.
+ * add up in `entry`, the SHA-256 in `sha256`.
  */
 class EntryStream {
   /** Streams are told apart on the compression thread, which carries each one's CRC from part to part. */
   static #lastId = 0;
   readonly entry: ZipEntry;
+  /** The SHA-256 (hex) of the text written so far. */
+  sha256 = EMPTY_SHA256;
   readonly #id = ++EntryStream.#lastId;
   readonly #destination: AppendFile;
   readonly #deflate: DeflateWorker;
@@ -289,9 +381,10 @@ class EntryStream {
     this.#gatheredLength = 0;
     const compressed = this.#deflate.compressStreamPart(part, { stream: this.#id, first: this.#first });
     this.#first = false;
-    await this.#send(compressed, async ({ size, crc, data }) => {
+    await this.#send(compressed, async ({ size, crc, sha256, data }) => {
       this.entry.size += size;
       this.entry.crc = crc;
+      this.sha256 = sha256;
       this.entry.compressedSize += data.length;
       await this.#destination.append(data);
     });

@@ -3,8 +3,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildCues, formatTimestamp, roundToMs } from '../../../src/core/export/cues';
-import { renderFiles, renderJson, renderSrt, renderTxt, renderVtt } from '../../../src/core/export/formats';
-import type { ExportSegment, ExportVideo } from '../../../src/core/export/types';
+import { DEFAULT_CHUNKING } from '../../../src/core/export/chunks';
+import {
+  plainLines,
+  renderSrt,
+  renderTranscript,
+  renderTxt,
+  renderVtt,
+} from '../../../src/core/export/formats';
+import type { ExportFormat, ExportSegment, ExportVideo } from '../../../src/core/export/types';
 
 const fixture = (name: string): string =>
   readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
@@ -28,7 +35,7 @@ describe('subtitle and text renderers on the edge-case transcript', () => {
   });
 
   it('renders plain text exactly as the hand-written fixture', () => {
-    expect(renderTxt(edgeCases)).toBe(fixture('edge-cases.txt'));
+    expect(renderTxt(plainLines(edgeCases))).toBe(fixture('edge-cases.txt'));
   });
 });
 
@@ -132,7 +139,7 @@ describe('control characters', () => {
   });
 
   it('removes them from txt lines, keeping tabs and one line per segment', () => {
-    expect(renderTxt([{ text: hostile }, { text: '\u001b[31mred\u001b[0m\r\nnext' }])).toBe(
+    expect(renderTxt(plainLines([{ text: hostile }, { text: '\u001b[31mred\u001b[0m\r\nnext' }]))).toBe(
       'abcdef\tghi\n[31mred[0m next\n',
     );
   });
@@ -144,19 +151,18 @@ describe('control characters', () => {
       source: 's',
       status: 'ok',
       segments: [{ text: hostile }],
-      raw: { transcript: [{ text: hostile }] },
     };
-    const json = renderJson(video);
-    const rawC0 = [...json].filter((char) => char < ' ' && char !== '\n');
+    const [json] = renderTranscript(video, ['json'], DEFAULT_CHUNKING).files;
+    const rawC0 = [...(json?.content ?? '')].filter((char) => char < ' ' && char !== '\n');
     expect(rawC0).toEqual([]);
-    expect(JSON.parse(json)).toMatchObject({
+    expect(JSON.parse(json?.content ?? '')).toMatchObject({
       title: 't\u0000',
-      transcript: { transcript: [{ text: hostile }] },
+      segments: [{ text: hostile }],
     });
   });
 });
 
-describe('renderFiles', () => {
+describe('renderTranscript', () => {
   const video: ExportVideo = {
     videoId: 'dQw4w9WgXcQ',
     title: 'Never Gonna',
@@ -164,30 +170,85 @@ describe('renderFiles', () => {
     status: 'ok',
     language: 'en',
     segments: [{ text: 'Hello' }, { text: 'world' }],
-    raw: [{ text: 'Hello' }, { text: 'world' }],
   };
+  const files = (rendered: ExportVideo, formats: ExportFormat[]) =>
+    renderTranscript(rendered, formats, DEFAULT_CHUNKING).files;
 
-  it('makes no srt or vtt for a transcript without timestamps, but still makes txt', () => {
-    expect(renderFiles(video, ['srt', 'vtt', 'txt'])).toEqual([{ format: 'txt', content: 'Hello\nworld\n' }]);
+  it('makes no srt, vtt or passages for a transcript without timestamps, but still makes txt', () => {
+    const rendered = renderTranscript(video, ['srt', 'vtt', 'txt', 'chunks'], DEFAULT_CHUNKING);
+    expect(rendered.files).toEqual([{ format: 'txt', content: 'Hello\nworld\n' }]);
+    expect(rendered.chunks).toEqual([]);
   });
 
   it('writes a valid empty subtitle file for a transcript with no segments', () => {
-    const empty = { ...video, segments: [] };
-    expect(renderFiles(empty, ['srt', 'vtt'])).toEqual([
+    expect(files({ ...video, segments: [] }, ['srt', 'vtt'])).toEqual([
       { format: 'srt', content: '' },
       { format: 'vtt', content: 'WEBVTT\n' },
     ]);
   });
 
-  it('puts the body as received under "transcript" in the json file', () => {
-    const raw = { odd: true, transcript: [{ text: 'x', start: 18.0 }] };
-    const parsed: unknown = JSON.parse(renderJson({ ...video, raw }));
-    expect(parsed).toEqual({
-      video_id: 'dQw4w9WgXcQ',
-      language: 'en',
-      title: 'Never Gonna',
-      source: 'PLx',
-      transcript: raw,
-    });
+  it('writes files in folder order, whatever the order asked', () => {
+    const timed = { ...video, segments: [{ text: 'Hi', start: 0, duration: 1 }] };
+    expect(files(timed, ['vtt', 'json', 'srt', 'txt']).map(({ format }) => format)).toEqual([
+      'txt',
+      'json',
+      'srt',
+      'vtt',
+    ]);
+  });
+});
+
+describe('plain text', () => {
+  const segments: ExportSegment[] = [
+    { text: 'Tom & Jerry &amp; friends', start: 0, duration: 1 },
+    { text: '&amp;amp; stays &amp;, &lt;b&gt; stays <b>', start: 1, duration: 1 },
+    {
+      text: '<font color="#E5E5E5">grey</font> <c.yellow><i>words</i></c> &#39;quoted&#x27;',
+      start: 2,
+      duration: 1,
+    },
+    { text: '<00:00:03.500>karaoke a --> b &gt;&gt; next', start: 3, duration: 1 },
+  ];
+  const video: ExportVideo = {
+    videoId: 'dQw4w9WgXcQ',
+    title: 'T',
+    source: 's',
+    status: 'ok',
+    segments,
+  };
+  const rendered = renderTranscript(video, ['txt', 'json', 'srt', 'vtt'], DEFAULT_CHUNKING);
+  const content = (format: string) => rendered.files.find((file) => file.format === format)?.content;
+  const plain = [
+    'Tom & Jerry & friends',
+    '&amp; stays &, <b> stays',
+    "grey words 'quoted'",
+    'karaoke a --> b >> next',
+  ];
+
+  it('removes markup tags, then decodes character references exactly once, in txt', () => {
+    expect(content('txt')).toBe(plain.map((line) => `${line}\n`).join(''));
+  });
+
+  it('escapes the plain text exactly once in VTT, and keeps the arrow guard in SRT', () => {
+    expect(content('vtt')).toContain('\nTom &amp; Jerry &amp; friends\n');
+    expect(content('vtt')).toContain('\n&amp;amp; stays &amp;, &lt;b&gt; stays\n');
+    expect(content('vtt')).toContain('\nkaraoke a --&gt; b &gt;&gt; next\n');
+    expect(content('srt')).toContain('\nTom & Jerry & friends\n');
+    expect(content('srt')).toContain('\nkaraoke a -> b >> next\n');
+  });
+
+  it('keeps the text exactly as sent in the json segments, beside the plain text', () => {
+    const record = JSON.parse(content('json') ?? '') as { text: string; segments: Array<{ text: string }> };
+    expect(record.segments.map((segment) => segment.text)).toEqual(segments.map((segment) => segment.text));
+    expect(record.text).toBe(plain.join('\n'));
+  });
+
+  it('keeps text that only looks like markup or a reference', () => {
+    const [txt] = renderTranscript(
+      { ...video, segments: [{ text: 'x <y and z> w, 3 < 4, AT&T, &unknown; &#0; &#xD800;' }] },
+      ['txt'],
+      DEFAULT_CHUNKING,
+    ).files;
+    expect(txt?.content).toBe('x <y and z> w, 3 < 4, AT&T, &unknown; \ufffd \ufffd\n');
   });
 });

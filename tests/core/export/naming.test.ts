@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entryPath, MAX_ENTRY_PATH_BYTES, StemNamer } from '../../../src/core/export/naming';
-import { EXPORT_FORMATS } from '../../../src/core/export/types';
+import { entryPath, FILE_FORMATS, MAX_ENTRY_PATH_BYTES, StemNamer } from '../../../src/core/export/naming';
 import type { ExportVideo } from '../../../src/core/export/types';
 
 const ID = 'dQw4w9WgXcQ';
@@ -10,8 +9,9 @@ function video(title: string, extra: Partial<ExportVideo> = {}): ExportVideo {
   return { videoId: ID, title, source: 'PLlist', status: 'ok', language: 'en', ...extra };
 }
 
+/** The stem of the first of a corpus's nine videos (position 1, one digit). */
 function stemOf(title: string, extra: Partial<ExportVideo> = {}, template?: string): string {
-  return new StemNamer(template).stemFor(video(title, extra));
+  return new StemNamer(9, template).stemFor(video(title, extra), 1);
 }
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
@@ -33,40 +33,50 @@ function expectSafePath(path: string, videoId: string, ext: string): void {
 }
 
 describe('StemNamer', () => {
-  it('uses the default template, with the zero-padded playlist position in front', () => {
-    const stem = stemOf('Never Gonna', { position: 7, positionWidth: 3 });
+  it('uses the default template, with the zero-padded position in the corpus in front', () => {
+    const stem = new StemNamer(120).stemFor(video('Never Gonna'), 7);
     expect(entryPath('srt', stem)).toBe('srt/007 - Never Gonna [dQw4w9WgXcQ].srt');
   });
 
+  it('numbers videos across the whole corpus, so that first videos of two playlists never share a number', () => {
+    const namer = new StemNamer(12);
+    const first = namer.stemFor(video('Intro', { position: 1, source: 'PLfirst' }), 1);
+    const second = namer.stemFor(
+      video('Intro', { position: 1, source: 'PLsecond', videoId: 'abcdefghijk' }),
+      2,
+    );
+    expect([first, second]).toEqual([`01 - Intro [${ID}]`, '02 - Intro [abcdefghijk]']);
+  });
+
   it('does not add the position twice when the template already places it', () => {
-    expect(stemOf('Song', { position: 7, positionWidth: 2 }, '{position}. {title} [{video_id}]')).toBe(
+    expect(new StemNamer(10, '{position}. {title} [{video_id}]').stemFor(video('Song'), 7)).toBe(
       '07. Song [dQw4w9WgXcQ]',
     );
   });
 
-  it('names a video with an empty title just by its id', () => {
-    expect(stemOf('')).toBe(`[${ID}]`);
-    expect(stemOf('', { position: 3, positionWidth: 1 })).toBe(`3 - [${ID}]`);
+  it('names a video with an empty title by its position and id', () => {
+    expect(stemOf('')).toBe(`1 - [${ID}]`);
+    expect(stemOf('', {}, '{title} {position}')).toBe(`1 [${ID}]`);
   });
 
   it('fills {language} and appends [id] when the template lacks it', () => {
-    expect(stemOf('Song', {}, '{title} ({language})')).toBe(`Song (en) [${ID}]`);
+    expect(stemOf('Song', {}, '{title} ({language})')).toBe(`1 - Song (en) [${ID}]`);
   });
 
   it('replaces characters that are forbidden somewhere', () => {
-    expect(stemOf('a/b\\c:d*e?f"g<h>i|j\u0001k\u007fl\u0085m')).toBe(`a_b_c_d_e_f_g_h_i_j_k_l_m [${ID}]`);
-    expect(stemOf('two\r\nlines\t and  tabs')).toBe(`two lines and tabs [${ID}]`);
+    expect(stemOf('a/b\\c:d*e?f"g<h>i|j\u0001k\u007fl\u0085m')).toBe(`1 - a_b_c_d_e_f_g_h_i_j_k_l_m [${ID}]`);
+    expect(stemOf('two\r\nlines\t and  tabs')).toBe(`1 - two lines and tabs [${ID}]`);
   });
 
   it('removes the bidirectional controls that could disguise an extension', () => {
     // Shown as "invoice_exe.pdf [id].txt" by a file manager that honours U+202E.
     const stem = stemOf('invoice\u202Efdp.exe', { language: 'ar\u200F' }, '{title} {language}');
-    expect(stem).toBe(`invoicefdp.exe ar [${ID}]`);
+    expect(stem).toBe(`1 - invoicefdp.exe ar [${ID}]`);
     const bidi = [
       0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
     ];
     const every = String.fromCodePoint(...bidi);
-    expect(stemOf(`a${every}b`, { videoId: `dQw4w9${every}WgXcQ` })).toBe(`ab [${ID}]`);
+    expect(stemOf(`a${every}b`, { videoId: `dQw4w9${every}WgXcQ` })).toBe(`1 - ab [${ID}]`);
   });
 
   it('cuts an absurdly long video id so that the path still fits', () => {
@@ -74,43 +84,45 @@ describe('StemNamer', () => {
     const stem = stemOf('Song', { videoId });
     const path = entryPath('json', stem);
     expect(utf8Bytes(path)).toBeLessThanOrEqual(MAX_ENTRY_PATH_BYTES);
-    expect(stem).toBe(`Song [${'é'.repeat(32)}]`);
+    expect(stem).toBe(`1 - Song [${'é'.repeat(32)}]`);
   });
 
   it('tells apart names only a case-folding file system confuses, such as ſ and s', () => {
-    const namer = new StemNamer('{title}');
-    expect([namer.stemFor(video('ſong')), namer.stemFor(video('SONG'))]).toEqual([
-      `ſong [${ID}]`,
-      `SONG (2) [${ID}]`,
+    const namer = new StemNamer(9, '{title}');
+    expect([namer.stemFor(video('ſong'), 1), namer.stemFor(video('SONG'), 1)]).toEqual([
+      `1 - ſong [${ID}]`,
+      `1 - SONG (2) [${ID}]`,
     ]);
   });
 
   it('keeps a path-traversal title inside its folder', () => {
-    const path = entryPath('txt', stemOf('../../etc/passwd'));
-    expect(path).toBe(`txt/_.._etc_passwd [${ID}].txt`);
+    const path = entryPath('txt', stemOf('../../etc/passwd', {}, '{title} {position}'));
+    expect(path).toBe(`txt/_.._etc_passwd 1 [${ID}].txt`);
     expectSafePath(path, ID, 'txt');
   });
 
   it('strips trailing dots and spaces, and leading dots that would hide the file', () => {
-    expect(stemOf('Wait for it... ', {}, '{title}')).toBe(`Wait for it [${ID}]`);
-    expect(stemOf('.hidden')).toBe(`hidden [${ID}]`);
+    expect(stemOf('Wait for it... ', {}, '{title}')).toBe(`1 - Wait for it [${ID}]`);
+    expect(stemOf('.hidden', {}, '{title} {position}')).toBe(`hidden 1 [${ID}]`);
   });
 
   it('prefixes Windows reserved device names, also with an extension', () => {
-    expect(stemOf('nul.txt')).toBe(`_nul.txt [${ID}]`);
-    expect(stemOf('COM1 .backup')).toBe(`_COM1 .backup [${ID}]`);
-    expect(stemOf('LPT¹.x')).toBe(`_LPT¹.x [${ID}]`);
-    // Not reserved: the name before the first dot is "CON [id]", not "CON".
-    expect(stemOf('CON')).toBe(`CON [${ID}]`);
+    // The position in front makes any title safe; a template may put the title first.
+    expect(stemOf('nul.txt')).toBe(`1 - nul.txt [${ID}]`);
+    expect(stemOf('nul.txt', {}, '{title} {position}')).toBe(`_nul.txt 1 [${ID}]`);
+    expect(stemOf('COM1 .backup', {}, '{title} {position}')).toBe(`_COM1 .backup 1 [${ID}]`);
+    expect(stemOf('LPT¹.x', {}, '{title} {position}')).toBe(`_LPT¹.x 1 [${ID}]`);
+    // Not reserved: the name before the first dot is "CON 1 [id]", not "CON".
+    expect(stemOf('CON', {}, '{title} {position}')).toBe(`CON 1 [${ID}]`);
   });
 
   it('normalises to NFC', () => {
-    expect(stemOf('Cafe\u0301')).toBe(`Caf\u00e9 [${ID}]`);
+    expect(stemOf('Cafe\u0301')).toBe(`1 - Caf\u00e9 [${ID}]`);
   });
 
   it('shortens a 300-character title to fit 200 bytes in every folder, keeping the same stem', () => {
-    const stem = stemOf('x'.repeat(300), { position: 12, positionWidth: 4 });
-    for (const format of EXPORT_FORMATS) expectSafePath(entryPath(format, stem), ID, format);
+    const stem = new StemNamer(1000).stemFor(video('x'.repeat(300)), 12);
+    for (const format of FILE_FORMATS) expectSafePath(entryPath(format, stem), ID, format);
     expect(utf8Bytes(entryPath('json', stem))).toBe(MAX_ENTRY_PATH_BYTES);
     expect(stem.startsWith('0012 - xxx')).toBe(true);
   });
@@ -121,7 +133,7 @@ describe('StemNamer', () => {
       const title = unit.repeat(120);
       const stem = stemOf(title);
       expectSafePath(entryPath('json', stem), ID, 'json');
-      const kept = stem.slice(0, -` [${ID}]`.length);
+      const kept = stem.slice('1 - '.length, -` [${ID}]`.length);
       const graphemes = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(kept)];
       const original = [
         ...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(title.normalize('NFC')),
@@ -134,21 +146,22 @@ describe('StemNamer', () => {
   });
 
   it('makes names unique by adding (2), (3) before [id], ignoring case', () => {
-    const namer = new StemNamer('{title}');
-    const first = namer.stemFor(video('Song'));
-    const second = namer.stemFor(video('Song'));
-    const third = namer.stemFor(video('song'));
-    expect([first, second, third]).toEqual([`Song [${ID}]`, `Song (2) [${ID}]`, `song (3) [${ID}]`]);
+    // Positions differ in a corpus; the same one is given here to reach the guard behind them.
+    const namer = new StemNamer(9, '{title} {position}');
+    const first = namer.stemFor(video('Song'), 1);
+    const second = namer.stemFor(video('Song'), 1);
+    const third = namer.stemFor(video('song'), 1);
+    expect([first, second, third]).toEqual([`Song 1 [${ID}]`, `Song 1 (2) [${ID}]`, `song 1 (3) [${ID}]`]);
     // Ids that differ only in case would overwrite each other on Windows and macOS.
-    const lower = namer.stemFor(video('Other', { videoId: 'abcdefghijk' }));
-    const upper = namer.stemFor(video('OTHER', { videoId: 'ABCDEFGHIJK' }));
-    expect([lower, upper]).toEqual(['Other [abcdefghijk]', 'OTHER (2) [ABCDEFGHIJK]']);
+    const lower = namer.stemFor(video('Other', { videoId: 'abcdefghijk' }), 1);
+    const upper = namer.stemFor(video('OTHER', { videoId: 'ABCDEFGHIJK' }), 1);
+    expect([lower, upper]).toEqual(['Other 1 [abcdefghijk]', 'OTHER 1 (2) [ABCDEFGHIJK]']);
   });
 
   it('still fits 200 bytes when a long title needs a copy number', () => {
-    const namer = new StemNamer();
-    namer.stemFor(video('t'.repeat(300)));
-    const copy = namer.stemFor(video('t'.repeat(300)));
+    const namer = new StemNamer(9);
+    namer.stemFor(video('t'.repeat(300)), 1);
+    const copy = namer.stemFor(video('t'.repeat(300)), 1);
     expect(copy.endsWith(` (2) [${ID}]`)).toBe(true);
     expectSafePath(entryPath('json', copy), ID, 'json');
   });
@@ -165,17 +178,19 @@ describe('StemNamer', () => {
       '{title}',
       '{video_id}',
       '{position} {title}',
+      '{title} {position}',
       '{language}/{title}',
       '{title} [{video_id}] {language}',
     );
-    const position = fc.option(fc.integer({ min: 1, max: 99_999 }), { nil: undefined });
+    const count = fc.integer({ min: 1, max: 99_999 });
     fc.assert(
-      fc.property(fc.array(title, { minLength: 1, maxLength: 4 }), template, position, (titles, tpl, pos) => {
-        const namer = new StemNamer(tpl);
-        const stems = titles.map((t) => namer.stemFor(video(t, { position: pos, positionWidth: 5 })));
+      fc.property(fc.array(title, { minLength: 1, maxLength: 4 }), template, count, (titles, tpl, videos) => {
+        const namer = new StemNamer(videos, tpl);
+        // The same position for all: only the titles and the uniqueness guard tell them apart.
+        const stems = titles.map((t) => namer.stemFor(video(t), videos));
         expect(new Set(stems.map((s) => s.toLowerCase())).size).toBe(stems.length);
         for (const stem of stems) {
-          for (const format of EXPORT_FORMATS) expectSafePath(entryPath(format, stem), ID, format);
+          for (const format of FILE_FORMATS) expectSafePath(entryPath(format, stem), ID, format);
         }
       }),
       { numRuns: 200 },

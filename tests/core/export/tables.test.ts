@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { errorsCsv, indexCsv, transcriptLine } from '../../../src/core/export/tables';
+import { DEFAULT_CHUNKING } from '../../../src/core/export/chunks';
+import { renderTranscript } from '../../../src/core/export/formats';
+import { errorsCsv, indexRow } from '../../../src/core/export/tables';
 import type { ExportVideo } from '../../../src/core/export/types';
 
 const rows = (lines: Iterable<string>): string[] => [...lines].slice(1);
+
+/** index.csv rows of videos whose transcript was not written (no word count, no files). */
+const indexRows = (videos: ExportVideo[]): string[] => videos.map((video) => indexRow(video, undefined));
+
+/** What follows `position` in such a row when the list page told nothing: empty cells but the URL. */
+const rest = (videoId: string): string => `,,,,,,https://www.youtube.com/watch?v=${videoId},,,,\n`;
+
+const transcriptLine = (video: ExportVideo): string => renderTranscript(video, [], DEFAULT_CHUNKING).record;
 
 function okVideo(extra: Partial<ExportVideo>): ExportVideo {
   return { videoId: 'dQw4w9WgXcQ', title: 't', source: 's', status: 'ok', language: 'en', ...extra };
@@ -19,8 +29,8 @@ describe('index.csv and errors.csv against CSV injection', () => {
     ['\u0000=1', "'=1"], // a removed control character does not hide the trigger
     ['a = b - c', 'a = b - c'],
   ])('puts an apostrophe before a title like %j', (title, cell) => {
-    expect(rows(indexCsv([okVideo({ title, segmentCount: 3 })]))).toEqual([
-      `dQw4w9WgXcQ,${cell},en,ok,3,s,\n`,
+    expect(indexRows([okVideo({ title, segmentCount: 3 })])).toEqual([
+      `dQw4w9WgXcQ,${cell},en,ok,3,s,${rest('dQw4w9WgXcQ')}`,
     ]);
   });
 
@@ -35,9 +45,9 @@ describe('index.csv and errors.csv against CSV injection', () => {
       code: '=E',
       message: '@ once',
     };
-    expect(rows(indexCsv([failed, okVideo({ language: '+en', segmentCount: 0 })]))).toEqual([
-      "aaaaaaaaaaa,,,failed,,'-search:x,7\n",
-      "dQw4w9WgXcQ,t,'+en,ok,0,s,\n",
+    expect(indexRows([failed, okVideo({ language: '+en', segmentCount: 0 })])).toEqual([
+      `aaaaaaaaaaa,,,failed,,'-search:x,7${rest('aaaaaaaaaaa')}`,
+      `dQw4w9WgXcQ,t,'+en,ok,0,s,${rest('dQw4w9WgXcQ')}`,
     ]);
     expect(rows(errorsCsv([failed]))).toEqual(["aaaaaaaaaaa,failed,502,'=E,'@ once\n"]);
   });
@@ -59,15 +69,15 @@ describe('index.csv and errors.csv against CSV injection', () => {
   });
 
   it('quotes a lone carriage return, which a reader would otherwise take for the end of the record', () => {
-    expect(rows(indexCsv([okVideo({ title: 'a\rb', segmentCount: 1 })]))).toEqual([
-      'dQw4w9WgXcQ,"a\rb",en,ok,1,s,\n',
+    expect(indexRows([okVideo({ title: 'a\rb', segmentCount: 1 })])).toEqual([
+      `dQw4w9WgXcQ,"a\rb",en,ok,1,s,${rest('dQw4w9WgXcQ')}`,
     ]);
   });
 
   it('removes control characters but keeps tabs and line breaks, which quoting carries', () => {
     const title = 'a\u0000b\u001bc\u007fd\u0085e\u009ff\tg\r\nh';
-    expect(rows(indexCsv([okVideo({ title, segmentCount: 1 })]))).toEqual([
-      `dQw4w9WgXcQ,"abcdef\tg\r\nh",en,ok,1,s,\n`,
+    expect(indexRows([okVideo({ title, segmentCount: 1 })])).toEqual([
+      `dQw4w9WgXcQ,"abcdef\tg\r\nh",en,ok,1,s,${rest('dQw4w9WgXcQ')}`,
     ]);
   });
 
@@ -78,6 +88,46 @@ describe('index.csv and errors.csv against CSV injection', () => {
     const lineBreaks = ['\n', '\r', '\v', '\f', '\x1c', '\x1d', '\x1e', '\x85', '\u2028', '\u2029'];
     expect(lineBreaks.filter((lineBreak) => line.slice(0, -1).includes(lineBreak))).toEqual([]);
     expect(JSON.parse(line)).toMatchObject({ segments: [{ text }] });
+  });
+
+  it("neutralises the list page's texts, writes its numbers, the URL, word count and files", () => {
+    const video = okVideo({
+      title: 'Talk',
+      segmentCount: 2,
+      position: 3,
+      listing: {
+        channelTitle: '=Evil channel',
+        channelId: 'UC123',
+        published: '3 weeks ago',
+        durationSeconds: 754,
+        viewCount: 1234,
+      },
+      requestedLanguage: '',
+      fetchedAt: '2025-01-02T03:04:05.000Z',
+    });
+    const files = ['txt/3 - Talk [dQw4w9WgXcQ].txt', 'json/3 - Talk [dQw4w9WgXcQ].json'];
+    expect(indexRow(video, { wordCount: 42, files })).toBe(
+      "dQw4w9WgXcQ,Talk,en,ok,2,s,3,'=Evil channel,UC123,3 weeks ago,754,1234," +
+        'https://www.youtube.com/watch?v=dQw4w9WgXcQ,,42,2025-01-02T03:04:05.000Z,' +
+        `${files.join(' ')}\n`,
+    );
+    // Not ok: what the list page said stays, the transcript's columns are empty.
+    const skipped: ExportVideo = {
+      ...video,
+      status: 'skipped',
+      code: 'filter',
+      message: 'shorter than 60 s',
+    };
+    expect(indexRow(skipped, undefined)).toBe(
+      "dQw4w9WgXcQ,Talk,,skipped,,s,3,'=Evil channel,UC123,3 weeks ago,754,1234," +
+        'https://www.youtube.com/watch?v=dQw4w9WgXcQ,,,,\n',
+    );
+    expect(rows(errorsCsv([skipped]))).toEqual(['dQw4w9WgXcQ,skipped,,filter,shorter than 60 s\n']);
+  });
+
+  it('percent-encodes an id in the URL, even one with a lone surrogate', () => {
+    const row = indexRow({ videoId: 'a b&c\ud800', title: '', source: 's', status: 'failed' }, undefined);
+    expect(row).toContain(',https://www.youtube.com/watch?v=a%20b%26c%EF%BF%BD,');
   });
 
   it('keeps transcripts.jsonl as received', () => {

@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ExportError, ExportInterruptedError, writeCorpus } from '../../../src/core/export';
+import { EXPORT_FORMATS, ExportError, ExportInterruptedError, writeCorpus } from '../../../src/core/export';
 import type { ExportInput, ExportManifest, ExportVideo } from '../../../src/core/export';
 
 const READ_ZIP = fileURLToPath(new URL('./fixtures/read_zip.py', import.meta.url));
+const CHECK_METADATA = fileURLToPath(new URL('./fixtures/check_metadata.py', import.meta.url));
 
 const zipSummarySchema = z.object({
   bad_crc: z.string().nullable(),
@@ -19,6 +20,7 @@ const zipSummarySchema = z.object({
       date_time: z.array(z.number()),
       unix_mode: z.number(),
       compress_type: z.number(),
+      sha256: z.string(),
     }),
   ),
   path_problems: z.array(z.string()),
@@ -27,6 +29,14 @@ const zipSummarySchema = z.object({
   index: z.array(z.array(z.string())),
   errors: z.array(z.array(z.string())),
   transcripts: z.array(z.record(z.string(), z.unknown())),
+  chunks: z.array(z.record(z.string(), z.unknown())).nullable(),
+  datapackage: z.object({
+    title: z.string(),
+    resources: z.array(z.object({ name: z.string(), path: z.string() })),
+  }),
+  readme: z.string(),
+  citation: z.string(),
+  sha256sums: z.string(),
   files: z.record(z.string(), z.string()),
 });
 
@@ -34,6 +44,15 @@ const zipSummarySchema = z.object({
 function readWithPython(zipPath: string): z.infer<typeof zipSummarySchema> {
   const stdout = execFileSync('python3', [READ_ZIP, zipPath], { encoding: 'utf8' });
   return zipSummarySchema.parse(JSON.parse(stdout));
+}
+
+/**
+ * What check_metadata.py finds wrong in CITATION.cff, datapackage.json and the data they describe,
+ * checked as cffconvert --validate and frictionless validate would (neither can be installed here).
+ */
+function metadataProblems(zipPath: string): string[] {
+  const stdout = execFileSync('python3', [CHECK_METADATA, zipPath], { encoding: 'utf8' });
+  return z.array(z.string()).parse(JSON.parse(stdout));
 }
 
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -134,6 +153,16 @@ const VIDEOS: ExportVideo[] = [
   },
 ];
 
+/** What the datasheet describes besides the manifest. */
+const DATASHEET_INPUT = {
+  filters: ['title matches /talk/i', 'duration `>` 60 s'],
+  languages: { fr: 1, en: 2 },
+  syncs: [
+    { at: '2025-03-01T00:00:00.000Z', newVideos: 2, credits: 2 },
+    { at: '2025-04-01T00:00:00.000Z', newVideos: 0, credits: 1 },
+  ],
+} satisfies Partial<ExportInput>;
+
 function input(overrides: Partial<ExportInput> = {}): ExportInput {
   return { manifest, videos: () => VIDEOS, ...overrides };
 }
@@ -146,33 +175,42 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The rows of index.csv cut to the columns before the listing's (video_id … position). */
+const firstColumns = (rows: string[][]): string[][] => rows.map((row) => row.slice(0, 7));
+
 describe('writeCorpus', () => {
   it('writes the docs/product.md layout, readable by an independent ZIP reader', async () => {
     const out = join(dir, 'corpus.zip');
     const result = await writeCorpus(input(), out);
     const zip = readWithPython(out);
 
-    // 190 bytes of stem (room for json/ and .json) minus '10 - ' and ' [ddddddddddd]' leaves 85 two-byte Ωs.
-    const longStem = `10 - ${'Ω'.repeat(85)} [ddddddddddd]`;
+    // 190 bytes of stem (room for json/ and .json) minus '5 - ' and ' [ddddddddddd]' leaves 86 two-byte Ωs.
+    const longStem = `5 - ${'Ω'.repeat(86)} [ddddddddddd]`;
+    const stem = '1 - Hello, _world_ second line [dQw4w9WgXcQ]';
     expect(zip.entries.map((entry) => entry.name)).toEqual([
       'manifest.json',
+      'README.md',
+      'CITATION.cff',
+      'datapackage.json',
       'index.csv',
       'errors.csv',
-      // Video by video, each with its formats in folder order.
-      'txt/01 - Hello, _world_ second line [dQw4w9WgXcQ].txt',
-      'json/01 - Hello, _world_ second line [dQw4w9WgXcQ].json',
-      'srt/01 - Hello, _world_ second line [dQw4w9WgXcQ].srt',
-      'vtt/01 - Hello, _world_ second line [dQw4w9WgXcQ].vtt',
+      // Video by video, each with its formats in folder order, named after its row in index.csv.
+      `txt/${stem}.txt`,
+      `json/${stem}.json`,
+      `srt/${stem}.srt`,
+      `vtt/${stem}.vtt`,
       // The untimed transcript gets no subtitles.
-      'txt/_nul.txt [bbbbbbbbbbb].txt',
-      'json/_nul.txt [bbbbbbbbbbb].json',
+      'txt/3 - nul.txt [bbbbbbbbbbb].txt',
+      'json/3 - nul.txt [bbbbbbbbbbb].json',
       `txt/${longStem}.txt`,
       `json/${longStem}.json`,
       `srt/${longStem}.srt`,
       `vtt/${longStem}.vtt`,
-      'txt/_nul.txt (2) [bbbbbbbbbbb].txt',
-      'json/_nul.txt (2) [bbbbbbbbbbb].json',
+      // The same video listed twice: its own row, its own number.
+      'txt/6 - nul.txt [bbbbbbbbbbb].txt',
+      'json/6 - nul.txt [bbbbbbbbbbb].json',
       'transcripts.jsonl',
+      'SHA256SUMS',
     ]);
     expect(zip.path_problems).toEqual([]);
     expect(zip.bad_crc).toBeNull();
@@ -198,8 +236,26 @@ describe('writeCorpus', () => {
     ]);
     expect(zip.manifest).toEqual(manifest);
 
-    expect(zip.index).toEqual([
-      ['video_id', 'title', 'language', 'status', 'segments', 'source', 'position'],
+    expect(zip.index[0]).toEqual([
+      'video_id',
+      'title',
+      'language',
+      'status',
+      'segments',
+      'source',
+      'position',
+      'channel_title',
+      'channel_id',
+      'published',
+      'duration_seconds',
+      'view_count',
+      'url',
+      'requested_language',
+      'word_count',
+      'fetched_at',
+      'files',
+    ]);
+    expect(firstColumns(zip.index.slice(1))).toEqual([
       ['dQw4w9WgXcQ', AWKWARD_TITLE, 'en', 'ok', '2', 'PLabcdefghij', '1'],
       ['aaaaaaaaaaa', 'Gone', '', 'unavailable', '', 'PLabcdefghij', '2'],
       ['bbbbbbbbbbb', 'nul.txt', 'fr', 'ok', '1', 'search:cats', ''],
@@ -207,6 +263,15 @@ describe('writeCorpus', () => {
       ['ddddddddddd', LONG_TITLE, 'el', 'ok', '1', 'PLabcdefghij', '10'],
       ['bbbbbbbbbbb', 'nul.txt', 'fr', 'ok', '1', 'search:cats', ''],
     ]);
+    // The files column names each video's entries, which are in the ZIP.
+    const names = new Set(zip.entries.map((entry) => entry.name));
+    expect(zip.index[1]?.[16]).toBe(['txt', 'json', 'srt', 'vtt'].map((f) => `${f}/${stem}.${f}`).join(' '));
+    expect(zip.index[2]?.[16]).toBe('');
+    for (const row of zip.index.slice(1)) {
+      for (const path of (row[16] ?? '').split(/ (?=(?:txt|json|srt|vtt)\/)/).filter(Boolean)) {
+        expect(names.has(path), path).toBe(true);
+      }
+    }
     expect(zip.errors).toEqual([
       ['video_id', 'status', 'http_status', 'code', 'message'],
       ['aaaaaaaaaaa', 'unavailable', '404', 'E_NOT_FOUND', 'No captions, "really"'],
@@ -215,52 +280,87 @@ describe('writeCorpus', () => {
 
     expect(zip.transcripts).toHaveLength(4);
     const [first, untimed] = zip.transcripts;
-    expect(Object.keys(first ?? {})).toEqual([
-      'video_id',
-      'language',
-      'source',
-      'title',
-      'author_name',
-      'author_url',
-      'thumbnail_url',
-      'segments',
-    ]);
     expect(first).toMatchObject({
       video_id: 'dQw4w9WgXcQ',
       title: AWKWARD_TITLE,
+      url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      author_name: 'Rick',
+      author_url: 'https://x',
+      thumbnail_url: 'https://t',
+      segment_count: 2,
+      word_count: 5,
+      text: 'Never gonna\ngive you up',
       segments: [
         { text: 'Never gonna', start: 18, duration: 3.5 },
         { text: 'give you up', start: 21.5, duration: 2 },
       ],
     });
+    // Every field in every record, null when unknown.
     expect(untimed).toEqual({
       video_id: 'bbbbbbbbbbb',
-      language: 'fr',
+      title: 'nul.txt',
+      url: 'https://www.youtube.com/watch?v=bbbbbbbbbbb',
       source: 'search:cats',
-      segments: [{ text: 'sans temps' }],
+      position: null,
+      channel_title: null,
+      channel_id: null,
+      published: null,
+      duration_seconds: null,
+      view_count: null,
+      language: 'fr',
+      requested_language: null,
+      fetched_at: null,
+      author_name: null,
+      author_url: null,
+      thumbnail_url: null,
+      segment_count: 1,
+      word_count: 2,
+      text: 'sans temps',
+      segments: [{ text: 'sans temps', start: null, duration: null }],
     });
+    for (const record of zip.transcripts) expect(Object.keys(record)).toEqual(Object.keys(untimed ?? {}));
+    // The json/ file holds the same record, laid out.
+    expect(JSON.parse(zip.files[`json/${stem}.json`] ?? '')).toEqual(first);
+    // Laid out, with times as floats like every time in the corpus.
+    expect(zip.files[`json/${stem}.json`]).toContain('\n      "start": 18.0,\n      "duration": 3.5\n');
+    expect(zip.files[`json/${stem}.json`]).toContain('\n      "start": 21.5,\n      "duration": 2.0\n');
 
-    const stem = '01 - Hello, _world_ second line [dQw4w9WgXcQ]';
     expect(zip.files[`srt/${stem}.srt`]).toBe(
       '1\n00:00:18,000 --> 00:00:21,500\nNever gonna\n\n2\n00:00:21,500 --> 00:00:23,500\ngive you up\n',
     );
     expect(zip.files[`vtt/${longStem}.vtt`]).toBe('WEBVTT\n\n01:02:05.125 --> 01:02:06.125\nΓεια\n');
     expect(zip.files[`txt/${stem}.txt`]).toBe('Never gonna\ngive you up\n');
-    expect(JSON.parse(zip.files[`json/${stem}.json`] ?? '')).toEqual({
-      video_id: 'dQw4w9WgXcQ',
-      language: 'en',
-      title: AWKWARD_TITLE,
-      source: 'PLabcdefghij',
-      transcript: VIDEOS[0]?.raw,
-    });
+  });
+
+  it('ends with SHA256SUMS: the SHA-256 of every other entry, once each', async () => {
+    const out = join(dir, 'corpus.zip');
+    await writeCorpus(input({ formats: ['txt', 'chunks'] }), out);
+    const zip = readWithPython(out);
+    const listed = zip.sha256sums
+      .trimEnd()
+      .split('\n')
+      .map((line) => {
+        const [hash, path] = [line.slice(0, 64), line.slice(66)];
+        expect(line.slice(64, 66)).toBe('  ');
+        return [path, hash];
+      });
+    const others = zip.entries.filter((entry) => entry.name !== 'SHA256SUMS');
+    expect(listed).toHaveLength(others.length);
+    expect(Object.fromEntries(listed)).toEqual(
+      Object.fromEntries(others.map((entry) => [entry.name, entry.sha256])),
+    );
   });
 
   it('gives byte-identical ZIPs for the same input', async () => {
     const first = join(dir, 'first.zip');
     const second = join(dir, 'second.zip');
-    await writeCorpus(input(), first);
+    const research = { formats: EXPORT_FORMATS.slice(), ...DATASHEET_INPUT };
+    await writeCorpus(input(research), first);
     await writeCorpus(
-      input({ manifest: { ...manifest, options: { lang: ['en', 'orig'], ...manifest.options } } }),
+      input({
+        ...research,
+        manifest: { ...manifest, options: { lang: ['en', 'orig'], ...manifest.options } },
+      }),
       second,
     );
     expect(sha256(second)).toBe(sha256(first));
@@ -270,13 +370,13 @@ describe('writeCorpus', () => {
     const out = join(dir, 'corpus.zip');
     await writeCorpus(input({ formats: ['vtt', 'txt'], nameTemplate: '{language} - {title}' }), out);
     const names = readWithPython(out).entries.map((entry) => entry.name);
-    expect(names.slice(3, -1)).toEqual([
-      'txt/01 - en - Hello, _world_ second line [dQw4w9WgXcQ].txt',
-      'vtt/01 - en - Hello, _world_ second line [dQw4w9WgXcQ].vtt',
-      'txt/fr - nul.txt [bbbbbbbbbbb].txt',
-      `txt/10 - el - ${'Ω'.repeat(83)} [ddddddddddd].txt`,
-      `vtt/10 - el - ${'Ω'.repeat(83)} [ddddddddddd].vtt`,
-      'txt/fr - nul.txt (2) [bbbbbbbbbbb].txt',
+    expect(names.slice(6, -2)).toEqual([
+      'txt/1 - en - Hello, _world_ second line [dQw4w9WgXcQ].txt',
+      'vtt/1 - en - Hello, _world_ second line [dQw4w9WgXcQ].vtt',
+      'txt/3 - fr - nul.txt [bbbbbbbbbbb].txt',
+      `txt/5 - el - ${'Ω'.repeat(83)} [ddddddddddd].txt`,
+      `vtt/5 - el - ${'Ω'.repeat(83)} [ddddddddddd].vtt`,
+      'txt/6 - fr - nul.txt [bbbbbbbbbbb].txt',
     ]);
   });
 
@@ -294,7 +394,7 @@ describe('writeCorpus', () => {
           { text: hostileText, start: -3, duration: 4 },
           { text: 'far', start: 1e300, duration: 1.7e308 },
         ],
-        raw: { transcript: [{ text: hostileText }] },
+        listing: { channelTitle: '-2+3', channelId: '@x', published: '=1' },
       },
       {
         videoId: 'bbbbbbbbbbb',
@@ -310,24 +410,26 @@ describe('writeCorpus', () => {
     const zip = readWithPython(out);
 
     expect(zip.path_problems).toEqual([]);
-    const stem = '@SUM(1)fdp.exe_ [-abcdefghij]';
-    expect(zip.entries.map((entry) => entry.name).slice(3, -1)).toEqual(
+    const stem = '1 - @SUM(1)fdp.exe_ [-abcdefghij]';
+    expect(zip.entries.map((entry) => entry.name).slice(6, -2)).toEqual(
       ['txt', 'json', 'srt', 'vtt'].map((format) => `${format}/${stem}.${format}`),
     );
-    expect(zip.index.slice(1)).toEqual([
+    expect(firstColumns(zip.index.slice(1))).toEqual([
       ['-abcdefghij', "'@SUM(1)\u202efdp.exe", 'en', 'ok', '2', "'+x", ''],
       ['bbbbbbbbbbb', "'-1", '', 'failed', '', 's', ''],
     ]);
+    expect(zip.index[1]?.slice(7, 10)).toEqual(["'-2+3", "'@x", "'=1"]);
     expect(zip.errors.slice(1)).toEqual([['bbbbbbbbbbb', 'failed', '500', '', `'=HYPERLINK("http://evil")`]]);
+    // Plain text: the tags go, the controls go, the lone & stays; each format then guards its own syntax.
     expect(zip.files[`srt/${stem}.srt`]).toBe(
-      '1\n00:00:00,000 --> 00:00:01,000\n=cmd|[2J -> <i>&</i>\u202e\n\n' +
+      '1\n00:00:00,000 --> 00:00:01,000\n=cmd|[2J -> &\u202e\n\n' +
         '2\n2777:46:40,000 --> 2777:46:40,000\nfar\n',
     );
     expect(zip.files[`vtt/${stem}.vtt`]).toBe(
-      'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n=cmd|[2J --&gt; &lt;i&gt;&amp;&lt;/i&gt;\u202e\n\n' +
+      'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n=cmd|[2J --&gt; &amp;\u202e\n\n' +
         '2777:46:40.000 --> 2777:46:40.000\nfar\n',
     );
-    expect(zip.files[`txt/${stem}.txt`]).toBe('=cmd|[2J --> <i>&</i>\u202e\nfar\n');
+    expect(zip.files[`txt/${stem}.txt`]).toBe('=cmd|[2J --> &\u202e\nfar\n');
     expect(zip.transcripts[0]?.['segments']).toEqual([
       { text: hostileText, start: -3, duration: 4 },
       { text: 'far', start: 1e300, duration: 1.7e308 },
@@ -341,9 +443,13 @@ describe('writeCorpus', () => {
     const zip = readWithPython(out);
     expect(zip.entries.map((entry) => entry.name)).toEqual([
       'manifest.json',
+      'README.md',
+      'CITATION.cff',
+      'datapackage.json',
       'index.csv',
       'errors.csv',
       'transcripts.jsonl',
+      'SHA256SUMS',
     ]);
     expect(zip.transcripts).toEqual([]);
     expect(zip.errors).toHaveLength(3);
@@ -380,7 +486,9 @@ describe('writeCorpus', () => {
       ["'@broken", 'failed', '', '', 'a pagination loop'], // a cell starting with @ is neutralised
     ]);
     expect(zip.errors.at(-1)).toEqual(['eeeeeeeeeee', 'pending', '', '', '']);
-    expect(zip.index.at(-1)).toEqual(['eeeeeeeeeee', 'Later', '', 'pending', '', 'PLabcdefghij', '']);
+    expect(firstColumns(zip.index.slice(-1))).toEqual([
+      ['eeeeeeeeeee', 'Later', '', 'pending', '', 'PLabcdefghij', ''],
+    ]);
   });
 
   it('stops when asked, leaving no file at the target and no temporary file beside it', async () => {
@@ -405,6 +513,280 @@ describe('writeCorpus', () => {
   });
 });
 
+describe('research-grade corpora', () => {
+  const listed = (
+    videoId: string,
+    source: string,
+    position: number,
+    extra: Partial<ExportVideo> = {},
+  ): ExportVideo => ({
+    videoId,
+    title: `Talk ${videoId.slice(0, 2)}`,
+    position,
+    positionWidth: 1,
+    source,
+    status: 'ok',
+    language: 'en',
+    requestedLanguage: 'en',
+    fetchedAt: '2025-01-01T12:00:00.000Z',
+    segmentCount: 3,
+    segments: [
+      { text: 'Tom & Jerry &amp; <b>friends</b>', start: 0, duration: 30 },
+      { text: 'chase &amp;amp; run', start: 30, duration: 25.5 },
+      { text: 'the end', start: 55.5, duration: 20 },
+    ],
+    listing: {
+      channelTitle: 'Cartoons',
+      channelId: 'UCcartoons',
+      published: '3 weeks ago',
+      durationSeconds: 754,
+      viewCount: 1_234_567,
+      hasCaptions: true,
+    },
+    ...extra,
+  });
+  // Two playlists whose first videos both have position 1; a video a filter left out.
+  const RESEARCH_VIDEOS: ExportVideo[] = [
+    listed('AAAAAAAAAAA', 'PLfirstList', 1),
+    listed('BBBBBBBBBBB', 'PLfirstList', 2, { requestedLanguage: '', language: 'fr' }),
+    listed('CCCCCCCCCCC', 'PLsecondList', 1),
+    {
+      videoId: 'DDDDDDDDDDD',
+      title: 'Short clip',
+      position: 2,
+      source: 'PLsecondList',
+      status: 'skipped',
+      code: 'filter',
+      message: 'shorter than 60 s',
+      listing: { channelTitle: 'Cartoons', channelId: 'UCcartoons', durationSeconds: 12 },
+    },
+  ];
+  const researchManifest: ExportManifest = {
+    ...manifest,
+    sources: ['PLfirstList', 'PLsecondList'],
+    skipped_sources: [],
+    counts: { videos: 4, ok: 3, unavailable: 0, failed: 0, pending: 0, skipped: 1, sources_failed: 0 },
+    credits_spent: 7,
+    credits_possible: 1,
+  };
+  const research = (overrides: Partial<ExportInput> = {}): ExportInput => ({
+    manifest: researchManifest,
+    videos: () => RESEARCH_VIDEOS,
+    formats: ['txt', 'json', 'srt', 'vtt', 'chunks'],
+    ...DATASHEET_INPUT,
+    ...overrides,
+  });
+
+  it('numbers files across the corpus, so that two playlists never give two files the same number', async () => {
+    const out = join(dir, 'corpus.zip');
+    await writeCorpus(research({ formats: ['txt'] }), out);
+    const zip = readWithPython(out);
+    expect(zip.entries.map((entry) => entry.name).filter((name) => name.startsWith('txt/'))).toEqual([
+      'txt/1 - Talk AA [AAAAAAAAAAA].txt',
+      'txt/2 - Talk BB [BBBBBBBBBBB].txt',
+      'txt/3 - Talk CC [CCCCCCCCCCC].txt',
+    ]);
+    // index.csv keeps each video's position in its own playlist.
+    expect(zip.index.slice(1).map((row) => row[6])).toEqual(['1', '2', '1', '2']);
+  });
+
+  it("fills index.csv's research columns, and gives a skipped video its filter in errors.csv", async () => {
+    const out = join(dir, 'corpus.zip');
+    await writeCorpus(research(), out);
+    const zip = readWithPython(out);
+    const header = zip.index[0] ?? [];
+    const rows = zip.index
+      .slice(1)
+      .map((row) => Object.fromEntries(header.map((column, at) => [column, row[at]])));
+    expect(rows[0]).toEqual({
+      video_id: 'AAAAAAAAAAA',
+      title: 'Talk AA',
+      language: 'en',
+      status: 'ok',
+      segments: '3',
+      source: 'PLfirstList',
+      position: '1',
+      channel_title: 'Cartoons',
+      channel_id: 'UCcartoons',
+      published: '3 weeks ago',
+      duration_seconds: '754',
+      view_count: '1234567',
+      url: 'https://www.youtube.com/watch?v=AAAAAAAAAAA',
+      requested_language: 'en',
+      // Tom, Jerry, friends; chase, amp, run; the, end.
+      word_count: '8',
+      fetched_at: '2025-01-01T12:00:00.000Z',
+      files: ['txt', 'json', 'srt', 'vtt']
+        .map((format) => `${format}/1 - Talk AA [AAAAAAAAAAA].${format}`)
+        .join(' '),
+    });
+    expect(rows[1]?.['requested_language']).toBe('');
+    expect(rows[3]).toMatchObject({
+      video_id: 'DDDDDDDDDDD',
+      status: 'skipped',
+      language: '',
+      duration_seconds: '12',
+      url: 'https://www.youtube.com/watch?v=DDDDDDDDDDD',
+      word_count: '',
+      files: '',
+    });
+    expect(zip.errors.slice(1)).toEqual([['DDDDDDDDDDD', 'skipped', '', 'filter', 'shorter than 60 s']]);
+  });
+
+  it('cleans the plain text once, escapes subtitles once, and keeps the json text as sent', async () => {
+    const out = join(dir, 'corpus.zip');
+    await writeCorpus(research(), out);
+    const zip = readWithPython(out);
+    const stem = '1 - Talk AA [AAAAAAAAAAA]';
+    expect(zip.files[`txt/${stem}.txt`]).toBe('Tom & Jerry & friends\nchase &amp; run\nthe end\n');
+    expect(zip.files[`vtt/${stem}.vtt`]).toContain('\nTom &amp; Jerry &amp; friends\n');
+    expect(zip.files[`vtt/${stem}.vtt`]).toContain('\nchase &amp;amp; run\n');
+    expect(zip.files[`srt/${stem}.srt`]).toContain('\nTom & Jerry & friends\n');
+    const record = zip.transcripts[0];
+    expect(record?.['text']).toBe('Tom & Jerry & friends\nchase &amp; run\nthe end');
+    expect(record?.['segments']).toEqual([
+      { text: 'Tom & Jerry &amp; <b>friends</b>', start: 0, duration: 30 },
+      { text: 'chase &amp;amp; run', start: 30, duration: 25.5 },
+      { text: 'the end', start: 55.5, duration: 20 },
+    ]);
+    expect(JSON.parse(zip.files[`json/${stem}.json`] ?? '')).toEqual(record);
+  });
+
+  it('cuts chunks.jsonl passages from whole segments, each opening the video at its start', async () => {
+    const out = join(dir, 'corpus.zip');
+    const untimed = listed('EEEEEEEEEEE', 'PLsecondList', 3, { segments: [{ text: 'no times' }] });
+    await writeCorpus(
+      research({
+        videos: () => [...RESEARCH_VIDEOS, untimed],
+        manifest: { ...researchManifest, counts: { ...researchManifest.counts, videos: 5, ok: 4 } },
+        chunking: { targetSeconds: 60, overlapSeconds: 10 },
+      }),
+      out,
+    );
+    const zip = readWithPython(out);
+    // 0-55.5 s (the third segment would end at 75.5 s), then from the segment starting at 45.5 s or after.
+    expect(zip.chunks?.slice(0, 2)).toEqual([
+      {
+        video_id: 'AAAAAAAAAAA',
+        title: 'Talk AA',
+        start: 0,
+        end: 55.5,
+        text: 'Tom & Jerry & friends chase &amp; run',
+        url: 'https://www.youtube.com/watch?v=AAAAAAAAAAA&t=0s',
+      },
+      {
+        video_id: 'AAAAAAAAAAA',
+        title: 'Talk AA',
+        start: 55.5,
+        end: 75.5,
+        text: 'the end',
+        url: 'https://www.youtube.com/watch?v=AAAAAAAAAAA&t=55s',
+      },
+    ]);
+    // Three timed transcripts of two passages each; the untimed one has none.
+    expect(zip.chunks).toHaveLength(6);
+    expect(zip.chunks?.some((chunk) => chunk['video_id'] === 'EEEEEEEEEEE')).toBe(false);
+    expect(zip.datapackage.resources.map((resource) => resource.path)).toEqual([
+      'index.csv',
+      'errors.csv',
+      'transcripts.jsonl',
+      'chunks.jsonl',
+    ]);
+  });
+
+  it('writes CITATION.cff and datapackage.json that the CFF 1.2.0 and Data Package schemas accept, with data to match', async () => {
+    const out = join(dir, 'corpus.zip');
+    const withUntimed = [...RESEARCH_VIDEOS, ...VIDEOS];
+    await writeCorpus(
+      research({
+        videos: () => withUntimed,
+        manifest: { ...researchManifest, counts: { ...researchManifest.counts, videos: 10 } },
+      }),
+      out,
+    );
+    expect(metadataProblems(out)).toEqual([]);
+    const zip = readWithPython(out);
+    expect(zip.citation).toContain('\ntype: dataset\n');
+    expect(zip.citation).toContain('\ntitle: "Video transcripts from PLfirstList and PLsecondList"\n');
+    expect(zip.citation).toContain('\ndate-released: "2025-01-02"\n');
+    expect(zip.citation).toContain('\n  - type: software\n    title: "scriptorium"\n    version: "0.1.0"\n');
+    expect(zip.citation).toContain('  - name: "Scriptorium user"\n');
+    expect(zip.datapackage.title).toBe('Video transcripts from PLfirstList and PLsecondList');
+  });
+
+  it('checks its own validators: a CITATION.cff or data that break the rules are reported', async () => {
+    const out = join(dir, 'corpus.zip');
+    await writeCorpus(research(), out);
+    // Rewritten by Python with a dataset type CFF does not know, an integer time and a status index.csv does not allow.
+    const broken = join(dir, 'broken.zip');
+    execFileSync('python3', [
+      '-c',
+      `
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w") as target:
+    for info in source.infolist():
+        data = source.read(info)
+        if info.filename == "CITATION.cff": data = data.replace(b"type: dataset", b"type: corpus")
+        if info.filename == "transcripts.jsonl": data = data.replace(b'"start":30.0', b'"start":30', 1)
+        if info.filename == "index.csv": data = data.replace(b",ok,3,", b",done,3,", 1)
+        target.writestr(info, data)
+`,
+      out,
+      broken,
+    ]);
+    expect(metadataProblems(broken)).toEqual([
+      "CITATION.cff: type: 'corpus' is not one of ['dataset', 'software']",
+      "index.csv row 2, status: 'done' is not one of ['ok', 'unavailable', 'failed', 'skipped', 'pending']",
+      'transcripts.jsonl record 1, segments: start 30 is a int, not a string or a float',
+    ]);
+  });
+
+  it('describes the collection in README.md: sources, time, options, filters, counts, languages, credits, syncs, citing, rights', async () => {
+    const out = join(dir, 'corpus.zip');
+    await writeCorpus(research(), out);
+    const { readme } = readWithPython(out);
+    expect(readme.startsWith('# Video transcripts from PLfirstList and PLsecondList\n')).toBe(true);
+    for (const expected of [
+      '- `PLfirstList`\n- `PLsecondList`\n',
+      'The job finished at 2025-01-02T03:04:05.000Z.',
+      '- `lang`: `["en","orig"]`',
+      '- `title matches /talk/i`\n- ``duration `>` 60 s``',
+      '| ok (transcript fetched) | 3 |',
+      '| skipped (left out by a filter) | 1 |',
+      '| **all videos** | **4** |',
+      '- `en`: 2 transcripts\n- `fr`: 1 transcript\n',
+      'Credits spent: 7, 1 of them possibly charged',
+      '- 2025-03-01T00:00:00.000Z: 2 new videos, 2 credits\n- 2025-04-01T00:00:00.000Z: 0 new videos, 1 credit\n',
+      'about 60 s for retrieval, overlapping by about 10 s',
+      "with the video's row number in index.csv",
+      '`CITATION.cff` holds the citation',
+      '> Scriptorium user (2025). *Video transcripts from PLfirstList and PLsecondList* [Data set].',
+      'The transcripts belong to their owners, the rights holders of the videos',
+      'under the law that applies to you',
+      'sha256sum -c SHA256SUMS',
+    ]) {
+      expect(readme).toContain(expected);
+    }
+  });
+
+  it('keeps Markdown and HTML in sources and filters from being read as such in README.md', async () => {
+    const out = join(dir, 'corpus.zip');
+    await writeCorpus(
+      research({
+        manifest: { ...researchManifest, sources: ['search:<script>alert(1)</script> **bold**'] },
+        filters: ['title matches `x`|y'],
+      }),
+      out,
+    );
+    const { readme } = readWithPython(out);
+    expect(readme).toContain(
+      '# Video transcripts from search:\\<script\\>alert(1)\\</script\\> \\*\\*bold\\*\\*\n',
+    );
+    expect(readme).toContain('- `search:<script>alert(1)</script> **bold**`\n');
+    expect(readme).toContain('- ``title matches `x`|y``\n');
+  });
+});
+
 describe('writeCorpus failures', () => {
   const existingContent = 'an earlier export';
 
@@ -421,7 +803,7 @@ describe('writeCorpus failures', () => {
     return error;
   }
 
-  /** Yields the videos, but throws after `failAfter` of them in the `failOnPass`th pass (1 is index.csv). */
+  /** Yields the videos, but throws after `failAfter` of them in the `failOnPass`th pass (1 is errors.csv). */
   function failingVideos(failOnPass: number, failAfter: number): () => Iterable<ExportVideo> {
     let pass = 0;
     return function* () {
@@ -450,8 +832,8 @@ describe('writeCorpus failures', () => {
   });
 
   for (const [pass, label] of [
-    [1, 'while streaming index.csv'],
-    [3, 'while writing the transcript files'],
+    [1, 'while streaming errors.csv'],
+    [2, 'while writing the transcript files and index.csv'],
   ] as const) {
     it(`leaves no partial file and the old target untouched when videos() throws ${label}`, async () => {
       const out = join(dir, 'corpus.zip');

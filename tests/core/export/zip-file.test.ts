@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AtomicZipFile } from '../../../src/core/export/zip-file';
+import { ZipReader } from '../../../src/core/export/zip-reader';
 
 /**
  * Python's zipfile, a reader that shares no code with the writer: the entry count and names, the text
@@ -92,7 +93,7 @@ describe('AtomicZipFile', () => {
     }
     // A streamed entry may come in the middle: it holds its own place.
     await zip.addStreamed('index.csv', ['video_id\n']);
-    await zip.addSpooled();
+    await zip.addSpooled(spooled);
     await zip.commit();
 
     const zipped = readWithPython(out, { checkAll: true, texts: ['transcripts.jsonl', 'txt/2999.txt'] });
@@ -101,6 +102,80 @@ describe('AtomicZipFile', () => {
     expect(zipped.last).toEqual(['index.csv', 'transcripts.jsonl']);
     expect(zipped.texts).toEqual({ 'transcripts.jsonl': lines.join(''), 'txt/2999.txt': '2999\n' });
     expect(readdirSync(dir)).toEqual(['spooled.zip']);
+  });
+
+  it('spools several entries at once, each stored whole, one listed where it was started', async () => {
+    const out = join(dir, 'several.zip');
+    const zip = await AtomicZipFile.create(out);
+    await zip.add('manifest.json', '{}\n');
+    const index = await zip.spool('index.csv', { listNow: true });
+    await zip.addStreamed('errors.csv', ['video_id\n']);
+    const transcripts = await zip.spool('transcripts.jsonl');
+    const chunks = await zip.spool('chunks.jsonl');
+    const expected = { index: '', transcripts: '', chunks: '' };
+    for (let i = 0; i < 2000; i++) {
+      // Interleaved writes, enough of them to fill several compressed parts of each entry.
+      const row = `${i},${'ü'.repeat(i % 70)}\n`;
+      const record = `{"i":${i},"t":"${'x'.repeat(i % 90)}"}\n`;
+      await index.write(row);
+      await transcripts.write(record);
+      await chunks.write(record + record);
+      await zip.add(`txt/${i}.txt`, `${i}\n`);
+      expected.index += row;
+      expected.transcripts += record;
+      expected.chunks += record + record;
+    }
+    await zip.addSpooled(index);
+    await zip.addSpooled(transcripts);
+    await zip.addSpooled(chunks);
+    await zip.commit();
+
+    const zipped = readWithPython(out, {
+      checkAll: true,
+      texts: ['index.csv', 'transcripts.jsonl', 'chunks.jsonl'],
+    });
+    expect(zipped.bad_crc).toBeNull();
+    // Listed (as readers show entries) where it was started, though stored after the files.
+    expect(zipped.first).toEqual(['manifest.json', 'index.csv']);
+    expect(zipped.last).toEqual(['transcripts.jsonl', 'chunks.jsonl']);
+    expect(zipped.count).toBe(2005);
+    expect(zipped.texts).toEqual({
+      'index.csv': expected.index,
+      'transcripts.jsonl': expected.transcripts,
+      'chunks.jsonl': expected.chunks,
+    });
+    expect(readdirSync(dir)).toEqual(['several.zip']);
+  });
+
+  it('ends with a SHA256SUMS of every other entry, which sha256sum -c accepts once unzipped', async () => {
+    const out = join(dir, 'sums.zip');
+    const zip = await AtomicZipFile.create(out, { checksums: 'SHA256SUMS' });
+    await zip.add('a.txt', 'été\n');
+    await zip.addStreamed(
+      'big.csv',
+      Array.from({ length: 30_000 }, (_, i) => `${i},東京\n`),
+    );
+    const spooled = await zip.spool('listed-early.jsonl', { listNow: true });
+    await spooled.write('{"x":1}\n');
+    await zip.add('empty.txt', '');
+    await zip.addSpooled(spooled);
+    const result = await zip.commit();
+
+    const unzipped = join(dir, 'unzipped');
+    execFileSync('python3', ['-m', 'zipfile', '-e', out, unzipped]);
+    const sums = readFileSync(join(unzipped, 'SHA256SUMS'), 'utf8');
+    expect(sums.split('\n').map((line) => line.slice(66))).toEqual([
+      'a.txt',
+      'big.csv',
+      'empty.txt',
+      'listed-early.jsonl',
+      '',
+    ]);
+    expect(sums).toContain('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt\n');
+    const checked = execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: unzipped, encoding: 'utf8' });
+    expect(checked.trim().split('\n')).toHaveLength(4);
+    expect(result.entries).toBe(5);
+    expect(readdirSync(dir).sort()).toEqual(['sums.zip', 'unzipped']);
   });
 
   it('writes the ZIP64 records that 65,535 entries or more need', async () => {
@@ -121,6 +196,19 @@ describe('AtomicZipFile', () => {
     expect(tail.readBigUInt64LE(32)).toBe(BigInt(files + 1));
     expect(tail.readUInt32LE(56)).toBe(0x07064b50);
     expect(tail.readUInt16LE(76 + 10)).toBe(0xffff);
+
+    // Our own reader (which verify uses) finds every entry through the ZIP64 end record.
+    const reader = await ZipReader.open(out);
+    try {
+      expect(reader.entries).toHaveLength(files + 1);
+      const last = reader.entries.at(-1);
+      if (last === undefined) throw new Error('no entries');
+      const pieces: Buffer[] = [];
+      await reader.read(last, (piece) => pieces.push(piece));
+      expect(Buffer.concat(pieces).toString('utf8')).toBe('video_id\nabc\n');
+    } finally {
+      await reader.close();
+    }
   });
 
   it('rejects when a streamed entry’s source fails, and discard leaves no file behind', async () => {

@@ -1,0 +1,47 @@
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { AppendFile } from './append-file';
+import { tempPathBeside } from './temp-files';
+
+/** A checksum list is read back in pieces of this size. */
+const READ_BYTES = 1024 * 1024;
+
+/**
+ * The lines of a SHA256SUMS file, `<sha256>  <path>` (sha256sum's text mode), gathered in a hidden file
+ * beside the ZIP as its entries are written, so that memory does not grow with their number. Entry
+ * paths hold no line break or backslash (naming.ts), the two characters sha256sum would escape.
+ */
+export class ChecksumList {
+  readonly #path: string;
+  readonly #file: AppendFile;
+
+  private constructor(path: string, file: AppendFile) {
+    this.#path = path;
+    this.#file = file;
+  }
+
+  static async create(targetPath: string): Promise<ChecksumList> {
+    const path = tempPathBeside(targetPath, 'spool');
+    return new ChecksumList(path, await AppendFile.create(path));
+  }
+
+  async add(path: string, sha256: string): Promise<void> {
+    await this.#file.append(Buffer.from(`${sha256}  ${path}\n`, 'utf8'));
+  }
+
+  /** Ends the list and yields its text, in pieces (a piece never splits a character). */
+  async *text(): AsyncGenerator<string> {
+    await this.#file.flush();
+    await this.#file.close();
+    yield* createReadStream(this.#path, {
+      encoding: 'utf8',
+      highWaterMark: READ_BYTES,
+    }) as AsyncIterable<string>;
+  }
+
+  /** Deletes the hidden file, as far as it can. */
+  async remove(): Promise<void> {
+    await this.#file.close().catch(() => undefined);
+    await rm(this.#path, { force: true }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The columns of the corpus's tables and the fields of its JSON Lines records, described once for
+ * datapackage.json (as Table Schema fields) and for README.md (as a list). Each list follows the
+ * order in which tables.ts and records.ts write them.
+ */
+
+/** A Table Schema field (https://specs.frictionlessdata.io/table-schema/), with the few keys used here. */
+export interface SchemaField {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'datetime' | 'array';
+  /** 'uri' for a URL; 'any' for a datetime: an ISO 8601 time, with or without fractions of a second. */
+  format?: 'uri' | 'any';
+  description: string;
+  constraints?: { enum: string[] };
+}
+
+const STATUSES = ['ok', 'unavailable', 'failed', 'skipped', 'pending'];
+
+const text = (name: string, description: string): SchemaField => ({ name, type: 'string', description });
+const integer = (name: string, description: string): SchemaField => ({ name, type: 'integer', description });
+const seconds = (name: string, description: string): SchemaField => ({ name, type: 'number', description });
+const url = (name: string, description: string): SchemaField => ({
+  name,
+  type: 'string',
+  format: 'uri',
+  description,
+});
+const time = (name: string, description: string): SchemaField => ({
+  name,
+  type: 'datetime',
+  format: 'any',
+  description,
+});
+
+export const INDEX_FIELDS: readonly SchemaField[] = [
+  text('video_id', 'The video ID.'),
+  text('title', 'The video title, as the service gave it.'),
+  text('language', 'The language of the transcript obtained (ok only).'),
+  {
+    ...text('status', 'ok, unavailable (no transcript), failed, skipped (left out by a filter), or pending.'),
+    constraints: { enum: STATUSES },
+  },
+  integer('segments', 'How many segments the transcript has (ok only).'),
+  text('source', 'The source that brought the video, as typed.'),
+  integer('position', 'The position of the video in its playlist or channel, when it came from one.'),
+  text('channel_title', 'The channel, as the list page gave it.'),
+  text('channel_id', 'The channel ID, as the list page gave it.'),
+  text('published', 'When the video was published, as the list page gave it (such as "3 weeks ago").'),
+  seconds('duration_seconds', 'The length of the video in seconds, read from the list page.'),
+  integer('view_count', 'The view count, read from the list page.'),
+  url('url', 'The video page.'),
+  text('requested_language', 'The language asked for; empty for the original track (ok only).'),
+  integer('word_count', 'How many words the plain text of the transcript has (ok only).'),
+  time('fetched_at', 'When the transcript was fetched (ok only).'),
+  text(
+    'files',
+    "The video's files in the ZIP, separated by spaces; each path starts with its folder (txt/, json/, srt/, vtt/).",
+  ),
+];
+
+export const ERRORS_FIELDS: readonly SchemaField[] = [
+  text(
+    'video_id',
+    'The video ID, or the source as typed for a playlist, channel or search that could not be walked.',
+  ),
+  {
+    ...text('status', 'unavailable, failed, skipped or pending.'),
+    constraints: { enum: STATUSES.filter((status) => status !== 'ok') },
+  },
+  integer('http_status', "The service's HTTP status, when it answered."),
+  text('code', "The service's error code; 'filter' for a video a filter left out."),
+  text('message', 'What happened, in words; for a skipped video, the filter that left it out.'),
+];
+
+export const TRANSCRIPT_FIELDS: readonly SchemaField[] = [
+  text('video_id', 'The video ID.'),
+  text('title', 'The video title (from the list page, else from the metadata).'),
+  url('url', 'The video page.'),
+  text('source', 'The source that brought the video, as typed.'),
+  integer('position', 'The position of the video in its playlist or channel, when it came from one.'),
+  text('channel_title', 'The channel, as the list page gave it.'),
+  text('channel_id', 'The channel ID, as the list page gave it.'),
+  text('published', 'When the video was published, as the list page gave it.'),
+  seconds('duration_seconds', 'The length of the video in seconds, read from the list page.'),
+  integer('view_count', 'The view count, read from the list page.'),
+  text('language', 'The language of the transcript.'),
+  text('requested_language', 'The language asked for; empty for the original track.'),
+  time('fetched_at', 'When the transcript was fetched.'),
+  text('author_name', 'From the metadata, when it was asked for.'),
+  url('author_url', 'From the metadata, when it was asked for.'),
+  url('thumbnail_url', 'From the metadata, when it was asked for.'),
+  integer('segment_count', 'How many segments the transcript has.'),
+  integer('word_count', 'How many words the plain text has.'),
+  text('text', 'The plain text: one line per segment, markup removed, character references decoded.'),
+  {
+    name: 'segments',
+    type: 'array',
+    description:
+      'The segments: {text, start, duration}, text exactly as sent, times in seconds (null when not sent).',
+  },
+];
+
+export const CHUNK_FIELDS: readonly SchemaField[] = [
+  text('video_id', 'The video ID.'),
+  text('title', 'The video title.'),
+  seconds('start', 'Where the passage starts, in seconds.'),
+  seconds('end', 'Where the passage ends, in seconds.'),
+  text('text', 'The plain text of the passage.'),
+  url('url', 'The video page, opening at the start of the passage (whole seconds).'),
+];

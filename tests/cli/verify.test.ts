@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeCorpus } from '../../src/core/export';
+import type { ExportManifest, ExportVideo } from '../../src/core/export';
+import { runCli, tempDir } from '../support/cli';
+
+const TAMPER_ZIP = fileURLToPath(new URL('../core/export/fixtures/tamper_zip.py', import.meta.url));
+
+const manifest: ExportManifest = {
+  tool: { name: 'scriptorium', version: '0.1.0' },
+  job_id: '3',
+  sources: ['PLcliVerify'],
+  skipped_sources: [],
+  failed_sources: [],
+  options: {},
+  counts: { videos: 2, ok: 2, unavailable: 0, failed: 0, pending: 0, skipped: 0, sources_failed: 0 },
+  credits_spent: 2,
+  credits_possible: 0,
+  finished_at: '2025-01-02T03:04:05.000Z',
+  complete: true,
+};
+
+const video = (videoId: string, title: string): ExportVideo => ({
+  videoId,
+  title,
+  source: 'PLcliVerify',
+  status: 'ok',
+  language: 'en',
+  segmentCount: 1,
+  segments: [{ text: `${title} begins`, start: 0, duration: 2 }],
+});
+
+let dir: string;
+let sound: string;
+
+beforeAll(async () => {
+  dir = tempDir('scriptorium-verify-cli-');
+  sound = join(dir, 'corpus.zip');
+  const videos = [video('AAAAAAAAAAA', 'One'), video('BBBBBBBBBBB', 'Two')];
+  await writeCorpus({ manifest, videos: () => videos }, sound);
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function tampered(action: 'replace' | 'drop' | 'flip', name: string, text = ''): string {
+  const copy = join(dir, `${action}.zip`);
+  execFileSync('python3', [TAMPER_ZIP, sound, copy, action, name, text]);
+  return copy;
+}
+
+const lines = (text: string): string[] => text.trimEnd().split('\n');
+
+describe('scriptorium verify', () => {
+  it('exits 0 for a sound corpus, saying so in one line', async () => {
+    const result = await runCli(['verify', sound]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(lines(result.stdout)).toEqual([
+      `${sound} is sound: its 15 files match SHA256SUMS, and index.csv agrees with manifest.json.`,
+    ]);
+    expect(result.stderr).toBe('');
+  });
+
+  it('exits 1 for an entry changed with its CRC fixed up, a line per difference, then what to do', async () => {
+    const name = 'txt/2 - Two [BBBBBBBBBBB].txt';
+    const copy = tampered('replace', name, 'Two ends\n');
+    const result = await runCli(['verify', copy]);
+    expect(result.code).toBe(1);
+    expect(lines(result.stdout)).toEqual([`changed: ${name} (its SHA-256 differs from SHA256SUMS)`]);
+    expect(lines(result.stderr)).toEqual([
+      `${copy} is not sound: 1 difference found (listed above). Export the corpus again from its job, or get an intact copy.`,
+    ]);
+  });
+
+  it('exits 1 for an entry changed in place, its CRC left as it was', async () => {
+    const result = await runCli(['verify', tampered('flip', 'index.csv')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^damaged: index\.csv \(.+\)\n/);
+    expect(result.stdout).toContain('counts: not checked, as index.csv could not be read\n');
+    expect(result.stderr).toMatch(/is not sound: 2 differences found/);
+  });
+
+  it('exits 1 for a missing entry', async () => {
+    const name = 'json/1 - One [AAAAAAAAAAA].json';
+    const result = await runCli(['verify', tampered('drop', name)]);
+    expect(result.code).toBe(1);
+    expect(lines(result.stdout)).toEqual([
+      `missing: ${name} (in SHA256SUMS, not in the ZIP)`,
+      `missing file: ${name} (named in index.csv, row 1)`,
+    ]);
+  });
+
+  it('exits 2 when there is no file to check', async () => {
+    const absent = join(dir, 'absent.zip');
+    const result = await runCli(['verify', absent]);
+    expect(result.code).toBe(2);
+    expect(lines(result.stderr)).toEqual([`Cannot verify ${absent}: there is no such file. Check the path.`]);
+  });
+
+  it('finds the corpus the demo exports sound', async () => {
+    const out = join(dir, 'demo.zip');
+    const demo = await runCli(['demo', '--out', out], { SCRIPTORIUM_DATA_DIR: join(dir, 'data') });
+    expect(demo.code, demo.stderr).toBe(0);
+    const result = await runCli(['verify', out]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/is sound: its \d+ files match SHA256SUMS/);
+  }, 60_000);
+});

@@ -19,7 +19,8 @@ export function ExternalLink({ href, children }: { href: string | null; children
           ? undefined
           : (event) => {
               event.preventDefault();
-              void desktop.openExternal(url);
+              // Reviewed: a request to the main process, which opens https links only (openInBrowser).
+              void desktop.openExternal(url); // eng-disable OPEN_EXTERNAL_JS_CHECK
             }
       }
     >

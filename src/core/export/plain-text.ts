@@ -1,9 +1,11 @@
 /**
  * Control characters (\p{Cc}: C0, DEL and C1) other than tab, LF and CR, e.g. NUL and ESC. They are
  * invisible in a reader, and some act as commands: ESC starts a terminal escape sequence, NUL cuts a
- * C string short. Each format decides for itself what becomes of tab, LF and CR.
+ * C string short. Each format decides for itself what becomes of tab, LF and CR. (Spelt as ranges, which
+ * is several times faster than \p{Cc} with a look-ahead.)
  */
-const CONTROLS_BUT_TAB_AND_LINE_BREAKS = /(?![\t\n\r])\p{Cc}/gu;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROLS_BUT_TAB_AND_LINE_BREAKS = /[\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 
 /** The text without control characters, except tab, LF and CR. */
 export function withoutControls(text: string): string {
@@ -112,7 +114,8 @@ function dictionaryWordCount(run: string): number {
  * not depend on the machine's language).
  */
 export function countWords(text: string): number {
+  const unspaced = UNSPACED_SCRIPT.test(text);
   let count = 0;
-  for (const [run] of text.matchAll(WORD)) count += UNSPACED_SCRIPT.test(run) ? dictionaryWordCount(run) : 1;
+  for (const [run] of text.matchAll(WORD)) count += unspaced && UNSPACED_SCRIPT.test(run) ? dictionaryWordCount(run) : 1;
   return count;
 }

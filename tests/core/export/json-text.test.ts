@@ -30,4 +30,18 @@ describe('jsonText', () => {
     // Integers stay integers.
     expect(jsonText({ count: 3 })).toBe('{"count":3}');
   });
+
+  it('never takes a text of the data for the mark a whole time leaves while it is written', () => {
+    const lookalikes = ['\u0000seconds0:18', '"\u0000seconds0:18"', '\u0000seconds1:5', 'x"\u0000seconds0:7'];
+    const value = { text: lookalikes, start: new Seconds(18), list: [new Seconds(2), 'plain'] };
+    const written = jsonText(value);
+    expect(JSON.parse(written)).toEqual({ text: lookalikes, start: 18, list: [2, 'plain'] });
+    expect(written).toContain('"start":18.0');
+    expect(written).toContain('[2.0,"plain"]');
+    expect(jsonText(value, '  ')).toBe(
+      JSON.stringify({ text: lookalikes, start: 18, list: [2, 'plain'] }, null, 2)
+        .replace('"start": 18', '"start": 18.0')
+        .replace('\n    2,', '\n    2.0,'),
+    );
+  });
 });

@@ -16,6 +16,14 @@ describe('plainText', () => {
     expect(plainText(text)).toBe(plain);
   });
 
+  it('removes every control character but tab, LF and CR, and nothing else', () => {
+    for (let code = 0; code <= 0x3000; code += 1) {
+      const char = String.fromCharCode(code);
+      const isRemoved = /\p{Cc}/u.test(char) && !'\t\n\r'.includes(char);
+      expect(plainText(`a${char}b`)).toBe(isRemoved ? 'ab' : `a${char}b`);
+    }
+  });
+
   it('puts a segment on one line, trimmed, keeping tabs', () => {
     expect(plainLine('  one\r\n\n two\u2028three\tfour  ')).toBe('one two three\tfour');
   });

@@ -39,7 +39,9 @@ export class AppendFile {
 
   /** Writes what is batched. */
   async flush(): Promise<void> {
-    const bytes = Buffer.concat(this.#batch, this.#batchBytes);
+    // A batch of one buffer (a large piece, such as a copied spool file's) is written as it is.
+    const bytes =
+      this.#batch.length === 1 ? (this.#batch[0] as Buffer) : Buffer.concat(this.#batch, this.#batchBytes);
     this.#batch = [];
     this.#batchBytes = 0;
     // A write may take fewer bytes than given (a full disk reports ENOSPC on the next one).

@@ -4,7 +4,7 @@ import { AppendFile } from './append-file';
 import { tempPathBeside } from './temp-files';
 
 /** A checksum list is read back in pieces of this size. */
-const READ_BYTES = 1024 * 1024;
+const READ_BYTES = 256 * 1024;
 
 /**
  * The lines of a SHA256SUMS file, `<sha256>  <path>` (sha256sum's text mode), gathered in a hidden file

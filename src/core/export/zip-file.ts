@@ -29,7 +29,7 @@ const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
 /** Central directory headers are joined in groups of this many, so that each entry costs only its bytes. */
 const HEADERS_PER_BLOCK = 1024;
 /** A spool file is copied into the ZIP in reads of this size. */
-const COPY_BYTES = 1024 * 1024;
+const COPY_BYTES = 256 * 1024;
 /** The SHA-256 of no bytes at all: that of an entry to which nothing was written. */
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 

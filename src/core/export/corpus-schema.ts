@@ -54,7 +54,7 @@ export const INDEX_FIELDS: readonly SchemaField[] = [
   time('fetched_at', 'When the transcript was fetched (ok only).'),
   text(
     'files',
-    "The video's files in the ZIP, separated by spaces; each path starts with its folder (txt/, json/, srt/, vtt/).",
+    "The video's files in the ZIP, separated by | (which no file name holds); each path starts with its folder (txt/, json/, srt/, vtt/).",
   ),
 ];
 

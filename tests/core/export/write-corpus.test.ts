@@ -253,12 +253,12 @@ describe('writeCorpus', () => {
       ['ddddddddddd', LONG_TITLE, 'el', 'ok', '1', 'PLabcdefghij', '10'],
       ['bbbbbbbbbbb', 'nul.txt', 'fr', 'ok', '1', 'search:cats', ''],
     ]);
-    // The files column names each video's entries, which are in the ZIP.
+    // The files column names each video's entries, which are in the ZIP: split on '|', as names hold spaces.
     const names = new Set(zip.entries.map((entry) => entry.name));
-    expect(zip.index[1]?.[16]).toBe(['txt', 'json', 'srt', 'vtt'].map((f) => `${f}/${stem}.${f}`).join(' '));
+    expect(zip.index[1]?.[16]).toBe(['txt', 'json', 'srt', 'vtt'].map((f) => `${f}/${stem}.${f}`).join('|'));
     expect(zip.index[2]?.[16]).toBe('');
     for (const row of zip.index.slice(1)) {
-      for (const path of (row[16] ?? '').split(/ (?=(?:txt|json|srt|vtt)\/)/).filter(Boolean)) {
+      for (const path of (row[16] ?? '').split('|').filter(Boolean)) {
         expect(names.has(path), path).toBe(true);
       }
     }
@@ -607,7 +607,7 @@ describe('research-grade corpora', () => {
       fetched_at: '2025-01-01T12:00:00.000Z',
       files: ['txt', 'json', 'srt', 'vtt']
         .map((format) => `${format}/1 - Talk AA [AAAAAAAAAAA].${format}`)
-        .join(' '),
+        .join('|'),
     });
     expect(rows[1]?.['requested_language']).toBe('');
     expect(rows[3]).toMatchObject({

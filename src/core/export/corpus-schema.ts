@@ -42,7 +42,10 @@ export const INDEX_FIELDS: readonly SchemaField[] = [
   },
   integer('segments', 'How many segments the transcript has (ok only).'),
   text('source', 'The source that brought the video, as typed.'),
-  integer('position', 'The position of the video in its playlist or channel, when it came from one.'),
+  integer(
+    'position',
+    'The position of the video in its playlist, channel or search results; none for a video given by itself.',
+  ),
   text('channel_title', 'The channel, as the list page gave it.'),
   text('channel_id', 'The channel ID, as the list page gave it.'),
   text('published', 'When the video was published, as the list page gave it (such as "3 weeks ago").'),
@@ -77,7 +80,10 @@ export const TRANSCRIPT_FIELDS: readonly SchemaField[] = [
   text('title', 'The video title (from the list page, else from the metadata).'),
   url('url', 'The video page.'),
   text('source', 'The source that brought the video, as typed.'),
-  integer('position', 'The position of the video in its playlist or channel, when it came from one.'),
+  integer(
+    'position',
+    'The position of the video in its playlist, channel or search results; none for a video given by itself.',
+  ),
   text('channel_title', 'The channel, as the list page gave it.'),
   text('channel_id', 'The channel ID, as the list page gave it.'),
   text('published', 'When the video was published, as the list page gave it.'),

@@ -18,7 +18,7 @@ export interface ExportVideo {
   videoId: string;
   /** May be '' when unknown. */
   title: string;
-  /** 1-based position in its playlist/channel listing, when the video came from a playlist or channel. */
+  /** 1-based position in its playlist, channel or search results; absent for a video given by itself. */
   position?: number;
   /** The source as the user typed it. */
   source: string;

@@ -56,7 +56,10 @@ export function addJobOptions(command: Command): Command {
     )
     .option('--no-timestamps', 'do not ask for segment times (only txt and json can then be written)')
     .option('--no-metadata', 'do not ask for video metadata')
-    .option('--formats <list>', 'formats to write: txt,json,srt,vtt (default all four)')
+    .option(
+      '--formats <list>',
+      'formats to write: txt,json,srt,vtt (default all four), and chunks (chunks.jsonl, for retrieval)',
+    )
     .option('--concurrency <n>', 'transcript requests in flight at once (default 4)')
     .option('--max-videos <n>', 'at most this many videos from each playlist, channel or search')
     .option('--budget <n>', 'credits this job may spend in total')

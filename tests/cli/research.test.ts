@@ -111,3 +111,93 @@ describe('scriptorium sync', () => {
     expect(lastLine(refused.stderr)).toMatch(/Job 1 has not finished/);
   });
 });
+
+describe('chunks.jsonl', () => {
+  const PLAYLIST = 'PLresearchChunkedList_n200';
+  const TARGET = 30;
+  const OVERLAP = 10;
+  /** Times are written in milliseconds' precision. */
+  const EPSILON = 0.001;
+
+  interface TimedSegment {
+    start: number;
+    duration: number;
+  }
+
+  const inOrderOnce = (ids: string[]): string[] => ids.filter((id, at) => ids.indexOf(id) === at);
+
+  it('cuts every transcript into passages of at most --chunk-seconds that overlap by about --chunk-overlap', async () => {
+    // Videos whose captions come every two seconds or less: next to a 10 s overlap, consecutive
+    // passages share nearly all of it (made of whole segments, they never share exactly 10 s).
+    const positions = describePlaylist(PLAYLIST)
+      .videoIds()
+      .flatMap((id, at) => {
+        const video = describeVideo(id);
+        return video.hasCaptions && video.lengthSeconds / video.segments <= 2 ? [at + 1] : [];
+      });
+    expect(positions.length).toBeGreaterThanOrEqual(3);
+    const out = join(dir, 'chunks.zip');
+    const exported = await runCli(
+      ['export', PLAYLIST, '--items', positions.join(','), '--formats', 'txt,chunks'].concat([
+        '--chunk-seconds',
+        String(TARGET),
+        '--chunk-overlap',
+        String(OVERLAP),
+        '--out',
+        out,
+      ]),
+      env,
+    );
+    expect(exported.code, exported.stderr).toBe(0);
+
+    // Python read each line of chunks.jsonl as one whole JSON record.
+    const zip = await readZip(out);
+    const chunks = zip.chunks ?? [];
+    const [header = [], ...rows] = zip.index;
+    const okIds = rows
+      .filter((row) => row[header.indexOf('status')] === 'ok')
+      .map((row) => row[header.indexOf('video_id')]);
+    expect(okIds).toHaveLength(positions.length);
+    expect(inOrderOnce(chunks.map((chunk) => chunk.video_id))).toEqual(okIds);
+    expect(zip.manifest.options).toMatchObject({ chunk_seconds: TARGET, chunk_overlap: OVERLAP });
+
+    for (const record of zip.transcripts) {
+      const lines = String(record['text']).split('\n');
+      const spoken = (record.segments as TimedSegment[]).filter((_, at) => lines[at] !== '');
+      const transcriptStart = Math.min(...spoken.map((segment) => segment.start));
+      const transcriptEnd = Math.max(...spoken.map((segment) => segment.start + segment.duration));
+      const widestGap = Math.max(...spoken.slice(1).map((segment, at) => segment.start - spoken[at]!.start));
+      const text = lines.filter((line) => line !== '').join(' ');
+      const own = chunks.filter((chunk) => chunk.video_id === record.video_id);
+      expect(own.length, record.video_id).toBeGreaterThan(1);
+
+      for (const chunk of own) {
+        expect(Object.keys(chunk).sort()).toEqual(['end', 'start', 'text', 'title', 'url', 'video_id']);
+        expect(chunk.title).toBe(record['title']);
+        expect(chunk.url).toBe(
+          `https://www.youtube.com/watch?v=${record.video_id}&t=${Math.floor(chunk.start)}s`,
+        );
+        expect(chunk.start).toBeGreaterThanOrEqual(transcriptStart - EPSILON);
+        expect(chunk.end).toBeLessThanOrEqual(transcriptEnd + EPSILON);
+        expect(chunk.end - chunk.start).toBeLessThanOrEqual(TARGET + EPSILON);
+        expect(chunk.text).not.toBe('');
+        expect(text).toContain(chunk.text);
+      }
+      for (const [at, next] of own.slice(1).entries()) {
+        const previous = own[at]!;
+        const overlap = previous.end - next.start;
+        expect(next.start).toBeGreaterThan(previous.start);
+        expect(overlap).toBeLessThanOrEqual(OVERLAP + EPSILON);
+        expect(overlap).toBeGreaterThan(OVERLAP - widestGap - EPSILON);
+      }
+      // Every caption is in a passage.
+      for (const segment of spoken) {
+        const end = segment.start + segment.duration;
+        expect(
+          own.some((chunk) => chunk.start <= segment.start + EPSILON && end <= chunk.end + EPSILON),
+          `${record.video_id} at ${segment.start}`,
+        ).toBe(true);
+      }
+    }
+  });
+});

@@ -55,7 +55,19 @@ export interface ZipReading {
   index: string[][];
   errors: string[][];
   transcripts: Array<Record<string, unknown> & { video_id: string; segments: unknown[] }>;
+  /** chunks.jsonl, a record per line; null when the corpus has none. */
+  chunks: ChunkRecord[] | null;
   files: Record<string, string>;
+}
+
+/** A line of chunks.jsonl. */
+export interface ChunkRecord {
+  video_id: string;
+  title: string | null;
+  start: number;
+  end: number;
+  text: string;
+  url: string;
 }
 
 /** Reads a ZIP with Python's standard library (zipfile, csv, json): an independent reader. */

@@ -114,8 +114,7 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
     videoId: row.videoId,
     title: row.title,
     source: row.sourceInput,
-    ...(listed && { position: row.position, positionWidth: String(Math.max(row.sourceVideos, 1)).length }),
-    ...(listed && { listing: row.listing }),
+    ...(listed && { position: row.position, listing: row.listing }),
   };
   const stored = row.transcript;
   if (row.status !== 'ok' || !stored) {
@@ -144,13 +143,10 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
     get metadata() {
       return read().metadata;
     },
-    get raw() {
-      return read().raw;
-    },
   };
 }
 
-type TranscriptContent = Required<Pick<ExportVideo, 'segments' | 'raw'>> & Pick<ExportVideo, 'metadata'>;
+type TranscriptContent = Required<Pick<ExportVideo, 'segments'>> & Pick<ExportVideo, 'metadata'>;
 
 function readStoredTranscript(
   videoId: string,
@@ -168,7 +164,7 @@ function readStoredTranscript(
   if (!reading.ok)
     throw new Error(`the stored transcript of ${videoId} cannot be read again: ${reading.problem}`);
   const metadata = isRecord(raw) && isRecord(raw['metadata']) ? raw['metadata'] : undefined;
-  return { segments: reading.value.segments, metadata, raw };
+  return { segments: reading.value.segments, metadata };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

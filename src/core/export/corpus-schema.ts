@@ -42,7 +42,10 @@ export const INDEX_FIELDS: readonly SchemaField[] = [
   },
   integer('segments', 'How many segments the transcript has (ok only).'),
   text('source', 'The source that brought the video, as typed.'),
-  integer('position', 'The position of the video in its playlist or channel, when it came from one.'),
+  integer(
+    'position',
+    'The position of the video in its playlist, channel or search results; none for a video given by itself.',
+  ),
   text('channel_title', 'The channel, as the list page gave it.'),
   text('channel_id', 'The channel ID, as the list page gave it.'),
   text('published', 'When the video was published, as the list page gave it (such as "3 weeks ago").'),
@@ -54,7 +57,7 @@ export const INDEX_FIELDS: readonly SchemaField[] = [
   time('fetched_at', 'When the transcript was fetched (ok only).'),
   text(
     'files',
-    "The video's files in the ZIP, separated by spaces; each path starts with its folder (txt/, json/, srt/, vtt/).",
+    "The video's files in the ZIP, separated by | (which no file name holds); each path starts with its folder (txt/, json/, srt/, vtt/).",
   ),
 ];
 
@@ -77,7 +80,10 @@ export const TRANSCRIPT_FIELDS: readonly SchemaField[] = [
   text('title', 'The video title (from the list page, else from the metadata).'),
   url('url', 'The video page.'),
   text('source', 'The source that brought the video, as typed.'),
-  integer('position', 'The position of the video in its playlist or channel, when it came from one.'),
+  integer(
+    'position',
+    'The position of the video in its playlist, channel or search results; none for a video given by itself.',
+  ),
   text('channel_title', 'The channel, as the list page gave it.'),
   text('channel_id', 'The channel ID, as the list page gave it.'),
   text('published', 'When the video was published, as the list page gave it.'),

@@ -30,6 +30,13 @@ export function entryPath(format: FileFormat, stem: string): string {
 const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cs}/\\:*?"<>|]/gu;
 
 /**
+ * What separates the paths of a video's files in index.csv's `files` cell. UNSAFE_CHARACTERS holds
+ * it, so no entry path does, and splitting the cell on it gives the paths back exactly (names hold
+ * spaces: `txt/001 - Title [id].txt`).
+ */
+export const PATH_LIST_SEPARATOR = '|';
+
+/**
  * The invisible characters that set the direction of text: U+061C, U+200E, U+200F, U+202A-U+202E and
  * U+2066-U+2069. In a file name they can show `gpj.exe` as `exe.jpg`, disguising its extension.
  * They are removed, not replaced: right-to-left titles carry them legitimately, and read fine without.

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { PATH_LIST_SEPARATOR } from './naming';
 import { withoutControls } from './plain-text';
 import { videoUrl } from './records';
 import type { ExportSourceFailure, ExportVideo } from './types';
@@ -83,8 +84,7 @@ export interface WrittenTranscript {
 /**
  * One row of index.csv. `language` (the one obtained), `segments`, `requested_language`, `word_count`,
  * `fetched_at` and `files` are empty unless ok; `position` (in its playlist or channel) and the
- * listing's columns are empty when unknown. `files` separates the paths with spaces: each starts with
- * its folder (`txt/`, …) and no name holds a '/', so a space followed by a folder name starts the next.
+ * listing's columns are empty when unknown. `files` separates the paths with '|', which no path holds.
  * Status is ok, unavailable, failed, skipped, or pending in a corpus written before its job finished.
  */
 export function indexRow(video: ExportVideo, written: WrittenTranscript | undefined): string {
@@ -107,7 +107,7 @@ export function indexRow(video: ExportVideo, written: WrittenTranscript | undefi
     ok ? textCell(video.requestedLanguage) : undefined,
     written?.wordCount,
     ok ? textCell(video.fetchedAt) : undefined,
-    textCell(written?.files.join(' ')),
+    textCell(written?.files.join(PATH_LIST_SEPARATOR)),
   ]);
 }
 

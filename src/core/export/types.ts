@@ -18,10 +18,8 @@ export interface ExportVideo {
   videoId: string;
   /** May be '' when unknown. */
   title: string;
-  /** 1-based position in its playlist/channel listing, when the video came from a playlist or channel. */
+  /** 1-based position in its playlist, channel or search results; absent for a video given by itself. */
   position?: number;
-  /** Width to zero-pad position to (digits of the source's largest position). */
-  positionWidth?: number;
   /** The source as the user typed it. */
   source: string;
   /**
@@ -34,15 +32,13 @@ export interface ExportVideo {
   /** ok only: how many segments the transcript has (segments.length, given apart: see below). */
   segmentCount?: number;
   /**
-   * ok only. This and the next two fields are the transcript's content: only the passes that write
+   * ok only. This and the next field are the transcript's content: only the passes that write
    * transcripts read them, so a caller may compute them lazily (getters) and save the other passes
    * the cost.
    */
   segments?: ExportSegment[];
   /** ok only, when sent (snake_case as received). */
   metadata?: Record<string, unknown>;
-  /** ok only: the transcript body as received. */
-  raw?: unknown;
   /** Not ok only. For 'skipped', `code` is 'filter' and `message` names the filter that left it out. */
   httpStatus?: number;
   code?: string;

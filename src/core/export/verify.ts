@@ -4,7 +4,7 @@ import { crc32 } from 'node:zlib';
 import { z } from 'zod';
 import { CsvReader } from './csv-reader';
 import { systemErrorCode } from './errors';
-import { FILE_FORMATS } from './naming';
+import { PATH_LIST_SEPARATOR } from './naming';
 import { ZipFormatError, ZipReader } from './zip-reader';
 import type { ListedEntry } from './zip-reader';
 
@@ -42,12 +42,6 @@ const CHECKSUM_LINE = /^([0-9a-f]{64}) [ *](.+)$/;
 
 /** The statuses whose counts manifest.json gives and index.csv must match. */
 const COUNTED_STATUSES = ['ok', 'unavailable', 'failed', 'pending', 'skipped'] as const;
-
-/**
- * A space followed by a folder starts the next path of an index.csv `files` cell: no file name holds
- * a '/', so this cannot occur inside a path.
- */
-const NEXT_PATH = new RegExp(` (?=(?:${FILE_FORMATS.join('|')})/)`);
 
 /**
  * Checks a corpus ZIP as written by writeCorpus: every entry decompresses to bytes matching its CRC-32
@@ -205,7 +199,7 @@ class IndexTally {
     const status = record[this.#statusColumn] ?? '';
     this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
     const files = record[this.#filesColumn] ?? '';
-    for (const path of files === '' ? [] : files.split(NEXT_PATH)) {
+    for (const path of files === '' ? [] : files.split(PATH_LIST_SEPARATOR)) {
       if (!this.#names.has(path))
         this.missingFiles.push(`missing file: ${path} (named in ${INDEX}, row ${this.rows})`);
     }

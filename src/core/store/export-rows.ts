@@ -24,7 +24,6 @@ interface StoredRow {
   source_position: number;
   source_kind: SourceKindName;
   source_input: string;
-  source_videos: number;
   transcript_id: number | null;
   language: string | null;
   requested_lang: string | null;
@@ -85,8 +84,6 @@ export interface ExportRow {
   sourceKind: SourceKindName;
   /** The source as the user typed it. */
   sourceInput: string;
-  /** Videos listed by the source so far (the largest position, to pad positions to). */
-  sourceVideos: number;
   /** What the list page said of the video (empty for a video given by itself). */
   listing: ItemListing;
   transcript: ExportTranscript | null;
@@ -100,7 +97,7 @@ const statements = preparedFor((db) => ({
   page: db.prepare<[number, number, number, number], StoredRow>(
     `SELECT i.id AS item_id, i.video_id, i.title AS item_title, i.status, i.position, i.attempts, i.http_status,
        i.code, i.message, s.id AS source_id, s.position AS source_position, s.kind AS source_kind,
-       s.input AS source_input, s.videos_found AS source_videos, t.id AS transcript_id, t.language,
+       s.input AS source_input, t.id AS transcript_id, t.language,
        t.requested_lang, t.title AS transcript_title, t.segment_count, t.fetched_at, i.channel_id,
        i.channel_title, i.published, i.duration_seconds, i.view_count, i.has_captions
      FROM items i
@@ -161,7 +158,6 @@ function toExportRow(db: Database, row: StoredRow): ExportRow {
     sourcePosition: row.source_position,
     sourceKind: row.source_kind,
     sourceInput: row.source_input,
-    sourceVideos: row.source_videos,
     listing: {
       ...(row.channel_id !== null && { channelId: row.channel_id }),
       ...(row.channel_title !== null && { channelTitle: row.channel_title }),

@@ -109,7 +109,7 @@ describe('index.csv and errors.csv against CSV injection', () => {
     expect(indexRow(video, { wordCount: 42, files })).toBe(
       "dQw4w9WgXcQ,Talk,en,ok,2,s,3,'=Evil channel,UC123,3 weeks ago,754,1234," +
         'https://www.youtube.com/watch?v=dQw4w9WgXcQ,,42,2025-01-02T03:04:05.000Z,' +
-        `${files.join(' ')}\n`,
+        'txt/3 - Talk [dQw4w9WgXcQ].txt|json/3 - Talk [dQw4w9WgXcQ].json\n',
     );
     // Not ok: what the list page said stays, the transcript's columns are empty.
     const skipped: ExportVideo = {

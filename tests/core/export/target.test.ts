@@ -35,7 +35,6 @@ async function corpusAt(path: string, overrides: Partial<ExportManifest> = {}): 
           language: 'en',
           segmentCount: 1,
           segments: [{ text: 'Never gonna', start: 0, duration: 1 }],
-          raw: [],
         },
       ],
     },

@@ -79,7 +79,6 @@ const VIDEOS: ExportVideo[] = [
     videoId: 'dQw4w9WgXcQ',
     title: AWKWARD_TITLE,
     position: 1,
-    positionWidth: 2,
     source: 'PLabcdefghij',
     status: 'ok',
     language: 'en',
@@ -94,16 +93,11 @@ const VIDEOS: ExportVideo[] = [
       author_url: 'https://x',
       thumbnail_url: 'https://t',
     },
-    raw: [
-      { text: 'Never gonna', start: 18.0, duration: 3.5 },
-      { text: 'give you up', start: 21.5, duration: 2 },
-    ],
   },
   {
     videoId: 'aaaaaaaaaaa',
     title: 'Gone',
     position: 2,
-    positionWidth: 2,
     source: 'PLabcdefghij',
     status: 'unavailable',
     httpStatus: 404,
@@ -118,7 +112,6 @@ const VIDEOS: ExportVideo[] = [
     language: 'fr',
     segmentCount: 1,
     segments: [{ text: 'sans temps' }],
-    raw: [{ text: 'sans temps' }],
   },
   {
     videoId: 'ccccccccccc',
@@ -132,13 +125,11 @@ const VIDEOS: ExportVideo[] = [
     videoId: 'ddddddddddd',
     title: LONG_TITLE,
     position: 10,
-    positionWidth: 2,
     source: 'PLabcdefghij',
     status: 'ok',
     language: 'el',
     segmentCount: 1,
     segments: [{ text: 'Γεια', start: 3725.125, duration: 1 }],
-    raw: [{ text: 'Γεια', start: 3725.125, duration: 1 }],
   },
   {
     // The same video listed twice in a playlist, fetched once: its second file gets "(2)".
@@ -149,7 +140,6 @@ const VIDEOS: ExportVideo[] = [
     language: 'fr',
     segmentCount: 1,
     segments: [{ text: 'sans temps' }],
-    raw: [{ text: 'sans temps' }],
   },
 ];
 
@@ -263,12 +253,12 @@ describe('writeCorpus', () => {
       ['ddddddddddd', LONG_TITLE, 'el', 'ok', '1', 'PLabcdefghij', '10'],
       ['bbbbbbbbbbb', 'nul.txt', 'fr', 'ok', '1', 'search:cats', ''],
     ]);
-    // The files column names each video's entries, which are in the ZIP.
+    // The files column names each video's entries, which are in the ZIP: split on '|', as names hold spaces.
     const names = new Set(zip.entries.map((entry) => entry.name));
-    expect(zip.index[1]?.[16]).toBe(['txt', 'json', 'srt', 'vtt'].map((f) => `${f}/${stem}.${f}`).join(' '));
+    expect(zip.index[1]?.[16]).toBe(['txt', 'json', 'srt', 'vtt'].map((f) => `${f}/${stem}.${f}`).join('|'));
     expect(zip.index[2]?.[16]).toBe('');
     for (const row of zip.index.slice(1)) {
-      for (const path of (row[16] ?? '').split(/ (?=(?:txt|json|srt|vtt)\/)/).filter(Boolean)) {
+      for (const path of (row[16] ?? '').split('|').filter(Boolean)) {
         expect(names.has(path), path).toBe(true);
       }
     }
@@ -523,7 +513,6 @@ describe('research-grade corpora', () => {
     videoId,
     title: `Talk ${videoId.slice(0, 2)}`,
     position,
-    positionWidth: 1,
     source,
     status: 'ok',
     language: 'en',
@@ -618,7 +607,7 @@ describe('research-grade corpora', () => {
       fetched_at: '2025-01-01T12:00:00.000Z',
       files: ['txt', 'json', 'srt', 'vtt']
         .map((format) => `${format}/1 - Talk AA [AAAAAAAAAAA].${format}`)
-        .join(' '),
+        .join('|'),
     });
     expect(rows[1]?.['requested_language']).toBe('');
     expect(rows[3]).toMatchObject({

@@ -83,7 +83,8 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
             ))}
           </fieldset>
           <p className="help">
-            Every ZIP also holds manifest.json, index.csv, transcripts.jsonl and errors.csv.
+            Every ZIP also holds index.csv, errors.csv, transcripts.jsonl, manifest.json, a datasheet
+            (README.md), CITATION.cff, datapackage.json and SHA256SUMS.
             {job.status !== 'completed' &&
               ' The job has not finished: the ZIP will hold what is fetched so far, and its manifest will say it is incomplete.'}
           </p>

@@ -92,8 +92,15 @@ describe('scriptorium sync', () => {
     const grown = await runCli(['sync', '1'], env);
     expect(grown.code, grown.stderr).toBe(0);
     expect(grown.stdout).toMatch(/3 new video\(s\)/);
+    const bought = sim.admin.ledger().length - before;
     expect((await runCli(args, env)).code).toBe(0);
-    expect((await readZip(join(dir, 'channel.zip'))).index.slice(1)).toHaveLength(23);
+    const corpus = await readZip(join(dir, 'channel.zip'));
+    expect(corpus.index.slice(1)).toHaveLength(23);
+    // The manifest records each sync: when, how many new videos, and what it cost.
+    expect(corpus.manifest.syncs).toEqual([
+      { at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), new_videos: 0, credits: 0 },
+      { at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), new_videos: 3, credits: bought },
+    ]);
   });
 
   it('refuses a job that does not exist or has not finished', async () => {

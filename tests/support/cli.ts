@@ -51,7 +51,8 @@ export interface ZipReading {
   bad_crc: string | null;
   entries: Array<{ name: string }>;
   path_problems: string[];
-  manifest: ExportManifest;
+  /** manifest.json as read: the manifest the export was given, and the job's syncs. */
+  manifest: ExportManifest & { syncs: Array<{ at: string; new_videos: number; credits: number }> };
   index: string[][];
   errors: string[][];
   transcripts: Array<Record<string, unknown> & { video_id: string; segments: unknown[] }>;

@@ -1,4 +1,4 @@
-import type { ExportManifest } from './types';
+import type { ExportManifest, ExportSync } from './types';
 
 /** A copy of `value` whose objects list their keys in sorted order, so equal options print identically. */
 export function sortKeys(value: unknown): unknown {
@@ -8,8 +8,11 @@ export function sortKeys(value: unknown): unknown {
   return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
 }
 
-/** manifest.json, pretty-printed with docs/product.md's key order; `options` keys are sorted. */
-export function renderManifest(manifest: ExportManifest): string {
+/**
+ * manifest.json, pretty-printed with docs/product.md's key order; `options` keys are sorted. `syncs`
+ * are the job's syncs, oldest first.
+ */
+export function renderManifest(manifest: ExportManifest, syncs: readonly ExportSync[] = []): string {
   const ordered = {
     tool: { name: manifest.tool.name, version: manifest.tool.version },
     job_id: manifest.job_id,
@@ -34,6 +37,7 @@ export function renderManifest(manifest: ExportManifest): string {
     },
     credits_spent: manifest.credits_spent,
     credits_possible: manifest.credits_possible,
+    syncs: syncs.map(({ at, newVideos, credits }) => ({ at, new_videos: newVideos, credits })),
     finished_at: manifest.finished_at,
     complete: manifest.complete,
   };

@@ -75,7 +75,7 @@ export async function writeCorpus(
     throw toExportError(targetPath, error);
   }
   try {
-    await zip.add('manifest.json', renderManifest(input.manifest));
+    await zip.add('manifest.json', renderManifest(input.manifest, input.syncs));
     await zip.add('README.md', renderDatasheet(input, formats, chunking));
     await zip.add('CITATION.cff', renderCitation(input.manifest));
     await zip.add('datapackage.json', renderDataPackage(input.manifest, withChunks));

@@ -221,10 +221,11 @@ describe('writeCorpus', () => {
       'counts',
       'credits_spent',
       'credits_possible',
+      'syncs',
       'finished_at',
       'complete',
     ]);
-    expect(zip.manifest).toEqual(manifest);
+    expect(zip.manifest).toEqual({ ...manifest, syncs: [] });
 
     expect(zip.index[0]).toEqual([
       'video_id',

@@ -1,5 +1,13 @@
 import type { RunOutcomeView } from '../shared/contract';
 import { CliExit, ExitCode } from './exit';
+import type { ExitCodeValue } from './exit';
+
+/** Why a run did not complete, and the next step, as two sentences of the user's last line. */
+interface Unfinished {
+  code: ExitCodeValue;
+  why: string;
+  next: string;
+}
 
 /**
  * Turns a run that did not complete into the contract's exit code and the one line the user
@@ -9,47 +17,83 @@ export function exitForUnfinishedRun(
   outcome: Exclude<RunOutcomeView, { status: 'completed' }>,
   budget: number | null,
 ): CliExit {
+  const { code, why, next } = unfinishedRun(outcome, budget);
+  return new CliExit(code, `${why} ${next}`);
+}
+
+/**
+ * The same for a sync, which cannot be run again until its job has finished: the job's own command,
+ * which `scriptorium jobs` prints, continues it.
+ */
+export function exitForUnfinishedSync(
+  jobId: number,
+  outcome: Exclude<RunOutcomeView, { status: 'completed' }>,
+  budget: number | null,
+): CliExit {
+  const { code, why } = unfinishedRun(outcome, budget);
+  const larger = outcome.status === 'paused' && outcome.reason === 'budget' ? ' with a larger --budget' : '';
+  return new CliExit(
+    code,
+    `${why} Progress is saved: run the command \`scriptorium jobs\` shows for job ${jobId}${larger} to finish it.`,
+  );
+}
+
+function unfinishedRun(
+  outcome: Exclude<RunOutcomeView, { status: 'completed' }>,
+  budget: number | null,
+): Unfinished {
   switch (outcome.status) {
     case 'waiting_credits':
-      return new CliExit(
-        ExitCode.paused,
-        `Paused: ${outcome.meaning} (${outcome.code}). Progress is saved; run the same command again afterwards to continue.`,
-      );
+      return {
+        code: ExitCode.paused,
+        why: `Paused: ${outcome.meaning} (${outcome.code}).`,
+        next: 'Progress is saved; run the same command again afterwards to continue.',
+      };
     case 'paused':
       switch (outcome.reason) {
         case 'budget':
-          return new CliExit(
-            ExitCode.paused,
-            `Paused: this job has spent its budget${budget === null ? '' : ` of ${budget} credits`}. Run the same command with a larger --budget to continue.`,
-          );
+          return {
+            code: ExitCode.paused,
+            why: `Paused: this job has spent its budget${budget === null ? '' : ` of ${budget} credits`}.`,
+            next: 'Run the same command with a larger --budget to continue.',
+          };
         case 'interrupted':
         case 'shutdown':
-          return new CliExit(
-            ExitCode.interrupted,
-            'Interrupted: progress is saved. Run the same command again to continue.',
-          );
+          return {
+            code: ExitCode.interrupted,
+            why: 'Interrupted: progress is saved.',
+            next: 'Run the same command again to continue.',
+          };
         case 'service':
-          return new CliExit(
-            ExitCode.serviceUnavailable,
-            `Paused: ${outcome.message ?? 'the service cannot be used right now'}. Progress is saved; run the same command again later to continue.`,
-          );
+          return {
+            code: ExitCode.serviceUnavailable,
+            why: `Paused: ${outcome.message ?? 'the service cannot be used right now'}.`,
+            next: 'Progress is saved; run the same command again later to continue.',
+          };
         case 'user':
-          return new CliExit(
-            ExitCode.paused,
-            'Paused: the job was paused. Run the same command again to continue.',
-          );
+          return {
+            code: ExitCode.paused,
+            why: 'Paused: the job was paused.',
+            next: 'Run the same command again to continue.',
+          };
       }
       break;
     case 'failed':
-      return new CliExit(
-        ExitCode.keyRefused,
-        `The service refused the API key (HTTP ${outcome.httpStatus}); nothing was charged. Check TRANSCRIPT_API_KEY, then run the same command again.`,
-      );
+      return {
+        code: ExitCode.keyRefused,
+        why: `The service refused the API key (HTTP ${outcome.httpStatus}); nothing was charged.`,
+        next: 'Check TRANSCRIPT_API_KEY, then run the same command again.',
+      };
     case 'cancelled':
-      return new CliExit(ExitCode.paused, 'The job was cancelled. Run the same command again to resume it.');
+      return {
+        code: ExitCode.paused,
+        why: 'The job was cancelled.',
+        next: 'Run the same command again to resume it.',
+      };
   }
-  return new CliExit(
-    ExitCode.internal,
-    'The job stopped for a reason Scriptorium does not know. Please report this.',
-  );
+  return {
+    code: ExitCode.internal,
+    why: 'The job stopped for a reason Scriptorium does not know.',
+    next: 'Please report this.',
+  };
 }

@@ -117,6 +117,27 @@ describe('scriptorium sync', () => {
     expect(refused.code).toBe(2);
     expect(lastLine(refused.stderr)).toMatch(/Job 1 has not finished/);
   });
+
+  it('that runs out of budget says so, and points to the command that finishes the job', async () => {
+    const args = ['export', '@research_budgeted_n20', '--budget', '30', '--out', join(dir, 'b.zip')];
+    expect((await runCli(args, env)).code).toBe(0);
+    sim.admin.addUploads('@research_budgeted_n20', 25);
+
+    const stopped = await runCli(['sync', '1'], env);
+    expect(stopped.code).toBe(3);
+    expect(stopped.stdout).toMatch(
+      /Job 1: the sync found 25 new video\(s\), spent \d+ credit\(s\), and stopped/,
+    );
+    expect(stopped.stdout).not.toMatch(/brought up to date/);
+    expect(lastLine(stopped.stderr)).toMatch(
+      /spent its budget of 30 credits\. Progress is saved: run the command `scriptorium jobs` shows for job 1 with a larger --budget to finish it\.$/,
+    );
+
+    // That command, with a larger budget, buys the rest and writes the whole corpus.
+    const finished = await runCli([...args.slice(0, 2), '--budget', '100', ...args.slice(4)], env);
+    expect(finished.code, finished.stderr).toBe(0);
+    expect((await readZip(join(dir, 'b.zip'))).index.slice(1)).toHaveLength(45);
+  });
 });
 
 describe('chunks.jsonl', () => {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
-import { exitForUnfinishedRun } from '../outcome';
+import { exitForUnfinishedSync } from '../outcome';
 import { parseWholeNumber, ArgumentError } from '../job-options';
 
 interface SyncFlags {
@@ -24,12 +24,17 @@ export function registerSyncCommand(program: Command): void {
       const jobId = jobNumber(jobArgument);
       const synced = await withApp(flags, (api) => api.syncJob({ jobId }));
       const { newVideos, pages, credits, outcome } = synced;
+      if (outcome.status !== 'completed') {
+        process.stdout.write(
+          `Job ${jobId}: the sync found ${newVideos} new video(s), spent ${credits} credit(s), and stopped before it was done.\n`,
+        );
+        throw exitForUnfinishedSync(jobId, outcome, synced.job.budget);
+      }
       const found =
         newVideos === 0
           ? `nothing new: it cost ${credits} credit(s), for the ${pages} list page(s) it had to read`
           : `${newVideos} new video(s), ${credits} credit(s) spent (${pages} list page(s) and the new transcripts)`;
       process.stdout.write(`Job ${jobId} brought up to date: ${found}.\n`);
-      if (outcome.status !== 'completed') throw exitForUnfinishedRun(outcome, synced.job.budget);
       process.stdout.write('Run the same `scriptorium export` command again to write the whole corpus.\n');
     });
 }

@@ -116,6 +116,7 @@ function dictionaryWordCount(run: string): number {
 export function countWords(text: string): number {
   const unspaced = UNSPACED_SCRIPT.test(text);
   let count = 0;
-  for (const [run] of text.matchAll(WORD)) count += unspaced && UNSPACED_SCRIPT.test(run) ? dictionaryWordCount(run) : 1;
+  for (const [run] of text.matchAll(WORD))
+    count += unspaced && UNSPACED_SCRIPT.test(run) ? dictionaryWordCount(run) : 1;
   return count;
 }

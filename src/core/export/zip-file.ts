@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import { AppendFile } from './append-file';
 import { ChecksumList } from './checksum-list';
 import { DeflateWorker } from './deflate-worker';
+import { DirectorySpool } from './directory-spool';
+import type { DirectorySlot } from './directory-spool';
 import type { Compressed } from './deflate-worker';
 import { removeStaleTempFiles, tempPathBeside } from './temp-files';
 import {
@@ -26,8 +28,6 @@ const BATCH_FILES = 256;
 const BATCHES_AHEAD = 4;
 /** A final deflate block holding no data (fixed Huffman codes, end of block): closes a deflate stream. */
 const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
-/** Central directory headers are joined in groups of this many, so that each entry costs only its bytes. */
-const HEADERS_PER_BLOCK = 1024;
 /** A spool file is copied into the ZIP in reads of this size. */
 const COPY_BYTES = 256 * 1024;
 /** The SHA-256 of no bytes at all: that of an entry to which nothing was written. */
@@ -45,11 +45,6 @@ export interface ZipOptions {
    * 'SHA256SUMS'; none when absent.
    */
   checksums?: string;
-}
-
-/** A place kept in the central directory for an entry whose data is stored later. */
-interface DirectorySlot {
-  header: Buffer | undefined;
 }
 
 /** Where a stored entry is listed, and its SHA-256 for the checksum list (none for that list itself). */
@@ -73,7 +68,7 @@ interface Spool {
  *
  * Compression (and, with `checksums`, hashing) runs on a thread of its own while the caller prepares
  * the next entries; entries are still written in the order they were added. Memory holds a few
- * batches of entries and the central directory; spooled entries and the checksum lines wait in hidden
+ * batches of entries; spooled entries, the central directory and the checksum lines wait in hidden
  * files beside the ZIP.
  */
 export class AtomicZipFile {
@@ -89,9 +84,7 @@ export class AtomicZipFile {
   #sent: Array<() => Promise<void>> = [];
   /** The entries being spooled, by the handle their writer holds. */
   readonly #spools = new Map<SpooledEntry, Spool>();
-  /** Central directory headers, in blocks and kept places, and those of the block being filled. */
-  readonly #directory: Array<Buffer | DirectorySlot> = [];
-  #directoryHeaders: Buffer[] = [];
+  readonly #directory: DirectorySpool;
   #entries = 0;
 
   private constructor(
@@ -99,12 +92,14 @@ export class AtomicZipFile {
     tempPath: string,
     file: AppendFile,
     deflate: DeflateWorker,
+    directory: DirectorySpool,
     checksums: { name: string; list: ChecksumList } | undefined,
   ) {
     this.#targetPath = targetPath;
     this.#tempPath = tempPath;
     this.#file = file;
     this.#deflate = deflate;
+    this.#directory = directory;
     this.#checksums = checksums;
   }
 
@@ -118,10 +113,14 @@ export class AtomicZipFile {
     const file = await AppendFile.create(tempPath);
     const name = options.checksums;
     let checksums: { name: string; list: ChecksumList } | undefined;
+    let directory: DirectorySpool | undefined;
     try {
+      directory = await DirectorySpool.create(targetPath);
       if (name !== undefined) checksums = { name, list: await ChecksumList.create(targetPath) };
-      return new AtomicZipFile(targetPath, tempPath, file, new DeflateWorker(COMPRESSION_LEVEL), checksums);
+      const deflate = new DeflateWorker(COMPRESSION_LEVEL);
+      return new AtomicZipFile(targetPath, tempPath, file, deflate, directory, checksums);
     } catch (error) {
+      await directory?.remove();
       await checksums?.list.remove();
       await removeFile(file, tempPath);
       throw error;
@@ -159,9 +158,7 @@ export class AtomicZipFile {
     if (listNow) {
       // The entries added so far are listed first: write them, so that their headers are in place.
       await this.#writeAll();
-      slot = { header: undefined };
-      this.#closeDirectoryBlock();
-      this.#directory.push(slot);
+      slot = this.#directory.keepPlace();
     }
     const path = tempPathBeside(this.#targetPath, 'spool');
     const file = await AppendFile.create(path);
@@ -199,12 +196,8 @@ export class AtomicZipFile {
     await this.#writeAll();
     await this.#deflate.close();
     const directoryOffset = this.#file.size;
-    this.#closeDirectoryBlock();
-    for (const part of this.#directory) {
-      const headers = Buffer.isBuffer(part) ? part : part.header;
-      if (headers === undefined) throw new Error('an entry was listed but never stored');
-      await this.#file.append(headers);
-    }
+    await this.#directory.writeTo(this.#file);
+    await this.#directory.remove();
     const directorySize = this.#file.size - directoryOffset;
     await this.#file.append(endOfCentralDirectory(this.#entries, directoryOffset, directorySize));
     await this.#file.finish();
@@ -219,6 +212,7 @@ export class AtomicZipFile {
     await this.#deflate.close().catch(() => undefined);
     await removeFile(this.#file, this.#tempPath);
     for (const spool of this.#spools.values()) await removeFile(spool.file, spool.path);
+    await this.#directory.remove();
     await this.#checksums?.list.remove();
   }
 
@@ -321,19 +315,9 @@ export class AtomicZipFile {
   async #record(entry: ZipEntry, { sha256, slot }: Listing): Promise<void> {
     const header = centralHeader(entry);
     if (slot !== undefined) slot.header = header;
-    else {
-      this.#directoryHeaders.push(header);
-      if (this.#directoryHeaders.length === HEADERS_PER_BLOCK) this.#closeDirectoryBlock();
-    }
+    else await this.#directory.add(header);
     this.#entries += 1;
     if (sha256 !== undefined) await this.#checksums?.list.add(entry.name.toString('utf8'), sha256);
-  }
-
-  /** Joins the headers of the block being filled into one buffer. */
-  #closeDirectoryBlock(): void {
-    if (this.#directoryHeaders.length === 0) return;
-    this.#directory.push(Buffer.concat(this.#directoryHeaders));
-    this.#directoryHeaders = [];
   }
 }
 

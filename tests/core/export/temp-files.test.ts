@@ -62,8 +62,9 @@ describe('temporary files beside a ZIP', () => {
     const target = join(dir, 'corpus.zip');
     const zip = await AtomicZipFile.create(target);
     await (await zip.spool('transcripts.jsonl')).write('{}\n');
+    // The ZIP, the central directory's spool and the entry's.
     const writing = readdirSync(dir);
-    expect(writing).toHaveLength(2);
+    expect(writing).toHaveLength(3);
 
     await removeStaleTempFiles(target);
     expect(readdirSync(dir)).toEqual(writing);

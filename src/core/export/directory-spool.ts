@@ -1,0 +1,86 @@
+import { open, rm } from 'node:fs/promises';
+import { AppendFile } from './append-file';
+import { tempPathBeside } from './temp-files';
+
+/** The spooled directory is copied into the ZIP in reads of this size. */
+const COPY_BYTES = 256 * 1024;
+
+/** A place kept in the central directory for an entry whose data is stored later. */
+export interface DirectorySlot {
+  header: Buffer | undefined;
+}
+
+/** Bytes of the spool file, from `from` up to `to`. */
+interface SpooledRange {
+  from: number;
+  to: number;
+}
+
+/**
+ * The central directory of a ZIP being written, its headers gathered in a hidden file beside the ZIP
+ * as entries are stored, so that memory does not grow with their number (100,000 videos make 400,000
+ * headers). Only the places kept for entries stored later, a handful, stay in memory.
+ */
+export class DirectorySpool {
+  readonly #path: string;
+  readonly #file: AppendFile;
+  readonly #parts: Array<SpooledRange | DirectorySlot> = [];
+
+  private constructor(path: string, file: AppendFile) {
+    this.#path = path;
+    this.#file = file;
+  }
+
+  static async create(targetPath: string): Promise<DirectorySpool> {
+    const path = tempPathBeside(targetPath, 'spool');
+    return new DirectorySpool(path, await AppendFile.create(path));
+  }
+
+  /** Lists a header after those listed so far. */
+  async add(header: Buffer): Promise<void> {
+    const from = this.#file.size;
+    await this.#file.append(header);
+    const last = this.#parts.at(-1);
+    if (last !== undefined && 'to' in last && last.to === from) last.to = this.#file.size;
+    else this.#parts.push({ from, to: this.#file.size });
+  }
+
+  /** Keeps a place after the headers listed so far, for a header known later. */
+  keepPlace(): DirectorySlot {
+    const slot: DirectorySlot = { header: undefined };
+    this.#parts.push(slot);
+    return slot;
+  }
+
+  /** Appends the whole directory, in order, to `destination`; every kept place must be filled by now. */
+  async writeTo(destination: AppendFile): Promise<void> {
+    await this.#file.flush();
+    await this.#file.close();
+    const spooled = await open(this.#path, 'r');
+    try {
+      for (const part of this.#parts) {
+        if (!('to' in part)) {
+          if (part.header === undefined) throw new Error('an entry was listed but never stored');
+          await destination.append(part.header);
+          continue;
+        }
+        for (let at = part.from; at < part.to;) {
+          const length = Math.min(COPY_BYTES, part.to - at);
+          // A fresh buffer each time: the destination may still hold the previous one in its batch.
+          const { bytesRead, buffer } = await spooled.read(Buffer.allocUnsafe(length), 0, length, at);
+          if (bytesRead === 0) throw new Error('the central directory spool file ended early');
+          await destination.append(buffer.subarray(0, bytesRead));
+          at += bytesRead;
+        }
+      }
+    } finally {
+      await spooled.close();
+    }
+  }
+
+  /** Deletes the hidden file, as far as it can. */
+  async remove(): Promise<void> {
+    await this.#file.close().catch(() => undefined);
+    await rm(this.#path, { force: true }).catch(() => undefined);
+  }
+}

@@ -15,8 +15,8 @@
 /* global window, document, requestAnimationFrame, MutationObserver */
 
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,7 @@ const RUNNING = 20_000;
 /** The first data row of the Videos table (a row still loading has no position cell). */
 const FIRST_ROW = '.vt-body [data-index="0"] .vt-position';
 const VIEWPORT = { width: 1280, height: 860 };
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout);
 const results = { machine: machine(), repeats, figures: {} };
 
 /** Every child process started, so that an error anywhere still stops them all. */
@@ -83,7 +84,7 @@ async function withLargeJobs() {
   const { context, page, errors } = await openApp(ui);
   try {
     if (wanted('A')) await firstRows(page, { large, small });
-    if (wanted('B')) await scrollFrames(page, large);
+    if (wanted('B')) await scrollFrames(page, ui, large);
     if (errors.length > 0) throw new Error(`errors thrown in the page:\n${errors.join('\n')}`);
   } finally {
     await context.close();
@@ -153,7 +154,7 @@ function watchFirstRow(selector) {
 }
 
 /** Figure B: the 100,000-row table scrolled from top to bottom, every frame's duration noted. */
-async function scrollFrames(page, jobId) {
+async function scrollFrames(page, ui, jobId) {
   const p95s = [];
   const maxima = [];
   const cdp = await page.context().newCDPSession(page);
@@ -164,7 +165,9 @@ async function scrollFrames(page, jobId) {
     await page.locator(FIRST_ROW).waitFor();
     await page.waitForTimeout(1_000); // the detail's other requests answered: the scroll starts idle
     const before = await mainThreadTimes(cdp);
+    const serverBefore = cpuSeconds(ui.pid);
     const scrolled = await page.evaluate(scrollToBottom);
+    const serverCpu = cpuSeconds(ui.pid) - serverBefore;
     const after = await mainThreadTimes(cdp);
     // What the renderer's main thread did, in ms a frame: tells its own work from waiting for a core.
     const busy = Object.fromEntries(
@@ -183,9 +186,18 @@ async function scrollFrames(page, jobId) {
         `median ${percentile(sorted, 0.5).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, max ${sorted.at(-1).toFixed(1)} ms; ` +
         `${over(20)} frames over 20 ms, ${over(50)} over 50 ms; ${scrolled.longFrames.length} long animation frames (max ${Math.max(0, ...scrolled.longFrames).toFixed(0)} ms); ` +
         `${scrolled.framesShowingLoading} frames showed rows still loading; last row drawn ${scrolled.lastRowAfter.toFixed(0)} ms after the last step; ` +
-        `main thread a frame: task ${busy.TaskDuration.toFixed(2)} ms (script ${busy.ScriptDuration.toFixed(2)}, style ${busy.RecalcStyleDuration.toFixed(2)}, layout ${busy.LayoutDuration.toFixed(2)})`,
+        `renderer a frame: main thread busy ${busy.TaskDuration.toFixed(2)} ms (script ${busy.ScriptDuration.toFixed(2)}, style ${busy.RecalcStyleDuration.toFixed(2)}, layout ${busy.LayoutDuration.toFixed(2)}), ` +
+        `its CPU ${busy.ThreadTime.toFixed(2)} ms, the whole renderer process's CPU ${busy.ProcessTime.toFixed(2)} ms; ` +
+        `scriptorium ui's CPU ${serverCpu.toFixed(1)} s during the scroll`,
     );
-    (results.scrollRuns ??= []).push({ ...scrolled, frames: undefined, p95, max: sorted.at(-1), busy });
+    (results.scrollRuns ??= []).push({
+      ...scrolled,
+      frames: undefined,
+      p95,
+      max: sorted.at(-1),
+      busy,
+      serverCpu,
+    });
   }
   await cdp.detach();
   record('B', 'scrolling 100,000 rows: p95 frame duration, ms', p95s);
@@ -253,7 +265,7 @@ async function memoryWhileRunning() {
       const ui = await startUi(dataDir);
       const { context, page, errors } = await openApp(ui);
       try {
-        const measured = await heapDuringJob(page, view, playlist(`PLrendererBenchRun${run}`, RUNNING));
+        const measured = await heapDuringJob(page, ui, view, playlist(`PLrendererBenchRun${run}`, RUNNING));
         if (errors.length > 0) throw new Error(`errors thrown in the page:\n${errors.join('\n')}`);
         const mib = (bytes) => (bytes / 2 ** 20).toFixed(2);
         const percent = ((measured.end - measured.start) / measured.start) * 100;
@@ -275,10 +287,12 @@ async function memoryWhileRunning() {
 }
 
 /**
- * Starts the job from New job, as a user would, opens the view, then every second collects garbage
- * and reads the heap over CDP until the job is completed; a last sample a second after that.
+ * Starts the job from New job, as a user would, and opens the view; then, every second, collects
+ * garbage and reads the heap over CDP until the job is completed, and once more a second after that.
+ * The job's progress is asked of the ui's own API from here, not read in the page: Playwright's
+ * injected script runs in the page's heap, and would be measured with it.
  */
-async function heapDuringJob(page, view, source) {
+async function heapDuringJob(page, ui, view, source) {
   const cdp = await page.context().newCDPSession(page);
   const sample = async () => {
     await cdp.send('HeapProfiler.collectGarbage');
@@ -286,31 +300,35 @@ async function heapDuringJob(page, view, source) {
     const { nodes } = await cdp.send('Memory.getDOMCounters');
     return { at: performance.now(), heap: usedSize, nodes };
   };
+  const job = async () => {
+    const [newest] = await ui.command('listJobs', {});
+    return { completed: newest.status === 'completed', done: newest.counts.total - newest.counts.pending };
+  };
   await goTo(page, 'New job');
   await page.getByRole('textbox', { name: 'Sources' }).fill(source);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
-  const card = page.getByRole('article').first();
   if (view === 'detail') {
-    await card.getByRole('heading', { level: 2 }).getByRole('link').click();
+    await page.getByRole('article').first().getByRole('heading', { level: 2 }).getByRole('link').click();
     await page.locator(FIRST_ROW).waitFor();
   }
-  const progress = page.getByRole('progressbar').first();
-  const done = async () => Number((await progress.getAttribute('aria-valuenow')) ?? 0);
-  const completed = () =>
-    (view === 'jobs' ? card : page.locator('.detail-title')).getByText('Completed', { exact: true }).count();
 
   const samples = [await sample()];
-  const doneAtStart = await done();
-  while ((await completed()) === 0) {
+  const doneAtStart = (await job()).done;
+  while (!(await job()).completed) {
     await wait(1_000);
     samples.push(await sample());
     if (samples.length > 900) throw new Error('the job did not complete within 15 minutes');
   }
   await wait(1_000);
   samples.push(await sample());
-  if ((await done()) !== RUNNING) throw new Error(`the job completed with ${await done()} videos done`);
   await cdp.detach();
+  const { done } = await job();
+  if (done !== RUNNING) throw new Error(`the job completed with ${done} videos done`);
+  // The page says so too (read after the last sample).
+  const status = view === 'jobs' ? page.getByRole('article').first() : page.locator('.detail-title');
+  await status.getByText('Completed', { exact: true }).waitFor();
+
   const heaps = samples.map((entry) => entry.heap);
   return {
     start: heaps[0],
@@ -324,10 +342,23 @@ async function heapDuringJob(page, view, source) {
   };
 }
 
+/** CPU seconds a process has used so far (user and system), from /proc. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
 /** The renderer main thread's cumulative times, in seconds, from CDP's Performance.getMetrics. */
 async function mainThreadTimes(cdp) {
   const { metrics } = await cdp.send('Performance.getMetrics');
-  const names = ['TaskDuration', 'ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration'];
+  const names = [
+    'TaskDuration',
+    'ScriptDuration',
+    'RecalcStyleDuration',
+    'LayoutDuration',
+    'ThreadTime',
+    'ProcessTime',
+  ];
   return Object.fromEntries(
     names.map((name) => [name, metrics.find((metric) => metric.name === name).value]),
   );
@@ -402,7 +433,21 @@ async function startUi(dataDir) {
     const url = /Scriptorium is open at (\S+)/.exec(output)?.[1];
     if (url !== undefined) {
       child.stdout.resume(); // later output is not read, but must not fill the pipe
-      return { url, stop: () => stop(child, 'SIGTERM') };
+      const { origin, searchParams } = new URL(url);
+      const command = async (name, input) => {
+        const response = await fetch(`${origin}/api/command/${name}`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${searchParams.get('token')}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify(input),
+        });
+        const answer = await response.json();
+        if (!answer.ok) throw new Error(`${name}: ${answer.error.message}`);
+        return answer.value;
+      };
+      return { url, pid: child.pid, command, stop: () => stop(child, 'SIGTERM') };
     }
   }
   throw new Error(`scriptorium ui printed no address:\n${output}`);

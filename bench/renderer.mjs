@@ -8,8 +8,8 @@
 //   C. the renderer's JS heap after GC, sampled every second while a 20,000-video job runs to its end,
 //      with the Jobs screen or the job's detail open
 // Run with `npm run bench:renderer` (it builds first). BENCH_REPEATS (default 3) sets the runs of
-// each figure and BENCH_ONLY (a comma list of A, B, C) narrows the run; CHROMIUM_PATH names the
-// browser (default /usr/bin/chromium). Every process talks only to 127.0.0.1 and is stopped at the end.
+// each figure, BENCH_ONLY (a comma list of A, B, C) narrows the run, BENCH_RUNNING (default 20000)
+// sets the size of figure C's job; CHROMIUM_PATH names the browser (default /usr/bin/chromium). Every process talks only to 127.0.0.1 and is stopped at the end.
 
 // The functions handed to page.evaluate run in the page, where these are defined.
 /* global window, document, requestAnimationFrame, MutationObserver */
@@ -28,9 +28,10 @@ const only = process.env.BENCH_ONLY?.toUpperCase().split(',');
 const wanted = (figure) => only === undefined || only.includes(figure);
 const LARGE = 100_000;
 const SMALL = 2_000;
-const RUNNING = 20_000;
+const RUNNING = Number(process.env.BENCH_RUNNING ?? 20_000);
 /** The first data row of the Videos table (a row still loading has no position cell). */
-const FIRST_ROW = '.vt-body [data-index="0"] .vt-position';
+const FIRST_ROW_ELEMENT = '.vt-body [data-index="0"]';
+const FIRST_ROW = `${FIRST_ROW_ELEMENT} .vt-position`;
 const VIEWPORT = { width: 1280, height: 860 };
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout);
 const results = { machine: machine(), repeats, figures: {} };
@@ -259,6 +260,7 @@ async function scrollToBottom() {
 /** Figure C: the renderer's heap while a 20,000-video job runs, the Jobs screen or its detail open. */
 async function memoryWhileRunning() {
   const growth = { jobs: [], detail: [] };
+  const secondHalf = { jobs: [], detail: [] };
   for (let run = 0; run < repeats; run++) {
     for (const view of ['jobs', 'detail']) {
       const dataDir = join(tempDir(), 'data');
@@ -269,13 +271,22 @@ async function memoryWhileRunning() {
         if (errors.length > 0) throw new Error(`errors thrown in the page:\n${errors.join('\n')}`);
         const mib = (bytes) => (bytes / 2 ** 20).toFixed(2);
         const percent = ((measured.end - measured.start) / measured.start) * 100;
+        // Growth over the job's second half: past the warm-up, what a leak would keep adding.
+        const latePercent = ((measured.end - measured.halfway) / measured.halfway) * 100;
         growth[view].push(percent);
+        secondHalf[view].push(latePercent);
         console.log(
           `[C] ${view === 'jobs' ? 'Jobs screen' : 'job detail '}, run ${run + 1}: heap after GC ${mib(measured.start)} MiB at start ` +
-            `(${measured.doneAtStart} videos done), peak ${mib(measured.peak)}, end ${mib(measured.end)} MiB (${percent >= 0 ? '+' : ''}${percent.toFixed(1)} %); ` +
+            `(${measured.doneAtStart} videos done), halfway ${mib(measured.halfway)}, peak ${mib(measured.peak)}, end ${mib(measured.end)} MiB (${signed(percent)} % from the start, ${signed(latePercent)} % from halfway); ` +
             `DOM nodes ${measured.nodesAtStart} → ${measured.nodesAtEnd}; ${measured.samples.length} samples over ${measured.seconds.toFixed(0)} s`,
         );
-        (results.memoryRuns ??= []).push({ view, run: run + 1, ...measured, growthPercent: percent });
+        (results.memoryRuns ??= []).push({
+          view,
+          run: run + 1,
+          ...measured,
+          growthPercent: percent,
+          secondHalfGrowthPercent: latePercent,
+        });
       } finally {
         await context.close();
         await ui.stop();
@@ -284,6 +295,8 @@ async function memoryWhileRunning() {
   }
   record('C', `${RUNNING} videos running, Jobs screen open: heap growth start to end, %`, growth.jobs);
   record('C', `${RUNNING} videos running, job detail open: heap growth start to end, %`, growth.detail);
+  record('C', `${RUNNING} videos running, Jobs screen open: heap growth halfway to end, %`, secondHalf.jobs);
+  record('C', `${RUNNING} videos running, job detail open: heap growth halfway to end, %`, secondHalf.detail);
 }
 
 /**
@@ -325,13 +338,15 @@ async function heapDuringJob(page, ui, view, source) {
   await cdp.detach();
   const { done } = await job();
   if (done !== RUNNING) throw new Error(`the job completed with ${done} videos done`);
-  // The page says so too (read after the last sample).
+  // The page says so too (read after the last sample), and an open table shows the rows' new status.
   const status = view === 'jobs' ? page.getByRole('article').first() : page.locator('.detail-title');
   await status.getByText('Completed', { exact: true }).waitFor();
+  if (view === 'detail') await page.locator(FIRST_ROW_ELEMENT, { hasNotText: 'Pending' }).waitFor();
 
   const heaps = samples.map((entry) => entry.heap);
   return {
     start: heaps[0],
+    halfway: heaps[Math.floor(heaps.length / 2)],
     peak: Math.max(...heaps),
     end: heaps.at(-1),
     nodesAtStart: samples[0].nodes,
@@ -513,6 +528,10 @@ function record(figure, label, values) {
 
 function machine() {
   return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+}
+
+function signed(value) {
+  return `${value >= 0 ? '+' : ''}${value.toFixed(1)}`;
 }
 
 function seconds(since) {

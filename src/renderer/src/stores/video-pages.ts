@@ -7,6 +7,12 @@ import { pagesCovering, withPage, type Pages } from '../lib/page-cache';
 export const PAGE_SIZE = 100;
 /** Pages kept in memory: the rows around the visible window, never the whole job. */
 export const MAX_PAGES = 8;
+/**
+ * Pages asked at once: enough for the two pages a screenful can span. More would queue behind each
+ * other while the rows they are for scroll away; a fast scroll through 100,000 rows asked for every
+ * page it passed, and the rows on screen came seconds after it stopped.
+ */
+export const MAX_IN_FLIGHT = 2;
 
 export interface VideoPagesState {
   jobId: number | null;
@@ -29,8 +35,8 @@ export interface VideoPagesState {
 
 /**
  * The job detail's table: pages of rows fetched with listVideos around the visible window, at most
- * MAX_PAGES of them held. Each query (job, filter, search) has a generation; an answer to an older
- * one is dropped.
+ * MAX_PAGES of them held and MAX_IN_FLIGHT asked at once, always for pages on screen when asked.
+ * Each query (job, filter, search) has a generation; an answer to an older one is dropped.
  */
 export function createVideoPagesStore(api: ScriptoriumApi) {
   let generation = 0;
@@ -40,6 +46,8 @@ export function createVideoPagesStore(api: ScriptoriumApi) {
   let askAgain = new Set<number>();
   /** Pages the screen shows now; never evicted. */
   let visible = new Set<number>();
+  /** Visible pages held but out of date: the videos changed since they were fetched. */
+  let stale = new Set<number>();
 
   return createStore<VideoPagesState>()((set, get) => {
     const fetchPage = async (page: number): Promise<void> => {
@@ -56,6 +64,7 @@ export function createVideoPagesStore(api: ScriptoriumApi) {
           search,
         });
         if (asked !== generation) return;
+        stale.delete(page);
         set((state) => ({
           total: answer.total,
           pages: withPage(state.pages, page, answer.rows, MAX_PAGES, visible),
@@ -66,8 +75,19 @@ export function createVideoPagesStore(api: ScriptoriumApi) {
       } finally {
         if (asked === generation) {
           inFlight.delete(page);
-          if (askAgain.delete(page)) void fetchPage(page);
+          if (askAgain.delete(page)) stale.add(page);
+          // After a failure, the next scroll or change of the videos asks again, not a loop here.
+          if (get().error === null) askForVisible();
         }
+      }
+    };
+
+    /** Asks for the visible pages missing or out of date, while fewer than MAX_IN_FLIGHT are asked. */
+    const askForVisible = (): void => {
+      const { pages } = get();
+      for (const page of visible) {
+        if (inFlight.size >= MAX_IN_FLIGHT) return;
+        if (!inFlight.has(page) && (!pages.has(page) || stale.has(page))) void fetchPage(page);
       }
     };
 
@@ -77,6 +97,7 @@ export function createVideoPagesStore(api: ScriptoriumApi) {
       inFlight = new Set();
       askAgain = new Set();
       visible = new Set([0]);
+      stale = new Set();
       set({ ...change, total: null, pages: new Map(), error: null });
       void fetchPage(0);
     };
@@ -99,10 +120,8 @@ export function createVideoPagesStore(api: ScriptoriumApi) {
         if (search !== get().search) restart({ search });
       },
       showRows(first, last) {
-        const needed = pagesCovering(first, last, PAGE_SIZE);
-        visible = new Set(needed);
-        const { pages } = get();
-        for (const page of needed) if (!pages.has(page)) void fetchPage(page);
+        visible = new Set(pagesCovering(first, last, PAGE_SIZE));
+        askForVisible();
       },
       refresh(jobId) {
         if (jobId !== get().jobId) return;
@@ -111,11 +130,12 @@ export function createVideoPagesStore(api: ScriptoriumApi) {
         set((state) => ({
           pages: new Map([...state.pages].filter(([page]) => visible.has(page))),
         }));
-        const wanted = visible.size === 0 ? [0] : [...visible];
-        for (const page of wanted) {
+        if (visible.size === 0) visible = new Set([0]);
+        for (const page of visible) {
           if (inFlight.has(page)) askAgain.add(page);
-          else void fetchPage(page);
+          else stale.add(page);
         }
+        askForVisible();
       },
     };
   });

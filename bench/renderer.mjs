@@ -9,7 +9,8 @@
 //      with the Jobs screen or the job's detail open
 // Run with `npm run bench:renderer` (it builds first). BENCH_REPEATS (default 3) sets the runs of
 // each figure, BENCH_ONLY (a comma list of A, B, C) narrows the run, BENCH_RUNNING (default 20000)
-// sets the size of figure C's job; CHROMIUM_PATH names the browser (default /usr/bin/chromium). Every process talks only to 127.0.0.1 and is stopped at the end.
+// sets the size of figure C's job; CHROMIUM_PATH names the browser (default /usr/bin/chromium).
+// Every process talks only to 127.0.0.1 and is stopped at the end, also after an error.
 
 // The functions handed to page.evaluate run in the page, where these are defined.
 /* global window, document, requestAnimationFrame, MutationObserver */
@@ -42,24 +43,25 @@ process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 const temporary = [];
 
 const sim = await startSimulator();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-    '--disable-gpu',
-  ],
-});
-results.chromium = browser.version();
-console.log(`machine: ${results.machine}; Chromium ${results.chromium}; ${repeats} runs a figure`);
+let browser;
 try {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-gpu',
+    ],
+  });
+  results.chromium = browser.version();
+  console.log(`machine: ${results.machine}; Chromium ${results.chromium}; ${repeats} runs a figure`);
   if (wanted('A') || wanted('B')) await withLargeJobs();
   if (wanted('C')) await memoryWhileRunning();
 } finally {
-  await browser.close();
+  await browser?.close();
   await sim.stop();
   for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
 }
@@ -126,9 +128,7 @@ async function clickToFirstRow(page, jobId) {
   await link.waitFor();
   await page.evaluate(watchFirstRow, FIRST_ROW);
   await link.click();
-  const measured = await page.evaluate(() => window.benchFirstRow);
-  await page.locator(FIRST_ROW).waitFor();
-  return measured;
+  return page.evaluate(() => window.benchFirstRow);
 }
 
 /**

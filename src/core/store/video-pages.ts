@@ -47,9 +47,10 @@ export interface VideoPageQuery {
 
 // Both filters are always present and switched off by their own parameter, so one statement serves
 // every query; the order is that of the items_by_job_order index.
-const FILTERS = `
+const STATUS_FILTER = `
   WHERE i.job_id = :jobId
-    AND (:status = 'all' OR i.status = :status OR (:status = 'pending' AND i.status = 'fetching'))
+    AND (:status = 'all' OR i.status = :status OR (:status = 'pending' AND i.status = 'fetching'))`;
+const FILTERS = `${STATUS_FILTER}
     AND (:search = '' OR instr(lower(i.title || ' ' || coalesce(t.title, '')), lower(:search)) > 0)`;
 
 const statements = preparedFor((db) => ({
@@ -66,6 +67,9 @@ const statements = preparedFor((db) => ({
   count: db.prepare(
     `SELECT count(*) AS n FROM items i LEFT JOIN transcripts t ON t.id = i.transcript_id ${FILTERS}`,
   ),
+  // Without a search, the count needs no transcript: read from the items' index alone, it is several
+  // times faster, and the table asks for it with every page (100,000 videos: 46 ms with the join).
+  countByStatus: db.prepare(`SELECT count(*) AS n FROM items i ${STATUS_FILTER}`),
 }));
 
 /** A page of the job's videos in list order (source by source, by position), and how many match. */
@@ -75,7 +79,11 @@ export function videoPage(
   query: VideoPageQuery,
 ): { total: number; rows: StoredVideoRow[] } {
   const params = { jobId, status: query.status, search: query.search.trim() };
-  const { n } = z.object({ n: z.number().int() }).parse(statements(db).count.get(params));
+  const counted =
+    params.search === ''
+      ? statements(db).countByStatus.get({ jobId, status: params.status })
+      : statements(db).count.get(params);
+  const { n } = z.object({ n: z.number().int() }).parse(counted);
   const rows = statements(db)
     .page.all({ ...params, limit: query.limit, offset: query.offset })
     .map((row) => VideoRowSchema.parse(row));

@@ -1,17 +1,14 @@
-import type { ApiResponse, VideoPage } from '../api/types';
-import { isApiError } from '../api/errors';
 import { jobHasVideos, lastItemId, shiftPositions } from '../store/items';
-import { recordCredit } from '../store/ledger';
 import { failWalk, recordSyncPage, sourcesOfJob, type SourceRecord } from '../store/sources';
 import type { RunContext } from './run-context';
 import { Selection } from './selection';
 import {
+  buyPage,
   endpointOf,
   expectedVideosOf,
   insertListedVideo,
   LoopGuard,
-  recordWalkFailure,
-  requestPage,
+  recordPageCredit,
 } from './walk';
 
 /**
@@ -59,21 +56,8 @@ async function syncList(ctx: RunContext, source: SourceRecord): Promise<number> 
   // Items are numbered in the order they are added: those above this one are the sync's.
   const lastKnownItem = lastItemId(ctx.db, ctx.jobId);
   while (!ctx.control.stopped) {
-    if (!ctx.budget.reserve()) {
-      ctx.control.stop({ kind: 'budget' });
-      break;
-    }
-    let response: ApiResponse<VideoPage>;
-    try {
-      await ctx.pacer?.wait(ctx.control.stopSignal);
-      response = await requestPage(ctx, source, cursor);
-    } catch (error) {
-      ctx.budget.settle(isApiError(error) && error.charged);
-      recordWalkFailure(ctx, source, error);
-      break;
-    }
-    ctx.budget.settle(response.charged);
-    ctx.health.answered();
+    const response = await buyPage(ctx, source, cursor);
+    if (response === undefined) break;
     const page = response.value;
     const next = page.hasMore ? page.continuation : null;
     listSize = expectedVideosOf(page) ?? listSize;
@@ -86,9 +70,7 @@ async function syncList(ctx: RunContext, source: SourceRecord): Promise<number> 
           const kept = insertListedVideo(ctx, source, video, listed + i + 1, { selection, listSize, at });
           if (kept !== undefined) tally[kept ? 'added' : 'skipped'] += 1;
         });
-        if (response.charged) {
-          recordCredit(ctx.db, { jobId: ctx.jobId, endpoint: endpointOf(source), sourceId: source.id, at });
-        }
+        recordPageCredit(ctx, source, response, at);
         recordSyncPage(ctx.db, source.id, next);
         if (loop !== undefined) failWalk(ctx.db, source.id, 'failed', { message: loop.message });
       })

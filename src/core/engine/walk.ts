@@ -50,6 +50,51 @@ async function resolveChannels(ctx: RunContext): Promise<void> {
   }
 }
 
+/**
+ * Buys a list's page at `cursor`: within the job's budget (spent, the run stops for it), paced,
+ * its credit settled. Undefined when it cannot be had: the run stopped, or the walk failed, which is
+ * then recorded on the source.
+ */
+export async function buyPage(
+  ctx: RunContext,
+  source: SourceRecord,
+  cursor: string | null,
+): Promise<ApiResponse<VideoPage> | undefined> {
+  if (!ctx.budget.reserve()) {
+    ctx.control.stop({ kind: 'budget' });
+    return undefined;
+  }
+  let response: ApiResponse<VideoPage>;
+  try {
+    await ctx.pacer?.wait(ctx.control.stopSignal);
+    response = await requestPage(ctx, source, cursor);
+  } catch (error) {
+    ctx.budget.settle(isApiError(error) && error.charged);
+    recordWalkFailure(ctx, source, error);
+    return undefined;
+  }
+  ctx.budget.settle(response.charged);
+  ctx.health.answered();
+  return response;
+}
+
+/** The ledger row of a page the service charged for; call it in the page's transaction. */
+export function recordPageCredit(
+  ctx: RunContext,
+  source: SourceRecord,
+  response: ApiResponse<VideoPage>,
+  at: string,
+): void {
+  if (!response.charged) return;
+  recordCredit(ctx.db, {
+    jobId: ctx.jobId,
+    endpoint: endpointOf(source),
+    sourceId: source.id,
+    requestId: response.requestId ?? null,
+    at,
+  });
+}
+
 async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> {
   const maxVideos = ctx.options.maxVideos;
   const loops = new LoopGuard(source);
@@ -58,22 +103,8 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
   let cursor = source.cursor;
   let videosFound = source.videosFound;
   while (!ctx.control.stopped) {
-    if (!ctx.budget.reserve()) {
-      ctx.control.stop({ kind: 'budget' });
-      return;
-    }
-    let response: ApiResponse<VideoPage>;
-    try {
-      await ctx.pacer?.wait(ctx.control.stopSignal);
-      response = await requestPage(ctx, source, cursor);
-    } catch (error) {
-      ctx.budget.settle(isApiError(error) && error.charged);
-      recordWalkFailure(ctx, source, error);
-      return;
-    }
-    ctx.budget.settle(response.charged);
-    ctx.health.answered();
-
+    const response = await buyPage(ctx, source, cursor);
+    if (response === undefined) return;
     const page = response.value;
     const room = maxVideos === undefined ? page.items.length : Math.max(0, maxVideos - videosFound);
     const listed = page.items.slice(0, room);
@@ -103,15 +134,7 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
         if (done && selection.needsListSize) {
           tally.settled = settleAwaitingItems(ctx, source, selection, videosFound + listed.length, at);
         }
-        if (response.charged) {
-          recordCredit(ctx.db, {
-            jobId: ctx.jobId,
-            endpoint: endpointOf(source),
-            sourceId: source.id,
-            requestId: response.requestId ?? null,
-            at,
-          });
-        }
+        recordPageCredit(ctx, source, response, at);
         // A reopened walk goes on from `next` even after a loop: at worst it buys one page to find it again.
         recordPage(ctx.db, source.id, {
           cursor: next,
@@ -291,7 +314,7 @@ function settleAwaitingItems(
   return kept;
 }
 
-export function requestPage(
+function requestPage(
   ctx: RunContext,
   source: SourceRecord,
   cursor: string | null,
@@ -330,7 +353,7 @@ export function endpointOf(source: SourceRecord): 'playlist/videos' | 'channel/v
  * A 404 makes the walk unavailable and other failures make it failed, each with its reason, and the
  * job goes on; 402, 401/403 and a service that cannot be reached stop the run.
  */
-export function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown): void {
+function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown): void {
   const failure = classifyFailure(error, ctx.control.stopSignal);
   switch (failure.kind) {
     case 'aborted':

@@ -170,3 +170,12 @@ test('latencyMs delays every answer', async () => {
   expect((await api(sim, 'channel/resolve', { input: '@a' })).status).toBe(200);
   expect(performance.now() - started).toBeGreaterThanOrEqual(35);
 });
+
+test("latencyMs and a 'delay' fault add up", async () => {
+  sim = await startSimulator({ credits: 100, latencyMs: 40 });
+  sim.admin.addFault({ kind: 'delay', delayMs: 60, times: 1 });
+  const started = performance.now();
+  const reply = await api(sim, 'transcript', VIDEO);
+  expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+  expect(transcriptSchema.parse(reply.json()).video_id).toBe('dQw4w9WgXcQ');
+});

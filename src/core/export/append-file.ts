@@ -37,6 +37,27 @@ export class AppendFile {
     if (this.#batchBytes >= BATCH_BYTES) await this.flush();
   }
 
+  /**
+   * Appends the bytes of `source` from `from` to `to` (its end when undefined), read into one buffer
+   * used over and over: a fresh buffer for every read would leave a copied file's worth of garbage
+   * for the collector (tens of MiB for a large spool).
+   */
+  async copyFrom(source: FileHandle, from: number, to = Number.POSITIVE_INFINITY): Promise<void> {
+    await this.flush();
+    const buffer = Buffer.allocUnsafe(BATCH_BYTES);
+    for (let at = from; at < to;) {
+      const length = Math.min(BATCH_BYTES, to - at);
+      const { bytesRead } = await source.read(buffer, 0, length, at);
+      if (bytesRead === 0) {
+        if (to === Number.POSITIVE_INFINITY) return;
+        throw new Error('a file being copied ended early');
+      }
+      await this.#write(buffer.subarray(0, bytesRead));
+      this.#size += bytesRead;
+      at += bytesRead;
+    }
+  }
+
   /** Writes what is batched. */
   async flush(): Promise<void> {
     // A batch of one buffer (a large piece, such as a copied spool file's) is written as it is.
@@ -44,6 +65,10 @@ export class AppendFile {
       this.#batch.length === 1 ? (this.#batch[0] as Buffer) : Buffer.concat(this.#batch, this.#batchBytes);
     this.#batch = [];
     this.#batchBytes = 0;
+    await this.#write(bytes);
+  }
+
+  async #write(bytes: Buffer): Promise<void> {
     // A write may take fewer bytes than given (a full disk reports ENOSPC on the next one).
     for (let written = 0; written < bytes.length;) {
       written += (await this.#file.write(bytes, written)).bytesWritten;

@@ -2,9 +2,6 @@ import { open, rm } from 'node:fs/promises';
 import { AppendFile } from './append-file';
 import { tempPathBeside } from './temp-files';
 
-/** The spooled directory is copied into the ZIP in reads of this size. */
-const COPY_BYTES = 256 * 1024;
-
 /** A place kept in the central directory for an entry whose data is stored later. */
 export interface DirectorySlot {
   header: Buffer | undefined;
@@ -64,14 +61,7 @@ export class DirectorySpool {
           await destination.append(part.header);
           continue;
         }
-        for (let at = part.from; at < part.to;) {
-          const length = Math.min(COPY_BYTES, part.to - at);
-          // A fresh buffer each time: the destination may still hold the previous one in its batch.
-          const { bytesRead, buffer } = await spooled.read(Buffer.allocUnsafe(length), 0, length, at);
-          if (bytesRead === 0) throw new Error('the central directory spool file ended early');
-          await destination.append(buffer.subarray(0, bytesRead));
-          at += bytesRead;
-        }
+        await destination.copyFrom(spooled, part.from, part.to);
       }
     } finally {
       await spooled.close();

@@ -28,8 +28,6 @@ const BATCH_FILES = 256;
 const BATCHES_AHEAD = 4;
 /** A final deflate block holding no data (fixed Huffman codes, end of block): closes a deflate stream. */
 const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
-/** A spool file is copied into the ZIP in reads of this size. */
-const COPY_BYTES = 256 * 1024;
 /** The SHA-256 of no bytes at all: that of an entry to which nothing was written. */
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
@@ -278,12 +276,7 @@ export class AtomicZipFile {
   async #copyFrom(path: string): Promise<void> {
     const source = await open(path, 'r');
     try {
-      for (;;) {
-        // A fresh buffer each time: the file may still hold the previous one in its batch.
-        const { bytesRead, buffer } = await source.read(Buffer.allocUnsafe(COPY_BYTES), 0, COPY_BYTES, null);
-        if (bytesRead === 0) break;
-        await this.#file.append(buffer.subarray(0, bytesRead));
-      }
+      await this.#file.copyFrom(source, 0);
     } finally {
       await source.close();
     }
@@ -354,15 +347,30 @@ class EntryStream {
   async write(text: string): Promise<void> {
     this.#gathered.push(text);
     this.#gatheredLength += text.length;
-    if (this.#gatheredLength >= BATCH_LENGTH) await this.flush();
+    if (this.#gatheredLength < BATCH_LENGTH) return;
+    // Parts are cut at fixed places in the entry's text, never where the writer's pieces happened to
+    // end (a file read back comes in pieces that depend on timing), so the same text always gives the
+    // same bytes. A cut never splits a surrogate pair.
+    let rest = this.#gathered.join('');
+    while (rest.length >= BATCH_LENGTH) {
+      const cut = isHighSurrogate(rest.charCodeAt(BATCH_LENGTH - 1)) ? BATCH_LENGTH - 1 : BATCH_LENGTH;
+      await this.#sendPart(rest.slice(0, cut));
+      rest = rest.slice(cut);
+    }
+    this.#gathered = [rest];
+    this.#gatheredLength = rest.length;
   }
 
-  /** Sends what is gathered as a part. */
+  /** Sends what is gathered as the last part. */
   async flush(): Promise<void> {
     if (this.#gatheredLength === 0) return;
     const part = this.#gathered.join('');
     this.#gathered = [];
     this.#gatheredLength = 0;
+    await this.#sendPart(part);
+  }
+
+  async #sendPart(part: string): Promise<void> {
     const compressed = this.#deflate.compressStreamPart(part, { stream: this.#id, first: this.#first });
     this.#first = false;
     await this.#send(compressed, async ({ size, crc, sha256, data }) => {
@@ -379,6 +387,10 @@ class EntryStream {
     this.entry.compressedSize += FINAL_EMPTY_BLOCK.length;
     await this.#destination.append(FINAL_EMPTY_BLOCK);
   }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function streamedEntry(name: string, offset: number): ZipEntry {

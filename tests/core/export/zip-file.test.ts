@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -176,6 +177,27 @@ describe('AtomicZipFile', () => {
     expect(checked.trim().split('\n')).toHaveLength(4);
     expect(result.entries).toBe(5);
     expect(readdirSync(dir).sort()).toEqual(['sums.zip', 'unzipped']);
+  });
+
+  it('gives the same bytes for a streamed entry however its text is cut into pieces', async () => {
+    // 700,001 characters: after the 'x', every odd position starts a surrogate pair (𝄞), which no
+    // part the entry is compressed in may split.
+    const whole = `x${'𝄞'.repeat(350_000)}`;
+    const piecesOf = (length: number): string[] =>
+      Array.from({ length: Math.ceil(whole.length / length) }, (_, k) =>
+        whole.slice(k * length, (k + 1) * length),
+      );
+    const write = async (out: string, pieces: string[]): Promise<string> => {
+      const zip = await AtomicZipFile.create(out, { checksums: 'SHA256SUMS' });
+      await zip.addStreamed('notes.txt', pieces);
+      await zip.commit();
+      return createHash('sha256').update(readFileSync(out)).digest('hex');
+    };
+    const inOnePiece = await write(join(dir, 'whole.zip'), [whole]);
+    expect(await write(join(dir, 'small.zip'), piecesOf(1_000))).toBe(inOnePiece);
+    expect(await write(join(dir, 'odd.zip'), piecesOf(99_991))).toBe(inOnePiece);
+    const zipped = readWithPython(join(dir, 'odd.zip'), { checkAll: true, texts: ['notes.txt'] });
+    expect(zipped.texts['notes.txt']).toBe(whole);
   });
 
   it('writes the ZIP64 records that 65,535 entries or more need', async () => {

@@ -134,7 +134,12 @@ export class StemNamer {
   readonly #template: string;
   readonly #templateHasPosition: boolean;
   readonly #positionWidth: number;
-  /** Stems already handed out, by caseKey. */
+  /**
+   * Whether every stem starts with its position (the default: the template has none, so it comes
+   * first). Positions differ and have one width, so those stems cannot clash, and none is kept.
+   */
+  readonly #positionLeads: boolean;
+  /** Stems already handed out, by caseKey, when the position does not lead. */
   readonly #taken = new Set<string>();
 
   /**
@@ -145,11 +150,13 @@ export class StemNamer {
     this.#template = sanitizeNamePart(template);
     this.#templateHasPosition = template.includes('{position}');
     this.#positionWidth = String(Math.max(videoCount, 1)).length;
+    this.#positionLeads = !this.#templateHasPosition || this.#template.startsWith('{position}');
   }
 
   /** @param position the video's row in index.csv, from 1. */
   stemFor(video: ExportVideo, position: number): string {
     const named = { video, position: String(position).padStart(this.#positionWidth, '0') };
+    if (this.#positionLeads) return this.#fittedStem(named, 1);
     for (let copy = 1; ; copy++) {
       const stem = this.#fittedStem(named, copy);
       const key = caseKey(stem);

@@ -88,10 +88,11 @@ describe('StemNamer', () => {
   });
 
   it('tells apart names only a case-folding file system confuses, such as ſ and s', () => {
-    const namer = new StemNamer(9, '{title}');
+    // The same position twice, to reach the guard behind positions (see below).
+    const namer = new StemNamer(9, '{title} {position}');
     expect([namer.stemFor(video('ſong'), 1), namer.stemFor(video('SONG'), 1)]).toEqual([
-      `1 - ſong [${ID}]`,
-      `1 - SONG (2) [${ID}]`,
+      `ſong 1 [${ID}]`,
+      `SONG 1 (2) [${ID}]`,
     ]);
   });
 
@@ -145,6 +146,15 @@ describe('StemNamer', () => {
     }
   });
 
+  it('needs no guard when positions lead: the same title and id at two positions', () => {
+    for (const template of [undefined, '{title}', '{position} - {title}']) {
+      const namer = new StemNamer(20, template);
+      const stems = [namer.stemFor(video('Song'), 9), namer.stemFor(video('SONG'), 10)];
+      expect(stems.map((stem) => stem.slice(0, 2))).toEqual(['09', '10']);
+      expect(stems.join()).not.toContain('(2)');
+    }
+  });
+
   it('makes names unique by adding (2), (3) before [id], ignoring case', () => {
     // Positions differ in a corpus; the same one is given here to reach the guard behind them.
     const namer = new StemNamer(9, '{title} {position}');
@@ -159,7 +169,7 @@ describe('StemNamer', () => {
   });
 
   it('still fits 200 bytes when a long title needs a copy number', () => {
-    const namer = new StemNamer(9);
+    const namer = new StemNamer(9, '{title} {position}');
     namer.stemFor(video('t'.repeat(300)), 1);
     const copy = namer.stemFor(video('t'.repeat(300)), 1);
     expect(copy.endsWith(` (2) [${ID}]`)).toBe(true);
@@ -182,12 +192,12 @@ describe('StemNamer', () => {
       '{language}/{title}',
       '{title} [{video_id}] {language}',
     );
-    const count = fc.integer({ min: 1, max: 99_999 });
+    const count = fc.integer({ min: 4, max: 99_999 });
     fc.assert(
       fc.property(fc.array(title, { minLength: 1, maxLength: 4 }), template, count, (titles, tpl, videos) => {
         const namer = new StemNamer(videos, tpl);
-        // The same position for all: only the titles and the uniqueness guard tell them apart.
-        const stems = titles.map((t) => namer.stemFor(video(t), videos));
+        // Positions differ, as in a corpus, and are as wide as the corpus makes them.
+        const stems = titles.map((t, index) => namer.stemFor(video(t), videos - index));
         expect(new Set(stems.map((s) => s.toLowerCase())).size).toBe(stems.length);
         for (const stem of stems) {
           for (const format of FILE_FORMATS) expectSafePath(entryPath(format, stem), ID, format);

@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { AppendFile } from './append-file';
 import { tempPathBeside } from './temp-files';
 
@@ -29,14 +29,27 @@ export class ChecksumList {
     await this.#file.append(Buffer.from(`${sha256}  ${path}\n`, 'utf8'));
   }
 
-  /** Ends the list and yields its text, in pieces (a piece never splits a character). */
+  /**
+   * Ends the list and yields its text, in pieces (a piece never splits a character), read one at a
+   * time into the same buffer: the next piece is read only once the caller has taken the last.
+   */
   async *text(): AsyncGenerator<string> {
     await this.#file.flush();
     await this.#file.close();
-    yield* createReadStream(this.#path, {
-      encoding: 'utf8',
-      highWaterMark: READ_BYTES,
-    }) as AsyncIterable<string>;
+    const file = await open(this.#path, 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(READ_BYTES);
+      const decoder = new StringDecoder('utf8');
+      for (;;) {
+        const { bytesRead } = await file.read(buffer, 0, READ_BYTES, null);
+        if (bytesRead === 0) break;
+        yield decoder.write(buffer.subarray(0, bytesRead));
+      }
+      const rest = decoder.end();
+      if (rest !== '') yield rest;
+    } finally {
+      await file.close();
+    }
   }
 
   /** Deletes the hidden file, as far as it can. */

@@ -1,7 +1,6 @@
-import { open, rm } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { AppendFile } from './append-file';
-import { tempPathBeside } from './temp-files';
+import { TempFile } from './temp-files';
 
 /** A checksum list is read back in pieces of this size. */
 const READ_BYTES = 256 * 1024;
@@ -12,21 +11,18 @@ const READ_BYTES = 256 * 1024;
  * paths hold no line break or backslash (naming.ts), the two characters sha256sum would escape.
  */
 export class ChecksumList {
-  readonly #path: string;
-  readonly #file: AppendFile;
+  readonly #spool: TempFile;
 
-  private constructor(path: string, file: AppendFile) {
-    this.#path = path;
-    this.#file = file;
+  private constructor(spool: TempFile) {
+    this.#spool = spool;
   }
 
   static async create(targetPath: string): Promise<ChecksumList> {
-    const path = tempPathBeside(targetPath, 'spool');
-    return new ChecksumList(path, await AppendFile.create(path));
+    return new ChecksumList(await TempFile.beside(targetPath, 'spool'));
   }
 
   async add(path: string, sha256: string): Promise<void> {
-    await this.#file.append(Buffer.from(`${sha256}  ${path}\n`, 'utf8'));
+    await this.#spool.file.append(Buffer.from(`${sha256}  ${path}\n`, 'utf8'));
   }
 
   /**
@@ -34,9 +30,9 @@ export class ChecksumList {
    * time into the same buffer: the next piece is read only once the caller has taken the last.
    */
   async *text(): AsyncGenerator<string> {
-    await this.#file.flush();
-    await this.#file.close();
-    const file = await open(this.#path, 'r');
+    await this.#spool.file.flush();
+    await this.#spool.file.close();
+    const file = await open(this.#spool.path, 'r');
     try {
       const buffer = Buffer.allocUnsafe(READ_BYTES);
       const decoder = new StringDecoder('utf8');
@@ -53,8 +49,7 @@ export class ChecksumList {
   }
 
   /** Deletes the hidden file, as far as it can. */
-  async remove(): Promise<void> {
-    await this.#file.close().catch(() => undefined);
-    await rm(this.#path, { force: true }).catch(() => undefined);
+  remove(): Promise<void> {
+    return this.#spool.remove();
   }
 }

@@ -1,6 +1,6 @@
-import { open, rm } from 'node:fs/promises';
-import { AppendFile } from './append-file';
-import { tempPathBeside } from './temp-files';
+import { open } from 'node:fs/promises';
+import type { AppendFile } from './append-file';
+import { TempFile } from './temp-files';
 
 /** A place kept in the central directory for an entry whose data is stored later. */
 export interface DirectorySlot {
@@ -19,27 +19,24 @@ interface SpooledRange {
  * headers). Only the places kept for entries stored later, a handful, stay in memory.
  */
 export class DirectorySpool {
-  readonly #path: string;
-  readonly #file: AppendFile;
+  readonly #spool: TempFile;
   readonly #parts: Array<SpooledRange | DirectorySlot> = [];
 
-  private constructor(path: string, file: AppendFile) {
-    this.#path = path;
-    this.#file = file;
+  private constructor(spool: TempFile) {
+    this.#spool = spool;
   }
 
   static async create(targetPath: string): Promise<DirectorySpool> {
-    const path = tempPathBeside(targetPath, 'spool');
-    return new DirectorySpool(path, await AppendFile.create(path));
+    return new DirectorySpool(await TempFile.beside(targetPath, 'spool'));
   }
 
   /** Lists a header after those listed so far. */
   async add(header: Buffer): Promise<void> {
-    const from = this.#file.size;
-    await this.#file.append(header);
+    const from = this.#spool.file.size;
+    await this.#spool.file.append(header);
     const last = this.#parts.at(-1);
-    if (last !== undefined && 'to' in last && last.to === from) last.to = this.#file.size;
-    else this.#parts.push({ from, to: this.#file.size });
+    if (last !== undefined && 'to' in last && last.to === from) last.to = this.#spool.file.size;
+    else this.#parts.push({ from, to: this.#spool.file.size });
   }
 
   /** Keeps a place after the headers listed so far, for a header known later. */
@@ -51,9 +48,9 @@ export class DirectorySpool {
 
   /** Appends the whole directory, in order, to `destination`; every kept place must be filled by now. */
   async writeTo(destination: AppendFile): Promise<void> {
-    await this.#file.flush();
-    await this.#file.close();
-    const spooled = await open(this.#path, 'r');
+    await this.#spool.file.flush();
+    await this.#spool.file.close();
+    const spooled = await open(this.#spool.path, 'r');
     try {
       for (const part of this.#parts) {
         if (!('to' in part)) {
@@ -69,8 +66,7 @@ export class DirectorySpool {
   }
 
   /** Deletes the hidden file, as far as it can. */
-  async remove(): Promise<void> {
-    await this.#file.close().catch(() => undefined);
-    await rm(this.#path, { force: true }).catch(() => undefined);
+  remove(): Promise<void> {
+    return this.#spool.remove();
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { AppendFile } from './append-file';
 import { systemErrorCode } from './errors';
 
 /** What a temporary file beside a ZIP holds: the ZIP being written, or an entry being spooled. */
@@ -18,6 +19,26 @@ const WRITER_AND_RANDOM = /^(\d+)\.[0-9a-f]{12}$/;
 export function tempPathBeside(targetPath: string, kind: TempFileKind): string {
   const random = randomBytes(6).toString('hex');
   return join(dirname(targetPath), `.${basename(targetPath)}.${process.pid}.${random}.${kind}`);
+}
+
+/** A new temporary file beside a target (tempPathBeside), written from start to end. */
+export class TempFile {
+  private constructor(
+    readonly path: string,
+    readonly file: AppendFile,
+  ) {}
+
+  /** Creates the file; fails if something already has its name. */
+  static async beside(targetPath: string, kind: TempFileKind): Promise<TempFile> {
+    const path = tempPathBeside(targetPath, kind);
+    return new TempFile(path, await AppendFile.create(path));
+  }
+
+  /** Closes and deletes the file, as far as it can. */
+  async remove(): Promise<void> {
+    await this.file.close().catch(() => undefined);
+    await rm(this.path, { force: true }).catch(() => undefined);
+  }
 }
 
 /**

@@ -1,12 +1,12 @@
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { AppendFile } from './append-file';
+import type { AppendFile } from './append-file';
 import { ChecksumList } from './checksum-list';
 import { DeflateWorker } from './deflate-worker';
 import { DirectorySpool } from './directory-spool';
 import type { DirectorySlot } from './directory-spool';
 import type { Compressed } from './deflate-worker';
-import { removeStaleTempFiles, tempPathBeside } from './temp-files';
+import { removeStaleTempFiles, TempFile } from './temp-files';
 import {
   centralHeader,
   checkEntrySize,
@@ -53,8 +53,7 @@ interface Listing {
 
 /** What AtomicZipFile keeps of an entry being spooled. */
 interface Spool {
-  path: string;
-  file: AppendFile;
+  temp: TempFile;
   stream: EntryStream;
   /** Where the entry is listed, when it was asked to be listed where spool() was called. */
   slot: DirectorySlot | undefined;
@@ -71,8 +70,8 @@ interface Spool {
  */
 export class AtomicZipFile {
   readonly #targetPath: string;
-  readonly #tempPath: string;
-  readonly #file: AppendFile;
+  /** The ZIP being written. */
+  readonly #partial: TempFile;
   readonly #deflate: DeflateWorker;
   readonly #checksums: { name: string; list: ChecksumList } | undefined;
   /** Files added but not yet sent to the compression thread. */
@@ -87,15 +86,13 @@ export class AtomicZipFile {
 
   private constructor(
     targetPath: string,
-    tempPath: string,
-    file: AppendFile,
+    partial: TempFile,
     deflate: DeflateWorker,
     directory: DirectorySpool,
     checksums: { name: string; list: ChecksumList } | undefined,
   ) {
     this.#targetPath = targetPath;
-    this.#tempPath = tempPath;
-    this.#file = file;
+    this.#partial = partial;
     this.#deflate = deflate;
     this.#directory = directory;
     this.#checksums = checksums;
@@ -107,8 +104,7 @@ export class AtomicZipFile {
    */
   static async create(targetPath: string, options: ZipOptions = {}): Promise<AtomicZipFile> {
     await removeStaleTempFiles(targetPath);
-    const tempPath = tempPathBeside(targetPath, 'partial');
-    const file = await AppendFile.create(tempPath);
+    const partial = await TempFile.beside(targetPath, 'partial');
     const name = options.checksums;
     let checksums: { name: string; list: ChecksumList } | undefined;
     let directory: DirectorySpool | undefined;
@@ -116,11 +112,11 @@ export class AtomicZipFile {
       directory = await DirectorySpool.create(targetPath);
       if (name !== undefined) checksums = { name, list: await ChecksumList.create(targetPath) };
       const deflate = new DeflateWorker(COMPRESSION_LEVEL);
-      return new AtomicZipFile(targetPath, tempPath, file, deflate, directory, checksums);
+      return new AtomicZipFile(targetPath, partial, deflate, directory, checksums);
     } catch (error) {
       await directory?.remove();
       await checksums?.list.remove();
-      await removeFile(file, tempPath);
+      await partial.remove();
       throw error;
     }
   }
@@ -158,11 +154,10 @@ export class AtomicZipFile {
       await this.#writeAll();
       slot = this.#directory.keepPlace();
     }
-    const path = tempPathBeside(this.#targetPath, 'spool');
-    const file = await AppendFile.create(path);
-    const stream = new EntryStream(streamedEntry(name, 0), file, this.#deflate, this.#send.bind(this));
+    const temp = await TempFile.beside(this.#targetPath, 'spool');
+    const stream = new EntryStream(streamedEntry(name, 0), temp.file, this.#deflate, this.#send.bind(this));
     const handle: SpooledEntry = { write: (text) => stream.write(text) };
-    this.#spools.set(handle, { path, file, stream, slot });
+    this.#spools.set(handle, { temp, stream, slot });
     return handle;
   }
 
@@ -174,14 +169,14 @@ export class AtomicZipFile {
     await this.#writeAll();
     await spool.stream.close();
     // No need to wait for the disk: the spool is read straight back, then deleted.
-    await spool.file.flush();
-    await spool.file.close();
-    spool.stream.entry.offset = this.#file.size;
-    await this.#file.append(localHeader(spool.stream.entry));
-    await this.#copyFrom(spool.path);
+    await spool.temp.file.flush();
+    await spool.temp.file.close();
+    spool.stream.entry.offset = this.#partial.file.size;
+    await this.#partial.file.append(localHeader(spool.stream.entry));
+    await this.#copyFrom(spool.temp.path);
     await this.#finishStreamed(spool.stream, { sha256: spool.stream.sha256, slot: spool.slot });
     this.#spools.delete(handle);
-    await rm(spool.path, { force: true });
+    await rm(spool.temp.path, { force: true });
   }
 
   /**
@@ -193,23 +188,23 @@ export class AtomicZipFile {
     if (this.#checksums !== undefined) await this.#addChecksums(this.#checksums);
     await this.#writeAll();
     await this.#deflate.close();
-    const directoryOffset = this.#file.size;
-    await this.#directory.writeTo(this.#file);
+    const directoryOffset = this.#partial.file.size;
+    await this.#directory.writeTo(this.#partial.file);
     await this.#directory.remove();
-    const directorySize = this.#file.size - directoryOffset;
-    await this.#file.append(endOfCentralDirectory(this.#entries, directoryOffset, directorySize));
-    await this.#file.finish();
-    await rename(this.#tempPath, this.#targetPath);
+    const directorySize = this.#partial.file.size - directoryOffset;
+    await this.#partial.file.append(endOfCentralDirectory(this.#entries, directoryOffset, directorySize));
+    await this.#partial.file.finish();
+    await rename(this.#partial.path, this.#targetPath);
     await syncDirectory(dirname(this.#targetPath));
-    return { bytes: this.#file.size, entries: this.#entries };
+    return { bytes: this.#partial.file.size, entries: this.#entries };
   }
 
   /** Stops writing and deletes the temporary files; the target is left as it was. */
   async discard(): Promise<void> {
     // Should anything fail here, the error that stopped the export is still the one to report.
     await this.#deflate.close().catch(() => undefined);
-    await removeFile(this.#file, this.#tempPath);
-    for (const spool of this.#spools.values()) await removeFile(spool.file, spool.path);
+    await this.#partial.remove();
+    for (const spool of this.#spools.values()) await spool.temp.remove();
     await this.#directory.remove();
     await this.#checksums?.list.remove();
   }
@@ -226,9 +221,9 @@ export class AtomicZipFile {
   /** Writes a streamed entry's local header and data, up to its data descriptor. */
   async #streamEntry(name: string, chunks: Iterable<string> | AsyncIterable<string>): Promise<EntryStream> {
     await this.#writeAll();
-    const entry = streamedEntry(name, this.#file.size);
-    await this.#file.append(localHeader(entry));
-    const stream = new EntryStream(entry, this.#file, this.#deflate, this.#send.bind(this));
+    const entry = streamedEntry(name, this.#partial.file.size);
+    await this.#partial.file.append(localHeader(entry));
+    const stream = new EntryStream(entry, this.#partial.file, this.#deflate, this.#send.bind(this));
     for await (const chunk of chunks) await stream.write(chunk);
     await stream.flush();
     await this.#writeAll();
@@ -257,26 +252,26 @@ export class AtomicZipFile {
       crc,
       size,
       compressedSize: data.length,
-      offset: this.#file.size,
+      offset: this.#partial.file.size,
       streamed: false,
     };
     checkEntrySize(entry);
-    await this.#file.append(localHeader(entry));
-    await this.#file.append(data);
+    await this.#partial.file.append(localHeader(entry));
+    await this.#partial.file.append(data);
     await this.#record(entry, { sha256 });
   }
 
   /** After a streamed entry's data: its sizes and CRC, and its place in the directory. */
   async #finishStreamed(stream: EntryStream, listing: Listing): Promise<void> {
     checkEntrySize(stream.entry);
-    await this.#file.append(dataDescriptor(stream.entry));
+    await this.#partial.file.append(dataDescriptor(stream.entry));
     await this.#record(stream.entry, listing);
   }
 
   async #copyFrom(path: string): Promise<void> {
     const source = await open(path, 'r');
     try {
-      await this.#file.copyFrom(source, 0);
+      await this.#partial.file.copyFrom(source, 0);
     } finally {
       await source.close();
     }
@@ -395,12 +390,6 @@ function isHighSurrogate(code: number): boolean {
 
 function streamedEntry(name: string, offset: number): ZipEntry {
   return { name: Buffer.from(name, 'utf8'), crc: 0, size: 0, compressedSize: 0, offset, streamed: true };
-}
-
-/** Closes and deletes a temporary file, as far as it can. */
-async function removeFile(file: AppendFile, path: string): Promise<void> {
-  await file.close().catch(() => undefined);
-  await rm(path, { force: true }).catch(() => undefined);
 }
 
 /** Makes the rename itself durable. Best effort: some platforms (Windows) cannot open a folder. */

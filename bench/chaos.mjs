@@ -15,12 +15,10 @@ import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cli, machine, startSimulator } from './support.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'bin', 'scriptorium');
 const seed = Number(process.env.CHAOS_SEED ?? 1);
 const killsPerPhase = Number(process.env.CHAOS_KILLS_PER_PHASE ?? 8);
 const concurrency = Number(process.env.CHAOS_CONCURRENCY ?? 8);
@@ -47,7 +45,7 @@ try {
   report(summary);
   process.exitCode = summary.failures.length === 0 ? 0 : 1;
 } finally {
-  sim.child.kill('SIGINT');
+  await sim.stop();
   rmSync(work, { recursive: true, force: true });
 }
 
@@ -199,7 +197,7 @@ async function runChaos(sim) {
 function report(s) {
   const total = s.kills.walk + s.kills.fetch + s.kills.zip;
   const lines = [
-    `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+    `machine: ${machine()}`,
     `job: ${SOURCES.join(' ')} (${VIDEOS} videos, ${PAGES} pages), concurrency ${concurrency}, seed ${seed}`,
     `kills: ${total} (walk ${s.kills.walk}, fetch ${s.kills.fetch}, ZIP ${s.kills.zip})`,
     `transcripts bought twice: ${s.extraTranscripts} (bound: ${s.transcriptBound} = ${s.kills.walk + s.kills.fetch} kills × 2 × ${concurrency}: requests in flight and answers not yet committed)`,
@@ -236,35 +234,6 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     transcripts: read.transcripts,
     complete: read.complete,
   };
-}
-
-/** The simulator in a process of its own, driven through its /__admin/ routes. */
-async function startSimulator() {
-  const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--credits', '100000000'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  for await (const chunk of child.stdout) {
-    output += chunk;
-    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
-    const key = /API key: (\S+)/.exec(output)?.[1];
-    if (url && key) {
-      const admin = async (method, route, body) => {
-        const response = await fetch(`${url}/__admin/${route}`, {
-          method,
-          ...(body !== undefined && {
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(body),
-          }),
-        });
-        if (!response.ok)
-          throw new Error(`${method} /__admin/${route}: ${response.status} ${await response.text()}`);
-        return response.json();
-      };
-      return { child, url, key, admin };
-    }
-  }
-  throw new Error(`the simulator did not start:\n${output}`);
 }
 
 /**

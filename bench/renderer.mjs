@@ -18,12 +18,9 @@
 import { chromium } from '@playwright/test';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'bin', 'scriptorium');
+import { cli, machine, record, root, startSimulator, wait } from './support.mjs';
 const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const only = process.env.BENCH_ONLY?.toUpperCase().split(',');
 const wanted = (figure) => only === undefined || only.includes(figure);
@@ -43,6 +40,7 @@ process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 const temporary = [];
 
 const sim = await startSimulator();
+track(sim.child);
 let browser;
 try {
   browser = await chromium.launch({
@@ -113,8 +111,8 @@ async function firstRows(page, jobs) {
     }
   }
   for (const size of [LARGE, SMALL]) {
-    record('A', `${size} videos: click to first row in the DOM, ms`, times[size]);
-    record('A', `${size} videos: click to the end of the frame that draws it, ms`, painted[size]);
+    record(results, 'A', `${size} videos: click to first row in the DOM, ms`, times[size], 2);
+    record(results, 'A', `${size} videos: click to the end of the frame that draws it, ms`, painted[size], 2);
   }
 }
 
@@ -201,8 +199,8 @@ async function scrollFrames(page, ui, jobId) {
     });
   }
   await cdp.detach();
-  record('B', 'scrolling 100,000 rows: p95 frame duration, ms', p95s);
-  record('B', 'scrolling 100,000 rows: longest frame, ms', maxima);
+  record(results, 'B', 'scrolling 100,000 rows: p95 frame duration, ms', p95s, 2);
+  record(results, 'B', 'scrolling 100,000 rows: longest frame, ms', maxima, 2);
 }
 
 /**
@@ -293,10 +291,34 @@ async function memoryWhileRunning() {
       }
     }
   }
-  record('C', `${RUNNING} videos running, Jobs screen open: heap growth start to end, %`, growth.jobs);
-  record('C', `${RUNNING} videos running, job detail open: heap growth start to end, %`, growth.detail);
-  record('C', `${RUNNING} videos running, Jobs screen open: heap growth halfway to end, %`, secondHalf.jobs);
-  record('C', `${RUNNING} videos running, job detail open: heap growth halfway to end, %`, secondHalf.detail);
+  record(
+    results,
+    'C',
+    `${RUNNING} videos running, Jobs screen open: heap growth start to end, %`,
+    growth.jobs,
+    2,
+  );
+  record(
+    results,
+    'C',
+    `${RUNNING} videos running, job detail open: heap growth start to end, %`,
+    growth.detail,
+    2,
+  );
+  record(
+    results,
+    'C',
+    `${RUNNING} videos running, Jobs screen open: heap growth halfway to end, %`,
+    secondHalf.jobs,
+    2,
+  );
+  record(
+    results,
+    'C',
+    `${RUNNING} videos running, job detail open: heap growth halfway to end, %`,
+    secondHalf.detail,
+    2,
+  );
 }
 
 /**
@@ -468,25 +490,6 @@ async function startUi(dataDir) {
   throw new Error(`scriptorium ui printed no address:\n${output}`);
 }
 
-async function startSimulator() {
-  const child = track(
-    spawn(process.execPath, [cli, 'sim', '--port', '0', '--credits', '1000000000'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }),
-  );
-  let output = '';
-  for await (const chunk of child.stdout) {
-    output += chunk;
-    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
-    const key = /API key: (\S+)/.exec(output)?.[1];
-    if (url && key) {
-      child.stdout.resume();
-      return { url, key, stop: () => stop(child, 'SIGINT') };
-    }
-  }
-  throw new Error(`the simulator did not start:\n${output}`);
-}
-
 function track(child) {
   children.add(child);
   child.on('exit', () => children.delete(child));
@@ -517,27 +520,10 @@ function percentile(sorted, fraction) {
   return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)];
 }
 
-/** Keeps a figure's runs and prints its min and median. */
-function record(figure, label, values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)];
-  const entry = { values, min: sorted[0], median };
-  (results.figures[figure] ??= {})[label] = entry;
-  console.log(`    => ${label}: min ${sorted[0].toFixed(2)}, median ${median.toFixed(2)}`);
-}
-
-function machine() {
-  return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-}
-
 function signed(value) {
   return `${value >= 0 ? '+' : ''}${value.toFixed(1)}`;
 }
 
 function seconds(since) {
   return ((performance.now() - since) / 1000).toFixed(1);
-}
-
-function wait(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

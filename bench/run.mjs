@@ -12,12 +12,9 @@
 // Every process talks only to 127.0.0.1 and stops by itself.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'bin', 'scriptorium');
+import { cli, machine, record, root, startSimulator, wait } from './support.mjs';
 const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const large = process.env.BENCH_LARGE === '1';
 const only = process.env.BENCH_ONLY?.split(',').map(Number);
@@ -51,7 +48,12 @@ async function throughput() {
           `[1] ${size} videos, run ${run + 1}: engine ${engine.rate.toFixed(0)}/s, raw ${raw.toFixed(0)}/s, ratio ${(engine.rate / raw).toFixed(2)}`,
         );
       }
-      record(1, `${size} videos: walk + fetch rate / raw rate (latency 0, ${CONCURRENCY} in flight)`, ratios);
+      record(
+        results,
+        1,
+        `${size} videos: walk + fetch rate / raw rate (latency 0, ${CONCURRENCY} in flight)`,
+        ratios,
+      );
     }
   } finally {
     await sim.stop();
@@ -80,11 +82,17 @@ async function latencyHiding() {
         );
       }
       record(
+        results,
         2,
         `latency 100 ms, ${concurrency} in flight: walk + fetch rate / (concurrency / latency)`,
         ratios,
       );
-      record(2, `latency 100 ms, ${concurrency} in flight: raw rate / (concurrency / latency)`, rawRatios);
+      record(
+        results,
+        2,
+        `latency 100 ms, ${concurrency} in flight: raw rate / (concurrency / latency)`,
+        rawRatios,
+      );
     }
   } finally {
     await sim.stop();
@@ -107,7 +115,7 @@ async function bySize() {
               `[3] ${size} videos, run ${run + 1}: peak RSS ${(job.peakRss / 2 ** 20).toFixed(1)} MiB`,
             );
           }
-          record(3, `${size} videos: peak RSS of the whole export command, MiB`, peaks);
+          record(results, 3, `${size} videos: peak RSS of the whole export command, MiB`, peaks);
         }
         if (wanted(4) && size === 20_000) await exportBesideZip(sim, size, dir);
         if (wanted(5) && size === sizes.at(-1)) await restartToFirstRequest(sim, size, dir);
@@ -140,7 +148,7 @@ async function exportBesideZip(sim, size, dir) {
       `[4] ${size} videos, run ${run + 1}: export ${exported.seconds.toFixed(2)} s, zip ${zipSeconds.toFixed(2)} s, ratio ${(exported.seconds / zipSeconds).toFixed(2)}`,
     );
   }
-  record(4, `export of a finished ${size}-video job / zip -q -r over the same files (wall)`, ratios);
+  record(results, 4, `export of a finished ${size}-video job / zip -q -r over the same files (wall)`, ratios);
 }
 
 /** Figure 5: an unfinished job started again, from the command's start to its first request. */
@@ -151,16 +159,16 @@ async function restartToFirstRequest(sim, size, dir) {
   await runCli([...args, '--budget', String(Math.ceil(size / 100) + 10)], sim, data);
   const seconds = [];
   for (let run = 0; run < repeats; run++) {
-    await sim.admin('POST', '/__admin/reset');
+    await sim.admin('POST', 'reset');
     const started = performance.now();
     const child = spawnCli(args, sim, data);
-    while ((await sim.admin('GET', '/__admin/stats')).requests === 0) await wait(2);
+    while ((await sim.admin('GET', 'stats')).requests === 0) await wait(2);
     seconds.push((performance.now() - started) / 1000);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.on('close', resolve));
     console.log(`[5] ${size} videos, run ${run + 1}: first request after ${seconds.at(-1).toFixed(2)} s`);
   }
-  record(5, `unfinished ${size}-video job started again: seconds to its first request`, seconds);
+  record(results, 5, `unfinished ${size}-video job started again: seconds to its first request`, seconds);
 }
 
 /** Figure 6: pacing to a 300-requests-a-minute limit: share of the limit used, share of 429s. */
@@ -175,14 +183,14 @@ async function pacing() {
       join(dir, 'data'),
     );
     const minutes = (performance.now() - started) / 60_000;
-    const stats = await sim.admin('GET', '/__admin/stats');
+    const stats = await sim.admin('GET', 'stats');
     const limited = stats.byStatus['429'] ?? 0;
     const share = stats.requests / minutes / 300;
     console.log(
       `[6] ${stats.requests} requests in ${(minutes * 60).toFixed(0)} s: ${(share * 100).toFixed(0)} % of the limit, ${limited} answered 429`,
     );
-    record(6, 'pacing under 300/min: share of the limit used', [share]);
-    record(6, 'pacing under 300/min: share of requests answered 429', [limited / stats.requests]);
+    record(results, 6, 'pacing under 300/min: share of the limit used', [share]);
+    record(results, 6, 'pacing under 300/min: share of requests answered 429', [limited / stats.requests]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await sim.stop();
@@ -202,7 +210,7 @@ function playlist(size) {
  * the simulator: from the first request it receives to the last transcript it serves.
  */
 async function engineRate(sim, size, concurrency, { formats = 'txt' } = {}) {
-  await sim.admin('POST', '/__admin/reset');
+  await sim.admin('POST', 'reset');
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-'));
   try {
     const args = [
@@ -227,7 +235,7 @@ async function engineRate(sim, size, concurrency, { formats = 'txt' } = {}) {
 
 /** The load generator's rate: as many transcript requests, timed the same way. */
 async function rawRate(sim, requests, connections) {
-  await sim.admin('POST', '/__admin/reset');
+  await sim.admin('POST', 'reset');
   const phase = watchPhase(sim, requests);
   const child = spawn(
     process.execPath,
@@ -243,9 +251,9 @@ async function rawRate(sim, requests, connections) {
 
 /** From the first request the simulator sees to the moment it has answered `requests` of them. */
 async function watchPhase(sim, requests) {
-  while ((await sim.admin('GET', '/__admin/stats')).requests === 0) await wait(2);
+  while ((await sim.admin('GET', 'stats')).requests === 0) await wait(2);
   const started = performance.now();
-  while ((await sim.admin('GET', '/__admin/stats')).requests < requests) await wait(10);
+  while ((await sim.admin('GET', 'stats')).requests < requests) await wait(10);
   return { seconds: (performance.now() - started) / 1000 };
 }
 
@@ -283,45 +291,4 @@ function runCli(args, sim, dataDir) {
       resolve({ code, seconds: (performance.now() - started) / 1000, peakRss });
     });
   });
-}
-
-async function startSimulator(extra) {
-  const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--credits', '1000000000', ...extra], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  for await (const chunk of child.stdout) {
-    output += chunk;
-    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
-    const key = /API key: (\S+)/.exec(output)?.[1];
-    if (url && key) {
-      const admin = async (method, path) => {
-        const response = await fetch(`${url}${path}`, { method });
-        return response.json();
-      };
-      const stop = () => {
-        child.kill('SIGINT');
-        return new Promise((resolve) => child.on('close', resolve));
-      };
-      return { url, key, admin, stop };
-    }
-  }
-  throw new Error(`the simulator did not start:\n${output}`);
-}
-
-/** Keeps a figure's runs and prints its min and median. */
-function record(figure, label, values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)];
-  const entry = { values, min: sorted[0], median };
-  (results.figures[figure] ??= {})[label] = entry;
-  console.log(`    => ${label}: min ${sorted[0].toFixed(3)}, median ${median.toFixed(3)}`);
-}
-
-function machine() {
-  return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-}
-
-function wait(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,0 +1,69 @@
+// What the benchmark scripts (run.mjs, renderer.mjs, chaos.mjs) share: the CLI they drive, the
+// simulator in a process of its own, and how a figure's runs are kept and printed.
+import { spawn } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+export const cli = join(root, 'bin', 'scriptorium');
+
+/**
+ * `scriptorium sim` on a free port of 127.0.0.1, with credits to spare and `extraArgs`; `admin` calls
+ * its /__admin/ routes (`admin('POST', 'reset')`), `stop` sends Ctrl+C and waits for it to exit.
+ */
+export async function startSimulator(extraArgs = []) {
+  const child = spawn(
+    process.execPath,
+    [cli, 'sim', '--port', '0', '--credits', '1000000000', ...extraArgs],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  for await (const chunk of child.stdout) {
+    output += chunk;
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
+    const key = /API key: (\S+)/.exec(output)?.[1];
+    if (url && key) {
+      child.stdout.resume();
+      const admin = async (method, route, body) => {
+        const response = await fetch(`${url}/__admin/${route}`, {
+          method,
+          ...(body !== undefined && {
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+        });
+        if (!response.ok)
+          throw new Error(`${method} /__admin/${route}: ${response.status} ${await response.text()}`);
+        return response.json();
+      };
+      const stop = () => {
+        if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+        return new Promise((resolve) => {
+          child.once('exit', resolve);
+          child.kill('SIGINT');
+        });
+      };
+      return { child, url, key, admin, stop };
+    }
+  }
+  throw new Error(`the simulator did not start:\n${output}`);
+}
+
+/** Keeps a figure's runs in `results.figures` and prints their min and median. */
+export function record(results, figure, label, values, digits = 3) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  (results.figures[figure] ??= {})[label] = { values, min: sorted[0], median };
+  console.log(`    => ${label}: min ${sorted[0].toFixed(digits)}, median ${median.toFixed(digits)}`);
+}
+
+export function machine() {
+  return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+}
+
+export function wait(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ALL_FILE_FORMATS, finishedJob, startPerfApp, type PerfApp } from './finished-job';
+
+// The memory side of the regression check (bench/run.mjs's figure 3 measures the whole command):
+// what an export keeps on the heap must not grow with its videos. Everything that does grow (the
+// central directory, the checksum list, the tables) waits in files beside the ZIP; a set or list kept
+// per video, like the file-name guard that once kept every stem (about 18 MB at 100,000 videos), shows
+// here as the heap's floor rising from the first quarter of the export to the last.
+
+// A full collection on demand: the flag, then a fresh context, which is given `gc`.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+const VIDEOS = 6000;
+/** Videos between two looks at the heap during an export. */
+const SAMPLE_EVERY = 250;
+let perf: PerfApp;
+
+beforeAll(async () => {
+  perf = await startPerfApp();
+});
+
+afterAll(() => perf.close());
+
+/** Heap in use after a full collection, in bytes. */
+function heapInUse(): number {
+  collectGarbage();
+  return getHeapStatistics().used_heap_size;
+}
+
+/**
+ * How much the heap's floor rises over an export: the least heap in use (after a full collection)
+ * at every SAMPLE_EVERY-th video of its last quarter, less the least in its first quarter. The least of
+ * several looks leaves out what is only passing through (a batch of files on its way to compression).
+ */
+async function heapFloorRise(jobId: number): Promise<number> {
+  const samples: Array<{ done: number; heap: number }> = [];
+  // Progress is reported synchronously, from inside the export, as each video is taken up.
+  const stop = perf.app.on('exportProgress', ({ jobId: exported, done }) => {
+    if (exported === jobId && done % SAMPLE_EVERY === 0) samples.push({ done, heap: heapInUse() });
+  });
+  try {
+    const destination = join(perf.dataDir, `job-${jobId}.zip`);
+    await perf.api.exportJob({ jobId, formats: ALL_FILE_FORMATS, destination });
+  } finally {
+    stop();
+  }
+  const floor = (from: number, to: number): number =>
+    Math.min(...samples.filter(({ done }) => done > from && done <= to).map(({ heap }) => heap));
+  return floor((VIDEOS * 3) / 4, VIDEOS) - floor(0, VIDEOS / 4);
+}
+
+it(`keeps the heap's floor level over a ${VIDEOS.toLocaleString('en')}-video export`, async () => {
+  const jobId = await finishedJob(perf, `PLperfExportHeap_n${VIDEOS}`);
+  // Once to warm up (compiled code, caches, prepared statements), then measured.
+  await heapFloorRise(jobId);
+  const rise = await heapFloorRise(jobId);
+  console.log(`heap floor rise over the export: ${(rise / 1024).toFixed(0)} KiB over ${VIDEOS} videos`);
+  // Three quarters of the videos lie between the two floors: at most 40 bytes each. A file name kept
+  // for every video (about 100 bytes) would not fit.
+  expect(rise).toBeLessThan(((VIDEOS * 3) / 4) * 40);
+}, 120_000);

@@ -291,34 +291,15 @@ async function memoryWhileRunning() {
       }
     }
   }
-  record(
-    results,
-    'C',
-    `${RUNNING} videos running, Jobs screen open: heap growth start to end, %`,
-    growth.jobs,
-    2,
-  );
-  record(
-    results,
-    'C',
-    `${RUNNING} videos running, job detail open: heap growth start to end, %`,
-    growth.detail,
-    2,
-  );
-  record(
-    results,
-    'C',
-    `${RUNNING} videos running, Jobs screen open: heap growth halfway to end, %`,
-    secondHalf.jobs,
-    2,
-  );
-  record(
-    results,
-    'C',
-    `${RUNNING} videos running, job detail open: heap growth halfway to end, %`,
-    secondHalf.detail,
-    2,
-  );
+  const screens = { jobs: 'Jobs screen open', detail: 'job detail open' };
+  for (const [span, values] of [
+    ['start to end', growth],
+    ['halfway to end', secondHalf],
+  ]) {
+    for (const [view, screen] of Object.entries(screens)) {
+      record(results, 'C', `${RUNNING} videos running, ${screen}: heap growth ${span}, %`, values[view], 2);
+    }
+  }
 }
 
 /**

@@ -22,7 +22,8 @@ const { constants, crc32, deflateRawSync } = require('node:zlib');
 const streamSums = new Map();
 parentPort.on('message', ({ id, texts, stream, first }) => {
   const finishFlush = stream === undefined ? constants.Z_FINISH : constants.Z_SYNC_FLUSH;
-  const outputs = texts.map((text) => {
+  // A part of a stream comes as the pieces it was written in, joined here (see compressStreamPart).
+  const outputs = (stream === undefined ? texts : [texts.join('')]).map((text) => {
     const bytes = Buffer.from(text, 'utf8');
     const data = deflateRawSync(bytes, { level: workerData.level, finishFlush });
     if (stream === undefined) {
@@ -101,9 +102,14 @@ export class DeflateWorker {
    * Compresses the next part of a long stream of text, ending on a byte boundary without closing the
    * deflate stream (a sync flush), so that the parts chain into one stream; its `crc` is that of the
    * stream so far, and so is its `sha256`. `stream` tells streams apart; each one's parts go in order, the first marked so.
+   * The part's text is `pieces` joined: the thread joins them, so that the caller never holds the part
+   * as one large string.
    */
-  async compressStreamPart(text: string, part: { stream: number; first: boolean }): Promise<Compressed> {
-    const [result] = await this.#post({ texts: [text], ...part });
+  async compressStreamPart(
+    pieces: readonly string[],
+    part: { stream: number; first: boolean },
+  ): Promise<Compressed> {
+    const [result] = await this.#post({ texts: pieces, ...part });
     if (result === undefined) throw new Error('the compression thread returned nothing');
     return result;
   }

@@ -67,8 +67,9 @@ it(`keeps the heap's floor level over a ${VIDEOS.toLocaleString('en')}-video exp
 
 /** Bytes in V8's space for new objects too large for the young generation's pages (over 128 KiB). */
 function newLargeObjects(): number {
-  return getHeapSpaceStatistics().find(({ space_name }) => space_name === 'new_large_object_space')
-    ?.space_size as number;
+  const space = getHeapSpaceStatistics().find(({ space_name }) => space_name === 'new_large_object_space');
+  if (space === undefined) throw new Error('this V8 reports no new large-object space');
+  return space.space_size;
 }
 
 it('makes no large strings while writing the tables and the checksum list', async () => {

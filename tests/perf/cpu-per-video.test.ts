@@ -1,22 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../src/core/api';
 import { Engine } from '../../src/core/engine';
 import { openDatabase } from '../../src/core/store';
 import { CLI, tempDir } from '../support/cli';
 import { spec } from '../core/engine/helpers';
+import { baseline } from './baseline';
 
 // A regression check CI can afford (the real figures are bench/run.mjs's): the engine's CPU time per
 // video over 1,000-video walks + fetches, against the baseline recorded in bench/baseline.json with a
 // generous margin, so that a change cannot quietly give back what the speed work won. CPU time, not
 // wall time: it hardly depends on what else the machine is doing. The simulator runs in a process of
 // its own, so only the engine (and this test's own small overhead) is counted.
-const baseline = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../../bench/baseline.json', import.meta.url)), 'utf8'),
-) as { cpuMillisecondsPerVideo: number; margin: number };
 
 const VIDEOS = 1000;
 let sim: { child: ChildProcess; url: string; key: string };

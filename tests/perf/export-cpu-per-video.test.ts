@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readZip } from '../support/cli';
+import { baseline } from './baseline';
 import { ALL_FILE_FORMATS, finishedJob, startPerfApp, type PerfApp } from './finished-job';
 
 // The export's share of the regression check (cpu-per-video.test.ts has the engine's; the real
@@ -10,9 +9,6 @@ import { ALL_FILE_FORMATS, finishedJob, startPerfApp, type PerfApp } from './fin
 // four formats, the least of three exports after a warm-up, against bench/baseline.json with a
 // generous margin. process.cpuUsage() counts every thread of the process, so the compression thread
 // is in it; the simulator sends nothing while the ZIP is written.
-const baseline = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../../bench/baseline.json', import.meta.url)), 'utf8'),
-) as { exportCpuMillisecondsPerVideo: number; margin: number };
 
 const VIDEOS = 1000;
 let perf: PerfApp;

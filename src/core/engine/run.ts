@@ -1,5 +1,6 @@
 import type { Clock, TranscriptClient } from '../api/types';
 import type { Database } from '../store';
+import { BackgroundCheckpoints } from '../store/checkpoints';
 import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
 import { itemCounts } from '../store/items';
 import { jobById, setJobBudget, setJobStatus, type JobStatusChange } from '../store/jobs';
@@ -193,6 +194,16 @@ export class JobRun {
   }
 
   async #work(): Promise<void> {
+    // The run's writes are copied from the WAL into the database on a thread of their own.
+    const checkpoints = BackgroundCheckpoints.start(this.#deps.db);
+    try {
+      await this.#walkAndFetch();
+    } finally {
+      await checkpoints?.stop();
+    }
+  }
+
+  async #walkAndFetch(): Promise<void> {
     const ctx = this.#context();
     if (this.#options.mode === 'walk') {
       await walkSources(ctx).catch((error: unknown) => this.control.stop({ kind: 'error', error }));

@@ -14,6 +14,13 @@ export interface OpenDatabaseOptions {
   nativeBinding?: string;
 }
 
+/** The options each connection was opened with, so that another thread can open its twin. */
+const optionsOf = new WeakMap<Database, OpenDatabaseOptions>();
+
+export function openedWith(db: Database): OpenDatabaseOptions | undefined {
+  return optionsOf.get(db);
+}
+
 /**
  * Opens (creating when needed) the Scriptorium database at `file`, sets the pragmas every
  * connection needs and brings the schema up to date. Throws NewerSchemaError, without writing
@@ -39,6 +46,7 @@ function openAndMigrate(file: string, options: OpenDatabaseOptions): Database {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db);
+    optionsOf.set(db, options);
     return db;
   } catch (error) {
     db.close();

@@ -110,6 +110,16 @@ describe('budget, abort, pause, cancel', () => {
     expect(h.sim.admin.requests()).toHaveLength(0);
   });
 
+  it('leaves checkpoints to their thread while it runs (its connection keeps only the backstop), and gives them back after', async () => {
+    h = await startHarness();
+    const { job } = h.engine.findOrCreateJob(spec(['PLcheckpoints_n5']));
+    const during = new Set<unknown>();
+    h.engine.on('item', () => during.add(h.db.pragma('wal_autocheckpoint', { simple: true })));
+    expect((await h.engine.run(job.id)).status).toBe('completed');
+    expect(during).toEqual(new Set([10_000]));
+    expect(h.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
+  });
+
   it('an interrupt sends nothing new, lets the requests in flight finish and records them, so none is bought twice', async () => {
     h = await startHarness({ credits: 1000, latencyMs: 150 });
     const { job } = h.engine.findOrCreateJob(spec(['PLinterrupting_n12']));

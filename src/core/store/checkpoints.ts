@@ -60,9 +60,8 @@ export class BackgroundCheckpoints {
     db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   }
 
-  /** Starts the thread for a database file in WAL mode; undefined for any other (in memory). */
+  /** Starts the thread for a database in WAL mode; undefined for any other (one in memory has no WAL). */
   static start(db: Database): BackgroundCheckpoints | undefined {
-    if (db.memory || db.readonly) return undefined;
     if (db.pragma('journal_mode', { simple: true }) !== 'wal') return undefined;
     return new BackgroundCheckpoints(db);
   }

@@ -35,6 +35,8 @@ export interface ApiDeps {
   now: () => number;
   /** setTimeout that the simulator's close() cancels. */
   later: (ms: number, run: () => void) => void;
+  /** Takes an answer that falls due while answers are held (admin.holdAnswers); false when none are. */
+  holdIfHeld: (deliver: () => void) => boolean;
   /** The simulator's own address, the base of problem `type` URLs. */
   baseUrl: () => string;
 }
@@ -130,11 +132,13 @@ export function createApiHandler(deps: ApiDeps): (request: ApiRequest) => void {
   /** Writes the answer once it is due, unless the client has gone (or close() ended the socket). */
   function deliver(call: Call, write: () => void): void {
     const due = (): void => {
+      // A timer may wake a little early: never answer before the latency has passed.
+      const wait = call.deliverAt - performance.now();
+      if (wait > 0) return deps.later(wait, due);
+      if (deps.holdIfHeld(due)) return;
       if (!call.res.destroyed) write();
     };
-    const wait = call.deliverAt - performance.now();
-    if (wait > 0) deps.later(wait, due);
-    else due();
+    due();
   }
 
   function fail(call: Call, p: Problem): void {

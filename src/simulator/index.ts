@@ -83,6 +83,12 @@ export interface SimulatorAdmin {
   setPlan(state: 'grant' | 'paid' | 'paused'): void;
   addFault(rule: FaultRule): void;
   clearFaults(): void;
+  /**
+   * Holds every answer, whatever its endpoint, from now until the returned function is called; then
+   * they all leave. Requests are still received, checked and charged as they arrive. Lets a test see
+   * a job running before it can finish, on a fast machine as on a slow one.
+   */
+  holdAnswers(): () => void;
   /** The channel (@handle or UC id) uploads `count` new videos: they lead its listings from now on. */
   addUploads(channel: string, count: number): void;
   /** Credits back to the starting value, plan 'grant', ledger/log/stats/faults/rate windows and added uploads cleared. */

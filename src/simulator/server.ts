@@ -47,6 +47,8 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
   let baseUrl = '';
   let requestSeq = 0;
   const uploads = new Map<string, number>();
+  /** Answers that fell due while held, in order; null while answers flow. */
+  let held: Array<() => void> | null = null;
 
   const admin: SimulatorAdmin = {
     ledger: () => account.ledger(),
@@ -58,6 +60,14 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
     setPlan: (state) => account.setPlan(state),
     addFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
+    holdAnswers: () => {
+      held ??= [];
+      return () => {
+        const due = held ?? [];
+        held = null;
+        for (const deliver of due) deliver();
+      };
+    },
     addUploads: (channel, count) => {
       const channelId = channel.startsWith('UC') ? channel : channelIdFromHandle(channel);
       uploads.set(channelId, (uploads.get(channelId) ?? 0) + count);
@@ -87,6 +97,11 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
         run();
       }, ms);
       timers.add(timer);
+    },
+    holdIfHeld: (deliver) => {
+      if (held === null) return false;
+      held.push(deliver);
+      return true;
     },
     baseUrl: () => baseUrl,
   });

@@ -30,21 +30,7 @@ export class Throttle {
   /** Something changed: emit now when the interval allows, else once when it ends. */
   poke(): void {
     if (this.#disposed || this.#pending !== undefined) return;
-    const wait = this.#lastAt + this.#intervalMs - this.#clock.now();
-    if (wait <= 0) {
-      this.#emitNow();
-      return;
-    }
-    const pending = new AbortController();
-    this.#pending = pending;
-    this.#clock.sleep(wait, pending.signal).then(
-      () => {
-        if (this.#pending !== pending) return;
-        this.#pending = undefined;
-        if (!this.#disposed) this.#emitNow();
-      },
-      () => undefined, // cancelled by flush() or dispose()
-    );
+    this.#emitWhenDue();
   }
 
   /** Emits now whatever the interval (a run's final state), replacing any scheduled emission. */
@@ -65,8 +51,32 @@ export class Throttle {
     this.#pending = undefined;
   }
 
+  /** Emits now if the interval has passed, else sleeps until it has; a sleep that ends early sleeps again. */
+  #emitWhenDue(): void {
+    const wait = this.#lastAt + this.#intervalMs - this.#clock.now();
+    if (wait <= 0) {
+      this.#emitNow();
+      return;
+    }
+    const pending = new AbortController();
+    this.#pending = pending;
+    this.#clock.sleep(wait, pending.signal).then(
+      () => {
+        if (this.#pending !== pending) return;
+        this.#pending = undefined;
+        if (!this.#disposed) this.#emitWhenDue();
+      },
+      () => undefined, // cancelled by flush() or dispose()
+    );
+  }
+
   #emitNow(): void {
-    this.#lastAt = this.#clock.now();
-    this.#emit();
+    try {
+      this.#emit();
+    } finally {
+      // Counted from the end of the emission, so that listeners, however slow, hear of changes at
+      // least an interval apart.
+      this.#lastAt = this.#clock.now();
+    }
   }
 }

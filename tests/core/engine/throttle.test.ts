@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/core/api';
 import { Throttle } from '../../../src/core/engine';
 
-/** A clock that moves only when the test says so; sleepers wake when their time comes. */
+/**
+ * A clock that moves only when the test says so; sleepers wake when their time comes, or
+ * `wakesEarlyBy` ms before it, as a timer measured on another clock may.
+ */
 class ManualClock implements Clock {
   time = 0;
   #sleepers: Array<{ at: number; resolve: () => void }> = [];
+
+  constructor(private readonly wakesEarlyBy = 0) {}
 
   now(): number {
     return this.time;
@@ -13,7 +18,7 @@ class ManualClock implements Clock {
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
-      const sleeper = { at: this.time + ms, resolve };
+      const sleeper = { at: this.time + ms - this.wakesEarlyBy, resolve };
       this.#sleepers.push(sleeper);
       signal?.addEventListener('abort', () => {
         this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
@@ -36,8 +41,7 @@ class ManualClock implements Clock {
   }
 }
 
-function setup(intervalMs?: number) {
-  const clock = new ManualClock();
+function setup(intervalMs?: number, clock = new ManualClock()) {
   let state = 0;
   const emitted: Array<{ at: number; state: number }> = [];
   const throttle = new Throttle(() => emitted.push({ at: clock.now(), state }), {
@@ -78,6 +82,32 @@ describe('Throttle', () => {
     ]);
     await clock.advance(1000);
     expect(emitted).toHaveLength(2); // nothing changed, nothing emitted
+  });
+
+  it('never emits before the interval has passed, even when its sleep wakes early', async () => {
+    const { clock, emitted, change } = setup(100, new ManualClock(40));
+    change();
+    change();
+    await clock.advance(99);
+    expect(emitted.map((e) => e.at)).toEqual([0]);
+    await clock.advance(1);
+    expect(emitted.map((e) => e.at)).toEqual([0, 100]);
+  });
+
+  it('counts the interval from the end of an emission, so a slow listener still hears changes an interval apart', async () => {
+    const clock = new ManualClock();
+    const heard: number[] = [];
+    const throttle = new Throttle(
+      () => {
+        heard.push(clock.time);
+        clock.time += 30; // the listener takes 30 ms
+      },
+      { clock },
+    );
+    throttle.poke();
+    throttle.poke();
+    await clock.advance(200);
+    expect(heard).toEqual([0, 130]);
   });
 
   it('flush emits the final state at once and cancels the pending emission', async () => {

@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../../src/core/api';
 import type { ClientOptions, Endpoint, RetryNotice, TranscriptClient } from '../../../src/core/api';
 import { startSimulator } from '../../../src/simulator';
@@ -16,6 +16,11 @@ const VIDEO_ID = 'dQw4w9WgXcQ';
 const REQUEST = { video: VIDEO_ID, includeTimestamp: true, sendMetadata: true };
 
 let sim: RunningSimulator;
+
+/** Resolves once the simulator has received a request (its answer may be held or hanging). */
+function atTheService(): Promise<void> {
+  return vi.waitFor(() => expect(sim.admin.requests()).toHaveLength(1), { timeout: 15_000, interval: 5 });
+}
 let clock: FakeClock;
 let credits: Endpoint[];
 let retries: RetryNotice[];
@@ -195,10 +200,13 @@ describe('no answer', () => {
   });
 
   it('lets an attempt in flight finish when told to stop, and records its charge', async () => {
-    sim.admin.addFault({ kind: 'delay', delayMs: 150, times: 1 });
+    const release = sim.admin.holdAnswers();
     const stop = new AbortController();
-    setTimeout(() => stop.abort(), 30);
-    const response = await makeClient().transcript(REQUEST, { stop: stop.signal });
+    const call = makeClient().transcript(REQUEST, { stop: stop.signal });
+    await atTheService();
+    stop.abort();
+    release();
+    const response = await call;
     expect(response).toMatchObject({ charged: true, attempts: 1 });
     expect(sim.admin.ledger()).toHaveLength(1);
   });
@@ -217,9 +225,10 @@ describe('no answer', () => {
   it('cuts an attempt in flight only when aborted, and then says it may have been charged', async () => {
     sim.admin.addFault({ kind: 'hang' });
     const abort = new AbortController();
-    setTimeout(() => abort.abort(), 50);
-    const error = await caught(makeClient().transcript(REQUEST, { abort: abort.signal }));
-    expect(error).toMatchObject({ kind: 'aborted', possiblyCharged: true });
+    const call = caught(makeClient().transcript(REQUEST, { abort: abort.signal }));
+    await atTheService();
+    abort.abort();
+    expect(await call).toMatchObject({ kind: 'aborted', possiblyCharged: true });
   });
 
   it('sends nothing when the signal is already aborted', async () => {

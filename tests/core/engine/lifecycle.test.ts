@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvents } from '../../../src/core/engine';
 import { describePlaylist } from '../../../src/simulator';
 import { startHarness, spec, type Harness } from './helpers';
@@ -11,6 +11,11 @@ function transcriptRequests(videoId?: string): number {
     .requests()
     .filter((r) => r.path.endsWith('/transcript') && (videoId === undefined || r.query.video_url === videoId))
     .length;
+}
+
+/** Resolves once the service has received four transcript requests (a job's default concurrency). */
+function fourTranscriptsAtTheService(): Promise<void> {
+  return vi.waitFor(() => expect(transcriptRequests()).toBe(4), { timeout: 15_000, interval: 5 });
 }
 
 describe('jobs', () => {
@@ -121,15 +126,19 @@ describe('budget, abort, pause, cancel', () => {
   });
 
   it('an interrupt sends nothing new, lets the requests in flight finish and records them, so none is bought twice', async () => {
-    h = await startHarness({ credits: 1000, latencyMs: 150 });
+    h = await startHarness({ credits: 1000 });
     const { job } = h.engine.findOrCreateJob(spec(['PLinterrupting_n12']));
     const controller = new AbortController();
-    let inFlight = 0;
+    let release: (() => void) | undefined;
     h.engine.on('item', ({ status }) => {
-      // 'fetching' comes just before the request leaves; 50 ms later the four are at the service.
-      if (status === 'fetching' && ++inFlight === 4) setTimeout(() => controller.abort(), 50);
+      // 'fetching' comes just before the request leaves, so its answer is held.
+      if (status === 'fetching') release ??= h.sim.admin.holdAnswers();
     });
-    const outcome = await h.engine.run(job.id, { signal: controller.signal });
+    const running = h.engine.run(job.id, { signal: controller.signal });
+    await fourTranscriptsAtTheService();
+    controller.abort();
+    release?.();
+    const outcome = await running;
 
     expect(outcome).toEqual({ status: 'paused', reason: 'interrupted' });
     const stopped = h.engine.job(job.id)!;
@@ -145,22 +154,19 @@ describe('budget, abort, pause, cancel', () => {
   });
 
   it('a forced stop cuts the requests in flight at once and counts them as possibly charged, never resent silently', async () => {
-    h = await startHarness({ credits: 1000, latencyMs: 2000 });
+    h = await startHarness({ credits: 1000 });
     const { job } = h.engine.findOrCreateJob(spec(['PLforcing_n6']));
     const interrupt = new AbortController();
     const force = new AbortController();
-    let inFlight = 0;
     h.engine.on('item', ({ status }) => {
-      if (status === 'fetching' && ++inFlight === 4) {
-        setTimeout(() => {
-          interrupt.abort();
-          force.abort();
-        }, 50);
-      }
+      // Held until the end of the test: a run that waited for these answers would never end.
+      if (status === 'fetching') h.sim.admin.holdAnswers();
     });
-    const startedAt = performance.now();
-    const outcome = await h.engine.run(job.id, { signal: interrupt.signal, force: force.signal });
-    expect(performance.now() - startedAt).toBeLessThan(4000 + 1500); // the page, then no 2 s answer awaited
+    const running = h.engine.run(job.id, { signal: interrupt.signal, force: force.signal });
+    await fourTranscriptsAtTheService();
+    interrupt.abort();
+    force.abort();
+    const outcome = await running;
     expect(outcome).toEqual({ status: 'paused', reason: 'interrupted' });
     const stopped = h.engine.job(job.id)!;
     expect(stopped.counts.failed).toBe(4);

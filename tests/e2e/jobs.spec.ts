@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { startRequestGate } from '../reliability/request-gate';
 import { startCli } from '../support/cli';
 import { describePlaylist } from '../../src/simulator';
 import { admin, expect, test } from './support/fixtures';
@@ -13,18 +14,18 @@ test.describe('a job at work', () => {
     const card = jobCard(page, title);
     await expect.poll(() => videosDone(page, title)).toBeGreaterThan(0);
 
+    // The job cannot finish before the click lands: the answer in flight waits for it.
+    const release = sim.admin.holdAnswers();
     await card.getByRole('button', { name: 'Pause', exact: true }).click();
+    release();
     await expect(card.getByText('Paused', { exact: true })).toBeVisible();
     await expect(card.getByText('You paused it. Resume continues where it stopped.')).toBeVisible();
     // The focus stays on the button that changed from Pause to Resume.
     await expect(card.getByRole('button', { name: 'Resume', exact: true })).toBeFocused();
-    // Requests in flight when Pause was pressed finish and are kept; after that, nothing moves.
-    await page.waitForTimeout(400);
-    const paused = await videosDone(page, title);
-    const charged = sim.admin.ledger().length;
-    await page.waitForTimeout(400);
-    expect(await videosDone(page, title)).toBe(paused);
-    expect(sim.admin.ledger()).toHaveLength(charged);
+    // Paused shows once the request in flight at the click has finished: it was kept, and counted.
+    const answered = sim.admin.requests().filter((request) => request.path.endsWith('/transcript')).length;
+    await expect.poll(() => videosDone(page, title)).toBe(answered);
+    expect(answered).toBeLessThan(120);
 
     await card.getByRole('button', { name: 'Resume', exact: true }).click();
     await expectCompleted(page, title, 120);
@@ -33,9 +34,11 @@ test.describe('a job at work', () => {
     expect(new Set(videos.map((charge) => charge.videoId)).size).toBe(videos.length);
   });
 
-  test('is found as it was after the page is reloaded, and goes on', async ({ app: page }) => {
+  test('is found as it was after the page is reloaded, and goes on', async ({ app: page, sim }) => {
     const title = await startJob(page, ['PLreloadedMidway_n150'], { Concurrency: '1' });
     await expect.poll(() => videosDone(page, title)).toBeGreaterThan(5);
+    // Held while the page reloads, so that the job is still running when it comes back.
+    const release = sim.admin.holdAnswers();
     const before = await videosDone(page, title);
 
     await page.reload();
@@ -43,14 +46,18 @@ test.describe('a job at work', () => {
     await expect(card.getByText('Running', { exact: true })).toBeVisible();
     expect(await videosDone(page, title)).toBeGreaterThanOrEqual(before);
     await expect(card.getByText(/of 150 videos/).first()).toBeVisible();
+    release();
     await expectCompleted(page, title, 150);
   });
 
-  test('Cancel stops the job and says it can be resumed', async ({ app: page }) => {
+  test('Cancel stops the job and says it can be resumed', async ({ app: page, sim }) => {
     const title = await startJob(page, ['PLcancelledHalfway_n120'], { Concurrency: '1' });
     const card = jobCard(page, title);
     await expect.poll(() => videosDone(page, title)).toBeGreaterThan(0);
+    // The job cannot finish before the click lands: the answer in flight waits for it.
+    const release = sim.admin.holdAnswers();
     await card.getByRole('button', { name: 'Cancel', exact: true }).click();
+    release();
     await expect(card.getByText('Cancelled', { exact: true })).toBeVisible();
     await expect(card.getByText(/^You cancelled it\. Resume continues where it stopped/)).toBeVisible();
     await expect(card.getByRole('button', { name: 'Resume', exact: true })).toBeVisible();
@@ -64,6 +71,8 @@ test.describe('a job at work', () => {
     dataDir,
   }) => {
     await expect(page.getByRole('heading', { name: 'No jobs yet' })).toBeVisible();
+    // The command line's purchases wait at a gate, so the page sees each step however fast the job is.
+    const gate = await startRequestGate(sim.url);
     const cli = startCli(
       [
         'export',
@@ -75,16 +84,20 @@ test.describe('a job at work', () => {
         '--out',
         join(dataDir, '..', 'cli.zip'),
       ],
-      { TRANSCRIPT_API_KEY: sim.key, TRANSCRIPT_API_BASE_URL: sim.url },
+      { TRANSCRIPT_API_KEY: sim.key, TRANSCRIPT_API_BASE_URL: gate.url },
     );
     const card = page.getByRole('article').first();
     await expect(card.getByText(/Another Scriptorium process .* is running this job/)).toBeVisible();
     // Only the process that runs it can stop it.
     await expect(card.getByRole('button', { name: 'Pause', exact: true })).toHaveCount(0);
     const title = (await card.getByRole('heading', { level: 2 }).textContent()) ?? '';
+    await gate.whenWaiting(1);
+    gate.releaseWaiting();
     await expect.poll(() => videosDone(page, title)).toBeGreaterThan(0);
 
+    gate.open();
     const result = await cli.done;
+    await gate.close();
     expect(result.code, result.stderr).toBe(0);
     await expectCompleted(page, title, 60);
     await expect(card.getByText(/Another Scriptorium process/)).toHaveCount(0);
@@ -101,12 +114,13 @@ test('a request the service asks to wait shows as "waiting N s", then the job go
     match: { videoId: first },
     kind: 'status',
     status: 429,
-    retryAfter: '2',
+    // Long enough for a busy machine to show it before it is over.
+    retryAfter: '5',
     times: 1,
   });
   const title = await startJob(page, [playlist], { Concurrency: '1' });
   await expect(
-    jobCard(page, title).getByText(/^The service answered 429: waiting [12] s before trying again\.$/),
+    jobCard(page, title).getByText(/^The service answered 429: waiting [1-5] s before trying again\.$/),
   ).toBeVisible();
   await expectCompleted(page, title, 6);
   await expect(jobCard(page, title).getByText(/waiting \d s/)).toHaveCount(0);

@@ -7,6 +7,7 @@ import type { JobView } from '../../src/shared/contract';
 import { httpApi } from '../../src/renderer/src/transport/http';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
 import { startWebServer, type RunningWebServer } from '../../src/web/server';
+import { startRequestGate } from '../reliability/request-gate';
 import { startCli, tempDir } from '../support/cli';
 
 let dataDir: string;
@@ -183,19 +184,55 @@ describe('a job started by the CLI in the same data folder', () => {
     const api = httpApi({ origin: server.origin, token: server.token });
     const seen: JobView[] = [];
     api.on('jobChanged', (job) => seen.push(job));
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the event stream is open
+    /** Resolves at the first job event (from now on) that passes `holds`. */
+    const seenWhen = (holds: (job: JobView) => boolean): Promise<void> =>
+      new Promise((resolve) => {
+        const stop = api.on('jobChanged', (job) => {
+          if (!holds(job)) return;
+          stop();
+          resolve();
+        });
+      });
+    // The event stream is open once the client hears of a job of its own.
+    const heard = seenWhen(() => true);
+    await api.createJob({
+      draft: {
+        sources: [{ where: 'line 1', text: 'dQw4w9WgXcQ' }],
+        languages: 'orig',
+        includeTimestamp: true,
+        sendMetadata: true,
+        maxVideos: null,
+        budget: null,
+        concurrency: 1,
+        formats: ['txt'],
+      },
+      start: false,
+    });
+    await heard;
 
+    // The CLI's purchases wait at a gate, so the job is seen at each step however fast it would run.
+    const gate = await startRequestGate(sim.url);
+    const elsewhere = (job: JobView): boolean => job.runningIn === 'elsewhere' && job.status === 'running';
+    const seenRunning = seenWhen(elsewhere);
     const cli = startCli(
       ['export', 'PLseenFromTheBrowser_n200', '--concurrency', '2', '--out', join(dataDir, 'cli.zip')],
       {
         TRANSCRIPT_API_KEY: sim.key,
-        TRANSCRIPT_API_BASE_URL: sim.url,
+        TRANSCRIPT_API_BASE_URL: gate.url,
         SCRIPTORIUM_DATA_DIR: dataDir,
       },
     );
+    await gate.whenWaiting(2);
+    await seenRunning;
+    const twoDone = seenWhen((job) => elsewhere(job) && job.counts.ok + job.counts.unavailable >= 2);
+    gate.releaseWaiting();
+    await twoDone;
+    const completed = seenWhen((job) => job.status === 'completed' && job.counts.total === 200);
+    gate.open();
     expect((await cli.done).code).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await completed;
     api.close();
+    await gate.close();
 
     const running = seen.filter((job) => job.status === 'running');
     expect(running.length).toBeGreaterThan(1);

@@ -47,7 +47,7 @@ describe('BackgroundCheckpoints', () => {
     // 24 MiB in all: below the backstop, so without the thread all of it would stay in the WAL.
     await write(96);
     let copied = fileBytes();
-    for (let waited = 0; copied < 24 * MiB && waited < 5_000; waited += 20) {
+    for (let waited = 0; copied < 24 * MiB && waited < 15_000; waited += 20) {
       await sleep(20);
       copied = fileBytes();
     }

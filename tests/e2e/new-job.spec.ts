@@ -63,7 +63,10 @@ test('a preview of long lists can be stopped, and says what it read so far', asy
   await expect(
     page.getByText(/Reading the lists… \d+ of 2 sources read, [1-9][\d,]* videos found/),
   ).toBeVisible();
+  // The lists cannot be read to their end before the click lands: the page in flight waits for it.
+  const release = sim.admin.holdAnswers();
   await stop.click();
+  release();
 
   const preview = page.getByRole('region', { name: 'Preview' });
   await expect(preview.getByText(/You stopped the preview after [01] of 2 sources/)).toBeVisible();

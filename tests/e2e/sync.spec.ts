@@ -4,9 +4,6 @@ import { expectCompleted, goTo, jobCard, pasteSources, startJob } from './suppor
 /** A channel of exactly 20 uploads, until the test adds some. */
 const CHANNEL = '@research_synced_n20';
 
-// Slow enough requests that the sync can be seen at work.
-test.use({ latencyMs: 100 });
-
 test('Sync brings a finished channel job up to date, buying only its new videos, and lists each sync', async ({
   app: page,
   sim,
@@ -24,9 +21,12 @@ test('Sync brings a finished channel job up to date, buying only its new videos,
   await admin(sim, 'uploads', { channel: CHANNEL, count: 3 });
 
   const actions = page.getByRole('group', { name: `Actions for ${title}` });
+  // The service's answers wait until the sync has been seen at work.
+  const release = sim.admin.holdAnswers();
   await actions.getByRole('button', { name: 'Sync', exact: true }).click();
   const syncing = actions.getByRole('button', { name: 'Syncing…' });
   await expect(syncing).toHaveAttribute('aria-disabled', 'true');
+  release();
   const found = page.getByRole('status').filter({ hasText: /^3 new videos, \d+ credits$/ });
   await expect(found).toBeVisible({ timeout: 30_000 });
   await expect(syncing).toHaveCount(0);

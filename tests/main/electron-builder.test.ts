@@ -69,6 +69,8 @@ describe('electron-builder.yml', () => {
       mac: { target: [{ target: 'dmg', arch: ['x64', 'arm64'] }] },
       win: { target: [{ target: 'nsis', arch: ['x64'] }] },
       npmRebuild: true,
+      // Refuses a package whose better-sqlite3 is not built for its Electron (packaged-addons.test.ts).
+      afterPack: './scripts/check-packaged-addons.mjs',
     });
     const files = (config['files'] as Array<{ filter: string[] }>).flatMap((entry) => entry.filter);
     expect(files).toEqual(

@@ -2,7 +2,7 @@
 // were not built for the Electron it carries. Such a package builds without a word and then cannot
 // open its database: better-sqlite3 built for Node (the CLI's build, or a rebuild that npm's own
 // settings aimed at Node) registers Node's module version, and Electron refuses to load it.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { getAbi, getTarget } from 'node-abi';
 
@@ -47,32 +47,40 @@ function nativeAddons(dir) {
   return names.filter((name) => name.endsWith('.node')).map((name) => join(dir, name));
 }
 
+/** The addons the app cannot start without: its database is better-sqlite3. */
+const REQUIRED_ADDONS = [join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')];
+
 /**
  * One line per addon in `resourcesDir`/app.asar.unpacked that Electron `electronVersion` cannot
- * load; empty when all of them fit.
+ * load, and per required addon missing; empty when all is well.
  */
-export function addonMismatches(resourcesDir, electronVersion) {
+export function addonProblems(resourcesDir, electronVersion) {
   const unpacked = join(resourcesDir, 'app.asar.unpacked');
   const wanted = electronModuleVersion(electronVersion);
-  return nativeAddons(unpacked).flatMap((file) => {
-    const version = registeredModuleVersion(file);
-    if (version === undefined || version === wanted) return [];
-    const built = Number.isNaN(version)
-      ? 'registers several module versions'
-      : `is built for module version ${version} (${runtimeOf(version)})`;
-    return [
-      `${relative(unpacked, file)} ${built}, but Electron ${electronVersion} loads module version ${wanted} only`,
-    ];
-  });
+  const missing = REQUIRED_ADDONS.filter((addon) => !existsSync(join(unpacked, addon))).map(
+    (addon) => `${addon} is missing`,
+  );
+  return missing.concat(
+    nativeAddons(unpacked).flatMap((file) => {
+      const version = registeredModuleVersion(file);
+      if (version === undefined || version === wanted) return [];
+      const built = Number.isNaN(version)
+        ? 'registers several module versions'
+        : `is built for module version ${version} (${runtimeOf(version)})`;
+      return [
+        `${relative(unpacked, file)} ${built}, but Electron ${electronVersion} loads module version ${wanted} only`,
+      ];
+    }),
+  );
 }
 
 /** The hook itself: electron-builder stops packaging with this error, before any installer is made. */
 export default async function checkPackagedAddons(context) {
   const electronVersion = context.packager.info.framework.version;
-  const problems = addonMismatches(context.packager.getResourcesDir(context.appOutDir), electronVersion);
+  const problems = addonProblems(context.packager.getResourcesDir(context.appOutDir), electronVersion);
   if (problems.length === 0) return;
   throw new Error(
-    `The package's native addons were not rebuilt for Electron ${electronVersion}:\n` +
+    `The package's native addons are not those Electron ${electronVersion} needs:\n` +
       problems.map((line) => `  ${line}\n`).join('') +
       'Package with `npm run dist`, which rebuilds them for Electron; with -c.npmRebuild=false, ' +
       'node_modules must already hold builds for Electron.',

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  addonMismatches,
+  addonProblems,
   electronModuleVersion,
   registeredModuleVersion,
   // @ts-expect-error: a plain ESM script without type declarations
@@ -12,7 +12,7 @@ import { ROOT } from './scratch-project';
 
 const moduleVersionOf = registeredModuleVersion as (file: string) => number | undefined;
 const electronAbi = electronModuleVersion as (electronVersion: string) => number;
-const mismatches = addonMismatches as (resourcesDir: string, electronVersion: string) => string[];
+const problems = addonProblems as (resourcesDir: string, electronVersion: string) => string[];
 
 /** The CLI's own build of better-sqlite3, compiled for the Node that runs these tests. */
 const NODE_BUILD = join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
@@ -58,7 +58,7 @@ describe('the packaged addons check', () => {
   it('refuses the Node build of better-sqlite3 in a package that carries Electron, saying both versions', () => {
     const dir = resources({ [ADDON_IN_PACKAGE]: NODE_BUILD });
     const node = process.versions.node.split('.')[0];
-    expect(mismatches(dir, electron.version)).toEqual([
+    expect(problems(dir, electron.version)).toEqual([
       `${ADDON_IN_PACKAGE} is built for module version ${process.versions.modules} (Node ${node}), but Electron ${electron.version} loads module version ${electronAbi(electron.version)} only`,
     ]);
   });
@@ -69,14 +69,19 @@ describe('the packaged addons check', () => {
       [ADDON_IN_PACKAGE]: symbols(`node_register_module_v${abi}`, 'sqlite3_open_v2'),
       'node_modules/other/build/Release/napi.node': symbols('napi_register_module_v1'),
     });
-    expect(mismatches(dir, electron.version)).toEqual([]);
+    expect(problems(dir, electron.version)).toEqual([]);
+  });
+
+  it('refuses a package without the better-sqlite3 addon, which the app cannot open its database without', () => {
+    const dir = resources({ 'node_modules/better-sqlite3/lib/index.js': Buffer.from('') });
+    expect(problems(dir, electron.version)).toEqual([`${ADDON_IN_PACKAGE} is missing`]);
   });
 
   it('refuses an addon that names two module versions', () => {
     const dir = resources({
       [ADDON_IN_PACKAGE]: symbols('node_register_module_v115', 'node_register_module_v150'),
     });
-    expect(mismatches(dir, electron.version)).toEqual([
+    expect(problems(dir, electron.version)).toEqual([
       `${ADDON_IN_PACKAGE} registers several module versions, but Electron ${electron.version} loads module version ${electronAbi(electron.version)} only`,
     ]);
   });

@@ -10,24 +10,24 @@
 // signing identity is missing.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PROJECT_ROOT, withoutNpmBuildSettings } from './electron-install.mjs';
 
-export const SQLITE_BUILD = join('node_modules', 'better-sqlite3', 'build');
+const SQLITE_BUILD = join('node_modules', 'better-sqlite3', 'build');
 /**
  * Where the CLI's build waits while packaging runs: beside node_modules' packages (so that it moves
  * by a rename and comes back as it was), in a folder electron-builder never packs. A dist killed
  * outright leaves it here, and the next dist puts it back before anything else.
  */
-export const KEPT_BUILD = join('node_modules', '.scriptorium-dist', 'better-sqlite3-build');
+const KEPT_BUILD = join('node_modules', '.scriptorium-dist', 'better-sqlite3-build');
 const REBUILD_MARKER = join('Release', '.forge-meta');
 
 /** Exit codes of a shell for a process stopped by a signal. */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 };
 
 /** Moves the CLI's build aside (if there is one) and leaves packaging a copy without its marker. */
-export function keepBuildAside(root) {
+function keepBuildAside(root) {
   const build = join(root, SQLITE_BUILD);
   const kept = join(root, KEPT_BUILD);
   if (!existsSync(build)) return;
@@ -38,7 +38,7 @@ export function keepBuildAside(root) {
 }
 
 /** Replaces whatever packaging left in the build folder with the CLI's build kept aside. */
-export function putBuildBack(root) {
+function putBuildBack(root) {
   const build = join(root, SQLITE_BUILD);
   const kept = join(root, KEPT_BUILD);
   if (!existsSync(kept)) return;
@@ -73,7 +73,7 @@ const has = (env, ...names) => names.every((name) => (env[name] ?? '') !== '');
  * one line. An unsigned macOS app gets `mac.identity` null: no search of the keychain, and the ad-hoc
  * signature electronFuses resets.
  */
-export function signingPlan(args, env, host = process.platform) {
+function signingPlan(args, env, host = process.platform) {
   const platforms = platformsOf(args, host);
   const lines = [];
   const overrides = [];
@@ -131,15 +131,15 @@ function runScript(root, script, args, env) {
 }
 
 /** The whole of `npm run dist`: the app's build, then electron-builder with the CLI's build kept aside. */
-export async function dist(root, args, env = process.env) {
+async function dist(root, args, env = process.env) {
   const built = await runScript(root, 'node_modules/electron-vite/bin/electron-vite.js', ['build'], env);
   if (built !== 0) return built;
   const { lines, overrides } = signingPlan(args, env);
   for (const line of lines) console.log(line);
 
   putBuildBack(root); // left aside by a dist that was killed outright
-  keepBuildAside(root);
   try {
+    keepBuildAside(root);
     return await runScript(
       root,
       'node_modules/electron-builder/cli.js',
@@ -151,7 +151,7 @@ export async function dist(root, args, env = process.env) {
       putBuildBack(root);
     } catch (error) {
       console.error(
-        `npm run dist: could not put the CLI's better-sqlite3 build back (${error.message}): move ${relative(root, join(root, KEPT_BUILD))} to ${SQLITE_BUILD} yourself.`,
+        `npm run dist: could not put the CLI's better-sqlite3 build back (${error.message}): move ${KEPT_BUILD} to ${SQLITE_BUILD} yourself.`,
       );
       process.exitCode = 1;
     }
@@ -159,6 +159,12 @@ export async function dist(root, args, env = process.env) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const code = await dist(PROJECT_ROOT, process.argv.slice(2));
-  process.exitCode = process.exitCode || code;
+  try {
+    const code = await dist(PROJECT_ROOT, process.argv.slice(2));
+    process.exitCode = process.exitCode || code;
+  } catch (error) {
+    // Moving the build aside failed (a full disk, say); what was moved is back already.
+    console.error(`npm run dist: ${error.message}`);
+    process.exitCode = 1;
+  }
 }

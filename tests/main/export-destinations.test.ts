@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app';
@@ -42,6 +42,7 @@ beforeEach(() => {
 
 afterEach(async () => {
   await app.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 async function createJob(invoke: (channel: string, input: unknown) => Promise<unknown>): Promise<number> {

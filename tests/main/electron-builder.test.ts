@@ -3,8 +3,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain ESM script without type declarations
-import { drawIcon, encodePng, ICON_SIZE } from '../../scripts/make-icon.mjs';
+import {
+  drawIcon as drawIconScript,
+  encodePng as encodePngScript,
+  ICON_SIZE,
+  // @ts-expect-error: a plain ESM script without type declarations
+} from '../../scripts/make-icon.mjs';
 import { tempDir } from '../support/cli';
 import { ROOT } from './scratch-project';
 
@@ -38,6 +42,8 @@ type Config = Record<string, unknown> & {
   rpm: { appArmorProfile: string };
 };
 
+const drawIcon = drawIconScript as (size: number) => Buffer;
+const encodePng = encodePngScript as (size: number, rows: Buffer) => Buffer;
 const packageJson = require('../../package.json') as Record<string, unknown>;
 const decode = (png: Buffer) => {
   const chunks: Buffer[] = [];
@@ -180,13 +186,10 @@ describe('the icon', () => {
 
   it('is drawn by scripts/make-icon.mjs, and one of 256×256 would be refused for macOS', async () => {
     const { rows } = decode(readFileSync(join(ROOT, 'resources', 'icon.png')));
-    expect((drawIcon as (size: number) => Buffer)(ICON_SIZE).equals(rows)).toBe(true);
+    expect(drawIcon(ICON_SIZE as number).equals(rows)).toBe(true);
 
     const small = join(stubIconTool(), 'small.png');
-    writeFileSync(
-      small,
-      (encodePng as (size: number, rows: Buffer) => Buffer)(256, (drawIcon as (size: number) => Buffer)(256)),
-    );
+    writeFileSync(small, encodePng(256, drawIcon(256)));
     await expect(
       convertIcon({
         sources: [small],

@@ -59,7 +59,7 @@ export function electronInstallPlan(root = PROJECT_ROOT, { force = false, env = 
   const fromSqlite = createRequire(join(sqliteDir, 'package.json'));
   const target = [`--target=${electronVersion}`, `--arch=${process.arch}`];
   const ignored = npmBuildSettings(env);
-  const buildEnv = Object.fromEntries(Object.entries(env).filter(([name]) => !ignored.includes(name)));
+  const buildEnv = withoutNpmBuildSettings(env);
   return {
     root,
     electronVersion,
@@ -180,6 +180,12 @@ function npmBuildSettings(env) {
     (name) =>
       name.toLowerCase().startsWith('npm_config_') && BUILD_SETTINGS.has(name.slice(11).toLowerCase()),
   );
+}
+
+/** `env` without npm's settings that would aim a native build at Node (scripts/dist.mjs uses it too). */
+export function withoutNpmBuildSettings(env) {
+  const ignored = npmBuildSettings(env);
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !ignored.includes(name)));
 }
 
 function packageVersion(dir) {

@@ -1,5 +1,6 @@
 import { extname, isAbsolute, join } from 'node:path';
 import { desktopChannel } from '../shared/desktop';
+import type { ExportDestinations } from './export-destinations';
 import type { IpcMainLike } from './ipc';
 
 /** What the desktop bridge asks of the operating system: Electron's dialog and shell in the app. */
@@ -20,9 +21,14 @@ export interface DesktopServices {
 /**
  * Binds the desktop bridge (src/shared/desktop.ts) to the operating system. Every argument from the
  * renderer is parsed before use (a file name, an absolute path, an https link); a refused one rejects
- * the renderer's promise with a message saying why.
+ * the renderer's promise with a message saying why. A path the save dialog returns is recorded in
+ * `destinations`, the only places an export may then be written.
  */
-export function bindDesktopBridge(ipcMain: IpcMainLike, services: DesktopServices): () => void {
+export function bindDesktopBridge(
+  ipcMain: IpcMainLike,
+  services: DesktopServices,
+  destinations: ExportDestinations,
+): () => void {
   ipcMain.handle(desktopChannel.chooseExportPath, async (_event, suggestedName) => {
     const name = zipFileName(suggestedName);
     const choice = await services.showSaveDialog({
@@ -33,7 +39,9 @@ export function bindDesktopBridge(ipcMain: IpcMainLike, services: DesktopService
     });
     if (choice.canceled || !choice.filePath) return null;
     // Linux dialogs do not add the filter's extension themselves.
-    return extname(choice.filePath).toLowerCase() === '.zip' ? choice.filePath : `${choice.filePath}.zip`;
+    return destinations.allow(
+      extname(choice.filePath).toLowerCase() === '.zip' ? choice.filePath : `${choice.filePath}.zip`,
+    );
   });
   ipcMain.handle(desktopChannel.showInFolder, async (_event, path) =>
     services.showItemInFolder(absolutePath(path)),

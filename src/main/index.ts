@@ -3,6 +3,7 @@ import {
   BrowserWindow,
   dialog,
   ipcMain,
+  Menu,
   Notification,
   safeStorage,
   screen,
@@ -13,8 +14,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openApp, toAppError, type ScriptoriumApp } from '../core/app';
 import { bindDesktopBridge } from './desktop-bridge';
+import { ExportDestinations, exportsOnlyWhereChosen } from './export-destinations';
 import { appOnlyIpc, bindCommands, forwardEvents } from './ipc';
 import { KEY_FILE, safeStorageKeyStore } from './key-vault';
+import { applicationMenu } from './menu';
 import { developmentBinding } from './native-binding';
 import { notifyJobOutcomes, type JobNotice } from './notifications';
 import { closeBeforeQuit } from './quit';
@@ -64,20 +67,27 @@ async function startDesktop(): Promise<void> {
     return;
   }
 
+  // A packaged app has a menu of its own, without reloads or developer tools.
+  if (app.isPackaged) Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenu(process.platform)));
   let window: BrowserWindow | undefined;
   const pageUrl = devServerUrl ?? pathToFileURL(RENDERER_PAGE).href;
   const ipc = appOnlyIpc(ipcMain, appSenderCheck(pageUrl));
   hardenSession(session.defaultSession);
-  bindCommands(ipc, scriptorium.handlers);
-  bindDesktopBridge(ipc, {
-    showSaveDialog: (options) =>
-      window && !window.isDestroyed()
-        ? dialog.showSaveDialog(window, options)
-        : dialog.showSaveDialog(options),
-    showItemInFolder: (path) => shell.showItemInFolder(path),
-    openInBrowser: (url) => openInBrowser(shell, url),
-    downloadsFolder: app.getPath('downloads'),
-  });
+  const exportDestinations = new ExportDestinations(process.platform);
+  bindCommands(ipc, exportsOnlyWhereChosen(scriptorium.handlers, exportDestinations));
+  bindDesktopBridge(
+    ipc,
+    {
+      showSaveDialog: (options) =>
+        window && !window.isDestroyed()
+          ? dialog.showSaveDialog(window, options)
+          : dialog.showSaveDialog(options),
+      showItemInFolder: (path) => shell.showItemInFolder(path),
+      openInBrowser: (url) => openInBrowser(shell, url),
+      downloadsFolder: app.getPath('downloads'),
+    },
+    exportDestinations,
+  );
 
   const showWindow = (): void => {
     if (window === undefined || window.isDestroyed()) {
@@ -120,6 +130,7 @@ function createWindow(scriptorium: ScriptoriumApp, userData: string): BrowserWin
   const window = openMainWindow({
     placement: placeWindow(readWindowState(stateFile), workAreas),
     preload: PRELOAD,
+    devTools: !app.isPackaged,
     page: devServerUrl !== undefined ? { url: devServerUrl } : { file: RENDERER_PAGE },
     openInBrowser: (url) => void openInBrowser(shell, url),
     onClose: (state) => {

@@ -1,10 +1,12 @@
 /**
- * The renderer's Content Security Policy: no inline script, nothing from outside the app. The same
+ * The renderer's Content Security Policy: no inline script, nothing from outside the app, and none of
+ * what default-src does not cover (plugins, a <base> re-aiming relative URLs, form posts). The same
  * text is the meta tag of src/renderer/index.html (a test keeps the two equal); main also sends it
  * as a header, which covers pages served by the development server.
  */
 export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "object-src 'none'; base-uri 'none'; form-action 'none'";
 
 /** The slice of Electron's Session this module hardens (a fake stands in for it in tests). */
 export interface SessionLike {

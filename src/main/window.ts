@@ -6,6 +6,8 @@ export interface MainWindowOptions {
   placement: Placement;
   /** The preload script (CommonJS, as a sandboxed preload must be). */
   preload: string;
+  /** Whether the developer tools can open: not in a packaged app. */
+  devTools: boolean;
   /** The development server's address, or the built renderer's index.html. */
   page: { url: string } | { file: string };
   /** Opens a link the page tried to navigate to or open in a window (https only). */
@@ -40,6 +42,7 @@ export function openMainWindow(options: MainWindowOptions): BrowserWindow {
       navigateOnDragDrop: false,
       // A middle click would otherwise open links in a new window of the app's own.
       disableBlinkFeatures: 'Auxclick',
+      devTools: options.devTools,
     },
   });
   guardNavigation(window.webContents, options.openInBrowser);

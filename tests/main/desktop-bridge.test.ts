@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bindDesktopBridge, type DesktopServices } from '../../src/main/desktop-bridge';
+import { ExportDestinations } from '../../src/main/export-destinations';
 import type { IpcMainLike } from '../../src/main/ipc';
 import { openInBrowser } from '../../src/main/security';
 import type { IpcRendererLike } from '../../src/preload/api';
@@ -48,7 +49,7 @@ describe('the desktop bridge', () => {
   it('asks where to save with the system dialog, in Downloads, for a .zip named as suggested', async () => {
     const { ipcMain, ipcRenderer } = ipcPair();
     const { services, calls } = fakeServices({ canceled: false, filePath: '/home/me/corpora/lectures' });
-    bindDesktopBridge(ipcMain, services);
+    bindDesktopBridge(ipcMain, services, new ExportDestinations(process.platform));
     const desktop = createDesktopApi(ipcRenderer);
 
     expect(await desktop.chooseExportPath('Lectures 2024.zip')).toBe('/home/me/corpora/lectures.zip');
@@ -68,7 +69,7 @@ describe('the desktop bridge', () => {
   it('keeps the suggested name a plain file name, and answers null when the user cancels', async () => {
     const { ipcMain, ipcRenderer } = ipcPair();
     const { services, calls } = fakeServices({ canceled: true });
-    bindDesktopBridge(ipcMain, services);
+    bindDesktopBridge(ipcMain, services, new ExportDestinations(process.platform));
     const desktop = createDesktopApi(ipcRenderer);
 
     expect(await desktop.chooseExportPath('../../.ssh/authorized_keys')).toBeNull();
@@ -88,7 +89,7 @@ describe('the desktop bridge', () => {
   it('shows an exported file in its folder, given an absolute path only', async () => {
     const { ipcMain, ipcRenderer } = ipcPair();
     const { services, calls } = fakeServices();
-    bindDesktopBridge(ipcMain, services);
+    bindDesktopBridge(ipcMain, services, new ExportDestinations(process.platform));
     const desktop = createDesktopApi(ipcRenderer);
 
     await desktop.showInFolder('/home/me/corpora/lectures.zip');
@@ -101,7 +102,7 @@ describe('the desktop bridge', () => {
   it('opens https links in the browser and refuses every other scheme', async () => {
     const { ipcMain, ipcRenderer } = ipcPair();
     const { services, opened } = fakeServices();
-    bindDesktopBridge(ipcMain, services);
+    bindDesktopBridge(ipcMain, services, new ExportDestinations(process.platform));
     const desktop = createDesktopApi(ipcRenderer);
 
     await desktop.openExternal('https://billing.example/top-up');
@@ -115,7 +116,11 @@ describe('the desktop bridge', () => {
 
   it('unbinds every channel it bound', () => {
     const { ipcMain, handlers } = ipcPair();
-    const unbind = bindDesktopBridge(ipcMain, fakeServices().services);
+    const unbind = bindDesktopBridge(
+      ipcMain,
+      fakeServices().services,
+      new ExportDestinations(process.platform),
+    );
     expect([...handlers.keys()].sort()).toEqual([
       'scriptorium:desktop:chooseExportPath',
       'scriptorium:desktop:openExternal',

@@ -26,6 +26,8 @@ export interface DesktopEnvironment {
   /** Hex of 32 bytes: the stand-in keychain's secret. */
   keychainSecret: string;
   lockHeld?: boolean;
+  /** app.isPackaged, as in an installed app; project is then the app's folder (app.asar extracted). */
+  packaged?: boolean;
 }
 
 /** Runs the built main bundle of `project` under Node, with the `electron` stand-in. */
@@ -43,6 +45,7 @@ export function startDesktop(environment: DesktopEnvironment): DesktopProcess {
         STAND_IN_DOWNLOADS: environment.downloads,
         STAND_IN_KEYCHAIN_SECRET: environment.keychainSecret,
         ...(environment.lockHeld && { STAND_IN_LOCK_HELD: '1' }),
+        ...(environment.packaged && { STAND_IN_PACKAGED: '1' }),
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     },

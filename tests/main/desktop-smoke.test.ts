@@ -130,7 +130,10 @@ describe('the desktop app, built, booted with a stand-in for Electron', () => {
       webviewTag: false,
       navigateOnDragDrop: false,
       disableBlinkFeatures: 'Auxclick',
+      devTools: true,
     });
+    // Electron's own menu, with its developer tools, stays while developing.
+    expect(desktop.reports.filter((report) => report.type === 'menu')).toEqual([]);
     expect(existsSync(join(project, 'out/preload/index.cjs'))).toBe(true);
     const page = join(project, 'out/renderer/index.html');
     expect(window?.page).toBe(pathToFileURL(page).href);
@@ -199,6 +202,13 @@ describe('the desktop app, built, booted with a stand-in for Electron', () => {
       title: 'Job finished',
       body: `${(completed['payload'] as JobView).title}: ${captioned} transcripts fetched. Export it from Jobs.`,
     });
+
+    // A destination the save dialog did not return is refused, and nothing is written there.
+    const unchosen = join(env.downloads, 'not-chosen.zip');
+    await expect(
+      command(desktop, 'exportJob', { jobId: job.id, formats: ['txt'], destination: unchosen }),
+    ).rejects.toThrow('An export is written only where you chose in the save dialog');
+    expect(existsSync(unchosen)).toBe(false);
 
     const destination = await desktop.request<string>('invoke', {
       channel: desktopChannel.chooseExportPath,

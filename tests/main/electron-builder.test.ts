@@ -1,31 +1,203 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  drawIcon as drawIconScript,
+  encodePng as encodePngScript,
+  ICON_SIZE,
+  // @ts-expect-error: a plain ESM script without type declarations
+} from '../../scripts/make-icon.mjs';
+import { tempDir } from '../support/cli';
 import { ROOT } from './scratch-project';
 
 const require = createRequire(import.meta.url);
 // electron-builder's own reading and schema check of electron-builder.yml.
 const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
-  getConfig(projectDir: string, configPath: null, options: null): Promise<Record<string, unknown>>;
-  validateConfiguration(config: Record<string, unknown>, logger: unknown): Promise<void>;
+  getConfig(projectDir: string, configPath: null, options: null): Promise<Config>;
+  validateConfiguration(config: Config, logger: unknown): Promise<void>;
 };
 const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
+// electron-builder's icon resolution and size checks, as a target calls them.
+const { convertIcon } = require('app-builder-lib/out/util/iconConverter.js') as {
+  convertIcon(options: {
+    sources: string[];
+    fallbackSources: string[];
+    roots: string[];
+    format: 'icns' | 'ico' | 'set';
+    outDir: string;
+  }): Promise<{ icons: Array<{ file: string; size: number }> }>;
+};
+// Where the deb and rpm install the app: /opt/<product name>/<executable>.
+const { installPrefix } = require('app-builder-lib/out/targets/LinuxTargetHelper.js') as {
+  installPrefix: string;
+};
+
+type Config = Record<string, unknown> & {
+  productName: string;
+  directories: { buildResources: string };
+  linux: { executableName: string };
+  deb: { appArmorProfile: string };
+  rpm: { appArmorProfile: string };
+};
+
+const drawIcon = drawIconScript as (size: number) => Buffer;
+const encodePng = encodePngScript as (size: number, rows: Buffer) => Buffer;
+const packageJson = require('../../package.json') as Record<string, unknown>;
+const decode = (png: Buffer) => {
+  const chunks: Buffer[] = [];
+  for (let at = 8; at < png.length;) {
+    const length = png.readUInt32BE(at);
+    if (png.toString('ascii', at + 4, at + 8) === 'IDAT') chunks.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  return {
+    width: png.readUInt32BE(16),
+    height: png.readUInt32BE(20),
+    rows: inflateSync(Buffer.concat(chunks)),
+  };
+};
+
+let scratch: string | undefined;
+afterEach(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  scratch = undefined;
+  delete process.env['ELECTRON_BUILDER_ICONS_TOOLSET_DIR'];
+});
 
 describe('electron-builder.yml', () => {
-  it('is a valid configuration packaging for Windows, macOS and Linux with better-sqlite3 rebuilt and unpacked', async () => {
+  it('is a valid configuration: AppImage, deb and rpm; dmg for Intel and Apple silicon; an nsis installer', async () => {
     const config = await getConfig(ROOT, null, null);
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
     expect(config).toMatchObject({
-      win: { target: ['nsis'] },
-      mac: { target: ['dmg'] },
-      linux: { target: ['AppImage', 'deb'] },
+      linux: { target: ['AppImage', 'deb', 'rpm'], executableName: 'scriptorium', syncDesktopName: true },
+      mac: { target: [{ target: 'dmg', arch: ['x64', 'arm64'] }] },
+      win: { target: [{ target: 'nsis', arch: ['x64'] }] },
       npmRebuild: true,
-      asarUnpack: ['node_modules/better-sqlite3/**'],
-      electronFuses: { runAsNode: false, onlyLoadAppFromAsar: true },
+      // Refuses a package whose better-sqlite3 is not built for its Electron (packaged-addons.test.ts).
+      afterPack: './scripts/check-packaged-addons.mjs',
     });
     const files = (config['files'] as Array<{ filter: string[] }>).flatMap((entry) => entry.filter);
     expect(files).toEqual(
       expect.arrayContaining(['out/main/**', 'out/preload/**', 'out/renderer/**', 'package.json']),
     );
-    expect((require('../../package.json') as { main: string }).main).toBe('out/main/index.js');
+    expect(packageJson['main']).toBe('out/main/index.js');
+  });
+
+  it('unpacks native addons only, and none of the sources better-sqlite3 was built from', async () => {
+    const config = await getConfig(ROOT, null, null);
+    expect(config['asarUnpack']).toEqual(['**/*.node']);
+    expect(config['asar']).toEqual({ smartUnpack: false });
+    const files = (config['files'] as Array<{ filter: string[] }>).flatMap((entry) => entry.filter);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        '!node_modules/better-sqlite3/{src,deps,build}/**',
+        'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+      ]),
+    );
+  });
+
+  it('flips the fuses, and signs an unsigned macOS app ad hoc again afterwards', async () => {
+    const config = await getConfig(ROOT, null, null);
+    expect(config['electronFuses']).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      onlyLoadAppFromAsar: true,
+      resetAdHocDarwinSignature: true,
+    });
+  });
+});
+
+describe('package metadata', () => {
+  it('has what a deb needs (a homepage, an author with an email) and names the desktop entry', async () => {
+    expect(packageJson['homepage']).toMatch(/^https:\/\/[^/]+/);
+    expect(packageJson['author']).toEqual({
+      name: expect.any(String),
+      email: expect.stringMatching(/^\S+@\S+$/),
+    });
+    expect(packageJson['description']).toMatch(/\S{10}/);
+    expect(packageJson['license']).toBe('MIT');
+    const config = await getConfig(ROOT, null, null);
+    // Electron gives the window the desktopName; the .desktop entry (syncDesktopName) has that name.
+    expect(packageJson['desktopName']).toBe(`${config.linux.executableName}.desktop`);
+  });
+});
+
+describe('the deb and the rpm on Ubuntu 24.04', () => {
+  it("install an AppArmor profile that grants the installed app the user namespaces Chromium's sandbox needs", async () => {
+    const config = await getConfig(ROOT, null, null);
+    expect(config.deb.appArmorProfile).toBe('resources/linux/apparmor-profile');
+    expect(config.rpm.appArmorProfile).toBe(config.deb.appArmorProfile);
+    const profile = readFileSync(join(ROOT, config.deb.appArmorProfile), 'utf8');
+    const executable = `${installPrefix}/${config.productName}/${config.linux.executableName}`;
+    // electron-builder's after-install script copies it to /etc/apparmor.d/<executable name>.
+    expect(profile).toMatch(/^abi <abi\/4\.0>,$/m);
+    expect(profile).toContain(`profile ${config.linux.executableName} ${executable} flags=(unconfined) {`);
+    expect(profile).toMatch(/^\s+userns,$/m);
+    const afterInstall = readFileSync(
+      require.resolve('app-builder-lib/templates/linux/after-install.tpl'),
+      'utf8',
+    );
+    expect(afterInstall).toContain(
+      "APPARMOR_PROFILE_SOURCE='/opt/${sanitizedProductName}/resources/apparmor-profile'",
+    );
+    expect(afterInstall).toContain("APPARMOR_PROFILE_TARGET='/etc/apparmor.d/${executable}'");
+  });
+});
+
+describe('the icon', () => {
+  /** electron-builder's icon tool stands in here (it is downloaded): it only says what it was given. */
+  function stubIconTool(): string {
+    scratch = tempDir('icon-tool-');
+    const toolset = join(scratch, 'toolset');
+    mkdirSync(toolset);
+    writeFileSync(
+      join(toolset, 'icon-tool.js'),
+      `const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.slice(2).split('=')));
+       require('node:fs').mkdirSync(args.out, { recursive: true });
+       require('node:fs').writeFileSync(require('node:path').join(args.out, 'icon.' + args.format), args.input);`,
+    );
+    process.env['ELECTRON_BUILDER_ICONS_TOOLSET_DIR'] = toolset;
+    return scratch;
+  }
+
+  it('is one master of 1024×1024, which electron-builder takes for the macOS, Windows and Linux icons', async () => {
+    const config = await getConfig(ROOT, null, null);
+    const resources = join(ROOT, config.directories.buildResources);
+    const master = join(resources, 'icon.png');
+    const { width, height } = decode(readFileSync(master));
+    expect([width, height]).toEqual([1024, 1024]);
+    const outDir = join(stubIconTool(), 'out');
+    for (const format of ['icns', 'ico', 'set'] as const) {
+      const { icons } = await convertIcon({
+        sources: [],
+        fallbackSources: [],
+        roots: [resources, ROOT],
+        format,
+        outDir: join(outDir, format),
+      });
+      expect(icons.length, format).toBeGreaterThan(0);
+      if (format !== 'set') expect(readFileSync(icons[0]!.file, 'utf8')).toBe(master);
+      else expect(icons).toEqual([{ file: master, size: 1024 }]);
+    }
+  });
+
+  it('is drawn by scripts/make-icon.mjs, and one of 256×256 would be refused for macOS', async () => {
+    const { rows } = decode(readFileSync(join(ROOT, 'resources', 'icon.png')));
+    expect(drawIcon(ICON_SIZE as number).equals(rows)).toBe(true);
+
+    const small = join(stubIconTool(), 'small.png');
+    writeFileSync(small, encodePng(256, drawIcon(256)));
+    await expect(
+      convertIcon({
+        sources: [small],
+        fallbackSources: [],
+        roots: [ROOT],
+        format: 'icns',
+        outDir: join(scratch!, 'out'),
+      }),
+    ).rejects.toMatchObject({ code: 'ERR_ICON_TOO_SMALL' });
   });
 });

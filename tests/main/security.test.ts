@@ -69,6 +69,10 @@ describe('the window session', () => {
     );
     expect(directives.get('default-src')).toEqual(["'self'"]);
     expect(directives.get('script-src')).toEqual(["'self'"]);
+    // Not covered by default-src: no plugins, no <base> to re-aim relative URLs, no form posts.
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(directives.get('base-uri')).toEqual(["'none'"]);
+    expect(directives.get('form-action')).toEqual(["'none'"]);
   });
 });
 

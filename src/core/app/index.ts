@@ -6,7 +6,7 @@
 export { openApp } from './compose';
 export type { AppOptions, ScriptoriumApp, Subscribe } from './compose';
 export { dispatch, isCommandName } from './dispatch';
-export { toAppError } from './errors';
+export { AppError, toAppError } from './errors';
 export type { AppHandlers } from './handlers';
 export { environmentKeyStore, memoryKeyStore } from './keys';
 export type { KeyStore } from './keys';

@@ -40,6 +40,7 @@ import type {
   EstimateResult,
   JobSpec,
   JobSummary,
+  Logger,
   PreviewOutcome,
   RunOutcome,
   RunSettings,
@@ -105,13 +106,14 @@ export class Engine {
   readonly #resumeWhenStopped = new Set<number>();
   /** Names this engine in the leases it takes, so other processes see who runs a job. */
   readonly #leaseOwner: string;
+  readonly #logger: Logger;
 
   constructor(deps: EngineDeps) {
     this.#deps = deps;
     this.#leaseOwner = deps.leaseOwner ?? newLeaseOwner();
-    const logger = deps.logger ?? console;
+    this.#logger = deps.logger ?? console;
     this.#emitter = new TypedEmitter((event, error) =>
-      logger.warn(`A listener of the engine's ${event} event failed; the run goes on.`, error),
+      this.#logger.warn(`A listener of the engine's ${event} event failed; the run goes on.`, error),
     );
   }
 
@@ -236,7 +238,7 @@ export class Engine {
     const claimOwner = `${this.#leaseOwner}:${jobId}`;
     try {
       const run = new JobRun({
-        deps: { db, clock, client, pacer: settings.pacer ?? this.#deps.pacer },
+        deps: { db, clock, client, pacer: settings.pacer ?? this.#deps.pacer, logger: this.#logger },
         jobId,
         options,
         concurrency,

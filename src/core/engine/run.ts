@@ -17,7 +17,7 @@ import { RunControl, type StopCause } from './run-control';
 import { ResultWriter } from './result-writer';
 import { ServiceHealth } from './service-health';
 import { Throttle } from './throttle';
-import type { EngineEvents, ItemCountsView, JobOptions, RequestPacer, RunOutcome } from './types';
+import type { EngineEvents, ItemCountsView, JobOptions, Logger, RequestPacer, RunOutcome } from './types';
 import { syncLists } from './sync';
 import { walkSources } from './walk';
 
@@ -27,6 +27,8 @@ export interface RunDeps {
   clock: Clock;
   client: TranscriptClient;
   pacer: RequestPacer | undefined;
+  /** Where the run tells what it cannot throw (its checkpoint thread failing). */
+  logger: Logger;
 }
 
 export interface JobRunOptions {
@@ -195,7 +197,7 @@ export class JobRun {
 
   async #work(): Promise<void> {
     // The run's writes are copied from the WAL into the database on a thread of their own.
-    const checkpoints = BackgroundCheckpoints.start(this.#deps.db);
+    const checkpoints = BackgroundCheckpoints.start(this.#deps.db, this.#deps.logger);
     try {
       await this.#walkAndFetch();
     } finally {

@@ -12,6 +12,11 @@ const INTERVAL_MS = 100;
  */
 const BACKSTOP_PAGES = 10_000;
 
+/** Where the thread's failure is told (the engine's Logger). */
+export interface CheckpointLogger {
+  warn(message: string, error?: unknown): void;
+}
+
 /**
  * The thread's whole program, inline so that it needs no file of its own beside the bundles. A
  * PASSIVE checkpoint never waits for the writer nor for readers: it copies what no reader still needs.
@@ -33,7 +38,8 @@ parentPort.once('message', () => {
  * run writes. SQLite otherwise does it inside the commit that fills the WAL past 1,000 pages, on the
  * thread that wrote, and that copy (with its fsync) was a tenth of a run's walk + fetch phase,
  * during which no request could start or finish (bench/RESULTS.md, fifth pass). A thread that fails
- * costs only that speed: the run's own connection then checkpoints at the backstop.
+ * costs only that speed: the run's own connection then checkpoints at the backstop, and the failure
+ * is logged.
  */
 export class BackgroundCheckpoints {
   readonly #db: Database;
@@ -41,7 +47,7 @@ export class BackgroundCheckpoints {
   readonly #exited: Promise<void>;
   readonly #ownPages: number;
 
-  private constructor(db: Database) {
+  private constructor(db: Database, logger: CheckpointLogger) {
     this.#db = db;
     this.#ownPages = db.pragma('wal_autocheckpoint', { simple: true }) as number;
     this.#worker = new Worker(WORKER_SOURCE, {
@@ -55,15 +61,20 @@ export class BackgroundCheckpoints {
     });
     // The backstop covers a thread that cannot open the file or whose checkpoint fails (a full disk
     // is then the run's own connection's to report, at its next write).
-    this.#worker.on('error', () => undefined);
+    this.#worker.on('error', (error) =>
+      logger.warn(
+        'The thread that copies the database log into the database failed; the run goes on and copies it itself.',
+        error,
+      ),
+    );
     this.#exited = new Promise((resolve) => this.#worker.once('exit', () => resolve()));
     db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   }
 
   /** Starts the thread for a database in WAL mode; undefined for any other (one in memory has no WAL). */
-  static start(db: Database): BackgroundCheckpoints | undefined {
+  static start(db: Database, logger: CheckpointLogger): BackgroundCheckpoints | undefined {
     if (db.pragma('journal_mode', { simple: true }) !== 'wal') return undefined;
-    return new BackgroundCheckpoints(db);
+    return new BackgroundCheckpoints(db, logger);
   }
 
   /** Gives checkpoints back to the writing connection and ends the thread. */

@@ -42,7 +42,7 @@ async function write(commits: number): Promise<number> {
 
 describe('BackgroundCheckpoints', () => {
   it('copies what another connection writes into the database file, and leaves every row in place', async () => {
-    const checkpoints = BackgroundCheckpoints.start(db);
+    const checkpoints = BackgroundCheckpoints.start(db, console);
     expect(checkpoints).toBeDefined();
     // 24 MiB in all: below the backstop, so without the thread all of it would stay in the WAL.
     await write(96);
@@ -57,15 +57,32 @@ describe('BackgroundCheckpoints', () => {
   });
 
   it('hands checkpoints back to the writing connection once stopped', async () => {
-    const checkpoints = BackgroundCheckpoints.start(db);
+    const checkpoints = BackgroundCheckpoints.start(db, console);
     await checkpoints?.stop();
     // SQLite's own rule again: a checkpoint in the commit that passes 1,000 pages (4 MiB).
     expect(await write(48)).toBeLessThan(6 * MiB);
   });
 
+  it("logs the thread's failure instead of dropping it, and the run's connection checkpoints by itself", async () => {
+    const warnings: Array<{ message: string; error: unknown }> = [];
+    // The thread opens the file by name; with the name gone, it cannot (the run's connection still can).
+    rmSync(join(dir, 'scriptorium.db'));
+    const checkpoints = BackgroundCheckpoints.start(db, {
+      warn: (message, error) => warnings.push({ message, error }),
+    });
+    await checkpoints?.stop();
+    expect(warnings).toEqual([
+      {
+        message:
+          'The thread that copies the database log into the database failed; the run goes on and copies it itself.',
+        error: expect.objectContaining({ code: 'SQLITE_CANTOPEN' }),
+      },
+    ]);
+  });
+
   it('is not started for a database in memory', () => {
     const memory = openDatabase(':memory:');
-    expect(BackgroundCheckpoints.start(memory)).toBeUndefined();
+    expect(BackgroundCheckpoints.start(memory, console)).toBeUndefined();
     memory.close();
   });
 });

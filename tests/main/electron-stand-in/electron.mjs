@@ -10,7 +10,7 @@ const env = process.env;
 const report = (message) => process.send?.(message);
 
 class StandInApp extends EventEmitter {
-  isPackaged = false;
+  isPackaged = env.STAND_IN_PACKAGED === '1';
 
   whenReady() {
     return Promise.resolve();
@@ -199,6 +199,23 @@ export const shell = {
   },
   showItemInFolder(path) {
     report({ type: 'showItemInFolder', path });
+  },
+};
+
+/** The menu main sets, reported as roles and labels (click handlers cannot cross to the test). */
+export const Menu = {
+  buildFromTemplate(template) {
+    return { template };
+  },
+  setApplicationMenu(menu) {
+    const describe = (items) =>
+      items.map((item) => ({
+        ...(item.label !== undefined && { label: item.label }),
+        ...(item.role !== undefined && { role: item.role }),
+        ...(item.type !== undefined && { type: item.type }),
+        ...(Array.isArray(item.submenu) && { submenu: describe(item.submenu) }),
+      }));
+    report({ type: 'menu', items: menu === null ? null : describe(menu.template) });
   },
 };
 

@@ -44,7 +44,11 @@ export function registerDemoCommand(program: Command): void {
             formats: [...DEFAULT_FORMATS],
           },
         };
-        const app = { dataDir, baseUrl: simulator.url, keys: memoryKeyStore(simulator.key) };
+        const app = {
+          dataDir,
+          baseUrl: simulator.url,
+          keys: memoryKeyStore({ key: simulator.key, serviceUrl: simulator.url }),
+        };
         const summary = await withApp(app, (api) =>
           runExport(api, { request, outPath: flags.out, retryFailed: false, stderr: process.stderr }),
         );

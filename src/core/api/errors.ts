@@ -6,7 +6,8 @@ import type { Endpoint, FieldError } from './types';
  * - `unreadable`: a 200 whose body could not be used (it was still charged);
  * - `timeout`: no answer within the per-request timeout (the request was sent: it may be charged);
  * - `network`: the connection broke after the request was sent (it may be charged);
- * - `unreachable`: no connection could be made (refused, unknown host, TLS): nothing was sent;
+ * - `unreachable`: nothing was sent: no connection could be made (refused, unknown host, TLS), or the
+ *   request could not be written (a header no request can carry);
  * - `throttled`: the service asked to wait longer than the client's ceiling before trying again;
  * - `aborted`: the caller cancelled.
  */

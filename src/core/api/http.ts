@@ -2,7 +2,8 @@ import { Pool } from 'undici';
 import type { ResponseHeaders } from './headers';
 
 /**
- * Why an attempt got no usable answer. `unreachable`: no connection was made, so nothing was sent;
+ * Why an attempt got no usable answer. `unreachable`: nothing was sent (no connection could be made,
+ * or the request could not be written at all);
  * `timeout`, `network` (the connection broke) and `aborted` may come after the request was sent.
  */
 export interface AttemptFailure {
@@ -52,6 +53,12 @@ const NO_CONNECTION_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
   'EPROTO',
 ]);
+
+/**
+ * undici refuses, before writing anything, a request it cannot send: a header value holding a line
+ * break or a character beyond Latin-1 (a pasted key, say). Nothing left, so nothing can be charged.
+ */
+const NOT_SENDABLE_CODE = 'UND_ERR_INVALID_ARG';
 
 /** The system or undici code of an error, or of the error that caused it. */
 function errorCode(error: unknown): string | undefined {
@@ -113,6 +120,10 @@ export class Transport {
     const failure = (error: unknown): AttemptFailure => {
       if (signal?.aborted) return CANCELLED;
       const code = errorCode(error);
+      if (code === NOT_SENDABLE_CODE) {
+        const reason = error instanceof Error ? error.message : code;
+        return { kind: 'unreachable', message: `The request could not be sent to ${this.#host} (${reason})` };
+      }
       if (code !== undefined && NO_CONNECTION_CODES.has(code)) {
         return { kind: 'unreachable', message: `Could not reach the service at ${this.#host} (${code})` };
       }

@@ -24,8 +24,13 @@ export interface AppOptions {
   dataDir: string;
   /** Where this face keeps the API key. */
   keys: KeyStore;
-  /** The service's address given to this process (a flag, an environment variable); else the setting. */
+  /** The service's address given to this process (a flag, an environment variable). */
   serviceUrl?: string;
+  /**
+   * Whether the address saved in Settings is used when `serviceUrl` is not given (the desktop app,
+   * browser mode). The CLI's address comes only from its flag and environment (docs/product.md).
+   */
+  addressFromSettings?: boolean;
   /** How a user sets the service's address in this face, for the message when none is set. */
   missingServiceUrlHint?: string;
   /** Run queued jobs in this process (the desktop app, browser mode); the CLI runs its own. */
@@ -78,16 +83,19 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   });
 
   let runner: JobRunner | undefined;
+  const serviceUrl = (): string | undefined =>
+    options.serviceUrl ?? (options.addressFromSettings ? readSettings(db).serviceUrl : null) ?? undefined;
   const ctx: AppContext = {
     db,
     engine,
     events,
     keys: options.keys,
     dataDir: options.dataDir,
+    serviceUrl,
     openSession: () =>
       openSession({
         keys: options.keys,
-        serviceUrl: options.serviceUrl ?? readSettings(db).serviceUrl ?? undefined,
+        serviceUrl: serviceUrl(),
         missingServiceUrlHint: options.missingServiceUrlHint ?? 'enter it in Settings.',
         clock,
         ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),

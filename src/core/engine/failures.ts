@@ -1,4 +1,5 @@
 import { isApiError, type ApiError } from '../api/errors';
+import { refusesTheKey } from '../api/retry-policy';
 
 /** What each 402 code asks the user to do (docs/product.md "Request policy"). */
 const PAYMENT_MEANINGS: Record<string, string> = {
@@ -19,7 +20,7 @@ export const UNREADABLE_MESSAGE = 'unreadable response';
 export type Failure =
   /** 402: no paid request may start any more. */
   | { kind: 'credits'; code: string; meaning: string }
-  /** 401/403: the key was refused. */
+  /** 401/403 (or 431, a key too long to read): the key was refused. */
   | { kind: 'auth'; httpStatus: number; message: string }
   /** The service cannot be reached, or asked to wait longer than we will: the whole run stops. */
   | { kind: 'service'; message: string }
@@ -72,7 +73,7 @@ export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure
       const paymentCode = code ?? 'E_PAYMENT_REQUIRED';
       return { kind: 'credits', code: paymentCode, meaning: paymentMeaning(paymentCode) };
     }
-    if (error.status === 401 || error.status === 403) {
+    if (refusesTheKey(error.status)) {
       return { kind: 'auth', httpStatus: error.status, message: error.message };
     }
     if (error.status === 404) {

@@ -297,4 +297,14 @@ describe('client against wire variants', () => {
       expect(error.message).toContain(message);
     }
   });
+
+  it('never counts as possibly charged a request that could not leave the machine (a key no header can carry)', async () => {
+    for (const apiKey of ['sk_line\nbreak', 'sk_en\u2013dash']) {
+      const { client, seen } = await serve((_req, res) => sendJson(res, 200, {}), { apiKey });
+      const error = await caught(client.transcript(VIDEO));
+      expect(error).toMatchObject({ kind: 'unreachable', status: 0, charged: false, possiblyCharged: false });
+      expect(error.message).toMatch(/^The request could not be sent to 127\.0\.0\.1:\d+ \(/);
+      expect(seen).toEqual([]);
+    }
+  });
 });

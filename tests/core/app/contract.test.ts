@@ -78,7 +78,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     logged = [];
     app = openApp({
       dataDir,
-      keys: memoryKeyStore(sim.key),
+      keys: memoryKeyStore({ key: sim.key, serviceUrl: sim.url }),
       serviceUrl: sim.url,
       runner: true,
       watch: true,

@@ -290,6 +290,11 @@ export const commands = {
   },
   /** Puts the failed videos and the lists that could not be walked back in the queue. */
   retryFailed: { input: JobRef, output: z.object({ job: JobViewSchema, reset: z.number().int() }) },
+  /** Asks the service again for the videos it said it had no transcript for. */
+  retryUnavailable: {
+    input: JobRef,
+    output: z.object({ job: JobViewSchema, reset: z.number().int() }),
+  },
   deleteJob: { input: JobRef, output: z.null() },
   listJobs: { input: z.object({}), output: z.array(JobViewSchema) },
   jobDetail: { input: JobRef, output: JobDetailSchema },

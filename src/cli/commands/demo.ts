@@ -50,7 +50,13 @@ export function registerDemoCommand(program: Command): void {
           keys: memoryKeyStore({ key: simulator.key, serviceUrl: simulator.url }),
         };
         const summary = await withApp(app, (api) =>
-          runExport(api, { request, outPath: flags.out, retryFailed: false, stderr: process.stderr }),
+          runExport(api, {
+            request,
+            outPath: flags.out,
+            retryFailed: false,
+            retryUnavailable: false,
+            stderr: process.stderr,
+          }),
         );
         const { counts, creditsSpent } = summary.job;
         process.stdout.write(

@@ -16,6 +16,7 @@ interface ExportFlags extends RawJobOptions {
   baseUrl?: string;
   dataDir?: string;
   retryFailed: boolean;
+  retryUnavailable: boolean;
 }
 
 export function registerExportCommand(program: Command): void {
@@ -28,6 +29,7 @@ export function registerExportCommand(program: Command): void {
   )
     .option('--out <file.zip>', 'where to write the ZIP (required)')
     .option('--retry-failed', 'try again the videos that failed after every retry in an earlier run', false)
+    .option('--retry-unavailable', 'ask again for the videos the service had no transcript for', false)
     .action(async (sourceArgs: string[], flags: ExportFlags) => {
       const request = parseOrExit(sourceArgs, flags);
       if (!flags.out)
@@ -37,7 +39,13 @@ export function registerExportCommand(program: Command): void {
         );
       const outPath = flags.out;
       const summary = await withApp(flags, (api) =>
-        runExport(api, { request, outPath, retryFailed: flags.retryFailed, stderr: process.stderr }),
+        runExport(api, {
+          request,
+          outPath,
+          retryFailed: flags.retryFailed,
+          retryUnavailable: flags.retryUnavailable,
+          stderr: process.stderr,
+        }),
       );
       process.stdout.write(`${describeSummary(summary)}\n`);
       const gaps = describeGaps(summary.job);

@@ -72,6 +72,13 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     return { job, created, rejected };
   };
 
+  /** Tells the faces that `reset` videos of the job are pending again. */
+  const requeued = (jobId: number, reset: number) => {
+    events.jobTouched(jobId);
+    events.videosTouched(jobId, reset);
+    return { job: view(jobId), reset };
+  };
+
   /** Runs `work` with a fresh session on the service; the job is told about when it ends. */
   const withSession = async <T>(
     jobId: number,
@@ -156,12 +163,9 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       return view(jobId);
     },
 
-    retryFailed: async ({ jobId }) => {
-      const reset = engine.retryFailed(jobId);
-      events.jobTouched(jobId);
-      events.videosTouched(jobId, reset);
-      return { job: view(jobId), reset };
-    },
+    retryFailed: async ({ jobId }) => requeued(jobId, engine.retryFailed(jobId)),
+
+    retryUnavailable: async ({ jobId }) => requeued(jobId, engine.retryUnavailable(jobId)),
 
     deleteJob: async ({ jobId }) => {
       engine.deleteJob(jobId);

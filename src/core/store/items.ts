@@ -125,9 +125,9 @@ const statements = preparedFor((db) => ({
   counts: db.prepare<[number], unknown>(
     'SELECT status, count(*) AS n FROM items WHERE job_id = ? GROUP BY status',
   ),
-  resetFailed: db.prepare<[string, number]>(
+  resetStatus: db.prepare<[string, number, 'failed' | 'unavailable']>(
     `UPDATE items SET status = 'pending', http_status = NULL, code = NULL, message = NULL, updated_at = ?
-     WHERE job_id = ? AND status = 'failed'`,
+     WHERE job_id = ? AND status = ?`,
   ),
   // One lookup per id in the (job_id, video_id) index; the unary + keeps SQLite from scanning the
   // source's whole (growing) list through items_by_job_order instead.
@@ -262,7 +262,12 @@ export function itemCounts(db: Database, jobId: number): ItemCounts {
 }
 
 export function resetFailedItems(db: Database, jobId: number, at: string): number {
-  return statements(db).resetFailed.run(at, jobId).changes;
+  return statements(db).resetStatus.run(at, jobId, 'failed').changes;
+}
+
+/** The job's videos the service had no transcript for, pending again (asked for by the user). */
+export function resetUnavailableItems(db: Database, jobId: number, at: string): number {
+  return statements(db).resetStatus.run(at, jobId, 'unavailable').changes;
 }
 
 /** How many of `videoIds` the source has listed already (a page that repeats them is a pagination loop). */

@@ -161,7 +161,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     expect(credits.at(-1)?.total).toBe(sim.admin.ledger().length);
   });
 
-  it('pauses, resumes, retries failed videos, cancels and deletes', async () => {
+  it('pauses, resumes, retries failed and unavailable videos, cancels and deletes', async () => {
     sim.admin.addFault({
       match: { endpoint: 'transcript', videoId: 'jNQXAC9IVRw' },
       kind: 'status',
@@ -178,6 +178,20 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     expect(
       (await jobBecomes(job.id, (view) => view.status === 'completed' && view.counts.failed === 0)).counts.ok,
     ).toBe(2);
+
+    // The service had no transcript for one video; asked again on request, it has one now.
+    sim.admin.addFault({
+      match: { endpoint: 'transcript', videoId: 'M7lc1UVf-VE' },
+      kind: 'status',
+      status: 404,
+      times: 1,
+    });
+    const sparse = (await api.createJob({ draft: draft(['M7lc1UVf-VE']), start: true })).job;
+    expect((await jobBecomes(sparse.id, (view) => view.status === 'completed')).counts.unavailable).toBe(1);
+    expect((await api.retryUnavailable({ jobId: sparse.id })).reset).toBe(1);
+    await api.resumeJob({ jobId: sparse.id });
+    const found = await jobBecomes(sparse.id, (view) => view.status === 'completed' && view.counts.ok === 1);
+    expect(found.counts.unavailable).toBe(0);
 
     sim.admin.addFault({ kind: 'delay', delayMs: 150 });
     const slow = (await api.createJob({ draft: draft(['PLcontractPausedList_n40']), start: true })).job;

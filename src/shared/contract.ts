@@ -48,6 +48,8 @@ export const ItemCountsSchema = z.object({
   unavailable: z.number().int(),
   failed: z.number().int(),
   skipped: z.number().int(),
+  /** Of the failed, those a forced stop cut off after they were sent: possibly charged, not retried. */
+  interrupted: z.number().int(),
 });
 
 /** One line a user gave as a source: where it was, what it is, or why it is not one. */

@@ -67,15 +67,22 @@ export function parseOrExit(sourceArgs: string[], flags: RawJobOptions): JobRequ
 
 /**
  * What the corpus lacks and how to get it, or undefined when it is whole: lists that could not be
- * walked (tried again by the next run) and videos that failed (tried again with --retry-failed).
+ * walked (tried again by the next run), videos a forced stop cut off and videos that failed (both
+ * sent again with --retry-failed).
  */
 function describeGaps(job: JobView): string | undefined {
-  const failed = job.counts.failed;
-  if (job.sourcesFailed === 0 && failed === 0) return undefined;
+  const { interrupted } = job.counts;
+  const failed = job.counts.failed - interrupted;
+  if (job.sourcesFailed === 0 && job.counts.failed === 0) return undefined;
   const parts: string[] = [];
   if (job.sourcesFailed > 0) {
     parts.push(
       `${job.sourcesFailed} source(s) could not be walked; running the same command again tries them again from where they stopped`,
+    );
+  }
+  if (interrupted > 0) {
+    parts.push(
+      `${interrupted} video(s) were cut off by a forced stop after being sent, and may have been charged; run the same command with --retry-failed to send them again`,
     );
   }
   if (failed > 0) {

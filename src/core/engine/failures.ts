@@ -12,6 +12,9 @@ export function paymentMeaning(code: string): string {
   return PAYMENT_MEANINGS[code] ?? `The service asked for payment (${code}): check your account`;
 }
 
+/** The item code of a request a forced stop cut off after it was sent (counted as `interrupted`). */
+export const CUT_OFF_CODE = 'interrupted';
+
 /** The message of a 422: the service refused a value that should have been checked before sending. */
 export const REJECTED_MESSAGE = 'the service rejected a value Scriptorium sent (a bug: please report it)';
 export const UNREADABLE_MESSAGE = 'unreadable response';
@@ -31,8 +34,9 @@ export type Failure =
   /**
    * A paid request that was sent and never answered (timed out, its connection broke, or it was cut):
    * it may have been charged, so it is recorded as possibly charged and not sent again by itself.
+   * `cut`: a forced stop of ours cut it (a second Ctrl+C, or the drain running out), not the service.
    */
-  | { kind: 'uncertain'; message: string; attempts: number }
+  | { kind: 'uncertain'; message: string; attempts: number; cut: boolean }
   /** Anything else: final for this request. `charged` when it still cost a credit. */
   | {
       kind: 'failed';
@@ -58,7 +62,9 @@ export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure
     throw error;
   }
   if (error.possiblyCharged) {
-    return { kind: 'uncertain', message: `${error.message}; ${UNCERTAIN_ADVICE}`, attempts: error.attempts };
+    const cut = error.kind === 'aborted';
+    const what = cut ? 'The request was cut off by a forced stop after it was sent' : error.message;
+    return { kind: 'uncertain', message: `${what}; ${UNCERTAIN_ADVICE}`, attempts: error.attempts, cut };
   }
   if (error.kind === 'aborted' || runSignal.aborted) return { kind: 'aborted', attempts: error.attempts };
   if (error.kind === 'unreachable' || error.kind === 'throttled') {
@@ -86,7 +92,7 @@ export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure
 
 /** Failures that say the service, not the video or the list, is in trouble (see ServiceHealth). */
 export function isServiceTrouble(failure: Failure): boolean {
-  if (failure.kind === 'uncertain') return true;
+  if (failure.kind === 'uncertain') return !failure.cut;
   return failure.kind === 'failed' && (failure.httpStatus === null || failure.httpStatus >= 500);
 }
 

@@ -75,9 +75,15 @@ export interface ItemCounts {
   unavailable: number;
   failed: number;
   skipped: number;
+  /** Of the failed, those whose request a forced stop cut off after it was sent (code 'interrupted'). */
+  interrupted: number;
 }
 
-const CountRowSchema = z.object({ status: z.enum(ITEM_STATUSES), n: z.number().int() });
+const CountRowSchema = z.object({
+  status: z.enum(ITEM_STATUSES),
+  n: z.number().int(),
+  interrupted: z.number().int(),
+});
 
 const statements = preparedFor((db) => ({
   insert: db.prepare(
@@ -123,7 +129,8 @@ const statements = preparedFor((db) => ({
   ),
   recoverAll: db.prepare<[]>("UPDATE items SET status = 'pending' WHERE status = 'fetching'"),
   counts: db.prepare<[number], unknown>(
-    'SELECT status, count(*) AS n FROM items WHERE job_id = ? GROUP BY status',
+    `SELECT status, count(*) AS n, count(*) FILTER (WHERE code = 'interrupted') AS interrupted
+     FROM items WHERE job_id = ? GROUP BY status`,
   ),
   resetStatus: db.prepare<[string, number, 'failed' | 'unavailable']>(
     `UPDATE items SET status = 'pending', http_status = NULL, code = NULL, message = NULL, updated_at = ?
@@ -252,11 +259,13 @@ export function itemCounts(db: Database, jobId: number): ItemCounts {
     unavailable: 0,
     failed: 0,
     skipped: 0,
+    interrupted: 0,
   };
   for (const row of statements(db).counts.all(jobId)) {
-    const { status, n } = CountRowSchema.parse(row);
+    const { status, n, interrupted } = CountRowSchema.parse(row);
     counts[status] = n;
     counts.total += n;
+    if (status === 'failed') counts.interrupted = interrupted;
   }
   return counts;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { EventName, EventPayload } from '../../shared/contract';
 import { realClock, type Clock } from '../api';
 import { Engine, paymentMeaning, type Logger } from '../engine';
-import { DATABASE_FILE, openDatabase } from '../store';
+import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
 import { toAppError } from './errors';
 import { EventHub } from './events';
 import { createHandlers, exportsFolder, type AppContext, type AppHandlers } from './handlers';
@@ -66,7 +66,13 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   const logger = options.logger ?? console;
   const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   const engine = new Engine({ db, clock, logger });
-  engine.recover();
+  try {
+    engine.recover();
+  } catch (error) {
+    // The first write: another program may hold the database locked.
+    db.close();
+    throw storageFailure(error, options.dataDir) ?? error;
+  }
   // Downloads live as long as the process that offered them.
   rmSync(exportsFolder(options.dataDir), { recursive: true, force: true });
 

@@ -129,6 +129,15 @@ export function createClient(options: ClientOptions): TranscriptClient {
       });
     if (result.type === 'body-failed') {
       if (result.failure.kind === 'aborted') throw failed(endpoint, result.failure, attempts, { charged });
+      if (result.failure.kind === 'too_large') {
+        throw fail(result.failure.message, {
+          kind: 'too_large',
+          endpoint,
+          status: result.status,
+          attempts,
+          charged,
+        });
+      }
       throw unreadable(`the answer was cut off (${result.failure.message})`);
     }
     const text = redact(result.body);

@@ -7,10 +7,18 @@ import type { ResponseHeaders } from './headers';
  * `timeout`, `network` (the connection broke) and `aborted` may come after the request was sent.
  */
 export interface AttemptFailure {
-  kind: 'timeout' | 'network' | 'unreachable' | 'aborted';
+  /** `too_large`: the body passed MAX_BODY_BYTES and was not read further. */
+  kind: 'timeout' | 'network' | 'unreachable' | 'aborted' | 'too_large';
   /** Plain language; names the host at most, never the request headers. */
   message: string;
 }
+
+/**
+ * The largest body read, 64 MiB: far above any page the service sends (a transcript of many hours
+ * with its metadata is a few MB), and far below what would strain the machine. A service that keeps
+ * streaming is cut off there instead of filling the memory.
+ */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** The caller cancelled, before or during an attempt. */
 export const CANCELLED: AttemptFailure = { kind: 'aborted', message: 'The request was cancelled' };
@@ -154,7 +162,11 @@ export class Transport {
       try {
         // Always consume the body, so that undici can reuse the connection and never
         // reports an unhandled stream error.
-        return { type: 'answered', status, headers, body: await response.body.text() };
+        const body = await readAtMost(response.body, MAX_BODY_BYTES);
+        if (body !== undefined) return { type: 'answered', status, headers, body };
+        response.body.destroy();
+        const tooLarge = `The answer from ${this.#host} was larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`;
+        return { type: 'body-failed', status, headers, failure: { kind: 'too_large', message: tooLarge } };
       } catch (error) {
         response.body.destroy();
         return { type: 'body-failed', status, headers, failure: failure(error) };
@@ -168,4 +180,16 @@ export class Transport {
   async close(): Promise<void> {
     await Promise.all([this.#pool.close(), this.#listPool.close()]);
   }
+}
+
+/** The body as text, or undefined as soon as it passes `limit` bytes (the rest is not read). */
+async function readAtMost(body: AsyncIterable<Buffer>, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }

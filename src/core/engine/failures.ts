@@ -18,6 +18,7 @@ export const CUT_OFF_CODE = 'interrupted';
 /** The message of a 422: the service refused a value that should have been checked before sending. */
 export const REJECTED_MESSAGE = 'the service rejected a value Scriptorium sent (a bug: please report it)';
 export const UNREADABLE_MESSAGE = 'unreadable response';
+export const TOO_LARGE_MESSAGE = 'answer too large';
 
 /** How a failed request affects the job. */
 export type Failure =
@@ -73,6 +74,8 @@ export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure
   if (error.kind === 'unreadable') {
     return { ...finalFailure(error), httpStatus: error.status || 200, message: UNREADABLE_MESSAGE };
   }
+  // Charged when it was a success, and any retry could be charged again: final, as unreadable is.
+  if (error.kind === 'too_large') return { ...finalFailure(error), message: TOO_LARGE_MESSAGE };
   if (error.kind === 'http') {
     const code = error.code ?? null;
     if (error.status === 402) {

@@ -62,11 +62,9 @@ export function keyFor(keys: KeyStore, serviceUrl: string): { key: string } | { 
   if (bound === undefined) return { missing: keys.status().message };
   if (bound.serviceUrl !== null && sameServiceAddress(bound.serviceUrl, serviceUrl))
     return { key: bound.key };
-  const savedFor =
-    bound.serviceUrl === null ? 'without the service address it is for' : `for ${bound.serviceUrl}`;
-  return {
-    missing: `The key was saved ${savedFor}; enter it again in Settings to use it with ${serviceUrl}.`,
-  };
+  const given =
+    bound.serviceUrl === null ? 'given without a service address' : `saved for ${bound.serviceUrl}`;
+  return { missing: `The key was ${given}; enter it again in Settings to use it with ${serviceUrl}.` };
 }
 
 /** The key's status as the screens show it: a key for another address counts as no key here. */

@@ -167,4 +167,18 @@ describe.each(TRANSPORTS)('the key and its address, over %s', (_name, connect) =
     await api.setKey({ key: sim.key });
     expect(await api.testConnection({})).toMatchObject({ ok: true });
   });
+
+  it('never sends a key given without an address (ui started with a key but no --base-url) to the one set later', async () => {
+    await face.close();
+    await app.close();
+    app = openApp({ dataDir: tempDir(), keys: memoryKeyStore({ key: sim.key }), addressFromSettings: true });
+    face = await connect(app);
+    api = face.api;
+    await api.updateSettings({ serviceUrl: other.url });
+    expect(await api.testConnection({})).toEqual({
+      ok: false,
+      message: `The key was given without a service address; enter it again in Settings to use it with ${other.url}. Nothing was sent.`,
+    });
+    expect(other.seen).toEqual([]);
+  });
 });

@@ -384,7 +384,7 @@ async function mainThreadTimes(cdp) {
 
 // ---------------------------------------------------------------------------------------------
 
-/** A fresh context and page on the ui's address (its token becomes a cookie); page errors kept. */
+/** A fresh context and page on the ui's address (its private path carries the token); page errors kept. */
 async function openApp(ui) {
   const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US', timezoneId: 'UTC' });
   const page = await context.newPage();
@@ -451,14 +451,10 @@ async function startUi(dataDir) {
     const url = /Scriptorium is open at (\S+)/.exec(output)?.[1];
     if (url !== undefined) {
       child.stdout.resume(); // later output is not read, but must not fill the pipe
-      const { origin, searchParams } = new URL(url);
       const command = async (name, input) => {
-        const response = await fetch(`${origin}/api/command/${name}`, {
+        const response = await fetch(new URL(`api/command/${name}`, url), {
           method: 'POST',
-          headers: {
-            authorization: `Bearer ${searchParams.get('token')}`,
-            'content-type': 'application/json',
-          },
+          headers: { 'content-type': 'application/json' },
           body: JSON.stringify(input),
         });
         const answer = await response.json();

@@ -7,39 +7,52 @@ import {
   type ScriptoriumApp,
 } from '../core/app';
 import type { ScriptoriumApi } from '../shared/contract';
+import { checkApiKey, checkServiceAddress } from '../shared/service-access';
 import { CliExit, ExitCode } from './exit';
 
-/** Where the database lives: --data-dir, then SCRIPTORIUM_DATA_DIR, then the desktop app's folder. */
+/**
+ * Where the database lives: --data-dir, then SCRIPTORIUM_DATA_DIR, then the desktop app's folder.
+ * An empty value counts as not set (an empty SCRIPTORIUM_DATA_DIR= would otherwise mean the current folder).
+ */
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  return flag ?? env['SCRIPTORIUM_DATA_DIR'] ?? defaultDataDir();
+  return flag || env['SCRIPTORIUM_DATA_DIR'] || defaultDataDir();
 }
 
 /**
  * The service's address: --base-url, then TRANSCRIPT_API_BASE_URL; undefined when neither is set
- * (the app then says how to set it, before any request). A malformed one is refused up front.
+ * (the app then says how to set it, before any request). An address Scriptorium would not send a
+ * key to (not https, nor http on this computer) is refused up front.
  */
 export function resolveServiceUrl(
   flag: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
-  const url = flag ?? env['TRANSCRIPT_API_BASE_URL'];
+  const url = flag || env['TRANSCRIPT_API_BASE_URL'];
   if (url === undefined || url === '') return undefined;
-  if (!isHttpUrl(url)) {
+  const problem = checkServiceAddress(url);
+  if (problem !== null) {
     throw new CliExit(
       ExitCode.badInput,
-      `The service address "${url}" is not an http:// or https:// address. Fix --base-url or TRANSCRIPT_API_BASE_URL; nothing was sent.`,
+      `${problem} Fix --base-url or TRANSCRIPT_API_BASE_URL; nothing was sent.`,
     );
   }
   return url;
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
+/**
+ * TRANSCRIPT_API_KEY, bound to the CLI's address. A key no request could carry (a line break, a
+ * character pasted from a web page) is refused before anything is created or sent.
+ */
+export function resolveKeyStore(
+  serviceUrl: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): KeyStore {
+  const key = env['TRANSCRIPT_API_KEY']?.trim();
+  const problem = key ? checkApiKey(key) : null;
+  if (problem !== null) {
+    throw new CliExit(ExitCode.badInput, `${problem} Fix TRANSCRIPT_API_KEY; nothing was sent.`);
   }
+  return environmentKeyStore(serviceUrl, env);
 }
 
 export interface CliAppOptions {
@@ -62,7 +75,7 @@ export async function withApp<T>(
   const serviceUrl = resolveServiceUrl(options.baseUrl);
   const app = openApp({
     dataDir: resolveDataDir(options.dataDir),
-    keys: options.keys ?? environmentKeyStore(),
+    keys: options.keys ?? resolveKeyStore(serviceUrl),
     ...(serviceUrl !== undefined && { serviceUrl }),
     missingServiceUrlHint: 'pass --base-url URL or set TRANSCRIPT_API_BASE_URL, then run the command again.',
   });

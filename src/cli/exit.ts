@@ -15,7 +15,7 @@ export const ExitCode = {
   someFailed: 5,
   /** The service cannot be reached, keeps failing, or asked to wait too long; state saved. */
   serviceUnavailable: 6,
-  /** Another Scriptorium process is running this job; nothing was done. */
+  /** Another Scriptorium process is running this job, or another program holds the database locked; nothing was done. */
   busy: 7,
   /** The disk is full, or the data folder cannot be used; state saved as far as it could be. */
   storage: 8,
@@ -37,6 +37,7 @@ const EXIT_FOR_ERROR: Record<ErrorCode, ExitCodeValue> = {
   service_unavailable: ExitCode.serviceUnavailable,
   job_busy: ExitCode.busy,
   job_running: ExitCode.busy,
+  database_locked: ExitCode.busy,
   disk_full: ExitCode.storage,
   data_folder_unusable: ExitCode.storage,
   interrupted: ExitCode.interrupted,

@@ -13,6 +13,8 @@ export interface ExportRun {
   request: JobRequest;
   outPath: string;
   retryFailed: boolean;
+  /** Ask again for the videos the service had no transcript for. */
+  retryUnavailable: boolean;
   stderr: NodeJS.WriteStream;
 }
 
@@ -45,7 +47,9 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
   });
   const stop = new StopSignals(api, job.id, stderr);
   try {
-    const retried = run.retryFailed ? (await api.retryFailed({ jobId: job.id })).reset : 0;
+    const retried =
+      (run.retryFailed ? (await api.retryFailed({ jobId: job.id })).reset : 0) +
+      (run.retryUnavailable ? (await api.retryUnavailable({ jobId: job.id })).reset : 0);
     const formats = request.draft.formats;
     if (job.status !== 'completed' || retried > 0 || job.sourcesFailed > 0) {
       const { estimate } = await api.jobDetail({ jobId: job.id });

@@ -58,6 +58,7 @@ async function startDesktop(): Promise<void> {
     scriptorium = openApp({
       dataDir: userData,
       keys: safeStorageKeyStore({ safeStorage, file: join(userData, KEY_FILE) }),
+      addressFromSettings: true,
       runner: true,
       watch: true,
       nativeBinding,

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { KeyStore } from '../core/app';
+import { parseBoundKey, serializeBoundKey, type BoundKey, type KeyStore } from '../core/app';
 import type { KeyStatus } from '../shared/contract';
 
 /** The slice of Electron's safeStorage the vault uses (a fake stands in for it in tests). */
@@ -27,15 +27,16 @@ export const KEY_FILE = 'api-key.enc';
  * The desktop app's key store: the key encrypted by the operating system (safeStorage) in a file of
  * the user data folder, never in the database and never sent to the renderer. Where the system
  * offers no real encryption, the key is kept in memory for this session only, and the status says
- * why. The decrypted key is kept in memory once read, so the system's keychain is asked only once.
+ * why. The service address the key was saved with is encrypted with it (see BoundKey). The decrypted
+ * key is kept in memory once read, so the system's keychain is asked only once.
  */
 export function safeStorageKeyStore(options: KeyVaultOptions): KeyStore {
   const { safeStorage, file } = options;
   const platform = options.platform ?? process.platform;
   /** A key entered while encryption is unavailable: it is gone when the app quits. */
-  let sessionKey: string | undefined;
+  let sessionKey: BoundKey | undefined;
   /** The saved key, once decrypted. */
-  let savedKey: string | undefined;
+  let savedKey: BoundKey | undefined;
   /** Why the saved file could not be read, when it could not. */
   let unreadable: string | undefined;
 
@@ -47,7 +48,7 @@ export function safeStorageKeyStore(options: KeyVaultOptions): KeyStore {
     return undefined;
   };
 
-  const readSaved = (): string | undefined => {
+  const readSaved = (): BoundKey | undefined => {
     if (savedKey !== undefined || !existsSync(file)) return savedKey;
     const reason = noEncryptionReason();
     if (reason !== undefined) {
@@ -55,7 +56,7 @@ export function safeStorageKeyStore(options: KeyVaultOptions): KeyStore {
       return undefined;
     }
     try {
-      savedKey = safeStorage.decryptString(readFileSync(file));
+      savedKey = parseBoundKey(safeStorage.decryptString(readFileSync(file)));
       unreadable = undefined;
     } catch {
       unreadable = "The saved key could not be decrypted (the system's secure storage may have changed).";
@@ -63,7 +64,7 @@ export function safeStorageKeyStore(options: KeyVaultOptions): KeyStore {
     return savedKey;
   };
 
-  const read = (): string | undefined => sessionKey ?? readSaved();
+  const read = (): BoundKey | undefined => sessionKey ?? readSaved();
 
   const status = (): KeyStatus => {
     const reason = noEncryptionReason();
@@ -94,7 +95,7 @@ export function safeStorageKeyStore(options: KeyVaultOptions): KeyStore {
     return { set: false, storage: null, message: 'No key is set: enter yours in Settings.' };
   };
 
-  const keepForSession = (key: string): KeyStatus => {
+  const keepForSession = (key: BoundKey): KeyStatus => {
     sessionKey = key;
     return status();
   };
@@ -102,12 +103,12 @@ export function safeStorageKeyStore(options: KeyVaultOptions): KeyStore {
   return {
     read,
     status,
-    save(next) {
-      const key = next.trim();
+    save(next, serviceUrl) {
+      const key: BoundKey = { key: next.trim(), serviceUrl };
       if (noEncryptionReason() !== undefined) return keepForSession(key);
       let encrypted: Buffer;
       try {
-        encrypted = safeStorage.encryptString(key);
+        encrypted = safeStorage.encryptString(serializeBoundKey(key));
       } catch {
         return keepForSession(key);
       }

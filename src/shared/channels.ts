@@ -14,6 +14,7 @@ export const commandNames = [
   'resumeJob',
   'cancelJob',
   'retryFailed',
+  'retryUnavailable',
   'deleteJob',
   'listJobs',
   'jobDetail',

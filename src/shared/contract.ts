@@ -48,6 +48,8 @@ export const ItemCountsSchema = z.object({
   unavailable: z.number().int(),
   failed: z.number().int(),
   skipped: z.number().int(),
+  /** Of the failed, those a forced stop cut off after they were sent: possibly charged, not retried. */
+  interrupted: z.number().int(),
 });
 
 /** One line a user gave as a source: where it was, what it is, or why it is not one. */
@@ -290,6 +292,11 @@ export const commands = {
   },
   /** Puts the failed videos and the lists that could not be walked back in the queue. */
   retryFailed: { input: JobRef, output: z.object({ job: JobViewSchema, reset: z.number().int() }) },
+  /** Asks the service again for the videos it said it had no transcript for. */
+  retryUnavailable: {
+    input: JobRef,
+    output: z.object({ job: JobViewSchema, reset: z.number().int() }),
+  },
   deleteJob: { input: JobRef, output: z.null() },
   listJobs: { input: z.object({}), output: z.array(JobViewSchema) },
   jobDetail: { input: JobRef, output: JobDetailSchema },

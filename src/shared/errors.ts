@@ -27,8 +27,10 @@ export const ERROR_CODES = [
   'service_unavailable',
   /** The disk holding the data folder or the ZIP is full. */
   'disk_full',
-  /** The data folder cannot be used (not a folder, not writable, written by a newer version). */
+  /** The data folder cannot be used (not a folder, not writable, written by a newer version, another program's database). */
   'data_folder_unusable',
+  /** Another program (or process) holds the database locked for longer than Scriptorium waits. */
+  'database_locked',
   /** The ZIP cannot be written where it was asked to go (a folder, a device, someone else's file). */
   'output_refused',
   /** The user interrupted the work; everything done so far is saved. */

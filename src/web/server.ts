@@ -20,7 +20,7 @@ export interface WebServerOptions {
 }
 
 export interface RunningWebServer {
-  /** The one address to open: it carries the token once, then a cookie does. */
+  /** The one address to open, http://127.0.0.1:PORT/s/TOKEN/: the whole app lives under it. */
   url: string;
   /** http://127.0.0.1:PORT */
   origin: string;
@@ -28,7 +28,6 @@ export interface RunningWebServer {
   close(): Promise<void>;
 }
 
-const COOKIE = 'scriptorium_token';
 const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
 /** A comment line now and then keeps proxies and browsers from closing a quiet event stream. */
 const HEARTBEAT_MS = 15_000;
@@ -51,8 +50,12 @@ const CONTENT_SECURITY_POLICY =
 
 /**
  * Browser mode: the renderer and the contract over HTTP and server-sent events, on 127.0.0.1 only.
- * Every request must carry the per-run token (a cookie set from the first address, or a bearer
- * header) and name this server in Host (against DNS rebinding) and, when it sends one, in Origin
+ * The per-run token is a capability in the path: the whole app lives under /s/TOKEN/ (the page,
+ * its assets, api/command/NAME, api/events, api/download/ID), and the page only ever asks for
+ * addresses relative to it. A browser sends a path only to the server it belongs to, so no other
+ * server on this computer ever sees the token, as it would a cookie (cookies are not kept apart by
+ * port). Scripts may instead send it as `Authorization: Bearer TOKEN` to /api/.... Every request
+ * must also name this server in Host (against DNS rebinding) and, when it sends one, in Origin
  * (against cross-site requests). Commands go through the same dispatcher as Electron's IPC.
  */
 export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
@@ -75,27 +78,24 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     const origin = request.headers.origin;
     if (origin !== undefined && !origins.has(origin))
       return reply(response, 403, { error: 'foreign Origin' });
-    const given = url.searchParams.get('token') ?? bearerToken(request) ?? cookieToken(request);
-    if (given === undefined) return reply(response, 401, { error: 'this address needs its token' });
-    if (!sameSecret(given, token)) return reply(response, 403, { error: 'wrong token' });
 
-    if (url.searchParams.has('token') && request.method === 'GET' && url.pathname === '/') {
-      // The token leaves the address bar for a cookie that no other site can send or read.
-      response.writeHead(303, {
-        location: '/',
-        'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        'referrer-policy': 'no-referrer',
-      });
+    const access = accessOf(url.pathname, bearerToken(request), token);
+    if (access.kind === 'none') return refuse(response, 401);
+    if (access.kind === 'wrong') return refuse(response, 403);
+    if (access.kind === 'folder') {
+      // Relative addresses resolve against the folder only with its trailing slash.
+      response.writeHead(308, { location: `${url.pathname}/`, 'referrer-policy': 'no-referrer' });
       response.end();
       return;
     }
-    const command = /^\/api\/command\/([A-Za-z]+)$/.exec(url.pathname)?.[1];
+    const path = access.path;
+    const command = /^\/api\/command\/([A-Za-z]+)$/.exec(path)?.[1];
     if (command !== undefined) return runCommand(request, response, command);
-    if (url.pathname === '/api/events' && request.method === 'GET') return streamEvents(response);
-    const download = /^\/api\/download\/([0-9a-f-]{36})$/.exec(url.pathname)?.[1];
+    if (path === '/api/events' && request.method === 'GET') return streamEvents(response);
+    const download = /^\/api\/download\/([0-9a-f-]{36})$/.exec(path)?.[1];
     if (download !== undefined && request.method === 'GET') return sendDownload(response, download);
     if (request.method === 'GET' && options.rendererDir !== undefined) {
-      return serveFile(response, options.rendererDir, url.pathname);
+      return serveFile(response, options.rendererDir, path);
     }
     reply(response, 404, { error: 'not found' });
   }
@@ -159,7 +159,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const origin = `http://127.0.0.1:${port}`;
   return {
-    url: `${origin}/?token=${token}`,
+    url: `${origin}/s/${token}/`,
     origin,
     token,
     close: () =>
@@ -171,6 +171,46 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   };
 }
 
+/**
+ * What a request may reach: `path` inside the app (its private folder, or /api/... with the bearer
+ * token), `folder` for the private folder named without its trailing slash, or nothing.
+ */
+type Access = { kind: 'app'; path: string } | { kind: 'folder' } | { kind: 'none' } | { kind: 'wrong' };
+
+function accessOf(pathname: string, bearer: string | undefined, token: string): Access {
+  const inFolder = /^\/s\/([^/]*)(\/.*)?$/.exec(pathname);
+  if (inFolder !== null) {
+    if (!sameSecret(inFolder[1] ?? '', token)) return { kind: 'wrong' };
+    return inFolder[2] === undefined ? { kind: 'folder' } : { kind: 'app', path: inFolder[2] };
+  }
+  if (bearer === undefined) return { kind: 'none' };
+  return sameSecret(bearer, token) ? { kind: 'app', path: pathname } : { kind: 'wrong' };
+}
+
+/** A page without script for a request without its token: it says where the way in is. */
+const REFUSAL_PAGE = `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>Scriptorium</title></head>
+  <body>
+    <h1>Scriptorium</h1>
+    <p>This address needs the private address that <code>scriptorium ui</code> printed when it started
+    (it ends in <code>/s/</code> and a long token, and changes with every start). Open that one.</p>
+  </body>
+</html>
+`;
+
+function refuse(response: ServerResponse, status: 401 | 403): void {
+  response.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(REFUSAL_PAGE),
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  });
+  response.end(REFUSAL_PAGE);
+}
+
 function reply(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
@@ -178,6 +218,7 @@ function reply(response: ServerResponse, status: number, body: unknown): void {
     'content-length': Buffer.byteLength(text),
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
   });
   response.end(text);
 }
@@ -211,14 +252,6 @@ async function serveFile(response: ServerResponse, root: string, pathname: strin
 function bearerToken(request: IncomingMessage): string | undefined {
   const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
   return match?.[1];
-}
-
-function cookieToken(request: IncomingMessage): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === COOKIE) return value.join('=');
-  }
-  return undefined;
 }
 
 function sameSecret(given: string, expected: string): boolean {

@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
@@ -18,6 +18,30 @@ afterAll(async () => {
 });
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
+
+/** A data folder whose scriptorium.db another program made: a table of its own, the given user_version. */
+function foreignDatabase(name: string, userVersion: number): string {
+  mkdirSync(join(dir, name));
+  const db = new BetterSqlite3(join(dir, name, 'scriptorium.db'));
+  db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)');
+  db.pragma(`user_version = ${userVersion}`);
+  db.close();
+  return join(dir, name);
+}
+
+/** The tables a database file holds, read with a connection of the test's own. */
+function tablesIn(file: string): string[] {
+  const db = new BetterSqlite3(file, { readonly: true });
+  try {
+    return (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
+        name: string;
+      }>
+    ).map((row) => row.name);
+  } finally {
+    db.close();
+  }
+}
 
 describe('--data-dir that cannot be used: exit 8 and a message naming the folder, before any request', () => {
   const cases: Array<[string, () => string, RegExp]> = [
@@ -67,6 +91,16 @@ describe('--data-dir that cannot be used: exit 8 and a message naming the folder
       },
       /^This database was written by a newer version of Scriptorium .*Update Scriptorium or use another --data-dir\.$/,
     ],
+    [
+      "another program's database (user_version 1, none of Scriptorium's tables)",
+      () => foreignDatabase('foreign-1', 1),
+      /^Scriptorium cannot use the data folder .*foreign-1: its scriptorium\.db is not Scriptorium's database \(another program's SQLite file\)\. Move that file away \(Scriptorium then starts a new one\) or choose another data folder\. The CLI's data folder is set with --data-dir or SCRIPTORIUM_DATA_DIR\.$/,
+    ],
+    [
+      "another program's database (user_version 0, tables of its own)",
+      () => foreignDatabase('foreign-0', 0),
+      /^Scriptorium cannot use the data folder .*foreign-0: its scriptorium\.db is not Scriptorium's database/,
+    ],
   ];
   it.each(cases)('%s', async (_name, makeDataDir, message) => {
     const dataDir = makeDataDir();
@@ -82,5 +116,51 @@ describe('--data-dir that cannot be used: exit 8 and a message naming the folder
     expect(lastLine(result.stderr)).toMatch(message);
     expect(result.stderr).not.toMatch(/unexpected error|please report/);
     expect(sim.admin.requests()).toHaveLength(before);
+  });
+});
+
+describe("another program's database is left as it was", () => {
+  it("adds none of Scriptorium's tables to it", async () => {
+    const dataDir = foreignDatabase('foreign-untouched', 0);
+    const result = await runCli(['jobs', '--data-dir', dataDir]);
+    expect(result.code).toBe(8);
+    expect(tablesIn(join(dataDir, 'scriptorium.db'))).toEqual(['notes']);
+  });
+});
+
+describe('another program holding the database locked', () => {
+  it('is exit 7 with a plain line, and nothing is sent', async () => {
+    const dataDir = join(dir, 'locked');
+    expect((await runCli(['jobs', '--data-dir', dataDir])).code).toBe(0);
+    const other = new BetterSqlite3(join(dataDir, 'scriptorium.db'));
+    other.exec('BEGIN EXCLUSIVE');
+    try {
+      const before = sim.admin.requests().length;
+      const result = await runCli(
+        ['export', 'dQw4w9WgXcQ', '--out', join(dir, 'locked.zip'), '--data-dir', dataDir],
+        { TRANSCRIPT_API_KEY: sim.key, TRANSCRIPT_API_BASE_URL: sim.url },
+      );
+      expect(result.code, result.stderr).toBe(7);
+      expect(lastLine(result.stderr)).toMatch(
+        /^Another program holds the database of the data folder .*locked locked \(a database browser, say, or another Scriptorium writing\), and it stayed locked for 5 s\. Close it or wait, then try again: nothing was lost\./,
+      );
+      expect(sim.admin.requests()).toHaveLength(before);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+  });
+});
+
+describe('an empty SCRIPTORIUM_DATA_DIR', () => {
+  it('means the default folder, not the current one', async () => {
+    const home = join(dir, 'home');
+    const here = join(dir, 'here');
+    mkdirSync(home);
+    mkdirSync(here);
+    const result = await runCli(['jobs'], { HOME: home, SCRIPTORIUM_DATA_DIR: '' }, { cwd: here });
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(join(here, 'scriptorium.db'))).toBe(false);
+    expect(existsSync(join(home, '.config', 'Scriptorium', 'scriptorium.db'))).toBe(true);
   });
 });

@@ -312,4 +312,31 @@ describe('scriptorium export', () => {
       expect((await readZip(out)).index.slice(1)).toHaveLength(20);
     },
   );
+
+  it('a second Ctrl+C cuts the requests in flight: the next run says they were interrupted, not failed after every retry', async () => {
+    await startSim();
+    gate = await startRequestGate(sim.url);
+    const out = join(dir, 'cut.zip');
+    const args = ['export', 'PLcutByASecondSignal_n6', '--concurrency', '2', '--out', out];
+    const running = startCli(args, { ...env, TRANSCRIPT_API_BASE_URL: gate.url });
+    await gate.whenWaiting(2);
+    running.child.kill('SIGINT');
+    while (stopReasonIn(join(dir, 'data')) !== 'interrupted') await sleep(20);
+    running.child.kill('SIGINT');
+    expect((await running.done).code).toBe(130);
+
+    const next = await runCli(args, env);
+    expect(next.code).toBe(5);
+    expect(lastLine(next.stderr)).toBe(
+      `Exported ${out}, but 2 video(s) were cut off by a forced stop after being sent, and may have been charged; run the same command with --retry-failed to send them again. All are listed in errors.csv.`,
+    );
+    const cut = (await readZip(out)).errors.slice(1).filter((row) => row[1] === 'failed');
+    expect(cut).toHaveLength(2);
+    for (const row of cut) {
+      expect(row.slice(1, 4)).toEqual(['failed', '', 'interrupted']);
+      expect(row[4]).toMatch(
+        /^The request was cut off by a forced stop after it was sent; it may have been charged/,
+      );
+    }
+  });
 });

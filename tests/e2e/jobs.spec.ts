@@ -90,8 +90,9 @@ test.describe('a job at work', () => {
     await expect(card.getByText(/Another Scriptorium process .* is running this job/)).toBeVisible();
     // Only the process that runs it can stop it.
     await expect(card.getByRole('button', { name: 'Pause', exact: true })).toHaveCount(0);
-    const title = (await card.getByRole('heading', { level: 2 }).textContent()) ?? '';
+    // A purchase waits at the gate once the list's first page is read: the job has its title by then.
     await gate.whenWaiting(1);
+    const title = (await card.getByRole('heading', { level: 2 }).textContent()) ?? '';
     gate.releaseWaiting();
     await expect.poll(() => videosDone(page, title)).toBeGreaterThan(0);
 

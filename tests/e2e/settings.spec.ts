@@ -15,7 +15,17 @@ test('Settings: the service address is tested, the key saved, tested and removed
   const address = page.getByRole('textbox', { name: 'Service address' });
   await address.fill('ftp://example.com');
   await page.getByRole('button', { name: 'Test connection' }).click();
-  await expect(page.getByText('The address must start with https://')).toBeVisible();
+  await expect(
+    page.getByText('The service address "ftp://example.com" must start with https://'),
+  ).toBeVisible();
+  // Plain http only to this computer: elsewhere the key would cross the network unencrypted.
+  await address.fill('http://example.invalid:8080');
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(
+    page.getByText(
+      'The service address "http://example.invalid:8080" must start with https:// (http:// only for a service on this computer: localhost, 127.x.x.x or [::1]), so that the key never crosses the network unencrypted.',
+    ),
+  ).toBeVisible();
 
   await address.fill(sim.url);
   await page.getByRole('button', { name: 'Test connection' }).click();
@@ -50,6 +60,49 @@ test('Settings: the service address is tested, the key saved, tested and removed
   // The address was saved: it is there after a reload.
   await page.reload();
   await expect(page.getByRole('textbox', { name: 'Service address' })).toHaveValue(sim.url);
+});
+
+test('a key is kept for its address: a new address asks for it again, and a key that cannot be sent is refused', async ({
+  app: page,
+  sim,
+}) => {
+  await goTo(page, 'Settings');
+  const keySection = page.getByRole('region', { name: 'API key' });
+  const keyField = page.getByRole('textbox', { name: 'API key', exact: true });
+  await keyField.fill(sim.key);
+  await page.getByRole('button', { name: 'Save key' }).click();
+  await expect(
+    keySection.getByText(
+      'Set the service address first (Service, then Test connection): the key is only ever sent to the address it is saved with.',
+    ),
+  ).toBeVisible();
+
+  const address = page.getByRole('textbox', { name: 'Service address' });
+  await address.fill(sim.url);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByText('No key is set: enter yours in Settings. Nothing was sent.')).toBeVisible();
+  await keyField.fill(`sk_demo\u2013scriptorium`);
+  await page.getByRole('button', { name: 'Save key' }).click();
+  await expect(
+    keySection.getByText(
+      'The API key holds a character that is not plain ASCII (U+2013) at character 8, which cannot be sent in a request: a key is made of letters, digits and punctuation only. Copy it again from your account page. Nothing was sent.',
+    ),
+  ).toBeVisible();
+  await expect(keySection).toContainText('No key is set: enter yours in Settings.');
+
+  await keyField.fill(sim.key);
+  await page.getByRole('button', { name: 'Save key' }).click();
+  await expect(page.getByText('Key saved.')).toBeVisible();
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByText(/the service accepted the key/)).toBeVisible();
+
+  const elsewhere = 'http://127.0.0.2:9/';
+  await address.fill(elsewhere);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  const again = `The key was saved for ${sim.url}; enter it again in Settings to use it with ${elsewhere}.`;
+  await expect(page.getByText(`${again} Nothing was sent.`)).toBeVisible();
+  await expect(keySection).toContainText(again);
+  await expect(keySection).not.toContainText('A key is set.');
 });
 
 test('a job started before the key is set waits, says what to do, and runs once the key is saved', async ({

@@ -230,7 +230,11 @@ describe('the desktop app, built, booted with a stand-in for Electron', () => {
     expect(files.map((file) => file.path)).toContain(join(env.userData, KEY_FILE));
     expect(files.filter((file) => file.bytes.includes(key)).map((file) => file.path)).toEqual([]);
     const keychain = fakeSafeStorage({ secret: Buffer.from(env.keychainSecret, 'hex') });
-    expect(keychain.decryptString(readFileSync(join(env.userData, KEY_FILE)))).toBe(sim.key);
+    // The key is kept with the address it was saved for, and goes nowhere else.
+    expect(JSON.parse(keychain.decryptString(readFileSync(join(env.userData, KEY_FILE))))).toEqual({
+      key: sim.key,
+      serviceUrl: sim.url,
+    });
     expect(JSON.stringify(desktop.reports)).not.toContain(sim.key);
     expect(desktop.stderr()).not.toContain(sim.key);
   });

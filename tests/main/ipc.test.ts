@@ -22,7 +22,7 @@ function fakeIpcMain() {
 let app: ScriptoriumApp;
 
 beforeEach(() => {
-  app = openApp({ dataDir: tempDir(), keys: memoryKeyStore(undefined) });
+  app = openApp({ dataDir: tempDir(), keys: memoryKeyStore() });
 });
 
 afterEach(async () => {

@@ -24,14 +24,14 @@ describe("better-sqlite3's nativeBinding, for the Electron build of a checkout",
     const dir = tempDir();
     const missing = join(dir, 'not-built', 'better_sqlite3.node');
     expect(() =>
-      openApp({ dataDir: join(dir, 'data'), keys: memoryKeyStore(undefined), nativeBinding: missing }),
+      openApp({ dataDir: join(dir, 'data'), keys: memoryKeyStore(), nativeBinding: missing }),
     ).toThrow(missing);
 
     // A copy of the Node addon under another name loads, and the app works on it.
     const copy = join(dir, 'elsewhere', 'copy.node');
     mkdirSync(dirname(copy));
     copyFileSync(NODE_ADDON, copy);
-    app = openApp({ dataDir: join(dir, 'data'), keys: memoryKeyStore(undefined), nativeBinding: copy });
+    app = openApp({ dataDir: join(dir, 'data'), keys: memoryKeyStore(), nativeBinding: copy });
     expect(await app.handlers.listJobs({})).toEqual([]);
     expect(require.cache[copy]).toBeDefined();
   });

@@ -11,7 +11,7 @@ function job(id: number, status: JobStatus, overrides: Partial<JobView> = {}): J
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',
     finishedAt: null,
-    counts: { total: 10, pending: 0, ok: 10, unavailable: 0, failed: 0, skipped: 0 },
+    counts: { total: 10, pending: 0, ok: 10, unavailable: 0, failed: 0, skipped: 0, interrupted: 0 },
     creditsSpent: 11,
     creditsPossible: 0,
     budget: null,
@@ -53,11 +53,13 @@ describe('system notifications of job outcomes', () => {
   it('tells once when a job finishes, fails or waits for credits', () => {
     const { notices, change } = watch();
     change(
-      job(1, 'running', { counts: { total: 10, pending: 4, ok: 6, unavailable: 0, failed: 0, skipped: 0 } }),
+      job(1, 'running', {
+        counts: { total: 10, pending: 4, ok: 6, unavailable: 0, failed: 0, skipped: 0, interrupted: 0 },
+      }),
     );
     change(
       job(1, 'completed', {
-        counts: { total: 10, pending: 0, ok: 8, unavailable: 0, failed: 2, skipped: 0 },
+        counts: { total: 10, pending: 0, ok: 8, unavailable: 0, failed: 2, skipped: 0, interrupted: 0 },
       }),
     );
     change(job(1, 'completed'));
@@ -103,7 +105,9 @@ describe('system notifications of job outcomes', () => {
     change(job(2, 'queued'));
     change(job(2, 'running'));
     change(
-      job(2, 'completed', { counts: { total: 1, pending: 0, ok: 1, unavailable: 0, failed: 0, skipped: 0 } }),
+      job(2, 'completed', {
+        counts: { total: 1, pending: 0, ok: 1, unavailable: 0, failed: 0, skipped: 0, interrupted: 0 },
+      }),
     );
     expect(notices).toEqual([
       { jobId: 2, title: 'Job finished', body: 'Playlist 2: 1 transcript fetched. Export it from Jobs.' },

@@ -18,7 +18,12 @@ export interface PerfApp {
 export async function startPerfApp(): Promise<PerfApp> {
   const sim = await startSimulator({ credits: 100_000 });
   const dataDir = tempDir();
-  const app = openApp({ dataDir, keys: memoryKeyStore(sim.key), serviceUrl: sim.url, runner: true });
+  const app = openApp({
+    dataDir,
+    keys: memoryKeyStore({ key: sim.key, serviceUrl: sim.url }),
+    serviceUrl: sim.url,
+    runner: true,
+  });
   return {
     sim,
     app,

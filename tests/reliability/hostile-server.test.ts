@@ -79,6 +79,20 @@ describe('absurd values', () => {
   });
 });
 
+describe('a service that answers without end', () => {
+  it("fails the video as 'answer too large' once the body passes the cap, charged and not retried", async () => {
+    const engine = await engineOn('endless-answer');
+    const { job } = engine.findOrCreateJob(spec(['dQw4w9WgXcQ']));
+    expect(await engine.run(job.id)).toMatchObject({ status: 'completed', failed: 1 });
+    const [video] = engine.exportRows(job.id);
+    expect(video).toMatchObject({ status: 'failed', httpStatus: 200, message: 'answer too large' });
+    expect(engine.job(job.id)).toMatchObject({ creditsSpent: 1, creditsPossible: 0 });
+    expect(service.requests()['transcript']).toBe(1);
+    // Read up to the cap (64 MiB), and then no further than what was already on its way.
+    expect(service.bytesStreamed()).toBeLessThan(80 * 1024 * 1024);
+  }, 60_000);
+});
+
 describe('a service that echoes the key', () => {
   it('never gets it into the database, an error, the progress or the ZIP', async () => {
     service = await startHostileService('echo-key');

@@ -24,10 +24,15 @@ export interface RunningCli {
  * Starts bin/scriptorium as a child process. Asynchronous on purpose: the simulator serving it
  * runs in the test's own event loop, so a synchronous spawn would deadlock.
  */
-export function startCli(args: string[], env: Record<string, string | undefined> = {}): RunningCli {
+export function startCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  options: { cwd?: string } = {},
+): RunningCli {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
   });
   let stdout = '';
   let stderr = '';
@@ -39,8 +44,12 @@ export function startCli(args: string[], env: Record<string, string | undefined>
   return { child, done };
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  return startCli(args, env).done;
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  options: { cwd?: string } = {},
+): Promise<CliResult> {
+  return startCli(args, env, options).done;
 }
 
 export function tempDir(prefix = 'scriptorium-test-'): string {

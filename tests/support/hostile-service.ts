@@ -23,7 +23,9 @@ export type HostileScenario =
   /** Every answer echoes the bearer key: request_id, X-Request-Id, a problem's detail, a segment's text. */
   | 'echo-key'
   /** transcript answers 429 with Retry-After: 3600. */
-  | 'retry-after-huge';
+  | 'retry-after-huge'
+  /** transcript answers 200 and then sends JSON without end, as long as the client reads. */
+  | 'endless-answer';
 
 export interface HostileService {
   /** http://127.0.0.1:PORT */
@@ -32,6 +34,8 @@ export interface HostileService {
   requests(): Record<string, number>;
   /** Credits the service would have taken: one per 200 on a paid endpoint. */
   charged(): number;
+  /** Bytes of body sent by 'endless-answer' so far (what the client was made to read, at most). */
+  bytesStreamed(): number;
   close(): Promise<void>;
 }
 
@@ -70,6 +74,7 @@ const ABSURD_TIMES = [1.7e308, 1e12, -5, 'NaN'];
 export async function startHostileService(scenario: HostileScenario): Promise<HostileService> {
   const counts: Record<string, number> = {};
   let charged = 0;
+  let bytesStreamed = 0;
   let pagesServed = 0;
   let requestsServed = 0;
   let url = '';
@@ -202,6 +207,18 @@ export async function startHostileService(scenario: HostileScenario): Promise<Ho
     res.end(text);
   }
 
+  /** A 200 whose body never ends: a megabyte of a segment's text at a time, while the client reads. */
+  function streamWithoutEnd(res: ServerResponse): void {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write('{"video_id": "dQw4w9WgXcQ", "transcript": [{"text": "');
+    const megabyte = 'a'.repeat(1024 * 1024);
+    const more = (): void => {
+      while (!res.destroyed && res.write(megabyte)) bytesStreamed += megabyte.length;
+    };
+    res.on('drain', more);
+    more();
+  }
+
   const server = createServer((req, res) => {
     requestsServed += 1;
     const { pathname, searchParams } = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -213,6 +230,9 @@ export async function startHostileService(scenario: HostileScenario): Promise<Ho
         ? problem(401, 'Send the header Authorization: Bearer <API key>.')
         : answer(endpoint, searchParams, key);
     if (reply.status === 200 && PAID.has(endpoint)) charged += 1;
+    if (scenario === 'endless-answer' && endpoint === 'transcript' && reply.status === 200) {
+      return streamWithoutEnd(res);
+    }
     send(res, pathname, reply, key);
   });
   // Neither the server nor a kept-alive connection may keep a test process running.
@@ -229,6 +249,7 @@ export async function startHostileService(scenario: HostileScenario): Promise<Ho
     url,
     requests: () => ({ ...counts }),
     charged: () => charged,
+    bytesStreamed: () => bytesStreamed,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

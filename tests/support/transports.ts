@@ -56,7 +56,7 @@ export async function overIpc(app: ScriptoriumApp): Promise<Connected> {
 /** Browser mode: the real server on 127.0.0.1 and the renderer's own HTTP transport. */
 export async function overHttp(app: ScriptoriumApp): Promise<Connected> {
   const server = await startWebServer({ app, port: 0 });
-  const api = httpApi({ origin: server.origin, token: server.token });
+  const api = httpApi({ base: `${server.origin}/`, token: server.token });
   return {
     api,
     server,

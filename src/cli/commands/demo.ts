@@ -44,9 +44,19 @@ export function registerDemoCommand(program: Command): void {
             formats: [...DEFAULT_FORMATS],
           },
         };
-        const app = { dataDir, baseUrl: simulator.url, keys: memoryKeyStore(simulator.key) };
+        const app = {
+          dataDir,
+          baseUrl: simulator.url,
+          keys: memoryKeyStore({ key: simulator.key, serviceUrl: simulator.url }),
+        };
         const summary = await withApp(app, (api) =>
-          runExport(api, { request, outPath: flags.out, retryFailed: false, stderr: process.stderr }),
+          runExport(api, {
+            request,
+            outPath: flags.out,
+            retryFailed: false,
+            retryUnavailable: false,
+            stderr: process.stderr,
+          }),
         );
         const { counts, creditsSpent } = summary.job;
         process.stdout.write(

@@ -16,6 +16,7 @@ interface ExportFlags extends RawJobOptions {
   baseUrl?: string;
   dataDir?: string;
   retryFailed: boolean;
+  retryUnavailable: boolean;
 }
 
 export function registerExportCommand(program: Command): void {
@@ -28,6 +29,7 @@ export function registerExportCommand(program: Command): void {
   )
     .option('--out <file.zip>', 'where to write the ZIP (required)')
     .option('--retry-failed', 'try again the videos that failed after every retry in an earlier run', false)
+    .option('--retry-unavailable', 'ask again for the videos the service had no transcript for', false)
     .action(async (sourceArgs: string[], flags: ExportFlags) => {
       const request = parseOrExit(sourceArgs, flags);
       if (!flags.out)
@@ -37,7 +39,13 @@ export function registerExportCommand(program: Command): void {
         );
       const outPath = flags.out;
       const summary = await withApp(flags, (api) =>
-        runExport(api, { request, outPath, retryFailed: flags.retryFailed, stderr: process.stderr }),
+        runExport(api, {
+          request,
+          outPath,
+          retryFailed: flags.retryFailed,
+          retryUnavailable: flags.retryUnavailable,
+          stderr: process.stderr,
+        }),
       );
       process.stdout.write(`${describeSummary(summary)}\n`);
       const gaps = describeGaps(summary.job);
@@ -59,15 +67,22 @@ export function parseOrExit(sourceArgs: string[], flags: RawJobOptions): JobRequ
 
 /**
  * What the corpus lacks and how to get it, or undefined when it is whole: lists that could not be
- * walked (tried again by the next run) and videos that failed (tried again with --retry-failed).
+ * walked (tried again by the next run), videos a forced stop cut off and videos that failed (both
+ * sent again with --retry-failed).
  */
 function describeGaps(job: JobView): string | undefined {
-  const failed = job.counts.failed;
-  if (job.sourcesFailed === 0 && failed === 0) return undefined;
+  const { interrupted } = job.counts;
+  const failed = job.counts.failed - interrupted;
+  if (job.sourcesFailed === 0 && job.counts.failed === 0) return undefined;
   const parts: string[] = [];
   if (job.sourcesFailed > 0) {
     parts.push(
       `${job.sourcesFailed} source(s) could not be walked; running the same command again tries them again from where they stopped`,
+    );
+  }
+  if (interrupted > 0) {
+    parts.push(
+      `${interrupted} video(s) were cut off by a forced stop after being sent, and may have been charged; run the same command with --retry-failed to send them again`,
     );
   }
   if (failed > 0) {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { memoryKeyStore, openApp } from '../../core/app';
 import { startWebServer } from '../../web/server';
-import { resolveDataDir, resolveServiceUrl } from '../environment';
+import { resolveDataDir, resolveKeyStore, resolveServiceUrl } from '../environment';
 import { CliExit, ExitCode } from '../exit';
 import { parseWholeNumber, ArgumentError } from '../job-options';
 
@@ -40,10 +40,12 @@ export function registerUiCommand(program: Command): void {
         );
       }
       const serviceUrl = resolveServiceUrl(flags.baseUrl);
+      const environmentKey = resolveKeyStore(serviceUrl).read();
       const app = openApp({
         dataDir: resolveDataDir(flags.dataDir),
-        keys: memoryKeyStore(process.env['TRANSCRIPT_API_KEY']),
+        keys: memoryKeyStore({ key: environmentKey?.key, serviceUrl }),
         ...(serviceUrl !== undefined && { serviceUrl }),
+        addressFromSettings: true,
         missingServiceUrlHint: 'enter it in Settings, or start `scriptorium ui` with --base-url.',
         runner: true,
         watch: true,

@@ -5,7 +5,7 @@ import { headerValue, readRateLimit } from './headers';
 import type { ResponseHeaders } from './headers';
 import { CANCELLED, Transport } from './http';
 import type { Attempt, AttemptFailure } from './http';
-import { describeHttpError, parseProblem } from './problem';
+import { describeHttpError, isServiceNotFound, parseProblem } from './problem';
 import { MAX_ATTEMPTS, isRetryable, retryAfterSeconds, retryWaitMs } from './retry-policy';
 import {
   readChannelLatest,
@@ -68,6 +68,8 @@ export function createClient(options: ClientOptions): TranscriptClient {
   });
 
   const maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+  /** The service's address with a trailing slash, as the transport joins paths to it. */
+  const baseUrl = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
 
   /** Whatever the service echoes (in an error, a request id or a body), the key never goes further. */
   const redact = <T extends string | undefined>(text: T): T =>
@@ -127,6 +129,15 @@ export function createClient(options: ClientOptions): TranscriptClient {
       });
     if (result.type === 'body-failed') {
       if (result.failure.kind === 'aborted') throw failed(endpoint, result.failure, attempts, { charged });
+      if (result.failure.kind === 'too_large') {
+        throw fail(result.failure.message, {
+          kind: 'too_large',
+          endpoint,
+          status: result.status,
+          attempts,
+          charged,
+        });
+      }
       throw unreadable(`the answer was cut off (${result.failure.message})`);
     }
     const text = redact(result.body);
@@ -188,6 +199,16 @@ export function createClient(options: ClientOptions): TranscriptClient {
         errors: problem.errors,
         attempts,
       };
+      if (
+        result.status === 404 &&
+        !isServiceNotFound(result.type === 'answered' ? result.body : '', endpoint)
+      ) {
+        // Not the service saying a video is missing, but something else at this address.
+        throw fail(describeNotTheService(baseUrl, `${baseUrl.pathname}api/v2/${endpoint}`), {
+          kind: 'unreachable',
+          ...details,
+        });
+      }
       if (!isRetryable(result.status) || attempts >= MAX_ATTEMPTS) {
         throw fail(describeHttpError(result.status, problem), { kind: 'http', ...details });
       }
@@ -232,6 +253,11 @@ export function createClient(options: ClientOptions): TranscriptClient {
     channelSearch: (request, control) => call('channel/search', request, readChannelSearch, control),
     close: () => transport.close(),
   };
+}
+
+/** The address answered 404 as no Transcript Service would: it is not the service's address. */
+function describeNotTheService(baseUrl: URL, path: string): string {
+  return `No Transcript Service answers at ${baseUrl.href} (it answered 404 to ${path} with something else than the service's own answer): check the service address`;
 }
 
 /** "The service answered 429 and asked to wait 3600 s before trying again, more than Scriptorium waits (60 s)." */

@@ -6,12 +6,15 @@ import type { Endpoint, FieldError } from './types';
  * - `unreadable`: a 200 whose body could not be used (it was still charged);
  * - `timeout`: no answer within the per-request timeout (the request was sent: it may be charged);
  * - `network`: the connection broke after the request was sent (it may be charged);
- * - `unreachable`: no connection could be made (refused, unknown host, TLS): nothing was sent;
+ * - `unreachable`: nothing was sent: no connection could be made (refused, unknown host, TLS), or the
+ *   request could not be written (a header no request can carry);
  * - `throttled`: the service asked to wait longer than the client's ceiling before trying again;
+ * - `too_large`: the answer passed the client's size limit (MAX_BODY_BYTES) and was not read: a
+ *   success is still charged, and is not asked again;
  * - `aborted`: the caller cancelled.
  */
 export type ApiErrorKind =
-  'http' | 'unreadable' | 'timeout' | 'network' | 'unreachable' | 'throttled' | 'aborted';
+  'http' | 'unreadable' | 'too_large' | 'timeout' | 'network' | 'unreachable' | 'throttled' | 'aborted';
 
 export interface ApiErrorDetails {
   kind: ApiErrorKind;

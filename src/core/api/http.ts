@@ -2,14 +2,23 @@ import { Pool } from 'undici';
 import type { ResponseHeaders } from './headers';
 
 /**
- * Why an attempt got no usable answer. `unreachable`: no connection was made, so nothing was sent;
+ * Why an attempt got no usable answer. `unreachable`: nothing was sent (no connection could be made,
+ * or the request could not be written at all);
  * `timeout`, `network` (the connection broke) and `aborted` may come after the request was sent.
  */
 export interface AttemptFailure {
-  kind: 'timeout' | 'network' | 'unreachable' | 'aborted';
+  /** `too_large`: the body passed MAX_BODY_BYTES and was not read further. */
+  kind: 'timeout' | 'network' | 'unreachable' | 'aborted' | 'too_large';
   /** Plain language; names the host at most, never the request headers. */
   message: string;
 }
+
+/**
+ * The largest body read, 64 MiB: far above any page the service sends (a transcript of many hours
+ * with its metadata is a few MB), and far below what would strain the machine. A service that keeps
+ * streaming is cut off there instead of filling the memory.
+ */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** The caller cancelled, before or during an attempt. */
 export const CANCELLED: AttemptFailure = { kind: 'aborted', message: 'The request was cancelled' };
@@ -52,6 +61,12 @@ const NO_CONNECTION_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
   'EPROTO',
 ]);
+
+/**
+ * undici refuses, before writing anything, a request it cannot send: a header value holding a line
+ * break or a character beyond Latin-1 (a pasted key, say). Nothing left, so nothing can be charged.
+ */
+const NOT_SENDABLE_CODE = 'UND_ERR_INVALID_ARG';
 
 /** The system or undici code of an error, or of the error that caused it. */
 function errorCode(error: unknown): string | undefined {
@@ -113,6 +128,10 @@ export class Transport {
     const failure = (error: unknown): AttemptFailure => {
       if (signal?.aborted) return CANCELLED;
       const code = errorCode(error);
+      if (code === NOT_SENDABLE_CODE) {
+        const reason = error instanceof Error ? error.message : code;
+        return { kind: 'unreachable', message: `The request could not be sent to ${this.#host} (${reason})` };
+      }
       if (code !== undefined && NO_CONNECTION_CODES.has(code)) {
         return { kind: 'unreachable', message: `Could not reach the service at ${this.#host} (${code})` };
       }
@@ -143,7 +162,11 @@ export class Transport {
       try {
         // Always consume the body, so that undici can reuse the connection and never
         // reports an unhandled stream error.
-        return { type: 'answered', status, headers, body: await response.body.text() };
+        const body = await readAtMost(response.body, MAX_BODY_BYTES);
+        if (body !== undefined) return { type: 'answered', status, headers, body };
+        response.body.destroy();
+        const tooLarge = `The answer from ${this.#host} was larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`;
+        return { type: 'body-failed', status, headers, failure: { kind: 'too_large', message: tooLarge } };
       } catch (error) {
         response.body.destroy();
         return { type: 'body-failed', status, headers, failure: failure(error) };
@@ -157,4 +180,16 @@ export class Transport {
   async close(): Promise<void> {
     await Promise.all([this.#pool.close(), this.#listPool.close()]);
   }
+}
+
+/** The body as text, or undefined as soon as it passes `limit` bytes (the rest is not read). */
+async function readAtMost(body: AsyncIterable<Buffer>, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }

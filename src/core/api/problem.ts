@@ -54,6 +54,48 @@ export function parseProblem(body: string): Problem {
   };
 }
 
+const NotFoundSchema = z.object({
+  type: optionalText,
+  instance: optionalText,
+  status: z.number().optional().catch(undefined),
+  code: optionalText,
+});
+
+/**
+ * Whether a 404 is the Transcript Service's own "not found" (no such video, captions or list): a
+ * problem+json body (docs/service.md, Errors) with its status or code. When it names the service's
+ * base (`type` is {base_url}/api/errors/<kind>) and the path it was asked (`instance`), that path must
+ * be the endpoint under that base: a service behind a proxy that adds a prefix still passes, while a
+ * wrong path in the address ("There is no endpoint at /wrong/api/v2/transcript") does not. An HTML
+ * page, an empty body or another program's JSON is not the service either.
+ */
+export function isServiceNotFound(body: string, endpoint: string): boolean {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  const parsed = NotFoundSchema.safeParse(json);
+  if (!parsed.success) return false;
+  const { type, instance, status, code } = parsed.data;
+  if (status !== 404 && code === undefined) return false;
+  const base = type === undefined ? null : /^(.*\/)api\/errors\/[^/]+$/.exec(pathOf(type) ?? '')?.[1];
+  const asked = instance === undefined ? null : pathOf(instance);
+  // Without both, the body cannot say which path it is about: it is taken at its word.
+  if (!base || asked === null) return true;
+  return asked === `${base}api/v2/${endpoint}`;
+}
+
+/** The path of an absolute or relative address, or null when it is not one. */
+function pathOf(address: string): string | null {
+  try {
+    return new URL(address, 'http://service.invalid').pathname;
+  } catch {
+    return null;
+  }
+}
+
 /** Plain-language meaning of the statuses the service is known to send. */
 const STATUS_MEANINGS: Readonly<Record<number, string>> = {
   400: 'the request was malformed',

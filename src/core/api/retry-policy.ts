@@ -3,6 +3,16 @@ import { parseRetryAfter } from './headers';
 /** docs/product.md "Request policy": only these statuses are worth another attempt. */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 502]);
 
+/**
+ * Statuses that mean the service refused the key: 401 and 403, and 431 (a key too long for the
+ * service to read in a header). None is charged, and no other request with that key would fare better.
+ */
+const KEY_REFUSED_STATUSES: ReadonlySet<number> = new Set([401, 403, 431]);
+
+export function refusesTheKey(status: number): boolean {
+  return KEY_REFUSED_STATUSES.has(status);
+}
+
 /** Three attempts in all, then the call fails with the last status. */
 export const MAX_ATTEMPTS = 3;
 

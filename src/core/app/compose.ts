@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { EventName, EventPayload } from '../../shared/contract';
 import { realClock, type Clock } from '../api';
 import { Engine, paymentMeaning, type Logger } from '../engine';
-import { DATABASE_FILE, openDatabase } from '../store';
+import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
 import { toAppError } from './errors';
 import { EventHub } from './events';
 import { createHandlers, exportsFolder, type AppContext, type AppHandlers } from './handlers';
@@ -24,8 +24,13 @@ export interface AppOptions {
   dataDir: string;
   /** Where this face keeps the API key. */
   keys: KeyStore;
-  /** The service's address given to this process (a flag, an environment variable); else the setting. */
+  /** The service's address given to this process (a flag, an environment variable). */
   serviceUrl?: string;
+  /**
+   * Whether the address saved in Settings is used when `serviceUrl` is not given (the desktop app,
+   * browser mode). The CLI's address comes only from its flag and environment (docs/product.md).
+   */
+  addressFromSettings?: boolean;
   /** How a user sets the service's address in this face, for the message when none is set. */
   missingServiceUrlHint?: string;
   /** Run queued jobs in this process (the desktop app, browser mode); the CLI runs its own. */
@@ -61,7 +66,13 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   const logger = options.logger ?? console;
   const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   const engine = new Engine({ db, clock, logger });
-  engine.recover();
+  try {
+    engine.recover();
+  } catch (error) {
+    // The first write: another program may hold the database locked.
+    db.close();
+    throw storageFailure(error, options.dataDir) ?? error;
+  }
   // Downloads live as long as the process that offered them.
   rmSync(exportsFolder(options.dataDir), { recursive: true, force: true });
 
@@ -78,16 +89,19 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   });
 
   let runner: JobRunner | undefined;
+  const serviceUrl = (): string | undefined =>
+    options.serviceUrl ?? (options.addressFromSettings ? readSettings(db).serviceUrl : null) ?? undefined;
   const ctx: AppContext = {
     db,
     engine,
     events,
     keys: options.keys,
     dataDir: options.dataDir,
+    serviceUrl,
     openSession: () =>
       openSession({
         keys: options.keys,
-        serviceUrl: options.serviceUrl ?? readSettings(db).serviceUrl ?? undefined,
+        serviceUrl: serviceUrl(),
         missingServiceUrlHint: options.missingServiceUrlHint ?? 'enter it in Settings.',
         clock,
         ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import type { CommandInput, CommandName, CommandOutput, JobDraft, SourceLine } from '../../shared/contract';
 import { checkFilters } from '../../shared/filters';
 import { parseLangPreference } from '../../shared/limits';
+import { checkServiceAddress } from '../../shared/service-access';
 import { checkSources } from '../../shared/sources';
 import { APP_NAME, APP_VERSION } from '../../shared/version';
-import { isApiError, type Pacer, type TranscriptClient } from '../api';
+import { isApiError, refusesTheKey, type Pacer, type TranscriptClient } from '../api';
 import type { Engine, JobSpec, JobSummary, RunOutcome } from '../engine';
 import { writeCorpus } from '../export';
 import type { Database } from '../store';
@@ -14,7 +15,7 @@ import { videoPage } from '../store/video-pages';
 import { corpusInput } from './corpus';
 import { AppError } from './errors';
 import type { EventHub } from './events';
-import type { KeyStore } from './keys';
+import { assertSendableKey, keyStatusFor, type KeyStore } from './keys';
 import type { ServiceSession } from './service';
 import { readSettings, writeSettings } from './settings';
 import { toCreditView, toJobDetail, toJobView, toOutcomeView, toSourceLines, type JobPace } from './views';
@@ -29,6 +30,8 @@ export interface AppContext {
   events: EventHub;
   keys: KeyStore;
   dataDir: string;
+  /** The service's address in force; undefined when none is set. */
+  serviceUrl(): string | undefined;
   /** Opens a client on the service with the key and address in force; throws AppError when one is missing. */
   openSession(): ServiceSession;
   /** Jobs queued here are run by this process's runner, when it has one. */
@@ -67,6 +70,13 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     });
     events.jobTouched(job.id);
     return { job, created, rejected };
+  };
+
+  /** Tells the faces that `reset` videos of the job are pending again. */
+  const requeued = (jobId: number, reset: number) => {
+    events.jobTouched(jobId);
+    events.videosTouched(jobId, reset);
+    return { job: view(jobId), reset };
   };
 
   /** Runs `work` with a fresh session on the service; the job is told about when it ends. */
@@ -153,12 +163,9 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       return view(jobId);
     },
 
-    retryFailed: async ({ jobId }) => {
-      const reset = engine.retryFailed(jobId);
-      events.jobTouched(jobId);
-      events.videosTouched(jobId, reset);
-      return { job: view(jobId), reset };
-    },
+    retryFailed: async ({ jobId }) => requeued(jobId, engine.retryFailed(jobId)),
+
+    retryUnavailable: async ({ jobId }) => requeued(jobId, engine.retryUnavailable(jobId)),
 
     deleteJob: async ({ jobId }) => {
       engine.deleteJob(jobId);
@@ -224,11 +231,27 @@ export function createHandlers(ctx: AppContext): AppHandlers {
 
     getSettings: async () => readSettings(ctx.db),
 
-    updateSettings: async (change) => writeSettings(ctx.db, change),
+    updateSettings: async (change) => {
+      const addressProblem = change.serviceUrl ? checkServiceAddress(change.serviceUrl) : null;
+      if (addressProblem !== null)
+        throw new AppError('invalid_input', `${addressProblem} Nothing was saved.`);
+      return writeSettings(ctx.db, change);
+    },
 
-    keyStatus: async () => ctx.keys.status(),
+    keyStatus: async () => keyStatusFor(ctx.keys, ctx.serviceUrl()),
 
-    setKey: async ({ key }) => ctx.keys.save(key),
+    setKey: async ({ key }) => {
+      assertSendableKey(key);
+      const serviceUrl = ctx.serviceUrl();
+      if (serviceUrl === undefined) {
+        throw new AppError(
+          'invalid_input',
+          'Set the service address first (Service, then Test connection): the key is only ever sent to the address it is saved with.',
+        );
+      }
+      ctx.keys.save(key, serviceUrl);
+      return keyStatusFor(ctx.keys, serviceUrl);
+    },
 
     removeKey: async () => ctx.keys.remove(),
 
@@ -303,7 +326,7 @@ function throwIfStoppedForGood(outcome: Exclude<RunOutcome, { status: 'busy' }>)
 
 function describeConnectionFailure(error: unknown): string {
   if (!isApiError(error)) return error instanceof Error ? error.message : String(error);
-  if (error.status === 401 || error.status === 403) {
+  if (refusesTheKey(error.status)) {
     return `The service refused the key (HTTP ${error.status}): check it and save it again.`;
   }
   return error.message;

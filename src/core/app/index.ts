@@ -8,8 +8,8 @@ export type { AppOptions, ScriptoriumApp, Subscribe } from './compose';
 export { dispatch, isCommandName } from './dispatch';
 export { AppError, toAppError } from './errors';
 export type { AppHandlers } from './handlers';
-export { environmentKeyStore, memoryKeyStore } from './keys';
-export type { KeyStore } from './keys';
+export { environmentKeyStore, memoryKeyStore, parseBoundKey, serializeBoundKey } from './keys';
+export type { BoundKey, KeyStore } from './keys';
 export { localApi } from './local-api';
 /** The desktop app's data folder, which the CLI shares by default. */
 export { defaultDataDir } from '../store';

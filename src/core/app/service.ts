@@ -1,7 +1,8 @@
+import { checkServiceAddress } from '../../shared/service-access';
 import { USER_AGENT } from '../../shared/version';
 import { createClient, Pacer, type Clock, type TranscriptClient } from '../api';
 import { AppError } from './errors';
-import type { KeyStore } from './keys';
+import { assertSendableKey, keyFor, type KeyStore } from './keys';
 
 /** A client on the service for one run or one question, with the pacer its rate-limit headers feed. */
 export interface ServiceSession {
@@ -24,30 +25,32 @@ export interface SessionOptions {
   connections: number;
 }
 
-/** Opens a session with the key and address in force; throws AppError, before any request, when one is missing. */
+/**
+ * Opens a session with the key and address in force. Throws AppError, before any request, when
+ * either is missing, when the address is not one Scriptorium sends a key to, and when the key was
+ * given with another address (the key only ever goes where the user sent it).
+ */
 export function openSession(options: SessionOptions): ServiceSession {
-  const apiKey = options.keys.read();
-  if (apiKey === undefined) {
-    throw new AppError('no_key', `${options.keys.status().message} Nothing was sent.`);
-  }
-  if (options.serviceUrl === undefined) {
+  const { serviceUrl } = options;
+  if (serviceUrl === undefined) {
+    if (options.keys.read() === undefined) {
+      throw new AppError('no_key', `${options.keys.status().message} Nothing was sent.`);
+    }
     throw new AppError(
       'invalid_input',
       `No service address is set: ${options.missingServiceUrlHint} Nothing was sent.`,
     );
   }
-  let host: string;
-  try {
-    host = new URL(options.serviceUrl).host;
-  } catch {
-    throw new AppError(
-      'invalid_input',
-      `The service address "${options.serviceUrl}" is not a URL. Nothing was sent.`,
-    );
-  }
+  const addressProblem = checkServiceAddress(serviceUrl);
+  if (addressProblem !== null) throw new AppError('invalid_input', `${addressProblem} Nothing was sent.`);
+  const usable = keyFor(options.keys, serviceUrl);
+  if ('missing' in usable) throw new AppError('no_key', `${usable.missing} Nothing was sent.`);
+  const apiKey = usable.key;
+  assertSendableKey(apiKey);
+  const host = new URL(serviceUrl).host;
   const pacer = new Pacer({ clock: options.clock });
   const client = createClient({
-    baseUrl: options.serviceUrl,
+    baseUrl: serviceUrl,
     apiKey,
     userAgent: USER_AGENT,
     clock: options.clock,

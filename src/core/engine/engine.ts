@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
 import { exportRowsOf, languagesOfJob, type ExportRow } from '../store/export-rows';
-import { recoverFetchingItems, resetFailedItems, uncachedUnfinishedItems } from '../store/items';
+import {
+  recoverFetchingItems,
+  resetFailedItems,
+  resetUnavailableItems,
+  uncachedUnfinishedItems,
+} from '../store/items';
 import {
   allJobs,
   deleteJobRow,
@@ -336,21 +341,37 @@ export class Engine {
    * Returns how many videos and walks were reset.
    */
   retryFailed(jobId: number): number {
+    return this.#requeue(
+      jobId,
+      (at) => resetFailedItems(this.#deps.db, jobId, at) + reopenFailedWalks(this.#deps.db, jobId),
+    );
+  }
+
+  /**
+   * Puts the job's unavailable videos (the service had no transcript for them) back in the queue,
+   * to ask the service again; as retryFailed otherwise. Returns how many were reset.
+   */
+  retryUnavailable(jobId: number): number {
+    return this.#requeue(jobId, (at) => resetUnavailableItems(this.#deps.db, jobId, at));
+  }
+
+  /** Runs `reset` (which returns how much it put back) and readies the job to continue. */
+  #requeue(jobId: number, reset: (at: string) => number): number {
     const job = this.#record(jobId);
     const { db } = this.#deps;
     const at = this.#now();
     // A completed job with work again is paused, ready to continue: its caller runs or queues it.
-    const reset = db
+    const requeued = db
       .transaction(() => {
-        const count = resetFailedItems(db, jobId, at) + reopenFailedWalks(db, jobId);
+        const count = reset(at);
         if (count > 0 && job.status === 'completed')
           setJobStatus(db, jobId, { status: 'paused', stopReason: 'retry', at });
         return count;
       })
       .immediate();
-    if (reset > 0 && job.status === 'completed') this.#emitter.emit('job', { jobId, status: 'paused' });
+    if (requeued > 0 && job.status === 'completed') this.#emitter.emit('job', { jobId, status: 'paused' });
     this.#runs.get(jobId)?.reloadCounts();
-    return reset;
+    return requeued;
   }
 
   /** Deletes a job that is not running; its spending stays in the ledger and its transcripts in the cache. */

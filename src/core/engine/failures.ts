@@ -1,4 +1,5 @@
 import { isApiError, type ApiError } from '../api/errors';
+import { refusesTheKey } from '../api/retry-policy';
 
 /** What each 402 code asks the user to do (docs/product.md "Request policy"). */
 const PAYMENT_MEANINGS: Record<string, string> = {
@@ -11,15 +12,19 @@ export function paymentMeaning(code: string): string {
   return PAYMENT_MEANINGS[code] ?? `The service asked for payment (${code}): check your account`;
 }
 
+/** The item code of a request a forced stop cut off after it was sent (counted as `interrupted`). */
+export const CUT_OFF_CODE = 'interrupted';
+
 /** The message of a 422: the service refused a value that should have been checked before sending. */
 export const REJECTED_MESSAGE = 'the service rejected a value Scriptorium sent (a bug: please report it)';
 export const UNREADABLE_MESSAGE = 'unreadable response';
+export const TOO_LARGE_MESSAGE = 'answer too large';
 
 /** How a failed request affects the job. */
 export type Failure =
   /** 402: no paid request may start any more. */
   | { kind: 'credits'; code: string; meaning: string }
-  /** 401/403: the key was refused. */
+  /** 401/403 (or 431, a key too long to read): the key was refused. */
   | { kind: 'auth'; httpStatus: number; message: string }
   /** The service cannot be reached, or asked to wait longer than we will: the whole run stops. */
   | { kind: 'service'; message: string }
@@ -30,8 +35,9 @@ export type Failure =
   /**
    * A paid request that was sent and never answered (timed out, its connection broke, or it was cut):
    * it may have been charged, so it is recorded as possibly charged and not sent again by itself.
+   * `cut`: a forced stop of ours cut it (a second Ctrl+C, or the drain running out), not the service.
    */
-  | { kind: 'uncertain'; message: string; attempts: number }
+  | { kind: 'uncertain'; message: string; attempts: number; cut: boolean }
   /** Anything else: final for this request. `charged` when it still cost a credit. */
   | {
       kind: 'failed';
@@ -57,7 +63,9 @@ export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure
     throw error;
   }
   if (error.possiblyCharged) {
-    return { kind: 'uncertain', message: `${error.message}; ${UNCERTAIN_ADVICE}`, attempts: error.attempts };
+    const cut = error.kind === 'aborted';
+    const what = cut ? 'The request was cut off by a forced stop after it was sent' : error.message;
+    return { kind: 'uncertain', message: `${what}; ${UNCERTAIN_ADVICE}`, attempts: error.attempts, cut };
   }
   if (error.kind === 'aborted' || runSignal.aborted) return { kind: 'aborted', attempts: error.attempts };
   if (error.kind === 'unreachable' || error.kind === 'throttled') {
@@ -66,13 +74,15 @@ export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure
   if (error.kind === 'unreadable') {
     return { ...finalFailure(error), httpStatus: error.status || 200, message: UNREADABLE_MESSAGE };
   }
+  // Charged when it was a success, and any retry could be charged again: final, as unreadable is.
+  if (error.kind === 'too_large') return { ...finalFailure(error), message: TOO_LARGE_MESSAGE };
   if (error.kind === 'http') {
     const code = error.code ?? null;
     if (error.status === 402) {
       const paymentCode = code ?? 'E_PAYMENT_REQUIRED';
       return { kind: 'credits', code: paymentCode, meaning: paymentMeaning(paymentCode) };
     }
-    if (error.status === 401 || error.status === 403) {
+    if (refusesTheKey(error.status)) {
       return { kind: 'auth', httpStatus: error.status, message: error.message };
     }
     if (error.status === 404) {
@@ -85,7 +95,7 @@ export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure
 
 /** Failures that say the service, not the video or the list, is in trouble (see ServiceHealth). */
 export function isServiceTrouble(failure: Failure): boolean {
-  if (failure.kind === 'uncertain') return true;
+  if (failure.kind === 'uncertain') return !failure.cut;
   return failure.kind === 'failed' && (failure.httpStatus === null || failure.httpStatus >= 500);
 }
 

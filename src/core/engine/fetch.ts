@@ -7,7 +7,7 @@ import { finishItem, pendingItemsAfter, type FinalItemStatus, type PendingItem }
 import { recordCredit } from '../store/ledger';
 import { storeTranscript, type TranscriptKey } from '../store/transcripts';
 import { claimBatch, claimTranscript, releaseTranscriptClaim } from './claims';
-import { classifyFailure, isServiceTrouble } from './failures';
+import { classifyFailure, CUT_OFF_CODE, isServiceTrouble } from './failures';
 import type { RunContext } from './run-context';
 import { cacheLang, requestLang } from './spec';
 
@@ -148,10 +148,11 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
           finish(ctx, item, key, {
             status: 'failed',
             attempts,
+            code: failure.cut ? CUT_OFF_CODE : null,
             message: failure.message,
             possiblyCharged: true,
           });
-          noteServiceTrouble(ctx, failure.message);
+          if (!failure.cut) noteServiceTrouble(ctx, failure.message);
           return;
         case 'failed':
           attempts += failure.attempts;

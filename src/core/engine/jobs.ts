@@ -59,6 +59,7 @@ export function countsView(counts: ItemCounts): ItemCountsView {
     unavailable: counts.unavailable,
     failed: counts.failed,
     skipped: counts.skipped,
+    interrupted: counts.interrupted,
   };
 }
 

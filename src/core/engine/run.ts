@@ -152,8 +152,19 @@ export class JobRun {
   readonly #throttle: Throttle;
   /** Facts reported so far; a pass that adds none has nothing more to do. */
   #progress = 0;
-  /** The job's counts, read once and then kept up to date from the run's own facts. */
-  #counts: ItemCountsView = { total: 0, pending: 0, ok: 0, unavailable: 0, failed: 0, skipped: 0 };
+  /**
+   * The job's counts, read once and then kept up to date from the run's own facts (`interrupted`
+   * changes only as a run stops, and is read again from the database once it has).
+   */
+  #counts: ItemCountsView = {
+    total: 0,
+    pending: 0,
+    ok: 0,
+    unavailable: 0,
+    failed: 0,
+    skipped: 0,
+    interrupted: 0,
+  };
   #creditsSpent = 0;
   #creditsPossible = 0;
 

@@ -101,6 +101,8 @@ export interface ItemCountsView {
   unavailable: number;
   failed: number;
   skipped: number;
+  /** Of the failed, those a forced stop cut off after they were sent (possibly charged). */
+  interrupted: number;
 }
 
 export interface SourceProgress {

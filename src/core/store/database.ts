@@ -1,8 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { makeFolder } from './make-folder';
-import { assertKnownSchema, migrate } from './migrate';
-import { storageFailure } from './storage-error';
+import { assertKnownSchema, assertScriptoriumDatabase, migrate } from './migrate';
+import { BUSY_TIMEOUT_MS, storageFailure } from './storage-error';
 
 export type Database = BetterSqlite3.Database;
 
@@ -25,7 +25,8 @@ export function openedWith(db: Database): OpenDatabaseOptions | undefined {
  * Opens (creating when needed) the Scriptorium database at `file`, sets the pragmas every
  * connection needs and brings the schema up to date. Throws NewerSchemaError, without writing
  * anything, when the file was written by a newer Scriptorium, and StorageError when its folder
- * cannot be used or its disk is full.
+ * cannot be used, its file is another program's database, its disk is full or another program
+ * holds it locked.
  */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
   try {
@@ -39,9 +40,10 @@ function openAndMigrate(file: string, options: OpenDatabaseOptions): Database {
   if (file !== ':memory:') makeFolder(dirname(file));
   const db = new BetterSqlite3(file, { nativeBinding: options.nativeBinding });
   try {
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // Checked before the first pragma that writes (journal_mode rewrites the file header).
     assertKnownSchema(db);
+    assertScriptoriumDatabase(db);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');

@@ -75,6 +75,8 @@ export interface ItemCounts {
   unavailable: number;
   failed: number;
   skipped: number;
+  /** Of the failed, those whose request a forced stop cut off after it was sent (code 'interrupted'). */
+  interrupted: number;
 }
 
 const CountRowSchema = z.object({ status: z.enum(ITEM_STATUSES), n: z.number().int() });
@@ -122,12 +124,17 @@ const statements = preparedFor((db) => ({
     "UPDATE items SET status = 'pending' WHERE job_id = ? AND status = 'fetching'",
   ),
   recoverAll: db.prepare<[]>("UPDATE items SET status = 'pending' WHERE status = 'fetching'"),
+  // Answered from the index items_by_job_status alone, without reading a row.
   counts: db.prepare<[number], unknown>(
     'SELECT status, count(*) AS n FROM items WHERE job_id = ? GROUP BY status',
   ),
-  resetFailed: db.prepare<[string, number]>(
+  // Reads the failed rows only, usually few.
+  interrupted: db.prepare<[number], { n: number }>(
+    "SELECT count(*) AS n FROM items WHERE job_id = ? AND status = 'failed' AND code = 'interrupted'",
+  ),
+  resetStatus: db.prepare<[string, number, 'failed' | 'unavailable']>(
     `UPDATE items SET status = 'pending', http_status = NULL, code = NULL, message = NULL, updated_at = ?
-     WHERE job_id = ? AND status = 'failed'`,
+     WHERE job_id = ? AND status = ?`,
   ),
   // One lookup per id in the (job_id, video_id) index; the unary + keeps SQLite from scanning the
   // source's whole (growing) list through items_by_job_order instead.
@@ -252,17 +259,24 @@ export function itemCounts(db: Database, jobId: number): ItemCounts {
     unavailable: 0,
     failed: 0,
     skipped: 0,
+    interrupted: 0,
   };
   for (const row of statements(db).counts.all(jobId)) {
     const { status, n } = CountRowSchema.parse(row);
     counts[status] = n;
     counts.total += n;
   }
+  if (counts.failed > 0) counts.interrupted = statements(db).interrupted.get(jobId)?.n ?? 0;
   return counts;
 }
 
 export function resetFailedItems(db: Database, jobId: number, at: string): number {
-  return statements(db).resetFailed.run(at, jobId).changes;
+  return statements(db).resetStatus.run(at, jobId, 'failed').changes;
+}
+
+/** The job's videos the service had no transcript for, pending again (asked for by the user). */
+export function resetUnavailableItems(db: Database, jobId: number, at: string): number {
+  return statements(db).resetStatus.run(at, jobId, 'unavailable').changes;
 }
 
 /** How many of `videoIds` the source has listed already (a page that repeats them is a pagination loop). */

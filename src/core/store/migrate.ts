@@ -19,6 +19,17 @@ export class NewerSchemaError extends Error {
   }
 }
 
+/** Thrown when the database file is another program's: it holds none of Scriptorium's tables. */
+export class ForeignDatabaseError extends Error {
+  constructor() {
+    super("The database is not Scriptorium's: it holds another program's tables.");
+    this.name = 'ForeignDatabaseError';
+  }
+}
+
+/** The tables every version of the schema has (the first migration's). */
+const SCRIPTORIUM_TABLES = ['jobs', 'sources', 'items', 'transcripts', 'ledger', 'settings'];
+
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -30,6 +41,27 @@ export function schemaVersion(db: Database): number {
 export function assertKnownSchema(db: Database): void {
   const found = schemaVersion(db);
   if (found > SCHEMA_VERSION) throw new NewerSchemaError(found, SCHEMA_VERSION);
+}
+
+/**
+ * Refuses another program's SQLite file, before writing anything to it: one with a schema version
+ * but without Scriptorium's tables, or one without a version that already holds tables (Scriptorium
+ * would add its own among them). Read in one transaction, so that a migration committed meanwhile by
+ * another process is seen whole or not at all.
+ */
+export function assertScriptoriumDatabase(db: Database): void {
+  const ours = db.transaction(() => {
+    const tables = new Set(
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .pluck()
+        .all() as string[],
+    );
+    return schemaVersion(db) === 0
+      ? tables.size === 0
+      : SCRIPTORIUM_TABLES.every((table) => tables.has(table));
+  })();
+  if (!ours) throw new ForeignDatabaseError();
 }
 
 /**

@@ -1,9 +1,16 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { ErrorCode } from '../../shared/errors';
+import { ForeignDatabaseError } from './migrate';
 
-type StorageErrorCode = Extract<ErrorCode, 'disk_full' | 'data_folder_unusable'>;
+type StorageErrorCode = Extract<ErrorCode, 'disk_full' | 'data_folder_unusable' | 'database_locked'>;
 
-/** The data folder cannot be used, or the disk under it is full; the message names the folder and what to do. */
+/** How long a connection waits for another one's lock before giving up (database.ts sets it). */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * The data folder cannot be used, the disk under it is full, or another program holds its database
+ * locked; the message names the folder and what to do.
+ */
 export class StorageError extends Error {
   readonly code: StorageErrorCode;
 
@@ -40,18 +47,25 @@ const SYSTEM_REASONS: Record<string, ((where: string) => string) | undefined> = 
 
 const DISK_FULL_CODES: ReadonlySet<string> = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
 
+const NOT_SCRIPTORIUM = `its scriptorium.db is not Scriptorium's database (another program's SQLite file). ${NOT_OURS}`;
+
 /**
  * What a failure of the store means for the user: the disk under the data folder is full
- * ('disk_full'), or the folder or its database cannot be used ('data_folder_unusable'); undefined for
- * anything else (a bug, a busy database). Without `dataDir` (an error caught far from where it
+ * ('disk_full'), the folder or its database cannot be used ('data_folder_unusable'), or another
+ * program held the database locked for longer than Scriptorium waits ('database_locked'); undefined
+ * for anything else (a bug). Without `dataDir` (an error caught far from where it
  * happened, such as an SQLITE_FULL in the middle of a job), only SQLite's own errors are classified: a
  * bare system error could have come from anywhere.
  */
 export function storageFailure(error: unknown, dataDir?: string): StorageError | undefined {
   const folder = dataDir === undefined ? "Scriptorium's data folder" : `the data folder ${dataDir}`;
   let reason: string | undefined;
-  if (error instanceof BetterSqlite3.SqliteError) {
+  if (error instanceof ForeignDatabaseError) {
+    reason = NOT_SCRIPTORIUM;
+  } else if (error instanceof BetterSqlite3.SqliteError) {
     if (DISK_FULL_CODES.has(error.code)) return diskFull(folder, error);
+    // SQLITE_BUSY and its extended codes: the lock was not free within the busy timeout.
+    if (error.code.startsWith('SQLITE_BUSY')) return locked(folder, error);
     // Extended codes refine a primary one: SQLITE_IOERR_WRITE is an SQLITE_IOERR.
     reason = SQLITE_REASONS[error.code.split('_').slice(0, 2).join('_')];
   } else if (dataDir !== undefined && error instanceof Error && 'code' in error) {
@@ -62,6 +76,15 @@ export function storageFailure(error: unknown, dataDir?: string): StorageError |
   }
   if (reason === undefined) return undefined;
   return new StorageError('data_folder_unusable', `Scriptorium cannot use ${folder}: ${reason}.`, error);
+}
+
+function locked(folder: string, cause: unknown): StorageError {
+  return new StorageError(
+    'database_locked',
+    `Another program holds the database of ${folder} locked (a database browser, say, or another Scriptorium ` +
+      `writing), and it stayed locked for ${BUSY_TIMEOUT_MS / 1000} s. Close it or wait, then try again: nothing was lost.`,
+    cause,
+  );
 }
 
 function diskFull(folder: string, cause: unknown): StorageError {

@@ -297,4 +297,69 @@ describe('client against wire variants', () => {
       expect(error.message).toContain(message);
     }
   });
+
+  it('never counts as possibly charged a request that could not leave the machine (a key no header can carry)', async () => {
+    for (const apiKey of ['sk_line\nbreak', 'sk_en\u2013dash']) {
+      const { client, seen } = await serve((_req, res) => sendJson(res, 200, {}), { apiKey });
+      const error = await caught(client.transcript(VIDEO));
+      expect(error).toMatchObject({ kind: 'unreachable', status: 0, charged: false, possiblyCharged: false });
+      expect(error.message).toMatch(/^The request could not be sent to 127\.0\.0\.1:\d+ \(/);
+      expect(seen).toEqual([]);
+    }
+  });
+
+  it("takes a 404 that is not the service's own answer for the address being wrong, never for a missing video", async () => {
+    const notTheService: Array<[string, (res: ServerResponse) => void]> = [
+      [
+        'an HTML page',
+        (res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'),
+      ],
+      ['an empty body', (res) => res.writeHead(404).end()],
+      ["another program's JSON", (res) => sendJson(res, 404, { detail: 'Not Found' })],
+      [
+        'a problem about a path outside the base the service names',
+        (res) =>
+          sendJson(res, 404, {
+            type: 'http://127.0.0.1/api/errors/not-found',
+            title: 'Not found',
+            status: 404,
+            detail: 'There is no endpoint at /wrong/api/v2/transcript.',
+            instance: '/wrong/api/v2/transcript',
+            code: 'E_NOT_FOUND',
+          }),
+      ],
+    ];
+    for (const [what, answer] of notTheService) {
+      const { client } = await serve((_req, res) => answer(res), { basePath: '/wrong/' });
+      const error = await caught(client.transcript(VIDEO));
+      expect(error, what).toMatchObject({
+        kind: 'unreachable',
+        status: 404,
+        charged: false,
+        possiblyCharged: false,
+      });
+      expect(error.message, what).toMatch(
+        /^No Transcript Service answers at http:\/\/127\.0\.0\.1:\d+\/wrong\/ \(it answered 404 to \/wrong\/api\/v2\/transcript with something else than the service's own answer\): check the service address$/,
+      );
+    }
+
+    // The service's own answer, also behind a proxy that serves it under a path of its own.
+    const { client } = await serve(
+      (_req, res) =>
+        sendJson(res, 404, {
+          type: 'https://transcripts.example/api/errors/not-found',
+          title: 'Not found',
+          status: 404,
+          detail: 'no captions',
+          instance: '/api/v2/transcript',
+          code: 'E_NOT_FOUND',
+        }),
+      { basePath: '/proxy/' },
+    );
+    expect(await caught(client.transcript(VIDEO))).toMatchObject({
+      kind: 'http',
+      status: 404,
+      code: 'E_NOT_FOUND',
+    });
+  });
 });

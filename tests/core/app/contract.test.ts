@@ -90,7 +90,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     logged = [];
     app = openApp({
       dataDir,
-      keys: memoryKeyStore(sim.key),
+      keys: memoryKeyStore({ key: sim.key, serviceUrl: sim.url }),
       serviceUrl: sim.url,
       runner: true,
       watch: true,
@@ -182,7 +182,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     await until('creditsChanged', () => credits.at(-1)?.total === sim.admin.ledger().length);
   });
 
-  it('pauses, resumes, retries failed videos, cancels and deletes', async () => {
+  it('pauses, resumes, retries failed and unavailable videos, cancels and deletes', async () => {
     sim.admin.addFault({
       match: { endpoint: 'transcript', videoId: 'jNQXAC9IVRw' },
       kind: 'status',
@@ -199,6 +199,20 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     expect(
       (await jobBecomes(job.id, (view) => view.status === 'completed' && view.counts.failed === 0)).counts.ok,
     ).toBe(2);
+
+    // The service had no transcript for one video; asked again on request, it has one now.
+    sim.admin.addFault({
+      match: { endpoint: 'transcript', videoId: 'M7lc1UVf-VE' },
+      kind: 'status',
+      status: 404,
+      times: 1,
+    });
+    const sparse = (await api.createJob({ draft: draft(['M7lc1UVf-VE']), start: true })).job;
+    expect((await jobBecomes(sparse.id, (view) => view.status === 'completed')).counts.unavailable).toBe(1);
+    expect((await api.retryUnavailable({ jobId: sparse.id })).reset).toBe(1);
+    await api.resumeJob({ jobId: sparse.id });
+    const found = await jobBecomes(sparse.id, (view) => view.status === 'completed' && view.counts.ok === 1);
+    expect(found.counts.unavailable).toBe(0);
 
     // Paused with requests in flight: the held answers arrive during the drain and are kept.
     const release = sim.admin.holdAnswers();

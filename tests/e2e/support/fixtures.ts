@@ -30,7 +30,7 @@ interface Fixtures {
   /** The data folder `scriptorium ui` (and any CLI run of the test) uses. */
   dataDir: string;
   ui: RunningUi;
-  /** The page, opened at the ui's address (its token becomes a cookie). */
+  /** The page, opened at the ui's address (its private path carries the token). */
   app: Page;
 }
 

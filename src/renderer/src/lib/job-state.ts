@@ -86,8 +86,11 @@ export function describeStop(job: JobView): string | null {
 /** For a finished job with gaps: what is missing and how to get it; null when nothing is. */
 export function describeGaps(job: JobView): string | null {
   if (job.status !== 'completed') return null;
+  const { interrupted } = job.counts;
+  const failed = job.counts.failed - interrupted;
   const parts = [
-    job.counts.failed > 0 ? `${plural(job.counts.failed, 'video')} failed after every retry` : '',
+    interrupted > 0 ? `${plural(interrupted, 'video')} cut off by a forced stop` : '',
+    failed > 0 ? `${plural(failed, 'video')} failed after every retry` : '',
     job.sourcesFailed > 0 ? `${plural(job.sourcesFailed, 'list')} could not be read` : '',
   ].filter((part) => part !== '');
   if (parts.length === 0) return null;

@@ -11,7 +11,7 @@ export interface SettingsState {
   /** The actions below reject with the app's error, for the screen to show. */
   saveKey(key: string): Promise<KeyStatus>;
   removeKey(): Promise<KeyStatus>;
-  /** Saves the address ('' keeps the one in force), then asks the service something free. */
+  /** Saves the address ('' keeps the one in force) and reads the key's status for it, then asks the service something free. */
   testConnection(serviceUrl: string): Promise<{ ok: boolean; message: string }>;
   saveBillingUrl(billingUrl: string): Promise<void>;
   saveDefaults(defaults: JobDefaults): Promise<void>;
@@ -43,7 +43,13 @@ export function createSettingsStore(api: ScriptoriumApi) {
     },
     async testConnection(serviceUrl) {
       const address = serviceUrl.trim();
-      if (address !== '') set({ settings: await api.updateSettings({ serviceUrl: address }) });
+      if (address !== '') {
+        // A key is kept for one address: a new address shows that the key is wanted again.
+        set({
+          settings: await api.updateSettings({ serviceUrl: address }),
+          keyStatus: await api.keyStatus({}),
+        });
+      }
       return api.testConnection({});
     },
     async saveBillingUrl(billingUrl) {

@@ -2,9 +2,12 @@ import type { Answer, CommandName, EventName, EventPayload, ScriptoriumApi } fro
 import { createApi } from '../../../shared/client';
 
 export interface HttpTransportOptions {
-  /** http://127.0.0.1:PORT; '' for the page's own origin. */
-  origin: string;
-  /** Sent as a bearer token; a page served by browser mode has it as a cookie instead. */
+  /**
+   * Where the API's addresses start: '' in a page served by browser mode, whose addresses are
+   * relative to its private folder (/s/TOKEN/), which is the token; or http://127.0.0.1:PORT/ with `token`.
+   */
+  base: string;
+  /** Sent as a bearer token, by clients that are not the page (scripts, tests). */
   token?: string;
 }
 
@@ -22,7 +25,7 @@ export function httpApi(options: HttpTransportOptions): ScriptoriumApi & { close
   const stream = new AbortController();
 
   const send = async (name: CommandName, input: unknown) => {
-    const response = await fetch(`${options.origin}/api/command/${name}`, {
+    const response = await fetch(`${options.base}api/command/${name}`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify(input ?? {}),
@@ -49,7 +52,7 @@ export function httpApi(options: HttpTransportOptions): ScriptoriumApi & { close
   const readEvents = async (): Promise<void> => {
     while (!stream.signal.aborted) {
       try {
-        const response = await fetch(`${options.origin}/api/events`, { headers, signal: stream.signal });
+        const response = await fetch(`${options.base}api/events`, { headers, signal: stream.signal });
         if (response.body === null) throw new Error('no event stream');
         await readServerSentEvents(response.body, deliver);
       } catch {

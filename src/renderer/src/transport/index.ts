@@ -4,8 +4,9 @@ import { httpApi } from './http';
 
 /**
  * The one place the renderer chooses how it reaches the app: the Electron preload's bridge when
- * it runs in the desktop app, browser mode's HTTP otherwise (its token is a cookie by then).
+ * it runs in the desktop app, browser mode's HTTP otherwise (relative to the page's private
+ * address, which carries the token).
  */
 export function connect(): ScriptoriumApi {
-  return window.scriptorium !== undefined ? bridgeApi(window.scriptorium) : httpApi({ origin: '' });
+  return window.scriptorium !== undefined ? bridgeApi(window.scriptorium) : httpApi({ base: '' });
 }

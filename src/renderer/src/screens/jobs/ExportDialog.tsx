@@ -156,7 +156,7 @@ function ExportOutcome({
         {result.path === null ? (
           <a
             className="button button-primary"
-            href={`/api/download/${result.exportId}`}
+            href={`api/download/${result.exportId}`}
             download={result.fileName}
           >
             Download {result.fileName}

@@ -61,7 +61,8 @@ export function KeySection() {
             onChange={(event) => setKey(event.target.value)}
           />
           <p id="api-key-help" className="help">
-            It is sent only to the service address below, and never shown again once saved.
+            It is sent only to the service address below, the one it is saved with, and never shown again once
+            saved.
           </p>
         </div>
         <div className="form-actions">

@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import type { Settings } from '../../../../shared/contract';
+import { checkServiceAddress } from '../../../../shared/service-access';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError } from '../../lib/errors';
 import { safeHttpsUrl } from '../../lib/links';
 import { settingsStore } from '../../stores';
-
-const HTTP_ADDRESS = /^https?:\/\/\S+$/i;
 
 /** Where the service is (with a test that costs nothing) and where its billing page is. */
 export function ServiceSection({ settings }: { settings: Settings }) {
@@ -26,11 +25,9 @@ function ServiceAddress({ saved }: { saved: string | null }) {
   const test = async (event: FormEvent) => {
     event.preventDefault();
     const trimmed = address.trim();
-    if (trimmed !== '' && !HTTP_ADDRESS.test(trimmed)) {
-      setResult({
-        ok: false,
-        message: 'The address must start with https:// (or http:// for a local service).',
-      });
+    const problem = trimmed === '' ? null : checkServiceAddress(trimmed);
+    if (problem !== null) {
+      setResult({ ok: false, message: problem });
       return;
     }
     setTesting(true);
@@ -60,7 +57,7 @@ function ServiceAddress({ saved }: { saved: string | null }) {
         <p id="service-url-help" className="help">
           The Transcript Service’s address, such as https://api.example.com. Left empty, the address
           Scriptorium was started with is used. Test connection saves it, then asks the service a question
-          that costs nothing.
+          that costs nothing. A new address asks for the key again.
         </p>
       </div>
       <div className="form-actions">

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { dispatch, type ScriptoriumApp } from '../core/app';
 import { eventNames } from '../shared/contract';
+import { downloadsOnly } from './downloads-only';
 
 export interface WebServerOptions {
   app: ScriptoriumApp;
@@ -62,6 +63,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   const token = options.token ?? randomBytes(32).toString('base64url');
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const streams = new Set<ServerResponse>();
+  const handlers = downloadsOnly(options.app.handlers);
   let origins: ReadonlySet<string> = new Set();
   let hosts: ReadonlySet<string> = new Set();
 
@@ -113,7 +115,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     } catch {
       return reply(response, 400, { error: 'the body is not JSON' });
     }
-    reply(response, 200, await dispatch(options.app.handlers, name, input));
+    reply(response, 200, await dispatch(handlers, name, input));
   }
 
   function streamEvents(response: ServerResponse): void {

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app';
@@ -143,6 +143,25 @@ describe('browser mode refuses, with nothing changed,', () => {
     expect((await send('/', { headers: { host: host(), cookie } })).status).toBe(401);
     expect((await send('/s/guess/', { headers: { host: host() } })).status).toBe(403);
     expect((await send(`/s/${server.token}/`, { headers: { host: 'attacker.example' } })).status).toBe(403);
+  });
+});
+
+describe('browser mode writes no file where the page says', () => {
+  it('an export to a path is refused, and the same export is offered as a download', async () => {
+    const { job } = await app.handlers.createJob(JSON.parse(aDraft));
+    const target = join(dataDir, 'named-by-the-page.zip');
+    const exportTo = (destination: string | null) =>
+      send('/api/command/exportJob', {
+        method: 'POST',
+        headers: goodHeaders(),
+        body: JSON.stringify({ jobId: job.id, formats: ['txt'], destination }),
+      });
+    const refused = await exportTo(target);
+    expect(JSON.parse(refused.body)).toMatchObject({ ok: false, error: { code: 'output_refused' } });
+    expect(existsSync(target)).toBe(false);
+    const offered = JSON.parse((await exportTo(null)).body);
+    expect(offered).toMatchObject({ ok: true, value: { path: null } });
+    expect(app.download(offered.value.exportId)).toBeDefined();
   });
 });
 

@@ -1,0 +1,21 @@
+import { AppError, type AppHandlers } from '../core/app';
+
+/**
+ * The app's handlers as browser mode serves them: an export is offered as a download, never written
+ * to a path the page names, so that whoever holds the page cannot make Scriptorium write a file
+ * anywhere on this computer (docs/product.md, browser mode).
+ */
+export function downloadsOnly(handlers: AppHandlers): AppHandlers {
+  return {
+    ...handlers,
+    exportJob: async (input) => {
+      if (input.destination !== null) {
+        throw new AppError(
+          'output_refused',
+          'In browser mode an export is offered as a download, not written to a path. Nothing was written.',
+        );
+      }
+      return handlers.exportJob(input);
+    },
+  };
+}

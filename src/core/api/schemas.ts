@@ -130,10 +130,10 @@ const transcriptSchema = transcriptSchemaWith(segmentSchema);
 const storedTranscriptSchema = transcriptSchemaWith(storedSegmentSchema);
 
 /**
- * A list item's place in its list, counted from 1. Any other value (negative, fractional, beyond a
- * safe integer) is dropped, and the walk counts the place itself.
+ * A list item's place in its list: a whole number (from 1, or 0 where a list counts from 0). Any other
+ * value (negative, fractional, beyond a safe integer) is dropped, and the walk counts the place itself.
  */
-const listPosition = numberLike.pipe(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER));
+const listPosition = numberLike.pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
 
 const videoItemSchema = wireObject({
   videoId: z.string().min(1),

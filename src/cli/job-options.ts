@@ -8,6 +8,7 @@ import {
 } from '../shared/contract';
 import { checkFilters, type Filters } from '../shared/filters';
 import { parseLangPreference } from '../shared/limits';
+import { sourceEntry } from '../shared/source-files';
 import { ArgumentError } from './argument-error';
 import { readSourceFile } from './source-file';
 
@@ -49,7 +50,10 @@ export function addJobOptions(command: Command): Command {
       '[sources...]',
       'video or playlist IDs or URLs, channel @handles, URLs or UC ids, search:<query>',
     )
-    .option('--from <file>', 'read sources from a file, one per line (blank lines and # comments skipped)')
+    .option(
+      '--from <file>',
+      "read sources from a file, one per line (blank lines and # comments skipped), or a .csv file's first column",
+    )
     .option(
       '--lang <codes>',
       'language preference, tried in order, e.g. es,en,orig (orig: the original track)',
@@ -85,7 +89,7 @@ export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRe
     raw.lang === undefined ? { ok: true as const, langs: ['orig'] } : parseLangPreference(raw.lang);
   if (!langs.ok) throw new ArgumentError(`--lang ${raw.lang}: ${langs.reason}`);
   const formats = parseFormats(raw.formats, raw.timestamps);
-  const sources: SourceEntry[] = sourceArgs.map((text, index) => ({ where: `argument ${index + 1}`, text }));
+  const sources: SourceEntry[] = sourceArgs.map((text, index) => sourceEntry(`argument ${index + 1}`, text));
   // concat, not push(...lines): a spread of 150,000 lines overflows the call stack.
   const fromFile = raw.from === undefined ? [] : readSourceFile(raw.from);
   const all = sources.concat(fromFile);

@@ -2,12 +2,17 @@ import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync,
 import type { Stats } from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
 import type { SourceEntry } from '../shared/contract';
-import { readSourceLines } from '../shared/sources';
+import { sourceEntry, sourceLinesOfFile } from '../shared/source-files';
 import { ArgumentError } from './argument-error';
 
-/** The sources of a --from file, one per line, each with its line number. */
+/**
+ * The sources of a --from file, each with its line number: one per line, or a CSV file's first
+ * column, as the desktop app reads a file dropped on it.
+ */
 export function readSourceFile(path: string): SourceEntry[] {
-  return readSourceLines(readSourceText(path)).map(({ line, text }) => ({ where: `line ${line}`, text }));
+  return sourceLinesOfFile(path, readSourceText(path)).map(({ line, text }) =>
+    sourceEntry(`line ${line}`, text),
+  );
 }
 
 /** The text of a --from file, which must be a regular file (or a link to one) of UTF-8 text. */

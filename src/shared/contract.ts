@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CommandName, EventName } from './channels';
 import type { AppErrorSchema } from './errors';
 import { FiltersSchema } from './filters';
+import { MAX_SOURCE_LINE_CHARS } from './limits';
 
 export { commandNames, eventNames, ipcChannel } from './channels';
 export type { CommandName, EventName } from './channels';
@@ -56,7 +57,7 @@ export const ItemCountsSchema = z.object({
 export const SourceEntrySchema = z.object({
   /** "line 3", "argument 2": how to point the user at it. */
   where: z.string().max(64),
-  text: z.string().max(4096),
+  text: z.string().max(MAX_SOURCE_LINE_CHARS),
 });
 
 export const SourceLineSchema = z.object({

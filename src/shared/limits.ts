@@ -17,6 +17,13 @@ export const LIMITS = {
 } as const;
 
 /**
+ * The longest line a face sends as a source (a `--from` line, an argument, a line of the paste box):
+ * twice the longest source the service takes (LIMITS.videoUrl). A longer line is cut to it before it
+ * crosses the contract, and refused all the same, as too long, by its line.
+ */
+export const MAX_SOURCE_LINE_CHARS = 4096;
+
+/**
  * The largest segment start or duration we accept: 10^7 seconds, about 115 days, longer than any
  * real video. A larger, negative or infinite time (JSON's 1e400 parses as Infinity) is a broken body,
  * and would only turn into absurd subtitle timings.

@@ -144,16 +144,17 @@ export function describeWarning(entry: { where: string; input: string; warning: 
 
 function classify(input: string): Classification {
   if (input === '') return { reason: `the source is empty: ${EXPECTED}` };
-  if (input.slice(0, SEARCH_PREFIX.length).toLowerCase() === SEARCH_PREFIX) {
-    const query = input.slice(SEARCH_PREFIX.length).trim();
-    const problem = checkSearchQuery(query);
-    return problem === null ? { kind: 'search', id: query } : { reason: problem };
-  }
-  // Nothing longer than the service's largest limit can be sent, whatever it turns out to be.
+  // Nothing longer than the service's largest limit can be sent, whatever it turns out to be; said
+  // without a count, since a line longer than MAX_SOURCE_LINE_CHARS arrives cut.
   if (codePointLength(input) > LIMITS.videoUrl.max) {
     return {
       reason: `too long: a source has at most ${LIMITS.videoUrl.max} characters (the video_url limit)`,
     };
+  }
+  if (input.slice(0, SEARCH_PREFIX.length).toLowerCase() === SEARCH_PREFIX) {
+    const query = input.slice(SEARCH_PREFIX.length).trim();
+    const problem = checkSearchQuery(query);
+    return problem === null ? { kind: 'search', id: query } : { reason: problem };
   }
   if (input.startsWith('@')) return classifyHandle(input);
   if (BARE_ID.test(input)) return classifyBareId(input);

@@ -37,7 +37,7 @@ let app: ScriptoriumApp;
 
 beforeEach(() => {
   dir = tempDir();
-  app = openApp({ dataDir: join(dir, 'data'), keys: memoryKeyStore(undefined) });
+  app = openApp({ dataDir: join(dir, 'data'), keys: memoryKeyStore() });
 });
 
 afterEach(async () => {

@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCues } from '../../src/core/export/cues';
 import { plainLines, renderSrt, renderTxt, renderVtt } from '../../src/core/export/formats';
-import { entryPath, FILE_FORMATS, MAX_ENTRY_PATH_BYTES, StemNamer } from '../../src/core/export/naming';
+import { entryPath, FILE_FORMATS, StemNamer } from '../../src/core/export/naming';
+import { entryPathProblem, MAX_ENTRY_PATH_BYTES } from '../../src/core/export/zip-layout';
 import { csvHeader, errorsCsv, INDEX_CSV_HEADER, indexRow } from '../../src/core/export/tables';
 import type { ExportSegment, ExportVideo } from '../../src/core/export/types';
 import {
@@ -184,6 +185,7 @@ function pathProblems(path: string, format: string, videoId: string): string[] {
   const idStandsAsIs =
     PLAIN_VIDEO_ID.test(videoId) || (videoId.normalize('NFC') === videoId && /^[\w\-éΩ日]+$/.test(videoId));
   const broken: Array<[string, boolean]> = [
+    [`breaks the ZIP layout (${entryPathProblem(path)})`, entryPathProblem(path) !== undefined],
     ['not valid UTF-8', !isValidUtf8(path)],
     ['too long', Buffer.byteLength(path, 'utf8') > MAX_ENTRY_PATH_BYTES],
     ['control character', CONTROL.test(path)],

@@ -2,7 +2,7 @@ import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { CLAIMED_LIST_SIZE, startHostileService } from './hostile-service';
-import type { HostileScenario, HostileService } from './hostile-service';
+import type { HostileScenario, HostileScript, HostileService } from './hostile-service';
 
 const KEY = 'sk_hostile_test_key_42';
 /** A playlist ID of real length (PL and 16 more); the hostile service serves any ID alike. */
@@ -14,8 +14,8 @@ afterEach(async () => {
   service = undefined;
 });
 
-async function start(scenario: HostileScenario): Promise<HostileService> {
-  service = await startHostileService(scenario);
+async function start(scenario: HostileScenario, script?: HostileScript): Promise<HostileService> {
+  service = await startHostileService(scenario, script);
   return service;
 }
 
@@ -166,6 +166,26 @@ describe('hostile transcripts and errors', () => {
     const [page] = await follow('playlist/videos', { playlist: PLAYLIST }, 1);
     expect(page).toMatchObject({ has_more: false, continuation_token: null });
     expect(hostile.charged()).toBe(1);
+  });
+});
+
+describe('scripted answers', () => {
+  test('scripted: a list is one page of the items given, as they are; a transcript the body given', async () => {
+    const listItems = [{ video_id: 42, index: -5, title: { not: 'text' } }, 'not even an object'];
+    const hostile = await start('scripted', {
+      listItems,
+      transcript: (videoId) => ({ video_id: videoId, transcript: [{ text: '\u001b[2J', start: -1 }] }),
+    });
+    const list = await get('channel/videos', { channel: '@anyone' });
+    expect(list.body).toMatchObject({
+      results: listItems,
+      has_more: false,
+      continuation_token: null,
+      playlist_info: { num_videos: '2' },
+    });
+    const transcript = await get('transcript', { video_url: 'abc' });
+    expect(transcript.body).toEqual({ video_id: 'abc', transcript: [{ text: '\u001b[2J', start: -1 }] });
+    expect(hostile.charged()).toBe(2);
   });
 });
 

@@ -24,8 +24,22 @@ export type HostileScenario =
   | 'echo-key'
   /** transcript answers 429 with Retry-After: 3600. */
   | 'retry-after-huge'
+  /** Lists and transcripts answer what a HostileScript says, fields of any type and value included. */
+  | 'scripted'
   /** transcript answers 200 and then sends JSON without end, as long as the client reads. */
   | 'endless-answer';
+
+/**
+ * What a 'scripted' service answers: every playlist or channel is one page of `listItems`, sent as
+ * they are (fields of the wrong types, odd positions, hostile texts), and each transcript the body
+ * `transcript` gives for its video (by default, two ordinary segments).
+ */
+export interface HostileScript {
+  listItems: unknown[];
+  transcript?: (videoId: string) => unknown;
+  /** What playlist_info says the list holds; by default, as many as `listItems`. */
+  claimedSize?: string;
+}
 
 export interface HostileService {
   /** http://127.0.0.1:PORT */
@@ -71,7 +85,10 @@ const ORDINARY_VIDEOS = range(3).map((i) => videoId('fine', i));
 /** Seconds no transcript can hold: near the largest double, 31,700 years, before the start, not a number. */
 const ABSURD_TIMES = [1.7e308, 1e12, -5, 'NaN'];
 
-export async function startHostileService(scenario: HostileScenario): Promise<HostileService> {
+export async function startHostileService(
+  scenario: HostileScenario,
+  script: HostileScript = { listItems: [] },
+): Promise<HostileService> {
   const counts: Record<string, number> = {};
   let charged = 0;
   let bytesStreamed = 0;
@@ -109,6 +126,22 @@ export async function startHostileService(scenario: HostileScenario): Promise<Ho
     };
   }
 
+  /** The script's one page, its items as they are. */
+  function scriptedPage(): Reply {
+    const results = script.listItems;
+    const claimed = script.claimedSize ?? String(results.length);
+    return {
+      status: 200,
+      body: {
+        results,
+        result_count: results.length,
+        continuation_token: null,
+        has_more: false,
+        playlist_info: { title: 'A scripted list', num_videos: claimed, owner_name: 'Hostile' },
+      },
+    };
+  }
+
   /** The next page of a list: an ordinary one-page list unless the scenario is about lists. */
   function list(endpoint: string, token: string | null): Reply {
     pagesServed += 1;
@@ -124,6 +157,8 @@ export async function startHostileService(scenario: HostileScenario): Promise<Ho
         return listPage(endpoint, newVideos(), freshToken);
       case 'empty-pages':
         return listPage(endpoint, [], freshToken);
+      case 'scripted':
+        return scriptedPage();
       default:
         return listPage(endpoint, ORDINARY_VIDEOS, null, ORDINARY_VIDEOS.length);
     }
@@ -138,6 +173,9 @@ export async function startHostileService(scenario: HostileScenario): Promise<Ho
     }
     const id = params.get('video_url') ?? '';
     if (id.startsWith('nocap')) return problem(404, 'no captions');
+    if (scenario === 'scripted' && script.transcript !== undefined) {
+      return { status: 200, body: script.transcript(id) as Record<string, unknown> };
+    }
     const segments =
       scenario === 'absurd-times'
         ? ABSURD_TIMES.map((time) => ({

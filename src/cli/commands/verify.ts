@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CorpusUnreadableError, verifyCorpus } from '../../core/app';
+import { CorpusUnreadableError, printable, verifyCorpus } from '../../core/app';
 import { CliExit, ExitCode } from '../exit';
 
 /** docs/product.md: exit 1 also means that `verify` found the corpus not sound. */
@@ -22,17 +22,18 @@ export function registerVerifyCommand(program: Command): void {
         throw error;
       });
       for (const difference of report.differences) process.stdout.write(`${difference}\n`);
-      const count = report.differences.length;
+      const count = report.found;
+      const shown = printable(file);
       if (count === 0) {
         process.stdout.write(
-          `${file} is sound: its ${report.matching} files match SHA256SUMS, and index.csv agrees with manifest.json.\n`,
+          `${shown} is sound: its ${report.matching} files match SHA256SUMS, and index.csv agrees with manifest.json.\n`,
         );
         return;
       }
       throw new CliExit(
         NOT_SOUND,
-        `${file} is not sound: ${count} difference${count === 1 ? '' : 's'} found (listed above). ` +
-          'Export the corpus again from its job, or get an intact copy.',
+        `${shown} is not sound: ${count.toLocaleString('en-US')} difference${count === 1 ? '' : 's'} found ` +
+          '(listed above). Export the corpus again from its job, or get an intact copy.',
       );
     });
 }

@@ -129,10 +129,16 @@ function transcriptSchemaWith<Segment extends typeof segmentSchema | typeof stor
 const transcriptSchema = transcriptSchemaWith(segmentSchema);
 const storedTranscriptSchema = transcriptSchemaWith(storedSegmentSchema);
 
+/**
+ * A list item's place in its list: a whole number (from 1, or 0 where a list counts from 0). Any other
+ * value (negative, fractional, beyond a safe integer) is dropped, and the walk counts the place itself.
+ */
+const listPosition = numberLike.pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
+
 const videoItemSchema = wireObject({
   videoId: z.string().min(1),
   title: optionalText,
-  index: numberLike.optional().catch(undefined),
+  index: listPosition.optional().catch(undefined),
   channelId: optionalText,
   channelTitle: optionalText,
   lengthText: optionalText,

@@ -51,7 +51,7 @@ export interface Transcript {
 export interface VideoItem {
   videoId: string;
   title: string;
-  /** Position in the playlist or channel listing, when the service sends one. */
+  /** Position in the playlist or channel listing, when the service sends a whole number for it. */
   index?: number;
   channelId?: string;
   channelTitle?: string;

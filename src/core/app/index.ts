@@ -17,3 +17,5 @@ export { defaultDataDir } from '../store';
 export { checkExportTarget } from '../export';
 /** Checks a corpus ZIP against its SHA256SUMS and its manifest. */
 export { CorpusUnreadableError, verifyCorpus } from '../export';
+/** Text as it may reach a terminal: control characters escaped. */
+export { printable } from '../export';

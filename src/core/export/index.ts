@@ -3,7 +3,8 @@ export { CorpusUnreadableError, verifyCorpus } from './verify';
 export type { VerifyReport } from './verify';
 export { ExportError, ExportInterruptedError, describeWriteFailure } from './errors';
 export { checkExportTarget, ExportTargetError } from './target';
-export { DEFAULT_NAME_TEMPLATE, MAX_ENTRY_PATH_BYTES } from './naming';
+export { DEFAULT_NAME_TEMPLATE } from './naming';
+export { MAX_ENTRY_PATH_BYTES, printable } from './zip-layout';
 export { EXPORT_FORMATS } from './types';
 export type {
   ExportFormat,

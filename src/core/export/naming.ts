@@ -1,13 +1,11 @@
 import type { ExportFormat, ExportVideo } from './types';
+import { MAX_ENTRY_PATH_BYTES } from './zip-layout';
 
 /** The formats written as a file per transcript, one folder each, in the order they appear in the ZIP. */
 export const FILE_FORMATS = ['txt', 'json', 'srt', 'vtt'] as const satisfies readonly ExportFormat[];
 export type FileFormat = (typeof FILE_FORMATS)[number];
 
 export const DEFAULT_NAME_TEMPLATE = '{title} [{video_id}]';
-
-/** docs/product.md: every ZIP path is valid UTF-8 of at most this many bytes. */
-export const MAX_ENTRY_PATH_BYTES = 200;
 
 const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
 

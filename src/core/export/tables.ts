@@ -12,13 +12,27 @@ const FORMULA_TRIGGERS = ['=', '+', '-', '@', '\t', '\r'];
 const PLAIN_VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
 /**
+ * The most characters a cell of index.csv or errors.csv holds: far above any real title or message,
+ * and a bound `verify` holds the tables to, so that a crafted cell of gigabytes is refused.
+ */
+export const MAX_CSV_CELL_CHARS = 65_536;
+
+/**
  * A text cell made safe to open in a spreadsheet: control characters removed (tab, CR and LF stay:
  * quoting carries them), then an apostrophe put before a formula trigger, which spreadsheets hide
- * and read as "this is text".
+ * and read as "this is text"; cut to MAX_CSV_CELL_CHARS (only a broken service sends a longer title,
+ * which the records of transcripts.jsonl keep whole).
  */
 function neutralisedCell(text: string): string {
   const cell = withoutControls(text);
-  return FORMULA_TRIGGERS.some((trigger) => cell.startsWith(trigger)) ? `'${cell}` : cell;
+  const neutral = FORMULA_TRIGGERS.some((trigger) => cell.startsWith(trigger)) ? `'${cell}` : cell;
+  return neutral.length <= MAX_CSV_CELL_CHARS ? neutral : cutBetweenCodePoints(neutral, MAX_CSV_CELL_CHARS);
+}
+
+/** The first `length` UTF-16 units of `text`, one fewer if that would split a surrogate pair. */
+function cutBetweenCodePoints(text: string, length: number): string {
+  const last = text.charCodeAt(length - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
 }
 
 /**

@@ -2,190 +2,395 @@ import { createHash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { crc32 } from 'node:zlib';
 import { z } from 'zod';
-import { CsvReader } from './csv-reader';
+import { CsvLimitError, CsvReader } from './csv-reader';
+import { Differences } from './differences';
 import { systemErrorCode } from './errors';
+import { JsonFieldReader, type FieldReading } from './json-field-reader';
+import { LineReader } from './line-reader';
 import { PATH_LIST_SEPARATOR } from './naming';
-import { ZipFormatError, ZipReader } from './zip-reader';
+import { MAX_CSV_CELL_CHARS } from './tables';
+import { entryPathProblem, MAX_ENTRY_PATH_BYTES, printable, printableBytes } from './zip-layout';
+import { NotAFileError, ZipFormatError, ZipLimitError, ZipReader } from './zip-reader';
 import type { ListedEntry } from './zip-reader';
 
 const CHECKSUMS = 'SHA256SUMS';
 const MANIFEST = 'manifest.json';
 const INDEX = 'index.csv';
 
+/**
+ * However much its entries claim to hold, `verify` inflates at most INFLATED_BASE_BYTES plus
+ * INFLATED_PER_BYTE bytes per byte of the file: a ZIP bomb is refused before anything is read, while
+ * corpora, whose text deflates 3 to 10 times, stay far below.
+ */
+const INFLATED_BASE_BYTES = 256 * 1024 * 1024;
+const INFLATED_PER_BYTE = 32;
+
+/** A SHA256SUMS line: 64 hex digits, two characters, and a path of at most MAX_ENTRY_PATH_BYTES. */
+const LONGEST_CHECKSUM_LINE = 64 + 2 + MAX_ENTRY_PATH_BYTES;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** index.csv has 17 columns; a record of more than this many cells is no row of it. */
+const MAX_INDEX_CELLS = 1000;
+
 /** What verifyCorpus found. */
 export interface VerifyReport {
-  /** One plain line per difference, e.g. "changed: txt/1 - x [id].txt (…)"; none when the corpus is sound. */
+  /**
+   * A plain line per difference, e.g. "changed: txt/1 - x [id].txt (…)": a few of each kind, then how
+   * many more of that kind there were; none when the corpus is sound. Names are printable().
+   */
   differences: string[];
+  /** How many differences were found, listed or not. */
+  found: number;
   /** How many entries were found to match their SHA-256 in SHA256SUMS. */
   matching: number;
 }
 
-/** The file could not be read at all (missing, a folder, no permission): nothing was checked. */
+/** The file could not be read at all (missing, a folder, a named pipe, no permission): nothing was checked. */
 export class CorpusUnreadableError extends Error {
-  constructor(path: string, code: string | undefined) {
+  constructor(path: string, reason: string) {
+    super(`Cannot verify ${printable(path)}: ${reason}`);
+    this.name = 'CorpusUnreadableError';
+  }
+
+  /** From a file system error's code (ENOENT, EACCES…). */
+  static fromCode(path: string, code: string): CorpusUnreadableError {
     const reasons: Record<string, string> = {
       ENOENT: 'there is no such file. Check the path.',
-      EISDIR: 'it is a folder. Give the path of the ZIP itself.',
       EACCES: 'permission was denied. Check that you may read it.',
       EPERM: 'permission was denied. Check that you may read it.',
     };
-    const reason =
-      (code === undefined ? undefined : reasons[code]) ??
-      `it could not be read (${code ?? 'unknown error'}).`;
-    super(`Cannot verify ${path}: ${reason}`);
-    this.name = 'CorpusUnreadableError';
+    const reason = reasons[code] ?? `it could not be read (${code}).`;
+    return new CorpusUnreadableError(path, reason);
   }
 }
 
-/** `sha256  path` lines (a '*' in place of the second space marks binary mode, which changes nothing here). */
-const CHECKSUM_LINE = /^([0-9a-f]{64}) [ *](.+)$/;
-
-/** The statuses whose counts manifest.json gives and index.csv must match. */
-const COUNTED_STATUSES = ['ok', 'unavailable', 'failed', 'pending', 'skipped'] as const;
-
 /**
- * Checks a corpus ZIP as written by writeCorpus: every entry decompresses to bytes matching its CRC-32
- * and its SHA-256 in SHA256SUMS (an entry missing, extra or changed is a difference), manifest.json's
- * counts match index.csv's rows, and every file index.csv names is in the ZIP. Entries are read one at
- * a time, in pieces; memory holds the directory's listing and SHA256SUMS, never an entry whole.
+ * Checks a corpus ZIP as written by writeCorpus: every entry path keeps the ZIP layout
+ * (zip-layout.ts), every entry decompresses to bytes matching its CRC-32 and its SHA-256 in SHA256SUMS
+ * (an entry missing, extra or changed is a difference), manifest.json's counts match index.csv's rows,
+ * and every file index.csv names is in the ZIP.
+ *
+ * Whatever the file holds, memory and time stay bounded: entries whose bytes overlap, and a file whose
+ * entries claim more than its size allows, are refused before any entry is read; each entry is read
+ * in pieces, never past what it announces; the tables are read as streams keeping only what is
+ * checked; and a few differences of each kind are listed, the rest counted.
  *
  * Rejects with CorpusUnreadableError when the file cannot be read at all; a file that is not a ZIP,
  * or is damaged, is a difference.
  */
 export async function verifyCorpus(path: string): Promise<VerifyReport> {
+  const differences = new Differences();
   let zip: ZipReader;
   try {
-    zip = await ZipReader.open(path);
+    zip = await ZipReader.open(path, (_index, name, sameAs) => {
+      const problem = entryPathProblem(name);
+      if (problem !== undefined) {
+        differences.add('bad name', () => `${printableBytes(name)} (${problem}; see the ZIP layout)`);
+      }
+      if (sameAs !== undefined) differences.add('listed twice', () => printableBytes(name));
+    });
   } catch (error) {
-    if (error instanceof ZipFormatError) return { differences: [`not a ZIP: ${error.message}`], matching: 0 };
-    throw new CorpusUnreadableError(path, systemErrorCode(error));
+    if (error instanceof NotAFileError) {
+      throw new CorpusUnreadableError(path, `${error.message}. Give the path of the ZIP itself.`);
+    }
+    if (!(error instanceof ZipFormatError || error instanceof ZipLimitError)) throw unreadable(path, error);
+    differences.add(error instanceof ZipLimitError ? 'too large' : 'not a ZIP', error.message);
+    return report(differences, 0);
   }
   try {
-    return await checkCorpus(zip);
+    const matching = (await readable(zip, differences)) ? await checkEntries(zip, differences) : 0;
+    return report(differences, matching);
   } catch (error) {
-    if (error instanceof ZipFormatError) return { differences: [`not a ZIP: ${error.message}`], matching: 0 };
-    throw new CorpusUnreadableError(path, systemErrorCode(error));
+    throw unreadable(path, error);
   } finally {
     await zip.close();
   }
 }
 
-async function checkCorpus(zip: ZipReader): Promise<VerifyReport> {
-  const differences: string[] = [];
-  let matching = 0;
-  const names = new Set<string>();
-  for (const { name } of zip.entries) {
-    if (names.has(name)) differences.push(`listed twice: ${name}`);
-    names.add(name);
-  }
+/** A file system error (it has a code: ENOENT, EACCES, EIO…) as CorpusUnreadableError; anything else as it is. */
+function unreadable(path: string, error: unknown): unknown {
+  const code = systemErrorCode(error);
+  return code === undefined ? error : CorpusUnreadableError.fromCode(path, code);
+}
 
-  const checksumsEntry = zip.entries.find((entry) => entry.name === CHECKSUMS);
-  const expected = new Map<string, string>();
-  if (checksumsEntry === undefined) differences.push(`missing: ${CHECKSUMS} (so no entry can be checked)`);
-  else {
-    const text = await readText(zip, checksumsEntry, differences);
-    for (const [at, line] of (text ?? '').split('\n').entries()) {
-      if (line === '') continue;
-      const match = CHECKSUM_LINE.exec(line);
-      if (match?.[1] === undefined || match[2] === undefined) {
-        differences.push(`${CHECKSUMS} line ${at + 1} is not "<sha256>  <path>"`);
-      } else expected.set(match[2], match[1]);
-    }
-  }
+function report(differences: Differences, matching: number): VerifyReport {
+  return { differences: differences.lines(), found: differences.count, matching };
+}
 
-  const index = new IndexTally(names);
-  let manifest: string | undefined;
-  for (const entry of zip.entries) {
-    if (entry === checksumsEntry) continue;
-    const collected: Buffer[] = [];
-    const decoder = new StringDecoder('utf8');
-    const sha256 = await checkedSha256(zip, entry, differences, (piece) => {
-      if (entry.name === MANIFEST) collected.push(piece);
-      if (entry.name === INDEX) index.push(decoder.write(piece));
-    });
-    const listed = expected.get(entry.name);
-    expected.delete(entry.name);
-    if (sha256 === undefined) continue;
-    if (entry.name === MANIFEST) manifest = Buffer.concat(collected).toString('utf8');
-    if (entry.name === INDEX) index.end(decoder.end());
-    if (checksumsEntry === undefined) continue;
-    if (listed === undefined) differences.push(`extra: ${entry.name} (in the ZIP, not in ${CHECKSUMS})`);
-    else if (listed !== sha256)
-      differences.push(`changed: ${entry.name} (its SHA-256 differs from ${CHECKSUMS})`);
-    else matching += 1;
-  }
-  for (const name of expected.keys()) differences.push(`missing: ${name} (in ${CHECKSUMS}, not in the ZIP)`);
-
-  differences.push(...countDifferences(manifest, index));
-  if (index.complete) differences.push(...index.missingFiles);
-  return { differences, matching };
+/** Adds a difference about `entry`, reading its name from the file only when the line is listed. */
+async function addAbout(
+  zip: ZipReader,
+  differences: Differences,
+  kind: string,
+  entry: ListedEntry,
+  detail: (name: string) => string,
+): Promise<void> {
+  const name = differences.listing(kind) ? printableBytes(await zip.nameOf(entry)) : '';
+  differences.add(kind, detail(name));
 }
 
 /**
- * The entry's SHA-256 once its bytes decompress and match its CRC-32, handing each piece to `consume`;
- * undefined, with the difference added, when they do not.
+ * Whether the entries may be read at all: none overlaps the next or runs past where entries end, and
+ * together they claim no more than the file's size allows. Adds a difference for each problem.
+ */
+async function readable(zip: ZipReader, differences: Differences): Promise<boolean> {
+  let problems = 0;
+  for (const { entry, next } of zip.spanProblems()) {
+    problems += 1;
+    if (next === undefined) {
+      await addAbout(
+        zip,
+        differences,
+        'damaged',
+        entry,
+        (name) => `${name} (its data runs past where the files end, into the central directory)`,
+      );
+    } else {
+      const nextName = differences.listing('overlapping') ? printableBytes(await zip.nameOf(next)) : '';
+      await addAbout(
+        zip,
+        differences,
+        'overlapping',
+        entry,
+        (name) => `${name} and ${nextName} share bytes of the file (as in a ZIP bomb); no file was read`,
+      );
+    }
+  }
+  const allowed = INFLATED_BASE_BYTES + INFLATED_PER_BYTE * zip.fileSize;
+  if (zip.inflatedBytes > allowed) {
+    problems += 1;
+    differences.add(
+      'too large',
+      `its files would unpack to ${mebibytes(zip.inflatedBytes)}, more than the ${mebibytes(allowed)} ` +
+        `verify reads from a ZIP of this size (${mebibytes(INFLATED_BASE_BYTES)} and ${INFLATED_PER_BYTE} ` +
+        'times its size), ' +
+        'as in a ZIP bomb; no file was read',
+    );
+  }
+  return problems === 0;
+}
+
+function mebibytes(bytes: number): string {
+  return `${Math.ceil(bytes / 2 ** 20).toLocaleString('en-US')} MiB`;
+}
+
+/** Reads every entry; returns how many match their SHA-256 in SHA256SUMS. */
+async function checkEntries(zip: ZipReader, differences: Differences): Promise<number> {
+  const checksumsEntry = zip.find(CHECKSUMS);
+  const checksums =
+    checksumsEntry === undefined ? undefined : await readChecksums(zip, checksumsEntry, differences);
+  if (checksumsEntry === undefined) differences.add('missing', `${CHECKSUMS} (so no entry can be checked)`);
+
+  const manifestEntry = zip.find(MANIFEST);
+  const indexEntry = zip.find(INDEX);
+  const manifest = new ManifestCounts();
+  const index = new IndexTally(zip);
+  let matching = 0;
+  for (const entry of zip.inFileOrder()) {
+    if (entry.index === checksumsEntry?.index) continue;
+    const reader =
+      entry.index === manifestEntry?.index ? manifest : entry.index === indexEntry?.index ? index : undefined;
+    const sha256 = await checkedSha256(zip, entry, differences, reader);
+    if (sha256 === undefined || checksums === undefined || entry.repeated) continue;
+    const matches = checksums.matches(entry, sha256);
+    if (matches === undefined) {
+      await addAbout(zip, differences, 'extra', entry, (name) => `${name} (in the ZIP, not in ${CHECKSUMS})`);
+    } else if (!matches) {
+      await addAbout(
+        zip,
+        differences,
+        'changed',
+        entry,
+        (name) => `${name} (its SHA-256 differs from ${CHECKSUMS})`,
+      );
+    } else matching += 1;
+  }
+  countDifferences(manifest, index, differences);
+  if (index.complete) differences.merge(index.missingFiles);
+  return matching;
+}
+
+/** What reads an entry as it streams, piece by piece (a piece is only lent for the call). */
+interface PieceReader {
+  push(piece: Buffer): void;
+  /** The entry was read whole, and its bytes matched its CRC-32. */
+  end(): void;
+}
+
+/**
+ * The entry's SHA-256 once its bytes decompress and match its CRC-32, handing them to `reader` as
+ * they come; undefined, with the difference added, when they do not.
  */
 async function checkedSha256(
   zip: ZipReader,
   entry: ListedEntry,
-  differences: string[],
-  consume: (piece: Buffer) => void,
-): Promise<string | undefined> {
+  differences: Differences,
+  reader?: PieceReader,
+): Promise<Buffer | undefined> {
   const hash = createHash('sha256');
   let crc = 0;
   try {
     await zip.read(entry, (piece) => {
       hash.update(piece);
       crc = crc32(piece, crc);
-      consume(piece);
+      reader?.push(piece);
     });
   } catch (error) {
     if (!(error instanceof ZipFormatError)) throw error;
-    differences.push(`damaged: ${entry.name} (${error.message})`);
+    await addAbout(zip, differences, 'damaged', entry, (name) => `${name} (${error.message})`);
     return undefined;
   }
   if (crc !== entry.crc) {
-    differences.push(`damaged: ${entry.name} (its bytes do not match their CRC-32)`);
+    await addAbout(
+      zip,
+      differences,
+      'damaged',
+      entry,
+      (name) => `${name} (its bytes do not match their CRC-32)`,
+    );
     return undefined;
   }
-  return hash.digest('hex');
+  reader?.end();
+  return hash.digest();
 }
 
-async function readText(
+/** Of each SHA-256 compared, the first 16 bytes are kept: to match them, a changed file would take 2^128 tries. */
+const KEPT_DIGEST_BYTES = 16;
+
+/** The SHA-256 digests SHA256SUMS gives, by entry, in one buffer: no object per entry. */
+class Checksums {
+  /** Entry i's expected digest at i * KEPT_DIGEST_BYTES. */
+  readonly #digests: Buffer;
+  readonly #listed: Uint8Array;
+
+  constructor(entries: number) {
+    this.#digests = Buffer.alloc(entries * KEPT_DIGEST_BYTES);
+    this.#listed = new Uint8Array(entries);
+  }
+
+  /** Records the digest a line gives for `entry`; false when an earlier line named it already. */
+  expect(entry: ListedEntry, sha256: Buffer): boolean {
+    if (this.#listed[entry.index] === 1) return false;
+    this.#listed[entry.index] = 1;
+    sha256.copy(this.#digests, entry.index * KEPT_DIGEST_BYTES, 0, KEPT_DIGEST_BYTES);
+    return true;
+  }
+
+  /** Whether SHA256SUMS lists `entry`, and with this SHA-256; undefined when it does not list it. */
+  matches(entry: ListedEntry, sha256: Buffer): boolean | undefined {
+    if (this.#listed[entry.index] !== 1) return undefined;
+    const at = entry.index * KEPT_DIGEST_BYTES;
+    return sha256.subarray(0, KEPT_DIGEST_BYTES).equals(this.#digests.subarray(at, at + KEPT_DIGEST_BYTES));
+  }
+}
+
+/**
+ * Reads SHA256SUMS line by line as it streams: each line's path is looked up among the entries
+ * (`missing` when the ZIP lacks it). Undefined when SHA256SUMS itself is damaged: then no entry can be
+ * checked against it.
+ */
+async function readChecksums(
   zip: ZipReader,
   entry: ListedEntry,
-  differences: string[],
-): Promise<string | undefined> {
-  const pieces: Buffer[] = [];
-  const sha256 = await checkedSha256(zip, entry, differences, (piece) => pieces.push(piece));
-  return sha256 === undefined ? undefined : Buffer.concat(pieces).toString('utf8');
+  differences: Differences,
+): Promise<Checksums | undefined> {
+  const checksums = new Checksums(zip.count);
+  // Gathered apart, and added only if SHA256SUMS itself is intact.
+  const found = new Differences();
+  let lineNumber = 0;
+  const lines = new LineReader(LONGEST_CHECKSUM_LINE, (line) => {
+    lineNumber += 1;
+    if (line?.length === 0) return;
+    const parsed = line === undefined ? undefined : parseChecksumLine(line);
+    if (parsed === undefined) {
+      found.add(CHECKSUMS, `line ${lineNumber} is not "<sha256>  <path>"`);
+      return;
+    }
+    const listed = zip.find(parsed.path);
+    if (listed === undefined) {
+      found.add('missing', () => `${printableBytes(parsed.path)} (in ${CHECKSUMS}, not in the ZIP)`);
+    } else if (!checksums.expect(listed, parsed.digest)) {
+      found.add(CHECKSUMS, () => `line ${lineNumber} names ${printableBytes(parsed.path)} again`);
+    }
+  });
+  if ((await checkedSha256(zip, entry, differences, lines)) === undefined) return undefined;
+  differences.merge(found);
+  return checksums;
 }
 
-/** index.csv's rows counted by status, and the files they name that the ZIP does not hold. */
-class IndexTally {
+/** A SHA256SUMS line as `sha256sum` writes it: 64 lower-case hex digits, a space, a space or '*', the path. */
+function parseChecksumLine(line: Buffer): { digest: Buffer; path: Buffer } | undefined {
+  const SPACE = 0x20;
+  const STAR = 0x2a;
+  if (line.length < 67 || line[64] !== SPACE || (line[65] !== SPACE && line[65] !== STAR)) return undefined;
+  const hex = line.toString('latin1', 0, 64);
+  return SHA256_HEX.test(hex) ? { digest: Buffer.from(hex, 'hex'), path: line.subarray(66) } : undefined;
+}
+
+/** manifest.json's counts, read as it streams (JsonFieldReader): a manifest of any size takes little memory. */
+class ManifestCounts implements PieceReader {
+  readonly #decoder = new StringDecoder('utf8');
+  readonly #reader = new JsonFieldReader('counts');
+  /** What was read, once the entry was read whole and intact. */
+  reading: FieldReading | undefined;
+
+  push(piece: Buffer): void {
+    this.#reader.push(this.#decoder.write(piece));
+  }
+
+  end(): void {
+    this.#reader.push(this.#decoder.end());
+    this.reading = this.#reader.end();
+  }
+}
+
+/**
+ * index.csv's rows counted by status, and the files they name that the ZIP does not hold, read as it
+ * streams: only the status and files cells are kept, each row at a time.
+ */
+class IndexTally implements PieceReader {
   readonly counts = new Map<string, number>();
-  readonly missingFiles: string[] = [];
+  /** The files named that the ZIP lacks: a few listed, all counted. */
+  readonly missingFiles = new Differences();
   rows = 0;
-  /** Whether index.csv was read to its end. */
+  /** Whether index.csv was read to its end, intact. */
   complete = false;
-  readonly #names: ReadonlySet<string>;
-  readonly #reader = new CsvReader();
+  /** Why index.csv could not be read, when it could not. */
+  problem: string | undefined;
+  readonly #zip: ZipReader;
+  readonly #decoder = new StringDecoder('utf8');
+  readonly #reader = new CsvReader(
+    { maxCells: MAX_INDEX_CELLS, maxCellChars: MAX_CSV_CELL_CHARS },
+    (record) => this.#add(record),
+  );
   #statusColumn = -1;
   #filesColumn = -1;
   #header = true;
 
-  constructor(names: ReadonlySet<string>) {
-    this.#names = names;
+  constructor(zip: ZipReader) {
+    this.#zip = zip;
   }
 
-  push(text: string): void {
-    for (const record of this.#reader.push(text)) this.#add(record);
+  push(piece: Buffer): void {
+    this.#read(() => this.#reader.push(this.#decoder.write(piece)));
   }
 
-  end(text: string): void {
-    this.push(text);
-    for (const record of this.#reader.end()) this.#add(record);
-    this.complete = true;
+  end(): void {
+    this.#read(() => {
+      this.#reader.push(this.#decoder.end());
+      this.#reader.end();
+      this.complete = true;
+    });
+  }
+
+  /** Feeds the CSV reader, until a record breaks its limits: then the table is not read further. */
+  #read(step: () => void): void {
+    if (this.problem !== undefined) return;
+    try {
+      step();
+    } catch (error) {
+      if (!(error instanceof CsvLimitError)) throw error;
+      this.problem = error.message;
+    }
   }
 
   #add(record: string[]): void {
@@ -193,55 +398,64 @@ class IndexTally {
       this.#header = false;
       this.#statusColumn = record.indexOf('status');
       this.#filesColumn = record.indexOf('files');
+      this.#reader.keepOnly([this.#statusColumn, this.#filesColumn]);
       return;
     }
+    // A blank line is no row, as csv.DictReader and pandas read the table.
+    if (record.length === 0) return;
     this.rows += 1;
     const status = record[this.#statusColumn] ?? '';
     this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
     const files = record[this.#filesColumn] ?? '';
     for (const path of files === '' ? [] : files.split(PATH_LIST_SEPARATOR)) {
-      if (!this.#names.has(path))
-        this.missingFiles.push(`missing file: ${path} (named in ${INDEX}, row ${this.rows})`);
+      if (this.#zip.find(path) === undefined) {
+        this.missingFiles.add(
+          'missing file',
+          () => `${printable(path)} (named in ${INDEX}, row ${this.rows})`,
+        );
+      }
     }
   }
 }
 
 const ManifestCountsSchema = z.object({
-  counts: z.object({
-    videos: z.number(),
-    ok: z.number(),
-    unavailable: z.number(),
-    failed: z.number(),
-    pending: z.number(),
-    skipped: z.number(),
-  }),
+  videos: z.number(),
+  ok: z.number(),
+  unavailable: z.number(),
+  failed: z.number(),
+  pending: z.number(),
+  skipped: z.number(),
 });
 
-/** Where manifest.json's counts and index.csv's rows disagree. */
-function countDifferences(manifestText: string | undefined, index: IndexTally): string[] {
-  if (manifestText === undefined) return [`counts: not checked, as ${MANIFEST} could not be read`];
-  if (!index.complete) return [`counts: not checked, as ${INDEX} could not be read`];
-  const manifest = parseJson(manifestText, ManifestCountsSchema);
-  if (manifest === undefined) return [`counts: not checked, as ${MANIFEST} holds no counts`];
-  const { counts } = manifest;
-  const differences: string[] = [];
-  if (counts.videos !== index.rows) {
-    differences.push(`counts: ${MANIFEST} says ${counts.videos} videos, ${INDEX} lists ${index.rows}`);
+/** The statuses whose counts manifest.json gives and index.csv must match. */
+const COUNTED_STATUSES = ['ok', 'unavailable', 'failed', 'pending', 'skipped'] as const;
+
+/** Adds where manifest.json's counts and index.csv's rows disagree. */
+function countDifferences(manifest: ManifestCounts, index: IndexTally, differences: Differences): void {
+  const reading = manifest.reading;
+  if (reading === undefined) {
+    differences.add('counts', `not checked, as ${MANIFEST} could not be read`);
+    return;
+  }
+  if (!index.complete) {
+    const why = index.problem === undefined ? 'could not be read' : `could not be read: ${index.problem}`;
+    differences.add('counts', `not checked, as ${INDEX} ${why}`);
+    return;
+  }
+  const counts = reading.found ? ManifestCountsSchema.safeParse(reading.value) : undefined;
+  if (counts?.success !== true) {
+    const why = reading.found ? 'are not all numbers' : reading.problem;
+    differences.add('counts', `not checked, as ${MANIFEST} holds no counts (${why})`);
+    return;
+  }
+  const { data } = counts;
+  if (data.videos !== index.rows) {
+    differences.add('counts', `${MANIFEST} says ${data.videos} videos, ${INDEX} lists ${index.rows}`);
   }
   for (const status of COUNTED_STATUSES) {
     const listed = index.counts.get(status) ?? 0;
-    if (counts[status] !== listed) {
-      differences.push(`counts: ${MANIFEST} says ${counts[status]} ${status}, ${INDEX} lists ${listed}`);
+    if (data[status] !== listed) {
+      differences.add('counts', `${MANIFEST} says ${data[status]} ${status}, ${INDEX} lists ${listed}`);
     }
-  }
-  return differences;
-}
-
-function parseJson<T>(text: string, schema: z.ZodType<T>): T | undefined {
-  try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
   }
 }

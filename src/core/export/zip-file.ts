@@ -15,6 +15,7 @@ import {
   localHeader,
 } from './zip-records';
 import type { ZipEntry } from './zip-records';
+import { entryPathBytes } from './zip-layout';
 
 /** zlib's default trade-off (as `zip` uses); fixed so that the output never depends on the environment. */
 const COMPRESSION_LEVEL = 6;
@@ -74,8 +75,8 @@ export class AtomicZipFile {
   readonly #partial: TempFile;
   readonly #deflate: DeflateWorker;
   readonly #checksums: { name: string; list: ChecksumList } | undefined;
-  /** Files added but not yet sent to the compression thread. */
-  #gathered: Array<{ name: string; content: string }> = [];
+  /** Files added but not yet sent to the compression thread, each with its path as the ZIP stores it. */
+  #gathered: Array<{ name: Buffer; content: string }> = [];
   #gatheredLength = 0;
   /** Batches sent to the compression thread, each as the step that writes its result once compressed. */
   #sent: Array<() => Promise<void>> = [];
@@ -123,7 +124,7 @@ export class AtomicZipFile {
 
   /** Adds one file whose whole content is at hand; it is written once compressed. */
   async add(name: string, content: string): Promise<void> {
-    this.#gathered.push({ name, content });
+    this.#gathered.push({ name: entryPathBytes(name), content });
     this.#gatheredLength += content.length;
     if (this.#gatheredLength >= BATCH_LENGTH || this.#gathered.length >= BATCH_FILES)
       await this.#sendGathered();
@@ -240,15 +241,16 @@ export class AtomicZipFile {
     await this.#send(compressed, async (results) => {
       for (const [index, { name }] of files.entries()) {
         const result = results[index];
-        if (result === undefined) throw new Error(`the compression thread returned nothing for ${name}`);
+        if (result === undefined)
+          throw new Error(`the compression thread returned nothing for ${name.toString('utf8')}`);
         await this.#writeFile(name, result);
       }
     });
   }
 
-  async #writeFile(name: string, { size, crc, sha256, data }: Compressed): Promise<void> {
+  async #writeFile(name: Buffer, { size, crc, sha256, data }: Compressed): Promise<void> {
     const entry: ZipEntry = {
-      name: Buffer.from(name, 'utf8'),
+      name,
       crc,
       size,
       compressedSize: data.length,
@@ -409,7 +411,7 @@ function isHighSurrogate(code: number): boolean {
 }
 
 function streamedEntry(name: string, offset: number): ZipEntry {
-  return { name: Buffer.from(name, 'utf8'), crc: 0, size: 0, compressedSize: 0, offset, streamed: true };
+  return { name: entryPathBytes(name), crc: 0, size: 0, compressedSize: 0, offset, streamed: true };
 }
 
 /** Makes the rename itself durable. Best effort: some platforms (Windows) cannot open a folder. */

@@ -92,20 +92,23 @@ export interface ExportRow {
 /** Rows read per query: small enough for flat memory, large enough to be quick. */
 const PAGE_SIZE = 256;
 
-const statements = preparedFor((db) => ({
-  sources: db.prepare<[number], { id: number }>('SELECT id FROM sources WHERE job_id = ? ORDER BY position'),
-  page: db.prepare<[number, number, number, number], StoredRow>(
-    `SELECT i.id AS item_id, i.video_id, i.title AS item_title, i.status, i.position, i.attempts, i.http_status,
-       i.code, i.message, s.id AS source_id, s.position AS source_position, s.kind AS source_kind,
+/** A page of a source's rows, with their source and transcript; the WHERE clause follows. */
+const PAGE_SELECT = `SELECT i.id AS item_id, i.video_id, i.title AS item_title, i.status, i.position, i.attempts,
+       i.http_status, i.code, i.message, s.id AS source_id, s.position AS source_position, s.kind AS source_kind,
        s.input AS source_input, t.id AS transcript_id, t.language,
        t.requested_lang, t.title AS transcript_title, t.segment_count, t.fetched_at, i.channel_id,
        i.channel_title, i.published, i.duration_seconds, i.view_count, i.has_captions
      FROM items i
      JOIN sources s ON s.id = i.source_id
-     LEFT JOIN transcripts t ON t.id = i.transcript_id
-     WHERE i.source_id = ? AND (i.position, i.id) > (?, ?)
-     ORDER BY i.position, i.id
-     LIMIT ?`,
+     LEFT JOIN transcripts t ON t.id = i.transcript_id`;
+
+const statements = preparedFor((db) => ({
+  sources: db.prepare<[number], { id: number }>('SELECT id FROM sources WHERE job_id = ? ORDER BY position'),
+  firstPage: db.prepare<[number, number], StoredRow>(
+    `${PAGE_SELECT} WHERE i.source_id = ? ORDER BY i.position, i.id LIMIT ?`,
+  ),
+  nextPage: db.prepare<[number, number, number, number], StoredRow>(
+    `${PAGE_SELECT} WHERE i.source_id = ? AND (i.position, i.id) > (?, ?) ORDER BY i.position, i.id LIMIT ?`,
   ),
   body: db.prepare<[number], unknown>('SELECT body FROM transcripts WHERE id = ?'),
   languages: db.prepare<[number], { language: string; n: number }>(
@@ -117,13 +120,18 @@ const statements = preparedFor((db) => ({
 /**
  * The job's videos in export order (source position, then position in the source). Reads
  * page by page rather than through one open cursor: an open cursor would keep the connection
- * busy, and a job running meanwhile on the same connection could not write.
+ * busy, and a job running meanwhile on the same connection could not write. Each page starts after
+ * the last row read; the first has no lower bound, since a position is whatever the list said
+ * (an earlier version stored a service's negative ones as they came) and bounds nothing.
  */
 export function* exportRowsOf(db: Database, jobId: number): Generator<ExportRow, void, undefined> {
   for (const { id: sourceId } of statements(db).sources.all(jobId)) {
-    let after = { position: -1, itemId: -1 };
+    let after: { position: number; itemId: number } | undefined;
     for (;;) {
-      const rows = statements(db).page.all(sourceId, after.position, after.itemId, PAGE_SIZE);
+      const rows =
+        after === undefined
+          ? statements(db).firstPage.all(sourceId, PAGE_SIZE)
+          : statements(db).nextPage.all(sourceId, after.position, after.itemId, PAGE_SIZE);
       for (const raw of rows) {
         const row = toExportRow(db, checkedRow(raw));
         after = { position: row.position, itemId: row.itemId };

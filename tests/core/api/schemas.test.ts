@@ -49,6 +49,18 @@ describe('reading bodies whose field names come in either case', () => {
     });
   });
 
+  it("keeps a list item's position only when it is a place in a list: a whole number", () => {
+    const indexes = [3, '4', 0, -5, '-7', 2.5, 1e300, Number.MAX_SAFE_INTEGER + 1, 'x', null, {}];
+    const body = { results: indexes.map((index, i) => ({ video_id: `video${i}`, index })) };
+    const reading = readVideoPage(body, 'a playlist page');
+    expect(reading.ok && reading.value.items.map((item) => item.index)).toEqual([
+      3,
+      4,
+      0,
+      ...indexes.slice(3).map(() => undefined),
+    ]);
+  });
+
   it('says which segment field is unusable', () => {
     const reading = readTranscript({ transcript: [{ text: 'a' }, { text: 7 }] }, REQUEST);
     expect(reading).toEqual({

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entryPath, FILE_FORMATS, MAX_ENTRY_PATH_BYTES, StemNamer } from '../../../src/core/export/naming';
+import { entryPath, FILE_FORMATS, StemNamer } from '../../../src/core/export/naming';
+import { MAX_ENTRY_PATH_BYTES } from '../../../src/core/export/zip-layout';
 import type { ExportVideo } from '../../../src/core/export/types';
 
 const ID = 'dQw4w9WgXcQ';

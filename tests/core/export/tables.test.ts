@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNKING } from '../../../src/core/export/chunks';
 import { renderTranscript } from '../../../src/core/export/formats';
-import { errorsCsv, indexRow } from '../../../src/core/export/tables';
+import { errorsCsv, indexRow, MAX_CSV_CELL_CHARS } from '../../../src/core/export/tables';
 import type { ExportVideo } from '../../../src/core/export/types';
 
 const rows = (lines: Iterable<string>): string[] => [...lines].slice(1);
@@ -136,5 +136,17 @@ describe('index.csv and errors.csv against CSV injection', () => {
       source: '\u0000-s',
       segments: [{ text: '=1\u001b' }],
     });
+  });
+
+  it('cuts a cell longer than any real title where verify stops reading, never inside a character', () => {
+    const title = `${'x'.repeat(MAX_CSV_CELL_CHARS - 1)}👍 and more`;
+    const [, cell] = indexRows([okVideo({ title, segmentCount: 1 })])[0]?.split(',') ?? [];
+    expect(cell).toBe('x'.repeat(MAX_CSV_CELL_CHARS - 1));
+    const neutralised = `=${'y'.repeat(MAX_CSV_CELL_CHARS)}`;
+    const [, message] =
+      rows(errorsCsv([{ ...okVideo({}), status: 'failed', message: neutralised }]))[0]
+        ?.split(',')
+        .slice(3) ?? [];
+    expect(message).toBe(`'=${'y'.repeat(MAX_CSV_CELL_CHARS - 2)}\n`);
   });
 });

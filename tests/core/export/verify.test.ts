@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CorpusUnreadableError, verifyCorpus, writeCorpus } from '../../../src/core/export';
 import type { ExportInput, ExportManifest, ExportVideo } from '../../../src/core/export';
+import { craftCorpus, craftZip, INDEX_HEADER, manifestCounting } from '../../support/crafted-zip';
 
 const TAMPER_ZIP = fileURLToPath(new URL('./fixtures/tamper_zip.py', import.meta.url));
 
@@ -71,7 +72,7 @@ const TXT = 'txt/1 - First talk [AAAAAAAAAAA].txt';
 
 describe('verifyCorpus', () => {
   it('finds a corpus just written sound', async () => {
-    expect(await verifyCorpus(sound)).toEqual({ differences: [], matching: 15 });
+    expect(await verifyCorpus(sound)).toEqual({ differences: [], found: 0, matching: 15 });
   });
 
   it('finds an entry changed and its CRC fixed up: only SHA256SUMS tells', async () => {
@@ -123,10 +124,85 @@ describe('verifyCorpus', () => {
       'not a ZIP: it has no end of central directory record: it is not a ZIP, or it was cut short',
     ]);
     await expect(verifyCorpus(join(dir, 'absent.zip'))).rejects.toThrow(
-      new CorpusUnreadableError(join(dir, 'absent.zip'), 'ENOENT'),
+      CorpusUnreadableError.fromCode(join(dir, 'absent.zip'), 'ENOENT'),
     );
     const folder = join(dir, 'folder.zip');
     mkdirSync(folder);
     await expect(verifyCorpus(folder)).rejects.toThrow(/it is a folder/);
+  });
+
+  it('finds a name listed twice, and compares only the first with SHA256SUMS', async () => {
+    const path = join(dir, 'twice.zip');
+    craftCorpus(path, {
+      files: [
+        { name: 'txt/a.txt', content: 'one' },
+        { name: 'txt/a.txt', content: 'two' },
+      ],
+    });
+    expect(await verifyCorpus(path)).toEqual({
+      differences: ['listed twice: txt/a.txt', 'SHA256SUMS: line 4 names txt/a.txt again'],
+      found: 2,
+      matching: 3,
+    });
+  });
+
+  it('finds SHA256SUMS lines that are not checksums, or name a file again', async () => {
+    const path = join(dir, 'lines.zip');
+    const hash = 'a'.repeat(64);
+    craftCorpus(path, { checksumLines: ['not a checksum', `${hash}  index.csv`, `${'A'.repeat(64)}  x`] });
+    expect((await verifyCorpus(path)).differences).toEqual([
+      'SHA256SUMS: line 3 is not "<sha256>  <path>"',
+      'SHA256SUMS: line 4 names index.csv again',
+      'SHA256SUMS: line 5 is not "<sha256>  <path>"',
+    ]);
+  });
+
+  it('checks no entry against a damaged SHA256SUMS, rather than calling every entry extra', async () => {
+    const report = await verifyCorpus(tampered('flip', 'SHA256SUMS'));
+    expect(report.differences).toEqual([expect.stringMatching(/^damaged: SHA256SUMS \(.+\)$/)]);
+  });
+
+  it('says why the counts could not be checked: no counts, or an index.csv it cannot read', async () => {
+    const noCounts = join(dir, 'no-counts.zip');
+    craftCorpus(noCounts, { manifest: '{"tool":{"name":"scriptorium"}}' });
+    expect((await verifyCorpus(noCounts)).differences).toEqual([
+      'counts: not checked, as manifest.json holds no counts (it has no "counts" field)',
+    ]);
+    const notJson = join(dir, 'not-json.zip');
+    craftCorpus(notJson, { manifest: '{"counts":{"videos":0}' });
+    expect((await verifyCorpus(notJson)).differences).toEqual([
+      'counts: not checked, as manifest.json holds no counts (it is not JSON: it is cut short)',
+    ]);
+    const wide = join(dir, 'wide.zip');
+    craftCorpus(wide, { index: `${INDEX_HEADER}\n${','.repeat(1000)}\n`, manifest: manifestCounting(1) });
+    expect((await verifyCorpus(wide)).differences).toEqual([
+      'counts: not checked, as index.csv could not be read: record 2 has more than 1000 cells',
+    ]);
+  });
+
+  it('counts the rows of an index.csv with quoted cells and line breaks as Python does, blank lines not', async () => {
+    const path = join(dir, 'quoted.zip');
+    const row = (title: string) => `abcdefghijk,"${title}",en,ok,1,s,,,,,,,,,,,`;
+    const index = `${INDEX_HEADER}\r\n${row('a, ""quoted""\nline')}\r\n\r\n${row('b')}`;
+    craftCorpus(path, { index, manifest: manifestCounting(2) });
+    expect((await verifyCorpus(path)).differences).toEqual([]);
+  });
+
+  it('refuses what is not a file: a folder or a named pipe', async () => {
+    await expect(verifyCorpus(dir)).rejects.toThrow(
+      `Cannot verify ${dir}: it is a folder, not a file. Give the path of the ZIP itself.`,
+    );
+    const fifo = join(dir, 'pipe.zip');
+    execFileSync('mkfifo', [fifo]);
+    await expect(verifyCorpus(fifo)).rejects.toThrow(/it is a named pipe, not a file/);
+  });
+
+  it('reads a ZIP of entries stored without compression, as other tools may write', async () => {
+    const path = join(dir, 'stored.zip');
+    craftZip(path, { entries: [{ name: 'a.txt', content: 'plain', stored: true }] });
+    expect((await verifyCorpus(path)).differences).toEqual([
+      'missing: SHA256SUMS (so no entry can be checked)',
+      'counts: not checked, as manifest.json could not be read',
+    ]);
   });
 });

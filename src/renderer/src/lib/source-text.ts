@@ -1,4 +1,5 @@
 import type { SourceEntry } from '../../../shared/contract';
+import { sourceEntry, sourceLinesOfFile } from '../../../shared/source-files';
 import { readSourceLines } from '../../../shared/sources';
 
 /**
@@ -6,43 +7,12 @@ import { readSourceLines } from '../../../shared/sources';
  * lines and '#' comments skipped, each entry pointing at its line.
  */
 export function sourceEntries(text: string): SourceEntry[] {
-  return readSourceLines(text).map(({ line, text: source }) => ({ where: `line ${line}`, text: source }));
+  return readSourceLines(text).map(({ line, text: source }) => sourceEntry(`line ${line}`, source));
 }
 
-/** Header cells a spreadsheet export puts above the sources, which are not sources themselves. */
-const HEADER_CELLS = /^(url|urls|link|links|source|sources|video|videos|id|ids|video_id|input)$/i;
-
-/** The first column of a CSV file: one cell per row, quotes removed, a header row left out. */
-export function firstCsvColumn(text: string): string[] {
-  const cells = text
-    .replace(/^\uFEFF/, '')
-    .split(/\r\n|\r|\n/)
-    .map(firstCell)
-    .filter((cell) => cell !== '');
-  if (cells.length > 0 && HEADER_CELLS.test(cells[0] ?? '')) cells.shift();
-  return cells;
-}
-
-function firstCell(row: string): string {
-  const line = row.trim();
-  if (!line.startsWith('"')) return (line.split(/[,;\t]/)[0] ?? '').trim();
-  // A quoted cell: "" stands for one quote, and separators inside the quotes belong to the cell.
-  let cell = '';
-  for (let index = 1; index < line.length; index++) {
-    const char = line[index];
-    if (char === '"' && line[index + 1] === '"') {
-      cell += '"';
-      index++;
-    } else if (char === '"') break;
-    else cell += char;
-  }
-  return cell.trim();
-}
-
-/** Lines of a dropped or chosen file: a CSV's first column, a text file's lines. */
+/** Lines of a dropped or chosen file, read as `--from` reads one: a CSV's first column, a text file's lines. */
 export function linesOfFile(name: string, text: string): string[] {
-  if (/\.csv$/i.test(name)) return firstCsvColumn(text);
-  return text.split(/\r\n|\r|\n/).filter((line) => line.trim() !== '');
+  return sourceLinesOfFile(name, text).map((line) => line.text);
 }
 
 /** The links a browser hands over when one is dragged from it (text/uri-list, else plain text). */

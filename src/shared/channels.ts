@@ -6,6 +6,7 @@
 export const commandNames = [
   'validateSources',
   'previewJob',
+  'findJob',
   'createJob',
   'startJob',
   'runJob',
@@ -28,6 +29,7 @@ export const commandNames = [
   'setKey',
   'removeKey',
   'testConnection',
+  'checkService',
 ] as const;
 
 export const eventNames = [

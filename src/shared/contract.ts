@@ -252,6 +252,11 @@ export const commands = {
     input: z.object({ draft: JobDraftSchema }),
     output: z.object({ detail: JobDetailSchema, rejected: z.array(SourceLineSchema) }),
   },
+  /** The job with the draft's identity, or null; creates nothing and sends nothing. */
+  findJob: {
+    input: z.object({ draft: JobDraftSchema }),
+    output: z.object({ job: JobViewSchema.nullable() }),
+  },
   /** Creates the draft's job, or finds the job with the same identity; `start` queues it. */
   createJob: {
     input: z.object({ draft: JobDraftSchema, start: z.boolean() }),
@@ -353,6 +358,11 @@ export const commands = {
     input: z.object({}),
     output: z.object({ ok: z.boolean(), message: z.string() }),
   },
+  /**
+   * Whether a run could start now: a key is set for the service address in force. Sends nothing;
+   * fails with no_key or invalid_input, and the message saying what to set, when it could not.
+   */
+  checkService: { input: z.object({}), output: z.null() },
 } as const satisfies { [N in CommandName]: { input: z.ZodType; output: z.ZodType } };
 
 export const events = {

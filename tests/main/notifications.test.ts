@@ -69,7 +69,7 @@ describe('system notifications of job outcomes', () => {
         stop: {
           reason: 'credits',
           code: 'E_FREE_GRANT_DEPLETED',
-          message: 'The free 100-credit grant is used up: subscribe to a plan',
+          message: 'The free credit grant is used up: subscribe to a plan',
         },
       }),
     );
@@ -91,7 +91,7 @@ describe('system notifications of job outcomes', () => {
       {
         jobId: 2,
         title: 'Job waiting for credits',
-        body: 'Playlist 2: The free 100-credit grant is used up: subscribe to a plan, then press Resume.',
+        body: 'Playlist 2: The free credit grant is used up: subscribe to a plan, then press Resume.',
       },
       { jobId: 3, title: 'Job failed', body: 'Playlist 3: The service refused the key (401).' },
     ]);

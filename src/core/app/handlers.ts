@@ -112,6 +112,11 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       return { detail: detail(job.id), rejected };
     },
 
+    findJob: async ({ draft }) => {
+      const found = engine.findJob(specOf(draft).spec);
+      return { job: found === undefined ? null : view(found.id) };
+    },
+
     createJob: async ({ draft, start }) => {
       const { job, created, rejected } = jobFor(draft);
       if (start) {
@@ -254,6 +259,11 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     },
 
     removeKey: async () => ctx.keys.remove(),
+
+    checkService: async () => {
+      await ctx.openSession().close();
+      return null;
+    },
 
     testConnection: async () => {
       let session: ServiceSession;

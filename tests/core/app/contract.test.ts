@@ -337,7 +337,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     const told402 = expect.objectContaining({
       jobId: job.id,
       code: 'E_FREE_GRANT_DEPLETED',
-      meaning: expect.stringMatching(/free 100-credit grant is used up.*subscribe/i),
+      meaning: expect.stringMatching(/free credit grant is used up.*subscribe/i),
       billingUrl: 'https://billing.example.com/',
     });
     expect(payments).toEqual([told402]);
@@ -368,8 +368,11 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     });
 
     expect(await api.keyStatus({})).toMatchObject({ set: true });
+    expect(await api.checkService({})).toBeNull();
     expect(await api.testConnection({})).toMatchObject({ ok: true });
     expect(await api.removeKey({})).toMatchObject({ set: false, storage: null });
+    // Whether a run could start is known without sending anything.
+    expect((await failure(api.checkService({}))).code).toBe('no_key');
     const missing = await api.testConnection({});
     expect(missing).toMatchObject({ ok: false });
     expect(missing.message).toMatch(/^No key is set: enter yours in Settings\. Nothing was sent\.$/);
@@ -387,6 +390,18 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
       expect(bytes.includes(sim.key)).toBe(false);
       expect(bytes.includes('sk_not_the_right_one')).toBe(false);
     }
+  });
+
+  it('finds the job a draft names without creating it', async () => {
+    const named = draft(['PLcontractFoundLater_n3']);
+    expect(await api.findJob({ draft: named })).toEqual({ job: null });
+    expect(await api.listJobs({})).toEqual([]);
+    const { job } = await api.createJob({ draft: named, start: false });
+    expect((await api.findJob({ draft: named })).job).toMatchObject({ id: job.id, status: 'draft' });
+    expect(
+      (await api.findJob({ draft: draft(['PLcontractFoundLater_n3'], { maxVideos: 2 }) })).job,
+    ).toBeNull();
+    expect(sim.admin.requests()).toEqual([]);
   });
 
   it('answers bad requests with typed errors and changes nothing', async () => {

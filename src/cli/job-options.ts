@@ -3,6 +3,7 @@ import {
   DEFAULT_FORMATS,
   EXPORT_FORMATS,
   type ExportFormat,
+  type JobDetail,
   type JobDraft,
   type SourceEntry,
 } from '../shared/contract';
@@ -183,4 +184,53 @@ export function parseWholeNumber(
     throw new ArgumentError(`${option} ${value}: expected a whole number ${range}.`);
   }
   return number;
+}
+
+/** Beyond this many sources, the continue command names a file of them rather than each one. */
+export const SOURCES_ON_THE_LINE = 20;
+
+/**
+ * The `export` arguments that find this job again and continue it, the inverse of parseJobRequest:
+ * its sources and every option of its identity (languages, flags, max videos, filters), and how it
+ * was run and exported (formats, concurrency, chunking, budget). `out` is where its ZIP goes.
+ */
+export function continueArguments(detail: JobDetail, out: string): string[] {
+  const { job, options } = detail;
+  const { filters } = options;
+  const defaultFormats = options.includeTimestamp ? DEFAULT_FORMATS : ['txt', 'json'];
+  const sameFormats =
+    job.formats.length === defaultFormats.length && job.formats.every((f, i) => f === defaultFormats[i]);
+  const sources =
+    job.sources.length > SOURCES_ON_THE_LINE
+      ? ['--from', `FILE_OF_ITS_${job.sources.length}_SOURCES`]
+      : job.sources;
+  const flags: Array<[string, string | number | boolean | undefined | null]> = [
+    ['--lang', options.languages.join(',') === 'orig' ? undefined : options.languages.join(',')],
+    ['--no-timestamps', !options.includeTimestamp],
+    ['--no-metadata', !options.sendMetadata],
+    ['--max-videos', options.maxVideos],
+    ['--match-title', filters.matchTitle],
+    ['--reject-title', filters.rejectTitle],
+    ['--min-duration', filters.minDuration],
+    ['--max-duration', filters.maxDuration],
+    ['--published-after', filters.publishedAfter],
+    ['--published-before', filters.publishedBefore],
+    ['--items', filters.items],
+    ['--skip-uncaptioned', filters.skipUncaptioned === true],
+    ['--formats', sameFormats ? undefined : job.formats.join(',')],
+    ['--concurrency', job.concurrency === 4 ? undefined : job.concurrency],
+    ['--budget', job.budget],
+    ...(job.formats.includes('chunks')
+      ? ([
+          ['--chunk-seconds', options.chunking.targetSeconds],
+          ['--chunk-overlap', options.chunking.overlapSeconds],
+        ] as Array<[string, number]>)
+      : []),
+    ['--out', out],
+  ];
+  const given = flags.flatMap(([flag, value]): string[] => {
+    if (value === undefined || value === null || value === false) return [];
+    return value === true ? [flag] : [flag, String(value)];
+  });
+  return ['export', ...sources, ...given];
 }

@@ -157,7 +157,12 @@ export const JobDetailSchema = z.object({
     includeTimestamp: z.boolean(),
     sendMetadata: z.boolean(),
     maxVideos: z.number().int().nullable(),
+    /** The selection filters as given (part of the job's identity); {} when none. */
+    filters: FiltersSchema,
+    chunking: ChunkingSchema,
   }),
+  /** Where the job's corpus was last written; null when it never was (or only downloaded). */
+  exportPath: z.string().nullable(),
   lists: z.array(ListViewSchema),
   skipped: z.array(z.object({ input: z.string(), reason: z.string() })),
   /** What running it will still cost: list pages (at least) and transcripts (at most). */

@@ -213,6 +213,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
           onProgress: ({ done, total }) => events.emit('exportProgress', { exportId, jobId, done, total }),
         });
         if (destination === null) ctx.downloads.set(exportId, { path: result.path, fileName });
+        else engine.configure(jobId, { exportPath: result.path });
         return {
           exportId,
           jobId,

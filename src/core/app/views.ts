@@ -83,7 +83,10 @@ export function toJobDetail(
       includeTimestamp: job.options.includeTimestamp,
       sendMetadata: job.options.sendMetadata,
       maxVideos: job.options.maxVideos ?? null,
+      filters: job.options.filters ?? {},
+      chunking: job.settings.chunking,
     },
+    exportPath: job.settings.exportPath,
     lists: job.walks
       .filter((walk) => walk.kind !== 'video')
       .map((walk) => ({

@@ -282,6 +282,7 @@ export class Engine {
       concurrency: settings.concurrency ?? current.concurrency,
       formats: settings.formats ?? current.formats,
       chunking: settings.chunking ?? current.chunking,
+      exportPath: settings.exportPath === undefined ? current.exportPath : settings.exportPath,
     });
     const at = this.#now();
     this.#deps.db

@@ -61,6 +61,8 @@ export const JobSettingsSchema = z.object({
   chunking: z
     .object({ targetSeconds: z.number().int().positive(), overlapSeconds: z.number().int().nonnegative() })
     .default({ targetSeconds: 60, overlapSeconds: 10 }),
+  /** Where the job's corpus was last written (a path, never a download); the next export's default. */
+  exportPath: z.string().nullable().default(null),
 });
 export type JobSettings = z.output<typeof JobSettingsSchema>;
 

@@ -45,6 +45,10 @@ test('Settings: the service address is tested, the key saved, tested and removed
   await keyField.fill(sim.key);
   await keyField.press('Enter');
   await expect(page.getByText('Key saved.')).toBeVisible();
+  // Saving the empty field says one thing, the current one.
+  await page.getByRole('button', { name: 'Save key' }).click();
+  await expect(keySection.getByText('Paste your API key first.')).toBeVisible();
+  await expect(keySection.getByText('Key saved.')).toHaveCount(0);
   await page.getByRole('button', { name: 'Test connection' }).click();
   const port = new URL(sim.url).port;
   await expect(page.getByText(`Connected to 127.0.0.1:${port}: the service accepted the key.`)).toBeVisible();

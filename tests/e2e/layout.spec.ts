@@ -1,8 +1,9 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { expectCompleted, goTo, jobCard, startJob } from './support/screens';
 
 /** The credits bar's height while each job in turn is the selected one. */
-async function creditsBarHeights(page: import('@playwright/test').Page, titles: string[]): Promise<number[]> {
+async function creditsBarHeights(page: Page, titles: string[]): Promise<number[]> {
   const heights: number[] = [];
   for (const title of titles) {
     await jobCard(page, title).getByRole('link', { name: title, exact: true }).focus();

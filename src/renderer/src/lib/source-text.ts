@@ -1,5 +1,5 @@
 import type { SourceEntry } from '../../../shared/contract';
-import { readSourceLines } from '../../../shared/sources';
+import { checkSources, readSourceLines } from '../../../shared/sources';
 
 /**
  * The paste box's text as the contract's source entries, the way `--from FILE` reads a file: blank
@@ -7,6 +7,19 @@ import { readSourceLines } from '../../../shared/sources';
  */
 export function sourceEntries(text: string): SourceEntry[] {
   return readSourceLines(text).map(({ line, text: source }) => ({ where: `line ${line}`, text: source }));
+}
+
+/**
+ * The paste box's text without the lines that are not sources (and the repeats of a source listed
+ * earlier), as checkSources finds them now; every other line, blank ones and comments included,
+ * stays as it was.
+ */
+export function withoutInvalidLines(text: string): string {
+  const invalid = new Set(checkSources(sourceEntries(text)).invalid.map((entry) => entry.where));
+  return text
+    .split(/\r\n|\r|\n/)
+    .filter((_line, index) => !invalid.has(`line ${index + 1}`))
+    .join('\n');
 }
 
 /** Header cells a spreadsheet export puts above the sources, which are not sources themselves. */

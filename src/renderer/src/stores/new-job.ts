@@ -3,7 +3,7 @@ import type { JobDefaults, JobDetail, JobDraft, ScriptoriumApi, SourceLine } fro
 import { describeError, type ShownError } from '../lib/errors';
 import { fieldsOf, readOptionFields, type OptionFields, type OptionProblems } from '../lib/job-options';
 import { NO_SELECTION, readSelectionFields, type SelectionFields } from '../lib/selection-fields';
-import { appendLines, sourceEntries } from '../lib/source-text';
+import { appendLines, sourceEntries, withoutInvalidLines } from '../lib/source-text';
 
 /** How long typing must pause before the lines are checked. */
 export const CHECK_DELAY_MS = 300;
@@ -38,6 +38,8 @@ export interface NewJobState {
   lastStarted: { jobId: number; created: boolean } | null;
 
   setText(text: string): void;
+  /** Takes the lines that are not sources out of the paste box. */
+  removeInvalidLines(): void;
   /** Adds sources at the end of the paste box; `from` names where they came from. */
   addLines(lines: readonly string[], from: string): void;
   /** Says what happened to something dropped or chosen that added nothing. */
@@ -154,6 +156,18 @@ export function createNewJobStore(api: ScriptoriumApi) {
       setText(text) {
         set({ text, ...edited() });
         scheduleCheck(CHECK_DELAY_MS);
+      },
+
+      removeInvalidLines() {
+        const before = get().text;
+        const text = withoutInvalidLines(before);
+        const removed = before.split(/\r\n|\r|\n/).length - text.split('\n').length;
+        set({
+          text,
+          added: `Removed ${removed === 1 ? '1 line' : `${removed} lines`} that were not sources.`,
+          ...edited(),
+        });
+        scheduleCheck(0);
       },
 
       addLines(lines, from) {

@@ -100,6 +100,28 @@ describe('the command scriptorium jobs prints to continue a job', () => {
     expect(zip.entries.some((entry) => entry.name.startsWith('srt/'))).toBe(false);
   });
 
+  it('says how many videos a finished job failed, beside its status', async () => {
+    const dir = tempDir();
+    const env = {
+      TRANSCRIPT_API_KEY: sim.key,
+      TRANSCRIPT_API_BASE_URL: sim.url,
+      SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+    };
+    sim.admin.topUp(10);
+    sim.admin.addFault({ match: { videoId: 'jNQXAC9IVRw' }, kind: 'status', status: 500 });
+    try {
+      const exported = await runCli(
+        ['export', 'dQw4w9WgXcQ', 'jNQXAC9IVRw', '--out', join(dir, 'f.zip')],
+        env,
+      );
+      expect(exported.code).toBe(5);
+    } finally {
+      sim.admin.clearFaults();
+    }
+    const listed = await runCli(['jobs'], env);
+    expect(listed.stdout).toMatch(/^1\s+completed, 1 failed\s+2\s+1\s+0\s+1\s/m);
+  });
+
   it('says why a cancelled job stopped once', async () => {
     const dir = tempDir();
     const env = { SCRIPTORIUM_DATA_DIR: join(dir, 'data') };

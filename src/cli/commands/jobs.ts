@@ -46,7 +46,7 @@ export function formatJobsTable(jobs: JobView[]): string {
   ];
   const rows = jobs.map((job) => [
     String(job.id),
-    job.status.replace('_', ' '),
+    describeStatus(job),
     String(job.counts.total),
     String(job.counts.ok),
     String(job.counts.unavailable),
@@ -65,6 +65,14 @@ export function formatJobsTable(jobs: JobView[]): string {
       .join('  ')
       .trimEnd();
   return [format(header), ...rows.map(format)].join('\n') + '\n';
+}
+
+/** "waiting credits"; a finished job with failures says how many ("completed, 2 failed"). */
+function describeStatus(job: JobView): string {
+  const status = job.status.replace('_', ' ');
+  return job.status === 'completed' && job.counts.failed > 0
+    ? `${status}, ${job.counts.failed} failed`
+    : status;
 }
 
 function describeSources(inputs: string[]): string {

@@ -51,7 +51,7 @@ function JobSections({ job }: { job: JobView }) {
       </p>
       <div className="detail-title">
         <ScreenHeading>{job.title}</ScreenHeading>
-        <StatusBadge status={job.status} />
+        <StatusBadge job={job} />
       </div>
       <section className="card" aria-label="Progress">
         <JobProgress job={job} />

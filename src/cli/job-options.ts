@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import {
   DEFAULT_FORMATS,
   EXPORT_FORMATS,
+  JobNameSchema,
   type ExportFormat,
   type JobDetail,
   type JobDraft,
@@ -41,6 +42,7 @@ export interface RawJobOptions {
   skipUncaptioned?: boolean;
   chunkSeconds?: string;
   chunkOverlap?: string;
+  name?: string;
 }
 
 /** The options that say what a job is and how it runs, shared by `export` and `preview`. */
@@ -77,6 +79,7 @@ export function addJobOptions(command: Command): Command {
     .option('--skip-uncaptioned', 'leave out videos the listing says have no captions (saves a request each)')
     .option('--chunk-seconds <n>', 'length of the passages of the chunks format (default 60)')
     .option('--chunk-overlap <n>', 'seconds shared by consecutive passages of the chunks format (default 10)')
+    .option('--name <text>', 'what to call the job (not part of what makes it the same job)')
     .option('--base-url <url>', 'the service address (or TRANSCRIPT_API_BASE_URL)')
     .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)');
 }
@@ -108,8 +111,16 @@ export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRe
       formats,
       ...optionalField('filters', parseFilters(raw)),
       ...optionalField('chunking', parseChunking(raw)),
+      ...optionalField('name', parseName(raw.name)),
     },
   };
+}
+
+function parseName(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = JobNameSchema.safeParse(value);
+  if (!parsed.success) throw new ArgumentError(`--name: ${parsed.error.issues[0]?.message ?? 'not a name'}.`);
+  return parsed.data;
 }
 
 function optionalField<K extends string, T>(name: K, value: T | undefined): { [P in K]?: T } {

@@ -13,6 +13,7 @@ export const commandNames = [
   'syncJob',
   'pauseJob',
   'resumeJob',
+  'renameJob',
   'cancelJob',
   'retryFailed',
   'retryUnavailable',

@@ -79,6 +79,14 @@ export const ChunkingSchema = z
     message: 'the overlap must be shorter than the passages',
   });
 
+/** A job's name as the user gives it: trimmed, one line, at most 200 characters. */
+export const JobNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'a name needs at least one character')
+  .max(200, 'a name has at most 200 characters')
+  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'a name is one line, without control characters');
+
 /**
  * Everything a new job needs; sources, languages, flags, max videos and filters make its identity
  * (the same ones find the same job again).
@@ -97,6 +105,8 @@ export const JobDraftSchema = z.object({
   filters: FiltersSchema.optional(),
   /** For the chunks format; 60 s with 10 s of overlap when left out. */
   chunking: ChunkingSchema.optional(),
+  /** What the user calls the job; not part of its identity. Left out: named after what it holds. */
+  name: JobNameSchema.optional(),
 });
 
 /** Why a job stopped before its end. */
@@ -110,8 +120,10 @@ export const StopSchema = z.object({
 
 export const JobViewSchema = z.object({
   id: z.number().int(),
-  /** The playlist's or channel's title, else the first source. */
+  /** The name the user gave the job, else what it holds (a list's title, "3 playlists and 2 channels"). */
   title: z.string(),
+  /** The name the user gave, or null. */
+  name: z.string().nullable(),
   status: JobStatusSchema,
   sources: z.array(z.string()),
   createdAt: z.string(),
@@ -284,6 +296,8 @@ export const commands = {
     output: JobViewSchema,
   },
   resumeJob: { input: JobRef, output: JobViewSchema },
+  /** Names the job (null: named after what it holds again). */
+  renameJob: { input: JobRef.extend({ name: JobNameSchema.nullable() }), output: JobViewSchema },
   cancelJob: { input: JobRef, output: JobViewSchema },
   /**
    * Brings a finished job up to date and runs it here: channels ask the free channel/latest first

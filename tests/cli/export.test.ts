@@ -173,6 +173,12 @@ describe('scriptorium export', () => {
       ],
       ['a missing --out', ['export', 'dQw4w9WgXcQ'], {}, /--out/],
       [
+        'a name too long',
+        ['export', 'dQw4w9WgXcQ', '--name', 'x'.repeat(201), '--out', 'X'],
+        {},
+        /--name: a name has at most 200 characters/,
+      ],
+      [
         'an --out in a missing folder',
         ['export', 'dQw4w9WgXcQ', '--out', '/nonexistent/dir/x.zip'],
         {},
@@ -242,6 +248,15 @@ describe('scriptorium export', () => {
     expect(finished.stderr).toMatch(
       /^Continuing job 1 \(1 source\): up to 15 transcripts to buy, at most 15 credits; the budget allows 94 more credits\.$/m,
     );
+  });
+
+  it('names the job as --name says, without making it another job', async () => {
+    await startSim();
+    const out = join(dir, 'named.zip');
+    expect((await runCli(['export', 'dQw4w9WgXcQ', '--name', 'My talk', '--out', out], env)).code).toBe(0);
+    expect((await runCli(['export', 'dQw4w9WgXcQ', '--out', out], env)).code).toBe(0);
+    const jobs = JSON.parse((await runCli(['jobs', '--json'], env)).stdout) as Array<{ title: string }>;
+    expect(jobs.map((job) => job.title)).toEqual(['My talk']);
   });
 
   it('says what a new job will do before its lists are read, without promising 0 transcripts', async () => {

@@ -6,6 +6,7 @@ import type { JobView } from '../../src/shared/contract';
 const snapshot = (ok: number, overrides: Partial<JobView> = {}): JobView => ({
   id: 1,
   title: 'A playlist',
+  name: null,
   status: 'running',
   sources: ['PLabcdefghijklmnop'],
   createdAt: '2026-01-01T00:00:00.000Z',

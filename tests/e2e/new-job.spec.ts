@@ -169,3 +169,28 @@ test('a paste of 150 lines: only the problems on request, the invalid ones remov
   await expect(heading).toBeFocused();
   await expect(heading).toBeInViewport();
 });
+
+test('a job is named when it is made, renamed in its detail, and otherwise named after what it holds', async ({
+  app: page,
+}) => {
+  await goTo(page, 'New job');
+  await pasteSources(page, ['PLnamedLaterList_n2', '@named_channel_n2', 'dQw4w9WgXcQ']);
+  await page.getByRole('textbox', { name: 'Job name' }).fill('Spring lectures');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expectCompleted(page, 'Spring lectures', 5);
+
+  await jobCard(page, 'Spring lectures').getByRole('link', { name: 'Spring lectures' }).click();
+  await page.getByRole('button', { name: 'Rename', exact: true }).click();
+  const field = page.getByRole('textbox', { name: 'Job name' });
+  await expect(field).toHaveValue('Spring lectures');
+  await expect(field).toBeFocused();
+  await field.fill('Autumn term');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Autumn term' })).toBeVisible();
+
+  // Emptied, the name is what the job holds again.
+  await page.getByRole('button', { name: 'Rename', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Job name' }).fill('');
+  await page.getByRole('textbox', { name: 'Job name' }).press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: '1 playlist, 1 channel and 1 video' })).toBeVisible();
+});

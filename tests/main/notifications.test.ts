@@ -6,6 +6,7 @@ function job(id: number, status: JobStatus, overrides: Partial<JobView> = {}): J
   return {
     id,
     title: `Playlist ${id}`,
+    name: null,
     status,
     sources: ['PLabcdefghijklmnop'],
     createdAt: '2026-01-01T00:00:00Z',

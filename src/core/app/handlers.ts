@@ -67,6 +67,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       formats: draft.formats,
       budget: draft.budget,
       ...(draft.chunking !== undefined && { chunking: draft.chunking }),
+      ...(draft.name !== undefined && { name: draft.name }),
     });
     events.jobTouched(job.id);
     return { job, created, rejected };
@@ -154,6 +155,13 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     pauseJob: async ({ jobId, force, interrupted }) => {
       engine.pause(jobId, { force: force ?? false, interrupted: interrupted ?? false });
       for (const controller of ctx.exporting.get(jobId) ?? []) controller.abort();
+      return view(jobId);
+    },
+
+    renameJob: async ({ jobId, name }) => {
+      summary(jobId);
+      engine.configure(jobId, { name });
+      events.jobTouched(jobId);
       return view(jobId);
     },
 

@@ -283,6 +283,7 @@ export class Engine {
       formats: settings.formats ?? current.formats,
       chunking: settings.chunking ?? current.chunking,
       exportPath: settings.exportPath === undefined ? current.exportPath : settings.exportPath,
+      name: settings.name === undefined ? current.name : settings.name,
     });
     const at = this.#now();
     this.#deps.db

@@ -392,6 +392,36 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     }
   });
 
+  it('names a job after what it holds, or as the user says, and renames it', async () => {
+    const mixed = draft([
+      'PLcontractNamedList_n3',
+      '@contract_named_n2',
+      'PLcontractOtherList_n2',
+      'dQw4w9WgXcQ',
+    ]);
+    const { job } = await api.createJob({ draft: mixed, start: false });
+    expect(job).toMatchObject({ title: '2 playlists, 1 channel and 1 video', name: null });
+
+    const named = await api.createJob({
+      draft: { ...mixed, name: '  Lectures, spring term ' },
+      start: false,
+    });
+    // The same sources make the same job: the name is not part of what it is.
+    expect(named).toMatchObject({ created: false, job: { id: job.id, title: 'Lectures, spring term' } });
+    expect(await api.renameJob({ jobId: job.id, name: 'Autumn' })).toMatchObject({
+      title: 'Autumn',
+      name: 'Autumn',
+    });
+    expect((await api.renameJob({ jobId: job.id, name: null })).title).toBe(
+      '2 playlists, 1 channel and 1 video',
+    );
+    for (const bad of ['', 'x'.repeat(201), 'two\nlines']) {
+      expect((await failure(api.renameJob({ jobId: job.id, name: bad }))).code).toBe('invalid_input');
+    }
+    expect((await api.jobDetail({ jobId: job.id })).job.name).toBeNull();
+    expect(sim.admin.requests()).toEqual([]);
+  });
+
   it('finds the job a draft names without creating it', async () => {
     const named = draft(['PLcontractFoundLater_n3']);
     expect(await api.findJob({ draft: named })).toEqual({ job: null });

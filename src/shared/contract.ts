@@ -85,7 +85,7 @@ export const JobNameSchema = z
   .trim()
   .min(1, 'a name needs at least one character')
   .max(200, 'a name has at most 200 characters')
-  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'a name is one line, without control characters');
+  .refine((name) => !/\p{Cc}/u.test(name), 'a name is one line, without control characters');
 
 /**
  * Everything a new job needs; sources, languages, flags, max videos and filters make its identity

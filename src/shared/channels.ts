@@ -26,6 +26,7 @@ export const commandNames = [
   'setBalance',
   'getSettings',
   'updateSettings',
+  'addressInUse',
   'keyStatus',
   'setKey',
   'removeKey',

@@ -236,6 +236,13 @@ export const SettingsSchema = z.object({
   defaults: JobDefaultsSchema,
 });
 
+/** The service address requests go to now, and where it comes from (docs/product.md, one rule). */
+export const AddressInUseSchema = z.object({
+  url: z.string().nullable(),
+  /** Saved in Settings; given when the app started (--base-url, TRANSCRIPT_API_BASE_URL); none. */
+  from: z.enum(['settings', 'startup']).nullable(),
+});
+
 export const KeyStatusSchema = z.object({
   set: z.boolean(),
   /** Where the key is kept: the environment, encrypted on disk, or in memory for this session only. */
@@ -368,6 +375,8 @@ export const commands = {
     }),
     output: SettingsSchema,
   },
+  /** The service address in use and where it comes from. */
+  addressInUse: { input: z.object({}), output: AddressInUseSchema },
   /** Whether a key is set and where it is kept; never the key. */
   keyStatus: { input: z.object({}), output: KeyStatusSchema },
   setKey: { input: z.object({ key: z.string().trim().min(1).max(512) }), output: KeyStatusSchema },
@@ -458,3 +467,4 @@ export type CreditView = z.infer<typeof CreditViewSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
 export type JobDefaults = z.infer<typeof JobDefaultsSchema>;
 export type KeyStatus = z.infer<typeof KeyStatusSchema>;
+export type AddressInUse = z.infer<typeof AddressInUseSchema>;

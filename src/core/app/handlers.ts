@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CommandInput, CommandName, CommandOutput, JobDraft, SourceLine } from '../../shared/contract';
+import type {
+  AddressInUse,
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  JobDraft,
+  SourceLine,
+} from '../../shared/contract';
 import { checkFilters } from '../../shared/filters';
 import { parseLangPreference } from '../../shared/limits';
 import { checkServiceAddress } from '../../shared/service-access';
@@ -32,6 +39,8 @@ export interface AppContext {
   dataDir: string;
   /** The service's address in force; undefined when none is set. */
   serviceUrl(): string | undefined;
+  /** The same, with where it comes from. */
+  addressInUse(): AddressInUse;
   /** Opens a client on the service with the key and address in force; throws AppError when one is missing. */
   openSession(): ServiceSession;
   /** Jobs queued here are run by this process's runner, when it has one. */
@@ -268,6 +277,8 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     },
 
     removeKey: async () => ctx.keys.remove(),
+
+    addressInUse: async () => ctx.addressInUse(),
 
     checkService: async () => {
       await ctx.openSession().close();

@@ -137,11 +137,28 @@ export function describePlan(plan) {
   return lines;
 }
 
-/** Fetches the Electron binary; throws an Error saying why in one line. */
+/** What a failed download said, when it points at the network rather than at Scriptorium. */
+const NETWORK_FAILURE =
+  /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|socket hang up|proxy|certificate|self[- ]signed/i;
+
+/** Fetches the Electron binary; throws an Error saying why, and what to do, in one line. */
 export async function fetchElectron(plan, { quiet = false } = {}) {
   if (plan.fetchElectron === null) return;
   const failure = await run(plan.fetchElectron, { quiet });
-  if (failure !== undefined) throw new Error(`could not fetch the Electron binary (${failure})`);
+  if (failure === undefined) return;
+  const hint = NETWORK_FAILURE.test(failure)
+    ? ': this computer seems to be offline, or needs a proxy (set HTTPS_PROXY) or a mirror (set ELECTRON_MIRROR) to reach it'
+    : '';
+  throw new Error(`could not download Electron ${plan.electronVersion} (${failure})${hint}`);
+}
+
+/**
+ * Where `npm start` notes that setting up the desktop app failed, so that the next start does not
+ * try the same download again without saying so; `npm run electron:install` tries again and, when it
+ * succeeds, removes the note. In out/, the checkout's own build output.
+ */
+export function failedSetupFile(root = PROJECT_ROOT) {
+  return join(root, 'out', 'desktop-setup-failed.json');
 }
 
 /** Builds better-sqlite3 for Electron into plan.output; throws an Error saying why in one line. */
@@ -239,6 +256,7 @@ async function main(args) {
     console.error(`electron-install: ${error.message}.`);
     return 1;
   }
+  rmSync(failedSetupFile(), { force: true });
   console.log(
     `Electron ${plan.electronVersion} is ready, with better-sqlite3 built for it: npm start opens the app.`,
   );

@@ -3,13 +3,17 @@
 // Electron binary and builds better-sqlite3 for Electron (scripts/electron-install.mjs). Where that
 // cannot work (no network, no compiler), it says so in one line and opens browser mode instead
 // (`scriptorium ui`, which opens the browser), passing it the options given here (e.g. --no-open).
+// A failed set-up is noted, and later starts go straight to browser mode saying so, until
+// `npm run electron:install` succeeds.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   buildSqliteForElectron,
   electronExecutable,
   electronInstallPlan,
+  failedSetupFile,
   fetchElectron,
   PROJECT_ROOT,
 } from './electron-install.mjs';
@@ -17,16 +21,27 @@ import {
 const options = process.argv.slice(2);
 
 try {
-  const unavailable = await prepareElectron().then(
-    () => undefined,
-    (error) => error,
-  );
-  if (unavailable === undefined) {
-    await build(['node_modules/electron-vite/bin/electron-vite.js', 'build']);
-    process.exitCode = await runElectron();
-  } else {
-    console.log(`Cannot open the desktop app: ${unavailable.message}. Opening browser mode instead.`);
+  const failedBefore = readFailedSetup();
+  if (failedBefore !== undefined) {
+    console.log(
+      `Cannot open the desktop app: setting it up failed on ${failedBefore.at.slice(0, 10)} (${failedBefore.reason}). Opening browser mode instead; \`npm run electron:install\` tries again.`,
+    );
     await openBrowserMode();
+  } else {
+    const unavailable = await prepareElectron().then(
+      () => undefined,
+      (error) => error,
+    );
+    if (unavailable === undefined) {
+      await build(['node_modules/electron-vite/bin/electron-vite.js', 'build']);
+      process.exitCode = await runElectron();
+    } else {
+      noteFailedSetup(unavailable.message);
+      console.log(
+        `Cannot open the desktop app: ${unavailable.message}. Opening browser mode instead; once that is fixed, \`npm run electron:install\` sets the desktop app up (npm start does not try again by itself).`,
+      );
+      await openBrowserMode();
+    }
   }
 } catch (error) {
   console.error(`npm start: ${error.message}.`);
@@ -39,6 +54,22 @@ async function prepareElectron() {
   await fetchElectron(plan, { quiet: true });
   if (plan.buildSqlite) console.log('Building better-sqlite3 for Electron (first start only)...');
   await buildSqliteForElectron(plan, { quiet: true });
+}
+
+/** The note of an earlier failed set-up, or undefined when there is none. */
+function readFailedSetup() {
+  try {
+    const note = JSON.parse(readFileSync(failedSetupFile(PROJECT_ROOT), 'utf8'));
+    return typeof note.at === 'string' && typeof note.reason === 'string' ? note : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function noteFailedSetup(reason) {
+  const file = failedSetupFile(PROJECT_ROOT);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), reason })}\n`);
 }
 
 /** The CLI's `ui`, in this process as bin/scriptorium runs it, on freshly built code. */

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import {
   DEFAULT_FORMATS,
   EXPORT_FORMATS,
+  JobNameSchema,
   type ExportFormat,
+  type JobDetail,
   type JobDraft,
   type SourceEntry,
 } from '../shared/contract';
@@ -41,6 +43,7 @@ export interface RawJobOptions {
   skipUncaptioned?: boolean;
   chunkSeconds?: string;
   chunkOverlap?: string;
+  name?: string;
 }
 
 /** The options that say what a job is and how it runs, shared by `export` and `preview`. */
@@ -80,6 +83,7 @@ export function addJobOptions(command: Command): Command {
     .option('--skip-uncaptioned', 'leave out videos the listing says have no captions (saves a request each)')
     .option('--chunk-seconds <n>', 'length of the passages of the chunks format (default 60)')
     .option('--chunk-overlap <n>', 'seconds shared by consecutive passages of the chunks format (default 10)')
+    .option('--name <text>', 'what to call the job (not part of what makes it the same job)')
     .option('--base-url <url>', 'the service address (or TRANSCRIPT_API_BASE_URL)')
     .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)');
 }
@@ -111,8 +115,16 @@ export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRe
       formats,
       ...optionalField('filters', parseFilters(raw)),
       ...optionalField('chunking', parseChunking(raw)),
+      ...optionalField('name', parseName(raw.name)),
     },
   };
+}
+
+function parseName(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = JobNameSchema.safeParse(value);
+  if (!parsed.success) throw new ArgumentError(`--name: ${parsed.error.issues[0]?.message ?? 'not a name'}.`);
+  return parsed.data;
 }
 
 function optionalField<K extends string, T>(name: K, value: T | undefined): { [P in K]?: T } {
@@ -187,4 +199,53 @@ export function parseWholeNumber(
     throw new ArgumentError(`${option} ${value}: expected a whole number ${range}.`);
   }
   return number;
+}
+
+/** Beyond this many sources, the continue command names a file of them rather than each one. */
+export const SOURCES_ON_THE_LINE = 20;
+
+/**
+ * The `export` arguments that find this job again and continue it, the inverse of parseJobRequest:
+ * its sources and every option of its identity (languages, flags, max videos, filters), and how it
+ * was run and exported (formats, concurrency, chunking, budget). `out` is where its ZIP goes.
+ */
+export function continueArguments(detail: JobDetail, out: string): string[] {
+  const { job, options } = detail;
+  const { filters } = options;
+  const defaultFormats = options.includeTimestamp ? DEFAULT_FORMATS : ['txt', 'json'];
+  const sameFormats =
+    job.formats.length === defaultFormats.length && job.formats.every((f, i) => f === defaultFormats[i]);
+  const sources =
+    job.sources.length > SOURCES_ON_THE_LINE
+      ? ['--from', `FILE_OF_ITS_${job.sources.length}_SOURCES`]
+      : job.sources;
+  const flags: Array<[string, string | number | boolean | undefined | null]> = [
+    ['--lang', options.languages.join(',') === 'orig' ? undefined : options.languages.join(',')],
+    ['--no-timestamps', !options.includeTimestamp],
+    ['--no-metadata', !options.sendMetadata],
+    ['--max-videos', options.maxVideos],
+    ['--match-title', filters.matchTitle],
+    ['--reject-title', filters.rejectTitle],
+    ['--min-duration', filters.minDuration],
+    ['--max-duration', filters.maxDuration],
+    ['--published-after', filters.publishedAfter],
+    ['--published-before', filters.publishedBefore],
+    ['--items', filters.items],
+    ['--skip-uncaptioned', filters.skipUncaptioned === true],
+    ['--formats', sameFormats ? undefined : job.formats.join(',')],
+    ['--concurrency', job.concurrency === 4 ? undefined : job.concurrency],
+    ['--budget', job.budget],
+    ...(job.formats.includes('chunks')
+      ? ([
+          ['--chunk-seconds', options.chunking.targetSeconds],
+          ['--chunk-overlap', options.chunking.overlapSeconds],
+        ] as Array<[string, number]>)
+      : []),
+    ['--out', out],
+  ];
+  const given = flags.flatMap(([flag, value]): string[] => {
+    if (value === undefined || value === null || value === false) return [];
+    return value === true ? [flag] : [flag, String(value)];
+  });
+  return ['export', ...sources, ...given];
 }

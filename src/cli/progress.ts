@@ -13,15 +13,20 @@ export function createProgressView(stream: NodeJS.WriteStream, plainIntervalMs =
   return stream.isTTY ? new LiveBar(stream) : new PlainLines(stream, plainIntervalMs);
 }
 
-/** "412/1,200 videos · 380 ok · 20 unavailable · 12 failed · 14.2/s · ETA 56s · 431 credits" */
+/** Videos with an outcome: fetched, unavailable, failed, or left out by a filter. */
+function videosDone({ counts }: JobView): number {
+  return counts.ok + counts.unavailable + counts.failed + counts.skipped;
+}
+
+/** "445/1,200 videos · 380 ok · 20 unavailable · 12 failed · 33 skipped · 14.2/s · ETA 56s · 431 credits" */
 export function describeProgress(snapshot: JobView): string {
   const { counts } = snapshot;
-  const done = counts.ok + counts.unavailable + counts.failed;
   const parts = [
-    `${done.toLocaleString('en')}/${counts.total.toLocaleString('en')} videos`,
+    `${videosDone(snapshot).toLocaleString('en')}/${counts.total.toLocaleString('en')} videos`,
     `${counts.ok} ok`,
     `${counts.unavailable} unavailable`,
     `${counts.failed} failed`,
+    `${counts.skipped} skipped`,
     `${snapshot.ratePerSecond.toFixed(1)}/s`,
     `ETA ${formatDuration(snapshot.etaSeconds)}`,
     `${snapshot.creditsSpent} credits`,
@@ -55,7 +60,7 @@ class LiveBar implements ProgressView {
 
   update(snapshot: JobView): void {
     const { counts } = snapshot;
-    const done = counts.ok + counts.unavailable + counts.failed;
+    const done = videosDone(snapshot);
     const payload = { summary: describeProgress(snapshot) };
     if (!this.#started) {
       this.#bar.start(Math.max(counts.total, 1), done, payload);

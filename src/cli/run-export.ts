@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkExportTarget } from '../core/app';
-import type { JobView, RunOutcomeView, ScriptoriumApi } from '../shared/contract';
+import type { JobDetail, JobView, RunOutcomeView, ScriptoriumApi } from '../shared/contract';
 import { ContractError } from '../shared/contract-error';
 import { CliExit, ExitCode } from './exit';
 import type { JobRequest } from './job-options';
@@ -41,10 +41,11 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
   checkOutputLocation(zipPath);
   await reportSources(api, request.sources, stderr);
 
-  const { job, created } = await api.createJob({
-    draft: { ...request.draft, sources: request.sources },
-    start: false,
-  });
+  const draft = { ...request.draft, sources: request.sources };
+  const known = (await api.findJob({ draft })).job;
+  // Nothing is created when nothing could run: a missing key or address is said first.
+  if (known === null || needsRun(known, run)) await api.checkService({});
+  const { job, created } = await api.createJob({ draft, start: false });
   const stop = new StopSignals(api, job.id, stderr);
   try {
     const retried =
@@ -52,12 +53,17 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
       (run.retryUnavailable ? (await api.retryUnavailable({ jobId: job.id })).reset : 0);
     const formats = request.draft.formats;
     if (job.status !== 'completed' || retried > 0 || job.sourcesFailed > 0) {
-      const { estimate } = await api.jobDetail({ jobId: job.id });
-      stderr.write(
-        `${created ? 'Starting' : 'Continuing'} job ${job.id}: ${job.sources.length} source(s), ` +
-          `${estimate.exact ? '' : 'at least '}${estimate.pages + estimate.transcripts} credit(s) to spend ` +
-          `(${estimate.pages} page(s), up to ${estimate.transcripts} transcript(s)).\n`,
-      );
+      const { job: current, estimate } = await api.jobDetail({ jobId: job.id });
+      const budgetLeft = current.budget === null ? null : Math.max(0, current.budget - current.creditsSpent);
+      if (budgetLeft === 0) {
+        // Spent already: say so at once, rather than promise credits to spend and then pause.
+        const spent = exitForUnfinishedRun(
+          { status: 'paused', reason: 'budget', message: null },
+          current.budget,
+        );
+        throw await withPartialZip(spent, api, job.id, zipPath, formats);
+      }
+      stderr.write(`${describePlan(current, estimate, created, budgetLeft)}\n`);
       const { job: ran, outcome } = await runWithProgress(api, job.id, stderr);
       if (outcome.status !== 'completed') {
         const exit = exitForUnfinishedRun(outcome, ran.budget);
@@ -78,6 +84,44 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
   } finally {
     stop.dispose();
   }
+}
+
+/** Whether running the same command on this existing job would send anything. */
+function needsRun(job: JobView, run: ExportRun): boolean {
+  return (
+    job.status !== 'completed' ||
+    job.sourcesFailed > 0 ||
+    (run.retryFailed && job.counts.failed > 0) ||
+    (run.retryUnavailable && job.counts.unavailable > 0)
+  );
+}
+
+/**
+ * What the run is about to do, in one line that the counts will not contradict: while lists are
+ * still to be read, their size (and so the transcripts' cost) is not known yet.
+ */
+export function describePlan(
+  job: JobView,
+  estimate: JobDetail['estimate'],
+  created: boolean,
+  budgetLeft: number | null,
+): string {
+  const verb = created ? 'Starting' : 'Continuing';
+  const sources = plural(job.sources.length, 'source');
+  const cost = estimate.exact
+    ? estimate.transcripts === 0
+      ? 'nothing left to buy'
+      : `up to ${plural(estimate.transcripts, 'transcript')} to buy, at most ${plural(estimate.transcripts, 'credit')}`
+    : `${plural(estimate.pages, 'list')} to read first (a credit a page), then a credit for each transcript they hold` +
+      (estimate.transcripts > 0
+        ? ` besides the ${plural(estimate.transcripts, 'transcript')} known so far`
+        : '');
+  const budget = budgetLeft === null ? '' : `; the budget allows ${plural(budgetLeft, 'more credit')}`;
+  return `${verb} job ${job.id} (${sources}): ${cost}${budget}.`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /**

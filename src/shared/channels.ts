@@ -6,12 +6,14 @@
 export const commandNames = [
   'validateSources',
   'previewJob',
+  'findJob',
   'createJob',
   'startJob',
   'runJob',
   'syncJob',
   'pauseJob',
   'resumeJob',
+  'renameJob',
   'cancelJob',
   'retryFailed',
   'retryUnavailable',
@@ -24,10 +26,12 @@ export const commandNames = [
   'setBalance',
   'getSettings',
   'updateSettings',
+  'addressInUse',
   'keyStatus',
   'setKey',
   'removeKey',
   'testConnection',
+  'checkService',
 ] as const;
 
 export const eventNames = [

@@ -80,6 +80,14 @@ export const ChunkingSchema = z
     message: 'the overlap must be shorter than the passages',
   });
 
+/** A job's name as the user gives it: trimmed, one line, at most 200 characters. */
+export const JobNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'a name needs at least one character')
+  .max(200, 'a name has at most 200 characters')
+  .refine((name) => !/\p{Cc}/u.test(name), 'a name is one line, without control characters');
+
 /**
  * Everything a new job needs; sources, languages, flags, max videos and filters make its identity
  * (the same ones find the same job again).
@@ -98,6 +106,8 @@ export const JobDraftSchema = z.object({
   filters: FiltersSchema.optional(),
   /** For the chunks format; 60 s with 10 s of overlap when left out. */
   chunking: ChunkingSchema.optional(),
+  /** What the user calls the job; not part of its identity. Left out: named after what it holds. */
+  name: JobNameSchema.optional(),
 });
 
 /** Why a job stopped before its end. */
@@ -111,8 +121,10 @@ export const StopSchema = z.object({
 
 export const JobViewSchema = z.object({
   id: z.number().int(),
-  /** The playlist's or channel's title, else the first source. */
+  /** The name the user gave the job, else what it holds (a list's title, "3 playlists and 2 channels"). */
   title: z.string(),
+  /** The name the user gave, or null. */
+  name: z.string().nullable(),
   status: JobStatusSchema,
   sources: z.array(z.string()),
   createdAt: z.string(),
@@ -158,7 +170,12 @@ export const JobDetailSchema = z.object({
     includeTimestamp: z.boolean(),
     sendMetadata: z.boolean(),
     maxVideos: z.number().int().nullable(),
+    /** The selection filters as given (part of the job's identity); {} when none. */
+    filters: FiltersSchema,
+    chunking: ChunkingSchema,
   }),
+  /** Where the job's corpus was last written; null when it never was (or only downloaded). */
+  exportPath: z.string().nullable(),
   lists: z.array(ListViewSchema),
   skipped: z.array(z.object({ input: z.string(), reason: z.string() })),
   /** What running it will still cost: list pages (at least) and transcripts (at most). */
@@ -220,6 +237,13 @@ export const SettingsSchema = z.object({
   defaults: JobDefaultsSchema,
 });
 
+/** The service address requests go to now, and where it comes from (docs/product.md, one rule). */
+export const AddressInUseSchema = z.object({
+  url: z.string().nullable(),
+  /** Saved in Settings; given when the app started (--base-url, TRANSCRIPT_API_BASE_URL); none. */
+  from: z.enum(['settings', 'startup']).nullable(),
+});
+
 export const KeyStatusSchema = z.object({
   set: z.boolean(),
   /** Where the key is kept: the environment, encrypted on disk, or in memory for this session only. */
@@ -253,6 +277,11 @@ export const commands = {
     input: z.object({ draft: JobDraftSchema }),
     output: z.object({ detail: JobDetailSchema, rejected: z.array(SourceLineSchema) }),
   },
+  /** The job with the draft's identity, or null; creates nothing and sends nothing. */
+  findJob: {
+    input: z.object({ draft: JobDraftSchema }),
+    output: z.object({ job: JobViewSchema.nullable() }),
+  },
   /** Creates the draft's job, or finds the job with the same identity; `start` queues it. */
   createJob: {
     input: z.object({ draft: JobDraftSchema, start: z.boolean() }),
@@ -275,6 +304,8 @@ export const commands = {
     output: JobViewSchema,
   },
   resumeJob: { input: JobRef, output: JobViewSchema },
+  /** Names the job (null: named after what it holds again). */
+  renameJob: { input: JobRef.extend({ name: JobNameSchema.nullable() }), output: JobViewSchema },
   cancelJob: { input: JobRef, output: JobViewSchema },
   /**
    * Brings a finished job up to date and runs it here: channels ask the free channel/latest first
@@ -345,6 +376,8 @@ export const commands = {
     }),
     output: SettingsSchema,
   },
+  /** The service address in use and where it comes from. */
+  addressInUse: { input: z.object({}), output: AddressInUseSchema },
   /** Whether a key is set and where it is kept; never the key. */
   keyStatus: { input: z.object({}), output: KeyStatusSchema },
   setKey: { input: z.object({ key: z.string().trim().min(1).max(512) }), output: KeyStatusSchema },
@@ -354,6 +387,11 @@ export const commands = {
     input: z.object({}),
     output: z.object({ ok: z.boolean(), message: z.string() }),
   },
+  /**
+   * Whether a run could start now: a key is set for the service address in force. Sends nothing;
+   * fails with no_key or invalid_input, and the message saying what to set, when it could not.
+   */
+  checkService: { input: z.object({}), output: z.null() },
 } as const satisfies { [N in CommandName]: { input: z.ZodType; output: z.ZodType } };
 
 export const events = {
@@ -430,3 +468,4 @@ export type CreditView = z.infer<typeof CreditViewSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
 export type JobDefaults = z.infer<typeof JobDefaultsSchema>;
 export type KeyStatus = z.infer<typeof KeyStatusSchema>;
+export type AddressInUse = z.infer<typeof AddressInUseSchema>;

@@ -173,6 +173,12 @@ describe('scriptorium export', () => {
       ],
       ['a missing --out', ['export', 'dQw4w9WgXcQ'], {}, /--out/],
       [
+        'a name too long',
+        ['export', 'dQw4w9WgXcQ', '--name', 'x'.repeat(201), '--out', 'X'],
+        {},
+        /--name: a name has at most 200 characters/,
+      ],
+      [
         'an --out in a missing folder',
         ['export', 'dQw4w9WgXcQ', '--out', '/nonexistent/dir/x.zip'],
         {},
@@ -186,8 +192,11 @@ describe('scriptorium export', () => {
       const result = await runCli(argv, { ...env, ...extraEnv });
       expect(result.code).toBe(2);
       expect(lastLine(result.stderr)).toMatch(message);
+      expect(result.stderr).not.toMatch(/Starting job/);
       expect(sim.admin.requests()).toEqual([]);
       expect(existsSync(join(dir, 'x.zip'))).toBe(false);
+      // Nothing could run, so nothing was created.
+      expect(JSON.parse((await runCli(['jobs', '--json'], env)).stdout)).toEqual([]);
     });
   });
 
@@ -198,7 +207,7 @@ describe('scriptorium export', () => {
     const paused = await runCli(args, env);
     expect(paused.code).toBe(3);
     expect(lastLine(paused.stderr)).toMatch(
-      /free 100-credit grant is used up.*E_FREE_GRANT_DEPLETED.*run the same command again/i,
+      /free credit grant is used up.*E_FREE_GRANT_DEPLETED.*run the same command again/i,
     );
     // The transcripts already paid for can be read before paying more.
     const partial = await readZip(out);
@@ -226,8 +235,38 @@ describe('scriptorium export', () => {
     expect(paused.code).toBe(3);
     expect(lastLine(paused.stderr)).toMatch(/budget of 6 credits.*larger --budget/);
     expect(sim.admin.ledger()).toHaveLength(6);
+    // The same budget again: said to be spent at once, with nothing promised and nothing sent.
+    const again = await runCli(['export', 'PLbudget_n20', '--budget', '6', '--out', out], env);
+    expect(again.code).toBe(3);
+    expect(again.stderr).not.toMatch(/to spend|to buy|0\/0 videos/);
+    expect(lastLine(again.stderr)).toMatch(/budget of 6 credits.*larger --budget/);
+    expect(sim.admin.ledger()).toHaveLength(6);
+
     const finished = await runCli(['export', 'PLbudget_n20', '--budget', '100', '--out', out], env);
     expect(finished.code, finished.stderr).toBe(0);
+    // What the budget still allows is said before the run.
+    expect(finished.stderr).toMatch(
+      /^Continuing job 1 \(1 source\): up to 15 transcripts to buy, at most 15 credits; the budget allows 94 more credits\.$/m,
+    );
+  });
+
+  it('names the job as --name says, without making it another job', async () => {
+    await startSim();
+    const out = join(dir, 'named.zip');
+    expect((await runCli(['export', 'dQw4w9WgXcQ', '--name', 'My talk', '--out', out], env)).code).toBe(0);
+    expect((await runCli(['export', 'dQw4w9WgXcQ', '--out', out], env)).code).toBe(0);
+    const jobs = JSON.parse((await runCli(['jobs', '--json'], env)).stdout) as Array<{ title: string }>;
+    expect(jobs.map((job) => job.title)).toEqual(['My talk']);
+  });
+
+  it('says what a new job will do before its lists are read, without promising 0 transcripts', async () => {
+    await startSim();
+    const result = await runCli(['export', 'PLplanned_n30', 'dQw4w9WgXcQ', '--out', join(dir, 'p.zip')], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /^Starting job 1 \(2 sources\): 1 list to read first \(a credit a page\), then a credit for each transcript they hold besides the 1 transcript known so far\.$/m,
+    );
+    expect(result.stderr).not.toMatch(/up to 0 transcript/);
   });
 
   it('exit 4 when the key is refused, with nothing charged', async () => {

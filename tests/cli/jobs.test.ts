@@ -3,7 +3,26 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
-import { runCli, tempDir } from '../support/cli';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { readZip, runCli, tempDir, type CliResult } from '../support/cli';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs a command line as a shell would, in the project folder. */
+function runShell(command: string, env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', command], {
+      cwd: PROJECT_ROOT,
+      env: { PATH: process.env['PATH'], ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
 
 let sim: RunningSimulator;
 
@@ -46,6 +65,79 @@ describe('scriptorium jobs', () => {
     );
     expect(result.stdout).toMatch(/Credits spent: 12 today, 12 in total/);
     expect(result.stdout).toMatch(/E_FREE_GRANT_DEPLETED/);
+  });
+});
+
+describe('the command scriptorium jobs prints to continue a job', () => {
+  it('runs as printed, from where the user is: the same job, its options and filters, its --out', async () => {
+    const dir = tempDir();
+    const env = {
+      TRANSCRIPT_API_KEY: sim.key,
+      TRANSCRIPT_API_BASE_URL: sim.url,
+      SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+    };
+    sim.admin.topUp(1000);
+    const out = join(dir, 'my corpus.zip');
+    const args = ['export', 'PLjobsContinued_n30', '--lang', 'en,orig', '--max-videos', '20'];
+    const options = ['--reject-title', "it's", '--items', '1-15', '--formats', 'txt,chunks'];
+    const chunking = ['--chunk-seconds', '30', '--chunk-overlap', '5', '--concurrency', '2'];
+    const stopped = await runCli([...args, ...options, ...chunking, '--budget', '4', '--out', out], env);
+    expect(stopped.code).toBe(3);
+
+    const listed = await runCli(['jobs'], env, { cwd: PROJECT_ROOT });
+    const command = /^ {2}Continue with: (.*)$/m.exec(listed.stdout)?.[1] ?? '';
+    // Run from the project folder without `npm link`: the CLI is ./bin/scriptorium there.
+    expect(command).toMatch(/^\.\/bin\/scriptorium export PLjobsContinued_n30 /);
+    expect(command).toContain(`--out '${out}'`);
+    expect(listed.stdout).toMatch(/\(with a --budget larger than its 4 credits, to buy more\)/);
+
+    const continued = await runShell(command.replace('--budget 4', '--budget 100'), env);
+    expect(continued.code, continued.stderr).toBe(0);
+    expect(continued.stderr).toMatch(/^Continuing job 1 /m);
+    expect(JSON.parse((await runCli(['jobs', '--json'], env)).stdout)).toHaveLength(1);
+    const zip = await readZip(out);
+    expect(zip.chunks?.length).toBeGreaterThan(0);
+    expect(zip.entries.some((entry) => entry.name.startsWith('srt/'))).toBe(false);
+  });
+
+  it('says how many videos a finished job failed, beside its status', async () => {
+    const dir = tempDir();
+    const env = {
+      TRANSCRIPT_API_KEY: sim.key,
+      TRANSCRIPT_API_BASE_URL: sim.url,
+      SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+    };
+    sim.admin.topUp(10);
+    sim.admin.addFault({ match: { videoId: 'jNQXAC9IVRw' }, kind: 'status', status: 500 });
+    try {
+      const exported = await runCli(
+        ['export', 'dQw4w9WgXcQ', 'jNQXAC9IVRw', '--out', join(dir, 'f.zip')],
+        env,
+      );
+      expect(exported.code).toBe(5);
+    } finally {
+      sim.admin.clearFaults();
+    }
+    const listed = await runCli(['jobs'], env);
+    expect(listed.stdout).toMatch(/^1\s+completed, 1 failed\s+2\s+1\s+0\s+1\s/m);
+  });
+
+  it('says why a cancelled job stopped once', async () => {
+    const dir = tempDir();
+    const env = { SCRIPTORIUM_DATA_DIR: join(dir, 'data') };
+    const db = await runCli(['export', 'dQw4w9WgXcQ', '--out', join(dir, 'x.zip')], {
+      ...env,
+      TRANSCRIPT_API_KEY: sim.key,
+      TRANSCRIPT_API_BASE_URL: sim.url,
+    });
+    expect(db.code).toBe(0);
+    const file = new Database(join(dir, 'data', 'scriptorium.db'));
+    file
+      .prepare("UPDATE jobs SET status = 'cancelled', stop_reason = 'cancelled', stop_message = 'cancelled'")
+      .run();
+    file.close();
+    const listed = await runCli(['jobs'], env);
+    expect(listed.stdout).toMatch(/^Job 1 is cancelled\.$/m);
   });
 });
 

@@ -6,6 +6,7 @@ import type { JobView } from '../../src/shared/contract';
 const snapshot = (ok: number, overrides: Partial<JobView> = {}): JobView => ({
   id: 1,
   title: 'A playlist',
+  name: null,
   status: 'running',
   sources: ['PLabcdefghijklmnop'],
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -53,7 +54,11 @@ function stream(isTTY: boolean) {
 describe('terminal progress', () => {
   it('says counts, rate, ETA and credits in one line', () => {
     expect(describeProgress(snapshot(380))).toBe(
-      '412/1,200 videos · 380 ok · 20 unavailable · 12 failed · 14.3/s · ETA 56s · 431 credits',
+      '412/1,200 videos · 380 ok · 20 unavailable · 12 failed · 0 skipped · 14.3/s · ETA 56s · 431 credits',
+    );
+    // Videos a filter left out are done like the others: none of them is still to come.
+    expect(describeProgress(snapshot(380, { counts: { ...snapshot(380).counts, skipped: 33 } }))).toMatch(
+      /^445\/1,200 videos · 380 ok · 20 unavailable · 12 failed · 33 skipped · /,
     );
     expect(describeProgress(snapshot(0, { sourcesWalked: 1 }))).toContain('listing 1/3 sources');
     expect(formatDuration(null)).toBe('?');

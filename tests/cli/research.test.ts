@@ -41,6 +41,12 @@ describe('selection flags', () => {
     expect(exported.code, exported.stderr).toBe(0);
     const rows = (await readZip(out)).index.slice(1);
     expect(rows.filter((row) => row[3] !== 'skipped').map((row) => row[0])).toEqual(kept);
+    // The summary and the last progress line count the skipped videos among those done.
+    const skipped = ids.length - kept.length;
+    expect(exported.stdout).toMatch(
+      new RegExp(`videos: 80, transcripts: \\d+, unavailable: \\d+, failed: 0, skipped: ${skipped}`),
+    );
+    expect(exported.stderr).toMatch(new RegExp(`80/80 videos · .* · ${skipped} skipped · `));
     expect(
       sim.admin
         .ledger()

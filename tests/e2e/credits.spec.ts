@@ -25,7 +25,7 @@ test.describe('running out of credits', () => {
     const title = await startJob(page, ['PLbeyondTheFreeGrant_n50']);
     const alert = page.getByRole('alert').filter({ hasText: 'waiting for credits' });
     await expect(alert).toContainText(
-      `${title} (job 1) stopped: The free 100-credit grant is used up: subscribe to a plan (E_FREE_GRANT_DEPLETED).`,
+      `${title} (job 1) stopped: The free credit grant is used up: subscribe to a plan (E_FREE_GRANT_DEPLETED).`,
     );
     await expect(alert).toContainText('Once you have credits again, press Resume');
     await expect(alert.getByRole('link', { name: /Open the billing page/ })).toHaveAttribute('href', BILLING);

@@ -14,11 +14,15 @@ test('Job detail: filter by status, search titles, and a failed row tells its st
   const title = await startJob(page, [PLAYLIST, 'nocapVideo1']);
   await expectCompleted(page, title, 31);
   const card = jobCard(page, title);
+  // Finished with a failure: not a plain success, in the card nor in the detail.
+  await expect(card.getByText('Completed, 1 failed', { exact: true })).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: title, exact: true })).toHaveClass(/progress-warning/);
   await expect(card.getByText('1 failed', { exact: true })).toBeVisible();
   await expect(card.getByText(/Finished, but 1 video failed after every retry\. Retry failed/)).toBeVisible();
 
   await card.getByRole('link', { name: title }).click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.locator('.detail-title').getByText('Completed, 1 failed', { exact: true })).toBeVisible();
   const table = page.getByRole('table', { name: 'Videos' });
   await expect(table).toHaveAttribute('aria-rowcount', '32');
   await expect(page.getByRole('status').filter({ hasText: '31 videos' })).toBeVisible();

@@ -16,9 +16,12 @@ test.describe('a job at work', () => {
 
     // The job cannot finish before the click lands: the answer in flight waits for it.
     const release = sim.admin.holdAnswers();
+    // While it runs, the tab tells how far it is, whatever the screen.
+    await expect(page).toHaveTitle(/^\d{1,2} % · Jobs · Scriptorium$/);
     await card.getByRole('button', { name: 'Pause', exact: true }).click();
     release();
     await expect(card.getByText('Paused', { exact: true })).toBeVisible();
+    await expect(page).toHaveTitle('Jobs · Scriptorium');
     await expect(card.getByText('You paused it. Resume continues where it stopped.')).toBeVisible();
     // The focus stays on the button that changed from Pause to Resume.
     await expect(card.getByRole('button', { name: 'Resume', exact: true })).toBeFocused();

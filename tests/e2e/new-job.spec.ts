@@ -128,3 +128,69 @@ test('Start says what is missing instead of sending a job that cannot run', asyn
   await expect(page.getByRole('heading', { name: 'No jobs yet' })).toBeVisible();
   await expect(jobCard(page, 'not a source')).toHaveCount(0);
 });
+
+test('a paste of 150 lines: only the problems on request, the invalid ones removed, the preview brought into view', async ({
+  app: page,
+}) => {
+  await goTo(page, 'New job');
+  // 146 videos, 3 lines that are not sources and one repeat.
+  const videos = Array.from(
+    { length: 146 },
+    (_, i) => `https://youtu.be/pasted${String(i).padStart(5, '0')}`,
+  );
+  const pasted = [...videos.slice(0, 70), 'not a source', videos[3]!, 'nor this', ...videos.slice(70), 'x'];
+  await pasteSources(page, pasted);
+  const summary = page.locator('#sources-summary');
+  await expect(summary).toHaveText(
+    /^146 sources: 146 videos\. 4 lines are not a source and will be left out\.$/,
+  );
+
+  const lines = page.getByRole('region', { name: 'How each line reads' });
+  await page.getByRole('checkbox', { name: 'Show only problems' }).check();
+  await expect(lines.getByRole('row')).toHaveCount(1 + 4);
+  await expect(
+    lines.getByRole('row', { name: /^72 .*Not a source: already listed at line 4/ }),
+  ).toBeVisible();
+
+  await page.getByRole('button', { name: 'Remove invalid lines' }).click();
+  await expect(page.getByRole('textbox', { name: 'Sources' })).toHaveValue(videos.join('\n'));
+  await expect(summary).toHaveText('146 sources: 146 videos.');
+  await expect(page.getByRole('button', { name: 'Remove invalid lines' })).toHaveCount(0);
+
+  // The selection's dates are one stop of the Tab key each.
+  await page.getByText('Selection', { exact: true }).click();
+  await page.getByLabel('Published after').focus();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Published before')).toBeFocused();
+
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  const heading = page.getByRole('heading', { level: 2, name: 'Preview' });
+  await expect(page.getByRole('region', { name: 'Preview' }).getByText('146 from 146 sources')).toBeVisible();
+  await expect(heading).toBeFocused();
+  await expect(heading).toBeInViewport();
+});
+
+test('a job is named when it is made, renamed in its detail, and otherwise named after what it holds', async ({
+  app: page,
+}) => {
+  await goTo(page, 'New job');
+  await pasteSources(page, ['PLnamedLaterList_n2', '@named_channel_n2', 'dQw4w9WgXcQ']);
+  await page.getByRole('textbox', { name: 'Job name' }).fill('Spring lectures');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expectCompleted(page, 'Spring lectures', 5);
+
+  await jobCard(page, 'Spring lectures').getByRole('link', { name: 'Spring lectures' }).click();
+  await page.getByRole('button', { name: 'Rename', exact: true }).click();
+  const field = page.getByRole('textbox', { name: 'Job name' });
+  await expect(field).toHaveValue('Spring lectures');
+  await expect(field).toBeFocused();
+  await field.fill('Autumn term');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Autumn term' })).toBeVisible();
+
+  // Emptied, the name is what the job holds again.
+  await page.getByRole('button', { name: 'Rename', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Job name' }).fill('');
+  await page.getByRole('textbox', { name: 'Job name' }).press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: '1 playlist, 1 channel and 1 video' })).toBeVisible();
+});

@@ -1,5 +1,6 @@
+import { startSimulator } from '../../src/simulator';
 import { expect, test } from './support/fixtures';
-import { expectCompleted, goTo, jobCard, pasteSources } from './support/screens';
+import { expectCompleted, goTo, jobCard, pasteSources, startJob } from './support/screens';
 
 // A fresh machine: `scriptorium ui` started with neither the service's address nor a key.
 test.use({ configured: false });
@@ -45,6 +46,10 @@ test('Settings: the service address is tested, the key saved, tested and removed
   await keyField.fill(sim.key);
   await keyField.press('Enter');
   await expect(page.getByText('Key saved.')).toBeVisible();
+  // Saving the empty field says one thing, the current one.
+  await page.getByRole('button', { name: 'Save key' }).click();
+  await expect(keySection.getByText('Paste your API key first.')).toBeVisible();
+  await expect(keySection.getByText('Key saved.')).toHaveCount(0);
   await page.getByRole('button', { name: 'Test connection' }).click();
   const port = new URL(sim.url).port;
   await expect(page.getByText(`Connected to 127.0.0.1:${port}: the service accepted the key.`)).toBeVisible();
@@ -163,4 +168,50 @@ test('job defaults saved in Settings are what New job starts with, also after a 
     await expect(page.getByRole('spinbutton', { name: 'Budget (credits)' })).toHaveValue('500');
     await expect(page.getByRole('spinbutton', { name: 'Max videos per source' })).toHaveValue('');
   }
+});
+
+test.describe('started with an address', () => {
+  test.use({ configured: true });
+
+  test('one rule for the address: Settings says which is in use and where it comes from, and a test tests that one', async ({
+    app: page,
+    sim,
+  }) => {
+    const replacement = await startSimulator({ credits: 1000 });
+    try {
+      await goTo(page, 'Settings');
+      const inUse = page.locator('.address-in-use');
+      await expect(inUse).toHaveText(
+        `In use: ${sim.url}, given when Scriptorium started (--base-url or TRANSCRIPT_API_BASE_URL).`,
+      );
+
+      // The address typed replaces the one given at start: it is the one tested, and the one used.
+      await page.getByRole('textbox', { name: 'Service address' }).fill(replacement.url);
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect(inUse).toHaveText(`In use: ${replacement.url}, saved here.`);
+      await expect(page.getByText(/enter it again in Settings to use it with/).first()).toBeVisible();
+      await page.getByRole('textbox', { name: 'API key', exact: true }).fill(replacement.key);
+      await page.getByRole('button', { name: 'Save key' }).click();
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      const port = new URL(replacement.url).port;
+      await expect(
+        page.getByText(`Connected to 127.0.0.1:${port}: the service accepted the key.`),
+      ).toBeVisible();
+
+      const title = await startJob(page, ['PLreplacedService_n4']);
+      await expectCompleted(page, title, 4);
+      expect(replacement.admin.ledger().length).toBeGreaterThan(0);
+      expect(sim.admin.requests()).toEqual([]);
+
+      // Emptied, the address given at start is in use again.
+      await goTo(page, 'Settings');
+      await page.getByRole('textbox', { name: 'Service address' }).fill('');
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect(inUse).toHaveText(
+        `In use: ${sim.url}, given when Scriptorium started (--base-url or TRANSCRIPT_API_BASE_URL).`,
+      );
+    } finally {
+      await replacement.close();
+    }
+  });
 });

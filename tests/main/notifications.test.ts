@@ -6,6 +6,7 @@ function job(id: number, status: JobStatus, overrides: Partial<JobView> = {}): J
   return {
     id,
     title: `Playlist ${id}`,
+    name: null,
     status,
     sources: ['PLabcdefghijklmnop'],
     createdAt: '2026-01-01T00:00:00Z',
@@ -69,7 +70,7 @@ describe('system notifications of job outcomes', () => {
         stop: {
           reason: 'credits',
           code: 'E_FREE_GRANT_DEPLETED',
-          message: 'The free 100-credit grant is used up: subscribe to a plan',
+          message: 'The free credit grant is used up: subscribe to a plan',
         },
       }),
     );
@@ -91,7 +92,7 @@ describe('system notifications of job outcomes', () => {
       {
         jobId: 2,
         title: 'Job waiting for credits',
-        body: 'Playlist 2: The free 100-credit grant is used up: subscribe to a plan, then press Resume.',
+        body: 'Playlist 2: The free credit grant is used up: subscribe to a plan, then press Resume.',
       },
       { jobId: 3, title: 'Job failed', body: 'Playlist 3: The service refused the key (401).' },
     ]);

@@ -397,6 +397,8 @@ describe('cue rendering', () => {
         const allFinite = segments.every((s) => Number.isFinite(s.start) && Number.isFinite(s.duration));
         expect(cues !== undefined).toBe(allFinite);
         if (cues === undefined) return;
+        // No cue of zero length, which WebVTT forbids and players skip.
+        expect(cues.filter((cue) => cue.endMs <= cue.startMs)).toEqual([]);
 
         const srt = cueBlocks(renderSrt(cues));
         expect(srt.map(([number]) => number)).toEqual(srt.map((_, index) => String(index + 1)));

@@ -98,7 +98,7 @@ export function describeSummary(summary: ExportSummary): string {
   const { counts, creditsSpent, sourcesFailed } = summary.job;
   return [
     `Wrote ${summary.zipPath}`,
-    `  videos: ${counts.total}, transcripts: ${counts.ok}, unavailable: ${counts.unavailable}, failed: ${counts.failed}` +
+    `  videos: ${counts.total}, transcripts: ${counts.ok}, unavailable: ${counts.unavailable}, failed: ${counts.failed}, skipped: ${counts.skipped}` +
       (sourcesFailed > 0 ? `, sources not walked: ${sourcesFailed}` : ''),
     `  credits spent by this job: ${creditsSpent}; time: ${summary.seconds.toFixed(1)} s`,
   ].join('\n');

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { CreditView, JobDetail, JobView } from '../../shared/contract';
 import { withApp } from '../environment';
+import { invocation } from '../invocation';
+import { continueArguments, SOURCES_ON_THE_LINE } from '../job-options';
 
 export function registerJobsCommand(program: Command): void {
   program
@@ -44,7 +46,7 @@ export function formatJobsTable(jobs: JobView[]): string {
   ];
   const rows = jobs.map((job) => [
     String(job.id),
-    job.status.replace('_', ' '),
+    describeStatus(job),
     String(job.counts.total),
     String(job.counts.ok),
     String(job.counts.unavailable),
@@ -65,6 +67,14 @@ export function formatJobsTable(jobs: JobView[]): string {
   return [format(header), ...rows.map(format)].join('\n') + '\n';
 }
 
+/** "waiting credits"; a finished job with failures says how many ("completed, 2 failed"). */
+function describeStatus(job: JobView): string {
+  const status = job.status.replace('_', ' ');
+  return job.status === 'completed' && job.counts.failed > 0
+    ? `${status}, ${job.counts.failed} failed`
+    : status;
+}
+
 function describeSources(inputs: string[]): string {
   const shown = inputs.slice(0, 2).join(', ');
   return inputs.length > 2 ? `${shown} and ${inputs.length - 2} more` : shown;
@@ -79,30 +89,37 @@ function needsAction(job: JobView): boolean {
   );
 }
 
-/** "Job 2 stopped: <why>. Continue with: scriptorium export ... --out FILE.zip" */
-function describeStop({ job, options }: JobDetail): string {
-  const why =
-    job.status === 'draft'
-      ? 'was created but not started'
-      : job.stop === null
-        ? `finished with ${job.counts.failed} failed video(s) and ${job.sourcesFailed} list(s) not walked`
-        : `${job.status.replace('_', ' ')}: ${job.stop.message ?? job.stop.reason}`;
-  const flags = [
-    options.languages.join(',') === 'orig' ? '' : `--lang ${options.languages.join(',')}`,
-    options.includeTimestamp ? '' : '--no-timestamps',
-    options.sendMetadata ? '' : '--no-metadata',
-    options.maxVideos === null ? '' : `--max-videos ${options.maxVideos}`,
-    job.stop?.reason === 'budget' ? '--budget <more credits>' : '',
-    job.counts.failed > 0 ? '--retry-failed' : '',
-  ].filter((flag) => flag !== '');
-  const command = ['scriptorium export', ...job.sources.map(shellQuote), ...flags, '--out FILE.zip'].join(
-    ' ',
-  );
-  return `Job ${job.id} ${why}.\n  Continue with: ${command}\n`;
+/** "Job 2 stopped: <why>. Continue with: ./bin/scriptorium export ... --out corpus.zip" */
+function describeStop(detail: JobDetail): string {
+  const { job } = detail;
+  const stoppedForBudget = job.stop?.reason === 'budget';
+  const args = continueArguments(detail, detail.exportPath ?? 'FILE.zip');
+  if (job.counts.failed > 0) args.push('--retry-failed');
+  const command = [invocation(), ...args].map(shellQuote).join(' ');
+  const lines = [`Job ${job.id} ${whyItStopped(job)}.`, `  Continue with: ${command}`];
+  if (stoppedForBudget)
+    lines.push(`  (with a --budget larger than its ${job.budget ?? 0} credits, to buy more)`);
+  if (job.sources.length > SOURCES_ON_THE_LINE)
+    lines.push(
+      `  (FILE_OF_ITS_${job.sources.length}_SOURCES: the file of sources you gave it, one per line)`,
+    );
+  return `${lines.join('\n')}\n`;
+}
+
+/** Why the job needs the user, without saying the same word twice ("cancelled: cancelled"). */
+function whyItStopped(job: JobView): string {
+  if (job.status === 'draft') return 'was created but not started';
+  if (job.stop === null)
+    return `finished with ${job.counts.failed} failed video(s) and ${job.sourcesFailed} list(s) not walked`;
+  const status = job.status.replace('_', ' ');
+  const message = job.stop.message ?? '';
+  return message === '' || message === job.status || message === job.stop.reason
+    ? `is ${status}`
+    : `is ${status}: ${message}`;
 }
 
 function shellQuote(text: string): string {
-  return /^[A-Za-z0-9@._:/?=&%+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+  return /^[A-Za-z0-9@._:/=%+,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 function describeCredits(credits: CreditView): string {

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EventName, EventPayload } from '../../shared/contract';
+import type { AddressInUse, EventName, EventPayload } from '../../shared/contract';
 import { realClock, type Clock } from '../api';
 import { Engine, paymentMeaning, type Logger } from '../engine';
 import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
@@ -27,8 +27,9 @@ export interface AppOptions {
   /** The service's address given to this process (a flag, an environment variable). */
   serviceUrl?: string;
   /**
-   * Whether the address saved in Settings is used when `serviceUrl` is not given (the desktop app,
-   * browser mode). The CLI's address comes only from its flag and environment (docs/product.md).
+   * Whether an address saved in Settings is used (the desktop app, browser mode): once saved, it is
+   * the one in use, and `serviceUrl` only until then. The CLI's address comes only from its flag and
+   * environment (docs/product.md).
    */
   addressFromSettings?: boolean;
   /** How a user sets the service's address in this face, for the message when none is set. */
@@ -89,8 +90,14 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   });
 
   let runner: JobRunner | undefined;
-  const serviceUrl = (): string | undefined =>
-    options.serviceUrl ?? (options.addressFromSettings ? readSettings(db).serviceUrl : null) ?? undefined;
+  const addressInUse = (): AddressInUse => {
+    const saved = options.addressFromSettings ? readSettings(db).serviceUrl : null;
+    if (saved !== null) return { url: saved, from: 'settings' };
+    return options.serviceUrl === undefined
+      ? { url: null, from: null }
+      : { url: options.serviceUrl, from: 'startup' };
+  };
+  const serviceUrl = (): string | undefined => addressInUse().url ?? undefined;
   const ctx: AppContext = {
     db,
     engine,
@@ -98,6 +105,7 @@ export function openApp(options: AppOptions): ScriptoriumApp {
     keys: options.keys,
     dataDir: options.dataDir,
     serviceUrl,
+    addressInUse,
     openSession: () =>
       openSession({
         keys: options.keys,

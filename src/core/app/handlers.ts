@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CommandInput, CommandName, CommandOutput, JobDraft, SourceLine } from '../../shared/contract';
+import type {
+  AddressInUse,
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  JobDraft,
+  SourceLine,
+} from '../../shared/contract';
 import { checkFilters } from '../../shared/filters';
 import { parseLangPreference } from '../../shared/limits';
 import { checkServiceAddress } from '../../shared/service-access';
@@ -32,6 +39,8 @@ export interface AppContext {
   dataDir: string;
   /** The service's address in force; undefined when none is set. */
   serviceUrl(): string | undefined;
+  /** The same, with where it comes from. */
+  addressInUse(): AddressInUse;
   /** Opens a client on the service with the key and address in force; throws AppError when one is missing. */
   openSession(): ServiceSession;
   /** Jobs queued here are run by this process's runner, when it has one. */
@@ -67,6 +76,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       formats: draft.formats,
       budget: draft.budget,
       ...(draft.chunking !== undefined && { chunking: draft.chunking }),
+      ...(draft.name !== undefined && { name: draft.name }),
     });
     events.jobTouched(job.id);
     return { job, created, rejected };
@@ -112,6 +122,11 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       return { detail: detail(job.id), rejected };
     },
 
+    findJob: async ({ draft }) => {
+      const found = engine.findJob(specOf(draft).spec);
+      return { job: found === undefined ? null : view(found.id) };
+    },
+
     createJob: async ({ draft, start }) => {
       const { job, created, rejected } = jobFor(draft);
       if (start) {
@@ -149,6 +164,13 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     pauseJob: async ({ jobId, force, interrupted }) => {
       engine.pause(jobId, { force: force ?? false, interrupted: interrupted ?? false });
       for (const controller of ctx.exporting.get(jobId) ?? []) controller.abort();
+      return view(jobId);
+    },
+
+    renameJob: async ({ jobId, name }) => {
+      summary(jobId);
+      engine.configure(jobId, { name });
+      events.jobTouched(jobId);
       return view(jobId);
     },
 
@@ -208,6 +230,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
           onProgress: ({ done, total }) => events.emit('exportProgress', { exportId, jobId, done, total }),
         });
         if (destination === null) ctx.downloads.set(exportId, { path: result.path, fileName });
+        else engine.configure(jobId, { exportPath: result.path });
         return {
           exportId,
           jobId,
@@ -254,6 +277,13 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     },
 
     removeKey: async () => ctx.keys.remove(),
+
+    addressInUse: async () => ctx.addressInUse(),
+
+    checkService: async () => {
+      await ctx.openSession().close();
+      return null;
+    },
 
     testConnection: async () => {
       let session: ServiceSession;

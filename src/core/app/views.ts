@@ -31,10 +31,23 @@ function formatsOf(job: JobSummary): ExportFormat[] {
   return formats.length > 0 ? formats : [...EXPORT_FORMATS];
 }
 
-/** The first list's title (a playlist or a channel), else the first source as the user typed it. */
+/**
+ * The name the user gave the job; else, for one source, its list's title (a playlist or a channel)
+ * or the source as typed; for several, what they are ("3 playlists, 2 channels and 1 video").
+ */
 export function jobTitle(job: JobSummary): string {
-  const named = job.walks.find((walk) => walk.title !== null && walk.title !== '');
-  return named?.title ?? job.sources[0]?.input ?? `Job ${job.id}`;
+  if (job.settings.name !== null) return job.settings.name;
+  const [only, ...others] = job.sources;
+  if (only === undefined) return `Job ${job.id}`;
+  if (others.length === 0) {
+    const named = job.walks.find((walk) => walk.title !== null && walk.title !== '');
+    return named?.title ?? only.input;
+  }
+  const kinds = (['playlist', 'channel', 'search', 'video'] as const)
+    .map((kind) => [kind, job.sources.filter((source) => source.kind === kind).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([kind, count]) => `${count} ${count === 1 ? kind : kind === 'search' ? 'searches' : `${kind}s`}`);
+  return kinds.length === 1 ? kinds.join('') : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
 }
 
 function isUnwalked(status: string): boolean {
@@ -46,6 +59,7 @@ export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
   return {
     id: job.id,
     title: jobTitle(job),
+    name: job.settings.name,
     status: job.status,
     sources: job.sources.map((source) => source.input),
     createdAt: job.createdAt,
@@ -83,7 +97,10 @@ export function toJobDetail(
       includeTimestamp: job.options.includeTimestamp,
       sendMetadata: job.options.sendMetadata,
       maxVideos: job.options.maxVideos ?? null,
+      filters: job.options.filters ?? {},
+      chunking: job.settings.chunking,
     },
+    exportPath: job.settings.exportPath,
     lists: job.walks
       .filter((walk) => walk.kind !== 'video')
       .map((walk) => ({

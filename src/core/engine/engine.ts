@@ -11,6 +11,7 @@ import {
   allJobs,
   deleteJobRow,
   jobById,
+  jobByKey,
   queuedJobs,
   setJobBudget,
   setJobSettings,
@@ -26,6 +27,7 @@ import { finishSync, startSync, syncsOfJob, type SyncRecord } from '../store/syn
 import { pagesOfJob, reopenFailedWalks, sourcesOfJob } from '../store/sources';
 import { creditStatusOf, setBalanceSetting } from './credits';
 import { TypedEmitter } from './emitter';
+import { jobKey } from './identity';
 import { findOrCreateJobRow, summarize } from './jobs';
 import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
 import { completedOutcome, JobRun, unwalkedLists } from './run';
@@ -127,6 +129,12 @@ export class Engine {
     const { jobId, created } = findOrCreateJobRow(this.#deps.db, parseJobSpec(spec), this.#now());
     if (created) this.#emitter.emit('job', { jobId, status: 'draft' });
     return { job: this.#summary(jobId), created };
+  }
+
+  /** The job with the spec's identity, if there is one; creates nothing. */
+  findJob(spec: JobSpec): JobSummary | undefined {
+    const existing = jobByKey(this.#deps.db, jobKey(parseJobSpec(spec)));
+    return existing === undefined ? undefined : this.#summary(existing.id);
   }
 
   estimate(jobId: number): EstimateResult {
@@ -274,6 +282,8 @@ export class Engine {
       concurrency: settings.concurrency ?? current.concurrency,
       formats: settings.formats ?? current.formats,
       chunking: settings.chunking ?? current.chunking,
+      exportPath: settings.exportPath === undefined ? current.exportPath : settings.exportPath,
+      name: settings.name === undefined ? current.name : settings.name,
     });
     const at = this.#now();
     this.#deps.db

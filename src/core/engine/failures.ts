@@ -4,7 +4,7 @@ import { refusesTheKey } from '../api/retry-policy';
 /** What each 402 code asks the user to do (docs/product.md "Request policy"). */
 const PAYMENT_MEANINGS: Record<string, string> = {
   E_PAYMENT_REQUIRED: 'Out of credits: top up your account',
-  E_FREE_GRANT_DEPLETED: 'The free 100-credit grant is used up: subscribe to a plan',
+  E_FREE_GRANT_DEPLETED: 'The free credit grant is used up: subscribe to a plan',
   E_SUBSCRIPTION_PAUSED: 'Your plan is paused: resume it',
 };
 

@@ -51,8 +51,9 @@ export function requestLang(lang: string): string | undefined {
 }
 
 /**
- * How a job is to be run and exported, kept with it so that a job runner (or the next run) uses
- * what the user chose: requests in flight and the formats of its ZIP. (Its budget has a column.)
+ * What the user chose for a job beyond its identity, kept with it so that a job runner (or the next
+ * run) uses it: requests in flight, the formats of its ZIP, where it was exported, its name. (Its
+ * budget has a column.)
  */
 export const JobSettingsSchema = z.object({
   concurrency: z.number().int().min(1).max(64).default(4),
@@ -61,6 +62,10 @@ export const JobSettingsSchema = z.object({
   chunking: z
     .object({ targetSeconds: z.number().int().positive(), overlapSeconds: z.number().int().nonnegative() })
     .default({ targetSeconds: 60, overlapSeconds: 10 }),
+  /** Where the job's corpus was last written (a path, never a download); the next export's default. */
+  exportPath: z.string().nullable().default(null),
+  /** What the user calls the job; null: it is named after what it holds. */
+  name: z.string().nullable().default(null),
 });
 export type JobSettings = z.output<typeof JobSettingsSchema>;
 

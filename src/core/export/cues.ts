@@ -76,20 +76,42 @@ export function clampSeconds(seconds: number): number {
  * case no subtitle file can be made. Times are clamped (clampSeconds).
  *
  * Segments with blank text are dropped first, so that they neither make empty cues nor cut the
- * previous cue short. A cue ends at start + duration, or at the next cue's start where the two overlap
- * (as youtube-transcript-api's formatters do), and never before it starts.
+ * previous cue short. A cue ends at start + duration, or at the next cue's start where that falls
+ * within it (as youtube-transcript-api's formatters do). No cue has zero length, which WebVTT forbids
+ * and players skip (docs/product.md, the cue rule): a segment starting on the same millisecond as the
+ * next one shares the next one's cue, its lines first; one whose duration is zero (or rounds to zero)
+ * lasts until the next cue starts, or ZERO_DURATION_MS when no later cue does.
  */
 export function buildCues(segments: readonly ExportSegment[]): Cue[] | undefined {
   if (!segments.every(isTimed)) return undefined;
   const shown = segments
     .filter(isTimed)
-    .map((segment) => ({ segment, lines: captionLines(segment.text) }))
+    .map((segment) => ({
+      startMs: roundToMs(clampSeconds(segment.start)),
+      endMs: roundToMs(clampSeconds(segment.start + segment.duration)),
+      lines: captionLines(segment.text),
+    }))
     .filter(({ lines }) => lines.length > 0);
-  return shown.map(({ segment, lines }, index) => {
-    const startMs = roundToMs(clampSeconds(segment.start));
-    let endMs = roundToMs(clampSeconds(segment.start + segment.duration));
-    const next = shown[index + 1];
-    if (next !== undefined) endMs = Math.min(endMs, roundToMs(clampSeconds(next.segment.start)));
-    return { startMs, endMs: Math.max(startMs, endMs), lines };
+  const cues: Cue[] = [];
+  let sharing: string[] = [];
+  shown.forEach((cue, index) => {
+    const lines = [...sharing, ...cue.lines];
+    sharing = [];
+    const nextStartMs = shown[index + 1]?.startMs;
+    if (nextStartMs === cue.startMs) {
+      sharing = lines;
+      return;
+    }
+    const later = nextStartMs !== undefined && nextStartMs > cue.startMs ? nextStartMs : undefined;
+    let endMs = later === undefined ? cue.endMs : Math.min(cue.endMs, later);
+    if (endMs <= cue.startMs) endMs = later ?? Math.min(cue.startMs + ZERO_DURATION_MS, MAX_CUE_MS);
+    // Only a start clamped to the very end of time can still meet its end: it starts a moment before.
+    cues.push({ startMs: Math.min(cue.startMs, endMs - 1), endMs, lines });
   });
+  return cues;
 }
+
+/** How long a cue of zero duration is shown when no later cue starts: long enough to be read. */
+export const ZERO_DURATION_MS = 1000;
+
+const MAX_CUE_MS = MAX_SEGMENT_SECONDS * 1000;

@@ -8,7 +8,9 @@ import { CreditsAlert } from './shell/CreditsAlert';
 import { CreditsBar } from './shell/CreditsBar';
 import { Navigation } from './shell/Navigation';
 import { useWindowDrop } from './shell/useWindowDrop';
-import { startStores } from './stores';
+import { videosDone } from './lib/job-state';
+import { startStores, useJobs } from './stores';
+import type { JobsState } from './stores/jobs';
 
 const TITLES: Readonly<Record<Route['screen'], string>> = {
   jobs: 'Jobs',
@@ -17,15 +19,26 @@ const TITLES: Readonly<Record<Route['screen'], string>> = {
   detail: 'Job',
 };
 
+/** The whole percentage done of the newest running job, or null when none runs. */
+function runningProgress(state: JobsState): number | null {
+  const job = state.order.map((id) => state.byId[id]).find((candidate) => candidate?.status === 'running');
+  if (job === undefined || job.counts.total === 0) return null;
+  return Math.floor((videosDone(job) / job.counts.total) * 100);
+}
+
 /** The frame every screen shares: navigation, the credits bar, the credits alert, then the screen. */
 export function App() {
   const route = useRoute();
   const dragging = useWindowDrop();
 
+  const running = useJobs(runningProgress);
+
   useEffect(() => startStores(), []);
   useEffect(() => {
-    document.title = `${TITLES[route.screen]} · Scriptorium`;
-  }, [route.screen]);
+    // A running job's progress shows in the tab or the taskbar, whichever screen is open.
+    const progress = running === null ? '' : `${running} % · `;
+    document.title = `${progress}${TITLES[route.screen]} · Scriptorium`;
+  }, [route.screen, running]);
 
   return (
     <div className="app">

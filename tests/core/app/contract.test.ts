@@ -337,7 +337,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     const told402 = expect.objectContaining({
       jobId: job.id,
       code: 'E_FREE_GRANT_DEPLETED',
-      meaning: expect.stringMatching(/free 100-credit grant is used up.*subscribe/i),
+      meaning: expect.stringMatching(/free credit grant is used up.*subscribe/i),
       billingUrl: 'https://billing.example.com/',
     });
     expect(payments).toEqual([told402]);
@@ -368,8 +368,11 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     });
 
     expect(await api.keyStatus({})).toMatchObject({ set: true });
+    expect(await api.checkService({})).toBeNull();
     expect(await api.testConnection({})).toMatchObject({ ok: true });
     expect(await api.removeKey({})).toMatchObject({ set: false, storage: null });
+    // Whether a run could start is known without sending anything.
+    expect((await failure(api.checkService({}))).code).toBe('no_key');
     const missing = await api.testConnection({});
     expect(missing).toMatchObject({ ok: false });
     expect(missing.message).toMatch(/^No key is set: enter yours in Settings\. Nothing was sent\.$/);
@@ -387,6 +390,48 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
       expect(bytes.includes(sim.key)).toBe(false);
       expect(bytes.includes('sk_not_the_right_one')).toBe(false);
     }
+  });
+
+  it('names a job after what it holds, or as the user says, and renames it', async () => {
+    const mixed = draft([
+      'PLcontractNamedList_n3',
+      '@contract_named_n2',
+      'PLcontractOtherList_n2',
+      'dQw4w9WgXcQ',
+    ]);
+    const { job } = await api.createJob({ draft: mixed, start: false });
+    expect(job).toMatchObject({ title: '2 playlists, 1 channel and 1 video', name: null });
+
+    const named = await api.createJob({
+      draft: { ...mixed, name: '  Lectures, spring term ' },
+      start: false,
+    });
+    // The same sources make the same job: the name is not part of what it is.
+    expect(named).toMatchObject({ created: false, job: { id: job.id, title: 'Lectures, spring term' } });
+    expect(await api.renameJob({ jobId: job.id, name: 'Autumn' })).toMatchObject({
+      title: 'Autumn',
+      name: 'Autumn',
+    });
+    expect((await api.renameJob({ jobId: job.id, name: null })).title).toBe(
+      '2 playlists, 1 channel and 1 video',
+    );
+    for (const bad of ['', 'x'.repeat(201), 'two\nlines']) {
+      expect((await failure(api.renameJob({ jobId: job.id, name: bad }))).code).toBe('invalid_input');
+    }
+    expect((await api.jobDetail({ jobId: job.id })).job.name).toBeNull();
+    expect(sim.admin.requests()).toEqual([]);
+  });
+
+  it('finds the job a draft names without creating it', async () => {
+    const named = draft(['PLcontractFoundLater_n3']);
+    expect(await api.findJob({ draft: named })).toEqual({ job: null });
+    expect(await api.listJobs({})).toEqual([]);
+    const { job } = await api.createJob({ draft: named, start: false });
+    expect((await api.findJob({ draft: named })).job).toMatchObject({ id: job.id, status: 'draft' });
+    expect(
+      (await api.findJob({ draft: draft(['PLcontractFoundLater_n3'], { maxVideos: 2 }) })).job,
+    ).toBeNull();
+    expect(sim.admin.requests()).toEqual([]);
   });
 
   it('answers bad requests with typed errors and changes nothing', async () => {

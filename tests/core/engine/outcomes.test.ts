@@ -21,7 +21,7 @@ describe('402: the job waits for credits and resumes without buying anything twi
   const cases = [
     {
       code: 'E_FREE_GRANT_DEPLETED',
-      meaning: 'The free 100-credit grant is used up: subscribe to a plan',
+      meaning: 'The free credit grant is used up: subscribe to a plan',
       prepare: () => undefined,
     },
     {

@@ -73,13 +73,30 @@ describe('times', () => {
     expect(formatTimestamp(360_000_000 + 61_001, '.')).toBe('100:01:01.001');
   });
 
-  it('never ends a cue before it starts when a later segment starts earlier', () => {
+  it('lets only a cue that starts within another cut it short, never one that starts earlier', () => {
     const cues = timedCues([
       { text: 'second', start: 5, duration: 2 },
       { text: 'first', start: 1, duration: 2 },
     ]);
-    expect(cues[0]).toMatchObject({ startMs: 5000, endMs: 5000 });
+    expect(cues[0]).toMatchObject({ startMs: 5000, endMs: 7000 });
     expect(cues[1]).toMatchObject({ startMs: 1000, endMs: 3000 });
+  });
+
+  it('makes no cue of zero length: segments starting together share a cue, and a zero duration lasts until the next cue or a second', () => {
+    const cues = timedCues([
+      { text: 'together', start: 1, duration: 2 },
+      { text: 'at once', start: 1, duration: 3 },
+      { text: 'no duration', start: 5, duration: 0 },
+      { text: 'next', start: 6.5, duration: 1 },
+      { text: 'last, no duration', start: 9, duration: 0.0004 },
+    ]);
+    expect(cues).toEqual([
+      { startMs: 1000, endMs: 4000, lines: ['together', 'at once'] },
+      { startMs: 5000, endMs: 6500, lines: ['no duration'] },
+      { startMs: 6500, endMs: 7500, lines: ['next'] },
+      { startMs: 9000, endMs: 10_000, lines: ['last, no duration'] },
+    ]);
+    expect(cues.every((cue) => cue.endMs > cue.startMs)).toBe(true);
   });
 
   it('lets a blank segment neither make a cue nor cut the previous one short', () => {
@@ -105,8 +122,8 @@ describe('hostile times', () => {
     expect(renderSrt(cues)).toBe(
       [
         '1\n00:00:00,000 --> 00:00:01,000\nbefore zero\n',
-        '2\n2777:46:40,000 --> 2777:46:40,000\nfar away\n',
-        '3\n2777:46:40,000 --> 2777:46:40,000\noverflowing\n',
+        // Both start at the end of time: one cue, a millisecond long.
+        '2\n2777:46:39,999 --> 2777:46:40,000\nfar away\noverflowing\n',
       ].join('\n'),
     );
   });

@@ -414,11 +414,11 @@ describe('writeCorpus', () => {
     // Plain text: the tags go, the controls go, the lone & stays; each format then guards its own syntax.
     expect(zip.files[`srt/${stem}.srt`]).toBe(
       '1\n00:00:00,000 --> 00:00:01,000\n=cmd|[2J -> &\u202e\n\n' +
-        '2\n2777:46:40,000 --> 2777:46:40,000\nfar\n',
+        '2\n2777:46:39,999 --> 2777:46:40,000\nfar\n',
     );
     expect(zip.files[`vtt/${stem}.vtt`]).toBe(
       'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n=cmd|[2J --&gt; &amp;\u202e\n\n' +
-        '2777:46:40.000 --> 2777:46:40.000\nfar\n',
+        '2777:46:39.999 --> 2777:46:40.000\nfar\n',
     );
     expect(zip.files[`txt/${stem}.txt`]).toBe('=cmd|[2J --> &\u202e\nfar\n');
     expect(zip.transcripts[0]?.['segments']).toEqual([

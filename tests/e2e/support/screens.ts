@@ -39,10 +39,10 @@ export async function startJob(
   return (await heading.textContent()) ?? '';
 }
 
-/** Waits until the job's progress bar is full and its status says Completed. */
+/** Waits until the job's progress bar is full and its status says Completed (with any failures it had). */
 export async function expectCompleted(page: Page, title: string, videos: number): Promise<void> {
   const card = jobCard(page, title);
-  await expect(card.getByText('Completed', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(card.getByText(/^Completed(, .+)?$/)).toBeVisible({ timeout: 30_000 });
   const bar = page.getByRole('progressbar', { name: title, exact: true });
   await expect(bar).toHaveAttribute('aria-valuemax', String(videos));
   await expect(bar).toHaveAttribute('aria-valuenow', String(videos));

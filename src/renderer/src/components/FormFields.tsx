@@ -95,14 +95,22 @@ export function NumberField({
   );
 }
 
-/** A day, as the browser's date picker gives it: YYYY-MM-DD, or '' when none is set. */
+/**
+ * A day typed as YYYY-MM-DD, or '' when none is set. A text field, not the browser's date input,
+ * whose day, month and year are three stops of the Tab key each.
+ */
 export function DateField({ id, label, help, value, problem, onChange }: InputFieldProps) {
   return (
     <Field id={id} label={label} help={help} problem={problem}>
       {(describedBy) => (
         <input
           id={id}
-          type="date"
+          type="text"
+          inputMode="numeric"
+          placeholder="YYYY-MM-DD"
+          maxLength={10}
+          spellCheck={false}
+          autoComplete="off"
           value={value}
           aria-describedby={describedBy}
           aria-invalid={problem !== undefined}

@@ -1,11 +1,24 @@
 import type { JobView } from '../../../shared/contract';
 import { parseSource } from '../../../shared/sources';
-import { capitalize, plural, sentence } from './format';
+import { capitalize, formatCount, plural, sentence } from './format';
 
 /** Videos with an answer (fetched, unavailable, failed or left out by a filter). */
 export function videosDone(job: JobView): number {
   const { ok, unavailable, failed, skipped } = job.counts;
   return ok + unavailable + failed + skipped;
+}
+
+/**
+ * What a finished job lacks, in a few words for its status ("2 failed", "1 list not read"); null
+ * when it is not finished or lacks nothing. A job with gaps is not shown as a plain success.
+ */
+export function shortfall(job: JobView): string | null {
+  if (job.status !== 'completed') return null;
+  const parts = [
+    job.counts.failed > 0 ? `${formatCount(job.counts.failed)} failed` : '',
+    job.sourcesFailed > 0 ? `${plural(job.sourcesFailed, 'list')} not read` : '',
+  ].filter((part) => part !== '');
+  return parts.length === 0 ? null : parts.join(', ');
 }
 
 /** The job is being run by another Scriptorium process (the CLI): only that process can stop it. */

@@ -11,7 +11,7 @@ export interface SelectionFields {
   /** Minutes, '' for no limit. */
   shortestMinutes: string;
   longestMinutes: string;
-  /** YYYY-MM-DD as a date input gives it, '' for none. */
+  /** YYYY-MM-DD as typed, '' for none. */
   publishedAfter: string;
   publishedBefore: string;
   positions: string;

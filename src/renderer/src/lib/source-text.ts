@@ -1,6 +1,6 @@
 import type { SourceEntry } from '../../../shared/contract';
 import { sourceEntry, sourceLinesOfFile } from '../../../shared/source-files';
-import { readSourceLines } from '../../../shared/sources';
+import { checkSources, readSourceLines } from '../../../shared/sources';
 
 /**
  * The paste box's text as the contract's source entries, the way `--from FILE` reads a file: blank
@@ -8,6 +8,19 @@ import { readSourceLines } from '../../../shared/sources';
  */
 export function sourceEntries(text: string): SourceEntry[] {
   return readSourceLines(text).map(({ line, text: source }) => sourceEntry(`line ${line}`, source));
+}
+
+/**
+ * The paste box's text without the lines that are not sources (and the repeats of a source listed
+ * earlier), as checkSources finds them now; every other line, blank ones and comments included,
+ * stays as it was.
+ */
+export function withoutInvalidLines(text: string): string {
+  const invalid = new Set(checkSources(sourceEntries(text)).invalid.map((entry) => entry.where));
+  return text
+    .split(/\r\n|\r|\n/)
+    .filter((_line, index) => !invalid.has(`line ${index + 1}`))
+    .join('\n');
 }
 
 /** Lines of a dropped or chosen file, read as `--from` reads one: a CSV's first column, a text file's lines. */

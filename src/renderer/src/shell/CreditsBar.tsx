@@ -37,12 +37,15 @@ function credits(count: number): string {
   return `${formatCount(count)} ${count === 1 ? 'credit' : 'credits'}`;
 }
 
-function Fact({ term, children, long }: { term: string; children: ReactNode; long?: boolean }) {
+/**
+ * One fact of the bar. A `width` fact takes the same room whatever it says (its words cut short,
+ * whole in a tooltip), so that choosing another job never moves the bar's line breaks, nor the page
+ * below it between a click's press and its release.
+ */
+function Fact({ term, children, width }: { term: string; children: ReactNode; width?: 'job' | 'budget' }) {
   return (
-    <div className="credit-fact">
-      <dt className={long ? 'truncate' : undefined} title={long ? term : undefined}>
-        {term}
-      </dt>
+    <div className={width === undefined ? 'credit-fact' : `credit-fact credit-fact-${width}`}>
+      <dt title={width === 'job' ? term : undefined}>{term}</dt>
       <dd>{children}</dd>
     </div>
   );
@@ -51,14 +54,16 @@ function Fact({ term, children, long }: { term: string; children: ReactNode; lon
 function JobCredits({ job }: { job: JobView }) {
   return (
     <>
-      <Fact term={`Job “${job.title}”`} long>
+      <Fact term={`Job “${job.title}”`} width="job">
         {credits(job.creditsSpent)}
       </Fact>
-      {job.budget !== null && (
-        <Fact term="Budget left">
-          {formatCount(Math.max(0, job.budget - job.creditsSpent))} of {formatCount(job.budget)}
-        </Fact>
-      )}
+      <Fact term="Budget left" width="budget">
+        {job.budget === null ? (
+          <span className="muted">no budget</span>
+        ) : (
+          `${formatCount(Math.max(0, job.budget - job.creditsSpent))} of ${formatCount(job.budget)}`
+        )}
+      </Fact>
     </>
   );
 }

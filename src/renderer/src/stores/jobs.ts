@@ -29,6 +29,8 @@ export interface JobsState {
   retryWaited(event: EventPayload<'retryWait'>): void;
   paymentRequired(event: EventPayload<'paymentRequired'>): void;
   select(jobId: number | null): void;
+  /** Names the job; null names it after what it holds again. Throws ContractError when refused. */
+  rename(jobId: number, name: string | null): Promise<void>;
 }
 
 const newestFirst = (byId: Readonly<Record<number, JobView>>): number[] =>
@@ -105,6 +107,10 @@ export function createJobsStore(api: ScriptoriumApi, now: () => number = Date.no
 
     select(jobId) {
       if (get().selectedJobId !== jobId) set({ selectedJobId: jobId });
+    },
+
+    async rename(jobId, name) {
+      get().jobChanged(await api.renameJob({ jobId, name }));
     },
   }));
 }

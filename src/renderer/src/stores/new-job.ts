@@ -1,9 +1,16 @@
 import { createStore } from 'zustand';
-import type { JobDefaults, JobDetail, JobDraft, ScriptoriumApi, SourceLine } from '../../../shared/contract';
+import {
+  JobNameSchema,
+  type JobDefaults,
+  type JobDetail,
+  type JobDraft,
+  type ScriptoriumApi,
+  type SourceLine,
+} from '../../../shared/contract';
 import { describeError, type ShownError } from '../lib/errors';
 import { fieldsOf, readOptionFields, type OptionFields, type OptionProblems } from '../lib/job-options';
 import { NO_SELECTION, readSelectionFields, type SelectionFields } from '../lib/selection-fields';
-import { appendLines, sourceEntries } from '../lib/source-text';
+import { appendLines, sourceEntries, withoutInvalidLines } from '../lib/source-text';
 
 /** How long typing must pause before the lines are checked. */
 export const CHECK_DELAY_MS = 300;
@@ -18,6 +25,8 @@ export type PreviewState =
 export interface NewJobState {
   /** The paste box, as typed. */
   text: string;
+  /** The job's name as typed; '' names it after what it holds. */
+  name: string;
   /** The job options; null until the defaults from Settings arrive. */
   fields: OptionFields | null;
   /** Which videos of each list to take: the job's filters, as typed. */
@@ -38,6 +47,9 @@ export interface NewJobState {
   lastStarted: { jobId: number; created: boolean } | null;
 
   setText(text: string): void;
+  setName(name: string): void;
+  /** Takes the lines that are not sources out of the paste box. */
+  removeInvalidLines(): void;
   /** Adds sources at the end of the paste box; `from` names where they came from. */
   addLines(lines: readonly string[], from: string): void;
   /** Says what happened to something dropped or chosen that added nothing. */
@@ -100,7 +112,7 @@ export function createNewJobStore(api: ScriptoriumApi) {
 
     /** The draft the form describes, or null after saying what is missing. */
     const draftOf = (): JobDraft | null => {
-      const { text, fields, selection } = get();
+      const { text, name, fields, selection } = get();
       if (fields === null) return null;
       const sources = sourceEntries(text);
       const options = readOptionFields(fields);
@@ -128,16 +140,26 @@ export function createNewJobStore(api: ScriptoriumApi) {
         });
         return null;
       }
+      const named = name.trim() === '' ? undefined : JobNameSchema.safeParse(name);
+      if (named !== undefined && !named.success) {
+        set({
+          fieldProblems: {},
+          formProblem: `Job name: ${named.error.issues[0]?.message ?? 'not a name'}.`,
+        });
+        return null;
+      }
       set({ fieldProblems: {}, formProblem: null });
       return {
         sources,
         ...options.value,
         ...(filters.filters !== undefined && { filters: filters.filters }),
+        ...(named !== undefined && { name: named.data }),
       };
     };
 
     return {
       text: '',
+      name: '',
       fields: null,
       selection: NO_SELECTION,
       lines: [],
@@ -154,6 +176,22 @@ export function createNewJobStore(api: ScriptoriumApi) {
       setText(text) {
         set({ text, ...edited() });
         scheduleCheck(CHECK_DELAY_MS);
+      },
+
+      setName(name) {
+        set({ name });
+      },
+
+      removeInvalidLines() {
+        const before = get().text;
+        const text = withoutInvalidLines(before);
+        const removed = before.split(/\r\n|\r|\n/).length - text.split('\n').length;
+        set({
+          text,
+          added: `Removed ${removed === 1 ? '1 line' : `${removed} lines`} that were not sources.`,
+          ...edited(),
+        });
+        scheduleCheck(0);
       },
 
       addLines(lines, from) {

@@ -1,17 +1,29 @@
 import { createStore } from 'zustand';
-import type { JobDefaults, KeyStatus, ScriptoriumApi, Settings } from '../../../shared/contract';
+import type {
+  AddressInUse,
+  JobDefaults,
+  KeyStatus,
+  ScriptoriumApi,
+  Settings,
+} from '../../../shared/contract';
 import { describeError } from '../lib/errors';
 
 export interface SettingsState {
   settings: Settings | null;
   /** Whether a key is set and where it is kept; the key itself never reaches the renderer. */
   keyStatus: KeyStatus | null;
+  /** The service address requests go to, and where it comes from. */
+  addressInUse: AddressInUse | null;
   loadError: string | null;
   load(): Promise<void>;
   /** The actions below reject with the app's error, for the screen to show. */
   saveKey(key: string): Promise<KeyStatus>;
   removeKey(): Promise<KeyStatus>;
-  /** Saves the address ('' keeps the one in force) and reads the key's status for it, then asks the service something free. */
+  /**
+   * Saves the address, which is then the one in use ('' forgets the saved one: the address the app
+   * started with is used again, if any), reads the key's status for it, then asks the service
+   * something free, at that address.
+   */
   testConnection(serviceUrl: string): Promise<{ ok: boolean; message: string }>;
   saveBillingUrl(billingUrl: string): Promise<void>;
   saveDefaults(defaults: JobDefaults): Promise<void>;
@@ -22,11 +34,16 @@ export function createSettingsStore(api: ScriptoriumApi) {
   return createStore<SettingsState>()((set) => ({
     settings: null,
     keyStatus: null,
+    addressInUse: null,
     loadError: null,
     async load() {
       try {
-        const [settings, keyStatus] = await Promise.all([api.getSettings({}), api.keyStatus({})]);
-        set({ settings, keyStatus, loadError: null });
+        const [settings, keyStatus, addressInUse] = await Promise.all([
+          api.getSettings({}),
+          api.keyStatus({}),
+          api.addressInUse({}),
+        ]);
+        set({ settings, keyStatus, addressInUse, loadError: null });
       } catch (error) {
         set({ loadError: describeError(error).message });
       }
@@ -43,13 +60,12 @@ export function createSettingsStore(api: ScriptoriumApi) {
     },
     async testConnection(serviceUrl) {
       const address = serviceUrl.trim();
-      if (address !== '') {
-        // A key is kept for one address: a new address shows that the key is wanted again.
-        set({
-          settings: await api.updateSettings({ serviceUrl: address }),
-          keyStatus: await api.keyStatus({}),
-        });
-      }
+      // A key is kept for one address: a new address shows that the key is wanted again.
+      set({
+        settings: await api.updateSettings({ serviceUrl: address === '' ? null : address }),
+        keyStatus: await api.keyStatus({}),
+        addressInUse: await api.addressInUse({}),
+      });
       return api.testConnection({});
     },
     async saveBillingUrl(billingUrl) {

@@ -9,6 +9,7 @@ import { JobActions } from '../jobs/JobActions';
 import { JobProgress } from '../jobs/JobProgress';
 import { StatusBadge } from '../jobs/StatusBadge';
 import { SelectionLine, SyncsTable } from './JobHistory';
+import { RenameJob } from './RenameJob';
 import { useJobDetail } from './useJobDetail';
 import { VideoDetails } from './VideoDetails';
 import { VideoFilters } from './VideoFilters';
@@ -51,7 +52,8 @@ function JobSections({ job }: { job: JobView }) {
       </p>
       <div className="detail-title">
         <ScreenHeading>{job.title}</ScreenHeading>
-        <StatusBadge status={job.status} />
+        <StatusBadge job={job} />
+        <RenameJob job={job} />
       </div>
       <section className="card" aria-label="Progress">
         <JobProgress job={job} />

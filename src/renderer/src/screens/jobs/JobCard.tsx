@@ -31,7 +31,7 @@ export function JobCard({
         <h2 id={titleId} className="job-title">
           <a href={routeHref.job(jobId)}>{job.title}</a>
         </h2>
-        <StatusBadge status={job.status} />
+        <StatusBadge job={job} />
       </header>
       <p className="job-meta">
         Job {job.id} · created {formatWhen(job.createdAt)} · {describeSources(job)}

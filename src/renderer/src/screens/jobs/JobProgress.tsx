@@ -2,7 +2,7 @@ import type { JobView } from '../../../../shared/contract';
 import { ProgressBar, type Tone } from '../../components/ProgressBar';
 import { useSecondsUntil } from '../../components/useSecondsUntil';
 import { formatCount, formatDuration, formatRate, formatWhen, plural } from '../../lib/format';
-import { describeGaps, describeStop, runsElsewhere, videosDone } from '../../lib/job-state';
+import { describeGaps, describeStop, runsElsewhere, shortfall, videosDone } from '../../lib/job-state';
 import { useJobs } from '../../stores';
 import type { RetryWait } from '../../stores/jobs';
 
@@ -32,7 +32,7 @@ export function JobProgress({ job }: { job: JobView }) {
         value={done}
         max={total}
         valueText={valueText}
-        tone={TONES[job.status]}
+        tone={shortfall(job) === null ? TONES[job.status] : 'warning'}
       />
       <p className="job-counts">
         <span>{valueText}</span>

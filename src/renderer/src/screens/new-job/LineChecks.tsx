@@ -1,6 +1,7 @@
+import { useState } from 'react';
 import type { SourceLine } from '../../../../shared/contract';
 import { plural, sourceKindLabel } from '../../lib/format';
-import { useNewJob } from '../../stores';
+import { newJobStore, useNewJob } from '../../stores';
 
 /** More lines than this are summed up rather than all listed; lines with a problem are always listed. */
 const MAX_LISTED = 300;
@@ -10,20 +11,41 @@ export function LineChecks() {
   const lines = useNewJob((state) => state.lines);
   const checking = useNewJob((state) => state.checking);
   const checkError = useNewJob((state) => state.checkError);
+  const [onlyProblems, setOnlyProblems] = useState(false);
   const problems = lines.filter((line) => line.kind === null || line.warning !== null);
+  const invalid = lines.filter((line) => line.kind === null).length;
   const listed =
-    lines.length <= MAX_LISTED
-      ? lines
-      : [...problems, ...lines.filter((line) => line.kind !== null && line.warning === null)].slice(
-          0,
-          Math.max(MAX_LISTED, problems.length),
-        );
+    onlyProblems && problems.length > 0
+      ? problems
+      : lines.length <= MAX_LISTED
+        ? lines
+        : [...problems, ...lines.filter((line) => line.kind !== null && line.warning === null)].slice(
+            0,
+            Math.max(MAX_LISTED, problems.length),
+          );
 
   return (
     <div className="line-checks">
       <p id="sources-summary" className="line-summary" role="status">
         {checkError ?? (checking && lines.length === 0 ? 'Checking the lines…' : summarize(lines))}
       </p>
+      {problems.length > 0 && (
+        <div className="line-tools">
+          <label className="choice-inline">
+            <input
+              type="checkbox"
+              checked={onlyProblems}
+              onChange={(event) => setOnlyProblems(event.target.checked)}
+            />
+            Show only problems
+          </label>
+          {invalid > 0 && (
+            <button type="button" onClick={() => newJobStore.getState().removeInvalidLines()}>
+              Remove invalid lines
+            </button>
+          )}
+        </div>
+      )}
       {listed.length > 0 && (
         <div className="line-table-wrap" tabIndex={0} aria-label="How each line reads" role="region">
           <table className="line-table">
@@ -41,7 +63,13 @@ export function LineChecks() {
             </tbody>
           </table>
           {listed.length < lines.length && (
-            <p className="help">{plural(lines.length - listed.length, 'more valid line')} not listed here.</p>
+            <p className="help">
+              {plural(
+                lines.length - listed.length,
+                onlyProblems ? 'line without a problem' : 'more valid line',
+              )}{' '}
+              not listed here.
+            </p>
           )}
         </div>
       )}

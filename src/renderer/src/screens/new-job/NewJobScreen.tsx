@@ -1,4 +1,5 @@
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { TextField } from '../../components/FormFields';
 import { OptionFields } from '../../components/OptionFields';
 import { ScreenHeading } from '../../components/ScreenHeading';
 import { navigate, routeHref } from '../../routing';
@@ -7,6 +8,21 @@ import { LineChecks } from './LineChecks';
 import { PreviewPanel } from './PreviewPanel';
 import { SelectionGroup } from './SelectionGroup';
 import { SourcesInput } from './SourcesInput';
+
+/** What the user calls the job; left empty, it is named after what it holds. */
+function JobNameField() {
+  const name = useNewJob((state) => state.name);
+  return (
+    <TextField
+      id="new-job-name"
+      label="Job name"
+      help="Optional. Left empty, the job is named after what it holds: a list's title, or “3 playlists and 2 channels”."
+      value={name}
+      problem={undefined}
+      onChange={(value) => newJobStore.getState().setName(value)}
+    />
+  );
+}
 
 /** Sources in, options set, a preview of the cost, then Start. */
 export function NewJobScreen() {
@@ -33,6 +49,7 @@ export function NewJobScreen() {
           <h2 id="sources-heading">What to export</h2>
           <SourcesInput />
           <LineChecks />
+          <JobNameField />
         </section>
 
         <section className="card" aria-labelledby="options-heading">

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { JobDetail, SourceLine } from '../../../../shared/contract';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formatCount, plural, sourceKindLabel } from '../../lib/format';
@@ -7,9 +8,20 @@ import { PreviewSelection } from './PreviewSelection';
 /** The preview: its progress while the lists are read, then what the job holds and will cost. */
 export function PreviewPanel() {
   const preview = useNewJob((state) => state.preview);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Below a long paste the result would appear out of sight: bring it into view, and the focus with it.
+  useEffect(() => {
+    if (preview.phase !== 'done') return;
+    heading.current?.scrollIntoView({ block: 'start' });
+    heading.current?.focus({ preventScroll: true });
+  }, [preview.phase]);
   return (
     <section className="preview" aria-labelledby="preview-heading">
-      {preview.phase !== 'idle' && <h2 id="preview-heading">Preview</h2>}
+      {preview.phase !== 'idle' && (
+        <h2 id="preview-heading" ref={heading} tabIndex={-1}>
+          Preview
+        </h2>
+      )}
       {preview.phase === 'walking' && <Walking jobId={preview.jobId} stopping={preview.stopping} />}
       {preview.phase === 'failed' && <ErrorMessage error={preview.error} />}
       {preview.phase === 'done' && (

@@ -30,6 +30,7 @@ export function KeySection() {
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (key.trim() === '') {
+      setDone('');
       setProblem({ message: 'Paste your API key first.', fixInSettings: false });
       return;
     }

@@ -4,7 +4,7 @@ import { checkServiceAddress } from '../../../../shared/service-access';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError } from '../../lib/errors';
 import { safeHttpsUrl } from '../../lib/links';
-import { settingsStore } from '../../stores';
+import { settingsStore, useSettings } from '../../stores';
 
 /** Where the service is (with a test that costs nothing) and where its billing page is. */
 export function ServiceSection({ settings }: { settings: Settings }) {
@@ -55,10 +55,12 @@ function ServiceAddress({ saved }: { saved: string | null }) {
           onChange={(event) => setAddress(event.target.value)}
         />
         <p id="service-url-help" className="help">
-          The Transcript Service’s address, such as https://api.example.com. Left empty, the address
-          Scriptorium was started with is used. Test connection saves it, then asks the service a question
-          that costs nothing. A new address asks for the key again.
+          The Transcript Service’s address, such as https://api.example.com. Test connection saves it, and
+          from then on it is the one in use; then it asks that address a question that costs nothing. Left
+          empty, the address Scriptorium was started with (if any) is used. A new address asks for the key
+          again.
         </p>
+        <AddressInUseLine />
       </div>
       <div className="form-actions">
         <button type="submit" aria-disabled={testing || undefined}>
@@ -78,6 +80,26 @@ function ServiceAddress({ saved }: { saved: string | null }) {
         {testing ? 'Testing…' : result?.message}
       </p>
     </form>
+  );
+}
+
+/** Which address requests go to now, and where it comes from: one rule, said on screen. */
+function AddressInUseLine() {
+  const inUse = useSettings((state) => state.addressInUse);
+  if (inUse === null) return null;
+  return (
+    <p className="address-in-use" role="status">
+      {inUse.url === null ? (
+        'No address is in use yet: nothing can be sent until one is saved.'
+      ) : (
+        <>
+          In use: <strong>{inUse.url}</strong>
+          {inUse.from === 'settings'
+            ? ', saved here.'
+            : ', given when Scriptorium started (--base-url or TRANSCRIPT_API_BASE_URL).'}
+        </>
+      )}
+    </p>
   );
 }
 

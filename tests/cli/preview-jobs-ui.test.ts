@@ -67,10 +67,11 @@ describe('scriptorium jobs and credits', () => {
       ).code,
     ).toBe(3);
     const listed = await runCli(['jobs'], env);
-    expect(listed.stdout).toMatch(/Job 1 paused: the budget of 5 credits is spent\./);
-    expect(listed.stdout).toMatch(
-      /Continue with: scriptorium export PLstoppedByBudget_n20 --lang es,orig --budget <more credits> --out FILE\.zip/,
+    expect(listed.stdout).toMatch(/Job 1 is paused: the budget of 5 credits is spent\./);
+    expect(listed.stdout).toContain(
+      `Continue with: ./bin/scriptorium export PLstoppedByBudget_n20 --lang es,orig --budget 5 --out ${out}`,
     );
+    expect(listed.stdout).toMatch(/\(with a --budget larger than its 5 credits, to buy more\)/);
   });
 });
 

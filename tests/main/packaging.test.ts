@@ -277,7 +277,10 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
     expect(files).toContain(join(userData, KEY_FILE));
     expect(files.filter((file) => readFileSync(file).includes(key))).toEqual([]);
     const keychain = fakeSafeStorage({ secret: Buffer.from(secret, 'hex') });
-    expect(keychain.decryptString(readFileSync(join(userData, KEY_FILE)))).toBe(sim.key);
+    // Kept with the address it was saved for, encrypted together.
+    expect(JSON.parse(keychain.decryptString(readFileSync(join(userData, KEY_FILE))))).toMatchObject({
+      key: sim.key,
+    });
     expect(desktop.stderr()).not.toContain(sim.key);
   });
 });

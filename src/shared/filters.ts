@@ -14,9 +14,13 @@ export const FiltersSchema = z.object({
   /** Seconds, from the listing's length text; a video whose length is not given is kept. */
   minDuration: z.number().int().nonnegative().optional(),
   maxDuration: z.number().int().nonnegative().optional(),
-  /** YYYY-MM-DD; from the listing's date, or its relative text ("3 weeks ago"), which is approximate. */
+  /**
+   * YYYY-MM-DD, both days included. A listing's date is an interval (published.ts): a video is kept
+   * when its whole interval lies in the window, or, with publishedOverlap, when the two overlap.
+   */
   publishedAfter: z.string().optional(),
   publishedBefore: z.string().optional(),
+  publishedOverlap: z.boolean().optional(),
   /** Positions within each list, in yt-dlp's --playlist-items syntax: "1-50,100,-10:". */
   items: z.string().max(1000).optional(),
   /** Leave out videos the listing says have no captions (off by default: see docs/product.md). */
@@ -127,6 +131,20 @@ export function checkFilters(filters: Filters): string | null {
       return `${name} ${day}: expected a date such as 2024-05-31`;
   }
   if (
+    filters.publishedAfter !== undefined &&
+    filters.publishedBefore !== undefined &&
+    filters.publishedAfter > filters.publishedBefore
+  ) {
+    return `--published-after ${filters.publishedAfter} is later than --published-before ${filters.publishedBefore}`;
+  }
+  if (
+    filters.publishedOverlap === true &&
+    filters.publishedAfter === undefined &&
+    filters.publishedBefore === undefined
+  ) {
+    return '--published-overlap needs --published-after or --published-before';
+  }
+  if (
     filters.minDuration !== undefined &&
     filters.maxDuration !== undefined &&
     filters.minDuration > filters.maxDuration
@@ -147,8 +165,10 @@ export function describeFilters(filters: Filters): string[] {
   if (filters.rejectTitle !== undefined) words.push(`title does not match /${filters.rejectTitle}/i`);
   if (filters.minDuration !== undefined) words.push(`at least ${filters.minDuration} s long`);
   if (filters.maxDuration !== undefined) words.push(`at most ${filters.maxDuration} s long`);
-  if (filters.publishedAfter !== undefined) words.push(`published after ${filters.publishedAfter}`);
-  if (filters.publishedBefore !== undefined) words.push(`published before ${filters.publishedBefore}`);
+  if (filters.publishedAfter !== undefined) words.push(`published on or after ${filters.publishedAfter}`);
+  if (filters.publishedBefore !== undefined) words.push(`published on or before ${filters.publishedBefore}`);
+  if (filters.publishedOverlap === true)
+    words.push('a date known only roughly ("3 weeks ago") counts when it may fall in the window');
   if (filters.items !== undefined) words.push(`positions ${filters.items} of each list`);
   if (filters.skipUncaptioned === true) words.push('captioned, as the listing says');
   return words;

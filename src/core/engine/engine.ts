@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
-import { exportRowsOf, languagesOfJob, type ExportRow } from '../store/export-rows';
 import {
+  exportRowsOf,
+  languagesOfJob,
+  membershipRowsOf,
+  type ExportRow,
+  type MembershipRow,
+} from '../store/export-rows';
+import {
+  countListingDates,
   recoverFetchingItems,
   resetFailedItems,
   resetUnavailableItems,
@@ -25,12 +32,21 @@ import { itemCounts, skippedByFilter } from '../store/items';
 import { creditsOfJob } from '../store/ledger';
 import { finishSync, startSync, syncsOfJob, type SyncRecord } from '../store/syncs';
 import { pagesOfJob, reopenFailedWalks, sourcesOfJob } from '../store/sources';
+import {
+  changesOf,
+  currentVersion,
+  recordRetries,
+  versionsOf,
+  type ChangeRecord,
+  type VersionRecord,
+} from '../store/versions';
 import { creditStatusOf, setBalanceSetting } from './credits';
 import { TypedEmitter } from './emitter';
 import { jobKey } from './identity';
 import { findOrCreateJobRow, summarize } from './jobs';
 import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
 import { completedOutcome, JobRun, unwalkedLists } from './run';
+import { Selection } from './selection';
 import {
   cacheLang,
   JobOptionsSchema,
@@ -193,11 +209,16 @@ export class Engine {
     return { outcome, ...found };
   }
 
-  /** The job's syncs (oldest first), the videos each filter left out, its transcripts by language. */
+  /**
+   * The job's syncs (oldest first), the videos each filter left out, its transcripts by language, and
+   * its corpus's versions: the one it holds now, and those released.
+   */
   history(jobId: number): {
     syncs: SyncRecord[];
     skippedByFilter: Array<{ reason: string; videos: number }>;
     languages: Record<string, number>;
+    version: number;
+    versions: VersionRecord[];
   } {
     this.#record(jobId);
     const { db } = this.#deps;
@@ -205,7 +226,23 @@ export class Engine {
       syncs: syncsOfJob(db, jobId),
       skippedByFilter: skippedByFilter(db, jobId),
       languages: languagesOfJob(db, jobId),
+      version: currentVersion(db, jobId),
+      versions: versionsOf(db, jobId),
     };
+  }
+
+  /**
+   * How many of the job's videos have a publication interval that crosses an end of its date window:
+   * left out unless the job asks for overlap, kept if it does; 0 without a date filter.
+   */
+  uncertainDates(jobId: number): number {
+    const options = JobOptionsSchema.parse(JSON.parse(this.#record(jobId).optionsJson));
+    const filters = options.filters;
+    if (filters?.publishedAfter === undefined && filters?.publishedBefore === undefined) return 0;
+    const selection = new Selection(filters);
+    return countListingDates(this.#deps.db, jobId, (published, listedAt) =>
+      selection.uncertainDate({ published, listedAt: listedAt === null ? undefined : Date.parse(listedAt) }),
+    );
   }
 
   /**
@@ -284,6 +321,7 @@ export class Engine {
       chunking: settings.chunking ?? current.chunking,
       exportPath: settings.exportPath === undefined ? current.exportPath : settings.exportPath,
       name: settings.name === undefined ? current.name : settings.name,
+      citation: settings.citation === undefined ? current.citation : settings.citation,
     });
     const at = this.#now();
     this.#deps.db
@@ -351,10 +389,10 @@ export class Engine {
    * Returns how many videos and walks were reset.
    */
   retryFailed(jobId: number): number {
-    return this.#requeue(
-      jobId,
-      (at) => resetFailedItems(this.#deps.db, jobId, at) + reopenFailedWalks(this.#deps.db, jobId),
-    );
+    return this.#requeue(jobId, (at) => {
+      recordRetries(this.#deps.db, jobId, 'failed', at);
+      return resetFailedItems(this.#deps.db, jobId, at) + reopenFailedWalks(this.#deps.db, jobId);
+    });
   }
 
   /**
@@ -362,7 +400,10 @@ export class Engine {
    * to ask the service again; as retryFailed otherwise. Returns how many were reset.
    */
   retryUnavailable(jobId: number): number {
-    return this.#requeue(jobId, (at) => resetUnavailableItems(this.#deps.db, jobId, at));
+    return this.#requeue(jobId, (at) => {
+      recordRetries(this.#deps.db, jobId, 'unavailable', at);
+      return resetUnavailableItems(this.#deps.db, jobId, at);
+    });
   }
 
   /** Runs `reset` (which returns how much it put back) and readies the job to continue. */
@@ -448,12 +489,24 @@ export class Engine {
   }
 
   /**
-   * Streams the job's videos for export in order (source position, then position in the
-   * source), joined with their transcripts, a page of rows at a time so that memory stays flat.
+   * Streams the job's videos for export by corpus number, joined with their transcripts, a page of
+   * rows at a time so that memory stays flat.
    */
   exportRows(jobId: number): Iterable<ExportRow> {
     this.#record(jobId);
     return { [Symbol.iterator]: () => exportRowsOf(this.#deps.db, jobId) };
+  }
+
+  /** Every source of each of the job's videos, by corpus number, page by page as exportRows. */
+  exportMemberships(jobId: number): Iterable<MembershipRow> {
+    this.#record(jobId);
+    return { [Symbol.iterator]: () => membershipRowsOf(this.#deps.db, jobId) };
+  }
+
+  /** What each version of the job's corpus after the first added, retried or changed. */
+  exportChanges(jobId: number): Iterable<ChangeRecord> {
+    this.#record(jobId);
+    return { [Symbol.iterator]: () => changesOf(this.#deps.db, jobId) };
   }
 
   /** Adds a listener; returns a function that removes it. */

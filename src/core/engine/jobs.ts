@@ -1,6 +1,7 @@
 import type { Database } from '../store';
 import { itemCounts, insertItem, type ItemCounts } from '../store/items';
 import { insertJob, jobByKey, setJobStatus, type JobRecord } from '../store/jobs';
+import { addMembership } from '../store/memberships';
 import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
 import { insertSource, setWalkStatus, sourcesOfJob } from '../store/sources';
 import { jobKey } from './identity';
@@ -42,7 +43,9 @@ export function findOrCreateJobRow(
           input: source.input,
         });
         if (source.kind === 'video') {
-          insertItem(db, { jobId, sourceId, position: 1, videoId: source.id, title: '', at });
+          // A new job's videos belong to its first version.
+          insertItem(db, { jobId, sourceId, position: 1, videoId: source.id, title: '', at, version: 1 });
+          addMembership(db, { jobId, videoId: source.id, sourceId, position: null, listedAt: null });
           setWalkStatus(db, sourceId, 'done', 1);
         }
       });

@@ -5,6 +5,7 @@ import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
 import { itemCounts } from '../store/items';
 import { jobById, setJobBudget, setJobStatus, type JobStatusChange } from '../store/jobs';
 import { sourcesOfJob } from '../store/sources';
+import { releaseVersion } from '../store/versions';
 import { CreditBudget } from './budget';
 import { recordLast402 } from './credits';
 import type { TypedEmitter } from './emitter';
@@ -257,7 +258,10 @@ export class JobRun {
       this.#writeFinalStatus({ status: 'queued' });
       throw new Error(`Job ${jobId} stopped with work left and no reason; run it again to continue.`);
     }
-    this.#writeFinalStatus({ status: 'completed', finishedAt: this.#now() });
+    const finishedAt = this.#now();
+    this.#writeFinalStatus({ status: 'completed', finishedAt }, () =>
+      releaseVersion(this.#deps.db, jobId, finishedAt),
+    );
     return completedOutcome(this.#deps.db, jobId);
   }
 
@@ -305,11 +309,16 @@ export class JobRun {
     }).immediate();
   }
 
-  /** The status the run ends with and the lease's release, together: no other process sees one without the other. */
-  #writeFinalStatus(change: Omit<JobStatusChange, 'at'>): void {
+  /**
+   * The status the run ends with and the lease's release, together: no other process sees one without
+   * the other; `alongside` writes what goes with that status (a completed job releases its corpus's
+   * version) in the same transaction.
+   */
+  #writeFinalStatus(change: Omit<JobStatusChange, 'at'>, alongside?: () => void): void {
     this.#deps.db
       .transaction(() => {
         this.#writeStatus(change);
+        alongside?.();
         this.#options.lease.release();
       })
       .immediate();

@@ -1,11 +1,11 @@
 import {
-  parseDay,
   parsePositions,
   positionSelected,
   positionsNeedSize,
   type Filters,
   type PositionRange,
 } from '../../shared/filters';
+import { placeInWindow, publishedInterval } from '../../shared/published';
 
 /** What a list page says of one video, as the filters read it. */
 export interface ListedVideo {
@@ -15,34 +15,13 @@ export interface ListedVideo {
   durationSeconds?: number | undefined;
   /** As given: an ISO date, or relative text ("3 weeks ago"). */
   published?: string | undefined;
+  /** When its list page was read (ms since the epoch), which dates relative text. */
+  listedAt?: number | undefined;
   hasCaptions?: boolean | undefined;
 }
 
 /** The filters cannot tell yet: a position counted from the end of a list whose size is not known. */
 export const NEEDS_LIST_SIZE = Symbol('needs the list size');
-
-const UNITS_MS: Readonly<Record<string, number>> = {
-  second: 1_000,
-  minute: 60_000,
-  hour: 3_600_000,
-  day: 86_400_000,
-  week: 7 * 86_400_000,
-  month: 30 * 86_400_000,
-  year: 365 * 86_400_000,
-};
-const RELATIVE = /(\d+)\s*(second|minute|hour|day|week|month|year)s?\s+ago/i;
-
-/**
- * When a video was published, in ms since the epoch: exact from a date, approximate from relative
- * text (a month taken as 30 days, a year as 365); undefined when the listing does not say.
- */
-export function publishedAt(text: string | undefined, now: number): number | undefined {
-  if (text === undefined) return undefined;
-  const relative = RELATIVE.exec(text);
-  if (relative !== null) return now - Number(relative[1]) * (UNITS_MS[relative[2]!.toLowerCase()] ?? 0);
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : at;
-}
 
 /** "1:02:03", "12:34" or "45" as seconds; undefined for anything else (a live stream, say). */
 export function lengthSeconds(text: string | undefined): number | undefined {
@@ -69,27 +48,18 @@ export function viewCount(text: string | undefined): number | undefined {
  */
 export class Selection {
   readonly #filters: Filters;
-  readonly #now: number;
   readonly #match: RegExp | undefined;
   readonly #reject: RegExp | undefined;
   readonly #positions: PositionRange[] | undefined;
-  readonly #after: number | undefined;
-  readonly #before: number | undefined;
 
-  /** `now` dates relative publication texts ("3 weeks ago" as of this walk). */
-  constructor(filters: Filters | undefined, now: number) {
+  constructor(filters: Filters | undefined) {
     this.#filters = filters ?? {};
-    this.#now = now;
     this.#match =
       this.#filters.matchTitle === undefined ? undefined : new RegExp(this.#filters.matchTitle, 'iu');
     this.#reject =
       this.#filters.rejectTitle === undefined ? undefined : new RegExp(this.#filters.rejectTitle, 'iu');
     const positions = this.#filters.items === undefined ? undefined : parsePositions(this.#filters.items);
     this.#positions = positions?.ok ? positions.ranges : undefined;
-    this.#after =
-      this.#filters.publishedAfter === undefined ? undefined : parseDay(this.#filters.publishedAfter);
-    this.#before =
-      this.#filters.publishedBefore === undefined ? undefined : parseDay(this.#filters.publishedBefore);
   }
 
   /** Whether positions from the end of a list are asked for: then the list's size must be known. */
@@ -117,15 +87,43 @@ export class Selection {
       return `shorter than ${f.minDuration} s`;
     if (seconds !== undefined && f.maxDuration !== undefined && seconds > f.maxDuration)
       return `longer than ${f.maxDuration} s`;
-    if (this.#after !== undefined || this.#before !== undefined) {
-      const published = publishedAt(video.published, this.#now);
-      if (published !== undefined && this.#after !== undefined && published < this.#after)
-        return `published before ${f.publishedAfter}`;
-      if (published !== undefined && this.#before !== undefined && published >= this.#before + 86_400_000)
-        return `published after ${f.publishedBefore}`;
-    }
+    const dates = this.#datesVerdict(video);
+    if (dates !== null) return dates;
     if (f.skipUncaptioned === true && video.hasCaptions === false)
       return 'the listing says it has no captions';
     return null;
+  }
+
+  /**
+   * Whether the publication interval lies in the window: wholly (or, with publishedOverlap, partly).
+   * A video whose listing gives no date it can read is kept.
+   */
+  #datesVerdict(video: ListedVideo): string | null {
+    const { publishedAfter: after, publishedBefore: before, publishedOverlap } = this.#filters;
+    if (after === undefined && before === undefined) return null;
+    const interval = publishedInterval(video.published, video.listedAt);
+    if (interval === undefined) return null;
+    switch (placeInWindow(interval, { after, before })) {
+      case 'inside':
+        return null;
+      case 'before':
+        return `published before ${after}`;
+      case 'after':
+        return `published after ${before}`;
+      case 'straddles-start':
+        return publishedOverlap === true ? null : `perhaps published before ${after}`;
+      case 'straddles-end':
+        return publishedOverlap === true ? null : `perhaps published after ${before}`;
+    }
+  }
+
+  /** Whether the video's interval crosses an end of the date window: the filters cannot be sure of it. */
+  uncertainDate(video: Pick<ListedVideo, 'published' | 'listedAt'>): boolean {
+    const { publishedAfter: after, publishedBefore: before } = this.#filters;
+    if (after === undefined && before === undefined) return false;
+    const interval = publishedInterval(video.published, video.listedAt);
+    if (interval === undefined) return false;
+    const place = placeInWindow(interval, { after, before });
+    return place === 'straddles-start' || place === 'straddles-end';
   }
 }

@@ -50,6 +50,16 @@ export function requestLang(lang: string): string | undefined {
   return lang === ORIGINAL_TRACK ? undefined : lang;
 }
 
+/** A corpus's citation as parsed at the contract (shared/citation.ts) and kept with its job. */
+const StoredCitationSchema = z.object({
+  title: z.string().optional(),
+  description: z.string().optional(),
+  authors: z.array(
+    z.object({ givenNames: z.string().optional(), familyNames: z.string(), orcid: z.string().optional() }),
+  ),
+  license: z.string().optional(),
+});
+
 /**
  * What the user chose for a job beyond its identity, kept with it so that a job runner (or the next
  * run) uses it: requests in flight, the formats of its ZIP, where it was exported, its name. (Its
@@ -66,6 +76,8 @@ export const JobSettingsSchema = z.object({
   exportPath: z.string().nullable().default(null),
   /** What the user calls the job; null: it is named after what it holds. */
   name: z.string().nullable().default(null),
+  /** Who made its corpus and under what terms, as last given to an export; null: never given. */
+  citation: StoredCitationSchema.nullable().default(null),
 });
 export type JobSettings = z.output<typeof JobSettingsSchema>;
 

@@ -1,5 +1,6 @@
 import { jobHasVideos, lastItemId, shiftPositions } from '../store/items';
 import { failWalk, recordSyncPage, sourcesOfJob, type SourceRecord } from '../store/sources';
+import { pendingVersion } from '../store/versions';
 import type { RunContext } from './run-context';
 import { Selection } from './selection';
 import {
@@ -48,7 +49,8 @@ async function latestAreKnown(ctx: RunContext, source: SourceRecord): Promise<bo
 /** Reads one list from its start and adds the videos the job does not have; returns how many. */
 async function syncList(ctx: RunContext, source: SourceRecord): Promise<number> {
   const loops = new LoopGuard(source, true);
-  const selection = new Selection(ctx.options.filters, ctx.clock.now());
+  const selection = new Selection(ctx.options.filters);
+  const version = pendingVersion(ctx.db, ctx.jobId);
   let listSize = source.expectedVideos;
   let cursor: string | null = null;
   let listed = 0;
@@ -67,7 +69,12 @@ async function syncList(ctx: RunContext, source: SourceRecord): Promise<number> 
     ctx.db
       .transaction(() => {
         page.items.forEach((video, i) => {
-          const kept = insertListedVideo(ctx, source, video, listed + i + 1, { selection, listSize, at });
+          const kept = insertListedVideo(ctx, source, video, listed + i + 1, {
+            selection,
+            listSize,
+            at,
+            version,
+          });
           if (kept !== undefined) tally[kept ? 'added' : 'skipped'] += 1;
         });
         recordPageCredit(ctx, source, response, at);

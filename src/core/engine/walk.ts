@@ -9,6 +9,8 @@ import {
   type ItemListing,
 } from '../store/items';
 import { recordCredit } from '../store/ledger';
+import { addMembership, adoptListing } from '../store/memberships';
+import { pendingVersion, recordChange } from '../store/versions';
 import { failWalk, recordPage, setResolvedChannel, sourcesOfJob, type SourceRecord } from '../store/sources';
 import { classifyFailure, isServiceTrouble, type Failure } from './failures';
 import type { RunContext } from './run-context';
@@ -98,7 +100,8 @@ export function recordPageCredit(
 async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> {
   const maxVideos = ctx.options.maxVideos;
   const loops = new LoopGuard(source);
-  const selection = new Selection(ctx.options.filters, ctx.clock.now());
+  const selection = new Selection(ctx.options.filters);
+  const version = pendingVersion(ctx.db, ctx.jobId);
   let listSize = source.expectedVideos;
   let cursor = source.cursor;
   let videosFound = source.videosFound;
@@ -126,6 +129,7 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
               selection,
               listSize,
               at,
+              version,
             });
             if (kept !== undefined) tally[kept ? 'added' : 'skipped'] += 1;
           });
@@ -247,15 +251,17 @@ export function expectedVideosOf(page: VideoPage): number | null {
 
 /**
  * Adds a listed video to the job, with what its list page said of it; the job's filters decide
- * whether it is to be fetched or skipped. Returns true when added to fetch, false when added as
- * skipped, undefined when the job already had it (from another source: INSERT OR IGNORE).
+ * whether it is to be fetched or skipped. Either way the list is recorded among the video's sources.
+ * Returns true when added to fetch, false when added as skipped, undefined when the job already had it
+ * (from another source: INSERT OR IGNORE): a video given by itself then takes this list's data, and a
+ * version after the first records that the video is in one more list.
  */
 export function insertListedVideo(
   ctx: RunContext,
   source: SourceRecord,
   video: VideoItem,
   listedPosition: number,
-  how: { selection: Selection; listSize: number | null; at: string },
+  how: { selection: Selection; listSize: number | null; at: string; version: number },
 ): boolean | undefined {
   const position = video.index ?? listedPosition;
   // Plain properties, not spreads: this runs for every listed video.
@@ -273,6 +279,7 @@ export function insertListedVideo(
       position,
       durationSeconds: listing.durationSeconds,
       published: listing.published,
+      listedAt: Date.parse(how.at),
       hasCaptions: listing.hasCaptions,
     },
     how.listSize,
@@ -290,10 +297,24 @@ export function insertListedVideo(
     videoId: video.videoId,
     title: video.title,
     at: how.at,
+    version: how.version,
     listing,
     ...(skipped !== undefined && { skipped }),
   });
-  return inserted ? skipped === undefined : undefined;
+  const member = { jobId: ctx.jobId, videoId: video.videoId, sourceId: source.id };
+  const newMember = addMembership(ctx.db, { ...member, position, listedAt: how.at });
+  if (inserted) return skipped === undefined;
+  if (newMember) {
+    adoptListing(ctx.db, { ...member, position, title: video.title, listing });
+    if (how.version > 1)
+      recordChange(ctx.db, {
+        ...member,
+        version: how.version,
+        detail: `also in ${source.input}`,
+        at: how.at,
+      });
+  }
+  return undefined;
 }
 
 /** Decides the source's videos that waited for its size; returns how many are to be fetched after all. */

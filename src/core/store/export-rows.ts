@@ -12,6 +12,7 @@ import { SOURCE_KINDS, type SourceKindName } from './sources';
  */
 interface StoredRow {
   item_id: number;
+  number: number;
   video_id: string;
   item_title: string;
   status: ItemStatus;
@@ -36,6 +37,9 @@ interface StoredRow {
   duration_seconds: number | null;
   view_count: number | null;
   has_captions: number | null;
+  listed_at: string | null;
+  /** The positions (in the job) of every source holding the video, comma-separated. */
+  member_of: string | null;
 }
 
 const ITEM_STATUS_SET: ReadonlySet<string> = new Set(ITEM_STATUSES);
@@ -69,6 +73,8 @@ export interface ExportTranscript {
 /** One video of a job for export, with its source and (when ok) its transcript. */
 export interface ExportRow {
   itemId: number;
+  /** Its corpus number: fixed when the job first listed it, never changed nor reused. */
+  number: number;
   videoId: string;
   /** The listing's title, else the transcript metadata's, else ''. */
   title: string;
@@ -86,30 +92,69 @@ export interface ExportRow {
   sourceInput: string;
   /** What the list page said of the video (empty for a video given by itself). */
   listing: ItemListing;
+  /** When the page of its source that listed it was read; null for a video given by itself. */
+  listedAt: string | null;
+  /** The positions in the job of every source holding it, its own among them. */
+  memberOf: number[];
   transcript: ExportTranscript | null;
 }
 
 /** Rows read per query: small enough for flat memory, large enough to be quick. */
 const PAGE_SIZE = 256;
 
-/** A page of a source's rows, with their source and transcript; the WHERE clause follows. */
-const PAGE_SELECT = `SELECT i.id AS item_id, i.video_id, i.title AS item_title, i.status, i.position, i.attempts,
-       i.http_status, i.code, i.message, s.id AS source_id, s.position AS source_position, s.kind AS source_kind,
-       s.input AS source_input, t.id AS transcript_id, t.language,
+/** A page of the job's rows by corpus number, with their source, membership and transcript. */
+const PAGE_SELECT = `SELECT i.id AS item_id, i.number, i.video_id, i.title AS item_title, i.status, i.position,
+       i.attempts, i.http_status, i.code, i.message, s.id AS source_id, s.position AS source_position,
+       s.kind AS source_kind, s.input AS source_input, t.id AS transcript_id, t.language,
        t.requested_lang, t.title AS transcript_title, t.segment_count, t.fetched_at, i.channel_id,
-       i.channel_title, i.published, i.duration_seconds, i.view_count, i.has_captions
+       i.channel_title, i.published, i.duration_seconds, i.view_count, i.has_captions, m.listed_at,
+       (SELECT group_concat(ms.position) FROM memberships mm JOIN sources ms ON ms.id = mm.source_id
+         WHERE mm.item_id = i.id) AS member_of
      FROM items i
      JOIN sources s ON s.id = i.source_id
-     LEFT JOIN transcripts t ON t.id = i.transcript_id`;
+     LEFT JOIN memberships m ON m.item_id = i.id AND m.source_id = i.source_id
+     LEFT JOIN transcripts t ON t.id = i.transcript_id
+     WHERE i.job_id = ? AND i.number > ? ORDER BY i.number LIMIT ?`;
+
+/** A page of memberships.csv: every source of each video, by corpus number and then source. */
+const MEMBERSHIPS_SELECT = `SELECT i.number, i.video_id, s.position AS source_position, s.kind, s.input,
+       s.source_id AS list_id, s.resolved_channel_id, s.title AS list_title, m.position, m.listed_at
+     FROM items i
+     JOIN memberships m ON m.item_id = i.id
+     JOIN sources s ON s.id = m.source_id
+     WHERE i.job_id = ? AND (i.number, s.position) > (?, ?)
+     ORDER BY i.number, s.position LIMIT ?`;
+
+const MembershipRowSchema = z.object({
+  number: z.number().int(),
+  video_id: z.string(),
+  source_position: z.number().int(),
+  kind: z.enum(SOURCE_KINDS),
+  input: z.string(),
+  list_id: z.string(),
+  resolved_channel_id: z.string().nullable(),
+  list_title: z.string().nullable(),
+  position: z.number().int().nullable(),
+  listed_at: z.string().nullable(),
+});
+
+/** One line of memberships.csv: a source that holds a video. */
+export interface MembershipRow {
+  videoId: string;
+  /** The source as the user typed it. */
+  source: string;
+  /** The playlist's ID, the channel's UC id; null for a search or a video given by itself. */
+  listId: string | null;
+  /** The list's title, as its first page gave it. */
+  listTitle: string | null;
+  /** The video's place in the list; null for a video given by itself. */
+  position: number | null;
+  listedAt: string | null;
+}
 
 const statements = preparedFor((db) => ({
-  sources: db.prepare<[number], { id: number }>('SELECT id FROM sources WHERE job_id = ? ORDER BY position'),
-  firstPage: db.prepare<[number, number], StoredRow>(
-    `${PAGE_SELECT} WHERE i.source_id = ? ORDER BY i.position, i.id LIMIT ?`,
-  ),
-  nextPage: db.prepare<[number, number, number, number], StoredRow>(
-    `${PAGE_SELECT} WHERE i.source_id = ? AND (i.position, i.id) > (?, ?) ORDER BY i.position, i.id LIMIT ?`,
-  ),
+  page: db.prepare<[number, number, number], StoredRow>(PAGE_SELECT),
+  memberships: db.prepare<[number, number, number, number], unknown>(MEMBERSHIPS_SELECT),
   body: db.prepare<[number], unknown>('SELECT body FROM transcripts WHERE id = ?'),
   languages: db.prepare<[number], { language: string; n: number }>(
     `SELECT t.language, count(*) AS n FROM items i JOIN transcripts t ON t.id = i.transcript_id
@@ -118,28 +163,51 @@ const statements = preparedFor((db) => ({
 }));
 
 /**
- * The job's videos in export order (source position, then position in the source). Reads
- * page by page rather than through one open cursor: an open cursor would keep the connection
- * busy, and a job running meanwhile on the same connection could not write. Each page starts after
- * the last row read; the first has no lower bound, since a position is whatever the list said
- * (an earlier version stored a service's negative ones as they came) and bounds nothing.
+ * The job's videos in export order: by corpus number, the order in which the job first listed them,
+ * so that a later version only adds rows at the end. Reads page by page rather than through one open
+ * cursor: an open cursor would keep the connection busy, and a job running meanwhile on the same
+ * connection could not write. Each page starts after the last number read (numbers start at 1;
+ * positions, whatever a list said, bound nothing).
  */
 export function* exportRowsOf(db: Database, jobId: number): Generator<ExportRow, void, undefined> {
-  for (const { id: sourceId } of statements(db).sources.all(jobId)) {
-    let after: { position: number; itemId: number } | undefined;
-    for (;;) {
-      const rows =
-        after === undefined
-          ? statements(db).firstPage.all(sourceId, PAGE_SIZE)
-          : statements(db).nextPage.all(sourceId, after.position, after.itemId, PAGE_SIZE);
-      for (const raw of rows) {
-        const row = toExportRow(db, checkedRow(raw));
-        after = { position: row.position, itemId: row.itemId };
-        yield row;
-      }
-      if (rows.length < PAGE_SIZE) break;
+  let after = 0;
+  for (;;) {
+    const rows = statements(db).page.all(jobId, after, PAGE_SIZE);
+    for (const raw of rows) {
+      const row = toExportRow(db, checkedRow(raw));
+      after = row.number;
+      yield row;
     }
+    if (rows.length < PAGE_SIZE) return;
   }
+}
+
+/** memberships.csv's rows, page by page as exportRowsOf reads its own. */
+export function* membershipRowsOf(db: Database, jobId: number): Generator<MembershipRow, void, undefined> {
+  let after = { number: 0, sourcePosition: -1 };
+  for (;;) {
+    const rows = statements(db).memberships.all(jobId, after.number, after.sourcePosition, PAGE_SIZE);
+    for (const raw of rows) {
+      const row = MembershipRowSchema.parse(raw);
+      after = { number: row.number, sourcePosition: row.source_position };
+      yield {
+        videoId: row.video_id,
+        source: row.input,
+        listId: listIdOf(row),
+        listTitle: row.list_title,
+        position: row.position,
+        listedAt: row.listed_at,
+      };
+    }
+    if (rows.length < PAGE_SIZE) return;
+  }
+}
+
+/** A playlist's ID, a channel's UC id (as resolved); a search or a single video is no list with an ID. */
+function listIdOf(row: z.output<typeof MembershipRowSchema>): string | null {
+  if (row.kind === 'playlist') return row.list_id;
+  if (row.kind === 'channel') return row.resolved_channel_id ?? row.list_id;
+  return null;
 }
 
 /** The job's transcripts by the language they came in, most first. */
@@ -154,6 +222,7 @@ export function languagesOfJob(db: Database, jobId: number): Record<string, numb
 function toExportRow(db: Database, row: StoredRow): ExportRow {
   return {
     itemId: row.item_id,
+    number: row.number,
     videoId: row.video_id,
     title: row.item_title || row.transcript_title || '',
     status: row.status,
@@ -174,6 +243,8 @@ function toExportRow(db: Database, row: StoredRow): ExportRow {
       ...(row.view_count !== null && { viewCount: row.view_count }),
       ...(row.has_captions !== null && { hasCaptions: row.has_captions === 1 }),
     },
+    listedAt: row.listed_at,
+    memberOf: row.member_of === null ? [row.source_position] : row.member_of.split(',').map(Number),
     transcript: row.transcript_id === null ? null : storedTranscript(db, row.transcript_id, row),
   };
 }

@@ -10,4 +10,5 @@ export { ITEM_STATUSES } from './items';
 export type { ItemStatus, ItemCounts } from './items';
 export { WALK_STATUSES } from './sources';
 export type { WalkStatus, SourceRecord } from './sources';
-export type { ExportRow } from './export-rows';
+export type { ExportRow, MembershipRow } from './export-rows';
+export type { ChangeRecord, VersionRecord } from './versions';

@@ -29,6 +29,8 @@ export interface NewItem {
   videoId: string;
   title: string;
   at: string;
+  /** The version of the job's corpus that adds it (store/versions.ts, pendingVersion). */
+  version: number;
   listing?: ItemListing;
   /** Left out by a filter (`code` 'filter', `message` its words), or waiting for its list's size. */
   skipped?: { code: string; message: string };
@@ -45,12 +47,14 @@ const AwaitingItemSchema = z
     published: z.string().nullable(),
     duration_seconds: z.number().int().nullable(),
     has_captions: z.number().int().nullable(),
+    listed_at: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
     position: row.position,
     title: row.title,
     ...(row.published !== null && { published: row.published }),
+    ...(row.listed_at !== null && { listedAt: Date.parse(row.listed_at) }),
     ...(row.duration_seconds !== null && { durationSeconds: row.duration_seconds }),
     ...(row.has_captions !== null && { hasCaptions: row.has_captions === 1 }),
   }));
@@ -82,15 +86,19 @@ export interface ItemCounts {
 const CountRowSchema = z.object({ status: z.enum(ITEM_STATUSES), n: z.number().int() });
 
 const statements = preparedFor((db) => ({
+  // The corpus number is the job's next one, read from the index items_by_job_number; a video the
+  // job has already is ignored, and takes no number.
   insert: db.prepare(
     `INSERT OR IGNORE INTO items (job_id, source_id, position, video_id, title, updated_at, status, code, message,
-       channel_id, channel_title, published, duration_seconds, view_count, has_captions)
+       channel_id, channel_title, published, duration_seconds, view_count, has_captions, version, number)
      VALUES (:jobId, :sourceId, :position, :videoId, :title, :at, :status, :code, :message,
-       :channelId, :channelTitle, :published, :durationSeconds, :viewCount, :hasCaptions)`,
+       :channelId, :channelTitle, :published, :durationSeconds, :viewCount, :hasCaptions, :version,
+       (SELECT coalesce(max(number), 0) + 1 FROM items WHERE job_id = :jobId))`,
   ),
   awaiting: db.prepare<[number, string], unknown>(
-    `SELECT id, position, title, published, duration_seconds, has_captions FROM items
-     WHERE source_id = ? AND status = 'skipped' AND code = ? ORDER BY id`,
+    `SELECT i.id, i.position, i.title, i.published, i.duration_seconds, i.has_captions, m.listed_at
+     FROM items i LEFT JOIN memberships m ON m.item_id = i.id AND m.source_id = i.source_id
+     WHERE i.source_id = ? AND i.status = 'skipped' AND i.code = ? ORDER BY i.id`,
   ),
   hasAll: db.prepare<[string, number], { n: number }>(
     `SELECT count(*) AS n FROM json_each(?) j
@@ -99,6 +107,9 @@ const statements = preparedFor((db) => ({
   lastId: db.prepare<[number], { id: number | null }>('SELECT max(id) AS id FROM items WHERE job_id = ?'),
   shift: db.prepare<[number, number, number]>(
     'UPDATE items SET position = position + ? WHERE source_id = ? AND id < ?',
+  ),
+  shiftMemberships: db.prepare<[number, number, number]>(
+    'UPDATE memberships SET position = position + ? WHERE source_id = ? AND item_id < ?',
   ),
   skippedByFilter: db.prepare<[number], { reason: string; videos: number }>(
     `SELECT message AS reason, count(*) AS videos FROM items
@@ -142,6 +153,11 @@ const statements = preparedFor((db) => ({
     `SELECT count(*) AS n FROM json_each(?) j
      WHERE EXISTS (SELECT 1 FROM items i WHERE i.job_id = ? AND i.video_id = j.value AND +i.source_id = ?)`,
   ),
+  publishedDates: db.prepare<[number], { published: string; listed_at: string | null }>(
+    `SELECT i.published, m.listed_at FROM items i
+     LEFT JOIN memberships m ON m.item_id = i.id AND m.source_id = i.source_id
+     WHERE i.job_id = ? AND i.published IS NOT NULL`,
+  ),
   uncached: db.prepare<[number, string, number, number], { n: number }>(
     `SELECT count(*) AS n FROM items i
      WHERE i.job_id = ? AND i.status IN ('pending', 'fetching') AND NOT EXISTS (
@@ -150,11 +166,15 @@ const statements = preparedFor((db) => ({
   ),
 }));
 
-/** Adds a video to the job unless the job already has it (from another source); true when added. */
+/**
+ * Adds a video to the job unless the job already has it (from another source); true when added. A
+ * video added takes the job's next corpus number, which it keeps for good.
+ */
 export function insertItem(db: Database, item: NewItem): boolean {
   const listing = item.listing ?? {};
   const result = statements(db).insert.run({
     jobId: item.jobId,
+    version: item.version,
     sourceId: item.sourceId,
     position: item.position,
     videoId: item.videoId,
@@ -196,6 +216,7 @@ export function lastItemId(db: Database, jobId: number): number {
  */
 export function shiftPositions(db: Database, sourceId: number, beforeItemId: number, by: number): void {
   statements(db).shift.run(by, sourceId, beforeItemId);
+  statements(db).shiftMemberships.run(by, sourceId, beforeItemId);
 }
 
 /** How many videos each filter left out, most first. */
@@ -302,4 +323,20 @@ export function uncachedUnfinishedItems(
     Number(cacheKey.sendMetadata),
   );
   return row?.n ?? 0;
+}
+
+/**
+ * Counts the job's videos whose listing date `test` finds uncertain, read in one synchronous pass (no
+ * other statement can run on the connection meanwhile, and none needs to).
+ */
+export function countListingDates(
+  db: Database,
+  jobId: number,
+  test: (published: string, listedAt: string | null) => boolean,
+): number {
+  let count = 0;
+  for (const row of statements(db).publishedDates.iterate(jobId)) {
+    if (test(row.published, row.listed_at)) count += 1;
+  }
+  return count;
 }

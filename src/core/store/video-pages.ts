@@ -7,6 +7,7 @@ import { preparedFor } from './prepared';
 const VideoRowSchema = z
   .object({
     id: z.number().int(),
+    number: z.number().int(),
     position: z.number().int(),
     video_id: z.string(),
     title: z.string(),
@@ -21,6 +22,7 @@ const VideoRowSchema = z
   })
   .transform((row) => ({
     itemId: row.id,
+    number: row.number,
     position: row.position,
     videoId: row.video_id,
     title: row.title || row.transcript_title || '',
@@ -43,25 +45,29 @@ export interface VideoPageQuery {
   status: VideoStatusFilter;
   /** Words of the title, matched anywhere and without regard to case; '' matches every video. */
   search: string;
+  /** The index of a source in the job: only the videos it holds (memberships.csv's). Null: all. */
+  source: number | null;
 }
 
-// Both filters are always present and switched off by their own parameter, so one statement serves
-// every query; the order is that of the items_by_job_order index.
+// Every filter is always present and switched off by its own parameter, so one statement serves
+// every query; the order is that of the items_by_job_number index.
 const STATUS_FILTER = `
   WHERE i.job_id = :jobId
-    AND (:status = 'all' OR i.status = :status OR (:status = 'pending' AND i.status = 'fetching'))`;
+    AND (:status = 'all' OR i.status = :status OR (:status = 'pending' AND i.status = 'fetching'))
+    AND (:source IS NULL OR EXISTS (SELECT 1 FROM memberships m JOIN sources ms ON ms.id = m.source_id
+      WHERE m.item_id = i.id AND ms.job_id = :jobId AND ms.position = :source))`;
 const FILTERS = `${STATUS_FILTER}
     AND (:search = '' OR instr(lower(i.title || ' ' || coalesce(t.title, '')), lower(:search)) > 0)`;
 
 const statements = preparedFor((db) => ({
   page: db.prepare(
-    `SELECT i.id, i.position, i.video_id, i.title, t.title AS transcript_title, t.language, i.status,
+    `SELECT i.id, i.number, i.position, i.video_id, i.title, t.title AS transcript_title, t.language, i.status,
        s.input AS source_input, i.attempts, i.http_status, i.code, i.message
      FROM items i
      JOIN sources s ON s.id = i.source_id
      LEFT JOIN transcripts t ON t.id = i.transcript_id
      ${FILTERS}
-     ORDER BY i.job_id, i.source_id, i.position, i.id
+     ORDER BY i.job_id, i.number
      LIMIT :limit OFFSET :offset`,
   ),
   count: db.prepare(
@@ -72,16 +78,16 @@ const statements = preparedFor((db) => ({
   countByStatus: db.prepare(`SELECT count(*) AS n FROM items i ${STATUS_FILTER}`),
 }));
 
-/** A page of the job's videos in list order (source by source, by position), and how many match. */
+/** A page of the job's videos by corpus number (as index.csv lists them), and how many match. */
 export function videoPage(
   db: Database,
   jobId: number,
   query: VideoPageQuery,
 ): { total: number; rows: StoredVideoRow[] } {
-  const params = { jobId, status: query.status, search: query.search.trim() };
+  const params = { jobId, status: query.status, search: query.search.trim(), source: query.source };
   const counted =
     params.search === ''
-      ? statements(db).countByStatus.get({ jobId, status: params.status })
+      ? statements(db).countByStatus.get({ jobId, status: params.status, source: params.source })
       : statements(db).count.get(params);
   const { n } = z.object({ n: z.number().int() }).parse(counted);
   const rows = statements(db)

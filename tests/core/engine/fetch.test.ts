@@ -21,9 +21,26 @@ describe('fetching transcripts', () => {
     expect(h.engine.job(job.id)!.counts.total).toBe(6);
     expect(h.sim.admin.chargesFor(shared)).toBe(1);
     expect(transcriptRequestsFor(shared)).toBe(1);
-    // The video belongs to the source that listed it first: here the single video, known at creation.
+    // The video takes its list data from the list that holds it, never from the bare-video source,
+    // and keeps both memberships: its place in the playlist and its being given by itself.
     const rows = [...h.engine.exportRows(job.id)];
-    expect(rows.filter((row) => row.videoId === shared).map((row) => row.sourceKind)).toEqual(['video']);
+    const row = rows.find((candidate) => candidate.videoId === shared)!;
+    expect(row).toMatchObject({
+      sourceKind: 'playlist',
+      position: ids.indexOf(shared) + 1,
+      memberOf: [0, 1],
+    });
+    expect(row.listing.channelTitle).toEqual(expect.any(String));
+    expect(row.listing.durationSeconds).toEqual(expect.any(Number));
+    expect(row.listedAt).toEqual(expect.any(String));
+    expect(
+      [...h.engine.exportMemberships(job.id)]
+        .filter((membership) => membership.videoId === shared)
+        .map(({ source, position }) => ({ source, position })),
+    ).toEqual([
+      { source: 'PLdedupes_n6', position: ids.indexOf(shared) + 1 },
+      { source: shared, position: null },
+    ]);
   });
 
   it('never buys a transcript another job already stored: the second job pays only its pages', async () => {

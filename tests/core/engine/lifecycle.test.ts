@@ -68,20 +68,22 @@ describe('jobs', () => {
     expect(h.engine.job(job.id)!.finishedAt).toBe(finishedAt);
   });
 
-  it('streams export rows in source order, then position within the source', async () => {
+  it('streams export rows by corpus number: the order in which the job first had them', async () => {
     h = await startHarness({ credits: 100 });
     const { job } = h.engine.findOrCreateJob(spec(['PLfirstlist_n3', 'dQw4w9WgXcQ', 'PLsecondlist_n2']));
     await h.engine.run(job.id);
     const rows = [...h.engine.exportRows(job.id)];
+    // The single video is known when the job is made, so it is number 1; the lists follow as walked.
     expect(rows.map((row) => [row.sourceInput, row.position, row.videoId])).toEqual([
+      ['dQw4w9WgXcQ', 1, 'dQw4w9WgXcQ'],
       ...describePlaylist('PLfirstlist_n3')
         .videoIds()
         .map((id, i) => ['PLfirstlist_n3', i + 1, id]),
-      ['dQw4w9WgXcQ', 1, 'dQw4w9WgXcQ'],
       ...describePlaylist('PLsecondlist_n2')
         .videoIds()
         .map((id, i) => ['PLsecondlist_n2', i + 1, id]),
     ]);
+    expect(rows.map((row) => row.number)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(rows.every((row) => (row.status === 'ok') === (row.transcript !== null))).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { lengthSeconds, publishedAt, viewCount } from '../../../src/core/engine/selection';
+import { lengthSeconds, viewCount } from '../../../src/core/engine/selection';
+import { publishedInterval } from '../../../src/shared/published';
 import { skippedByFilter } from '../../../src/core/store/items';
 import { parsePositions, positionSelected } from '../../../src/shared/filters';
 import type { Filters } from '../../../src/shared/filters';
@@ -44,11 +45,21 @@ describe("reading the listing's texts", () => {
       1_200_000,
       undefined,
     ]);
-    const now = Date.UTC(2026, 0, 31);
-    expect(publishedAt('3 weeks ago', now)).toBe(now - 21 * 86_400_000);
-    expect(publishedAt('Streamed 2 days ago', now)).toBe(now - 2 * 86_400_000);
-    expect(publishedAt('2025-06-01T10:00:00Z', now)).toBe(Date.UTC(2025, 5, 1, 10));
-    expect(publishedAt(undefined, now)).toBeUndefined();
+    const listedAt = Date.UTC(2026, 0, 31);
+    // "3 weeks ago": at least 21 and less than 28 days before the page was read.
+    expect(publishedInterval('3 weeks ago', listedAt)).toEqual({ from: '2026-01-03', to: '2026-01-10' });
+    expect(publishedInterval('Streamed 2 days ago', listedAt)).toEqual({
+      from: '2026-01-28',
+      to: '2026-01-29',
+    });
+    expect(publishedInterval('2025-06-01T10:00:00Z', listedAt)).toEqual({
+      from: '2025-06-01',
+      to: '2025-06-01',
+    });
+    expect(publishedInterval('2025-06-01', undefined)).toEqual({ from: '2025-06-01', to: '2025-06-01' });
+    // Relative text without the time it was read says nothing; nor does a missing date.
+    expect(publishedInterval('3 weeks ago', undefined)).toBeUndefined();
+    expect(publishedInterval(undefined, listedAt)).toBeUndefined();
   });
 });
 
@@ -112,15 +123,42 @@ describe('filters skip exactly what they should, with nothing charged for it', (
     expect(skipped).toEqual(ids.filter((id) => !kept.has(id)));
   });
 
-  it('by publication date (approximate from "N weeks ago"), away from the rounding', async () => {
-    // The harness's clock stands at FastClock's start: "3 weeks ago" is read from there.
+  it('by publication date: the whole interval the listing allows inside the window, or any of it when asked', async () => {
+    // The harness's clock stands at FastClock's start: "1 year ago" is read from when the page was.
     const twoYearsAgo = new Date(new FastClock().time - 730 * 86_400_000).toISOString().slice(0, 10);
-    const { skipped } = await run({ publishedAfter: twoYearsAgo });
-    for (const id of ids) {
-      const age = describeVideo(id).ageDays;
-      if (age < 700) expect(skipped, `${id}, ${age} days old`).not.toContain(id);
-      if (age >= 1100) expect(skipped, `${id}, ${age} days old`).toContain(id);
-    }
+    const interval = (row: { listing: { published?: string }; listedAt: string | null }) => {
+      const found = publishedInterval(
+        row.listing.published,
+        row.listedAt === null ? undefined : Date.parse(row.listedAt),
+      );
+      if (found === undefined) throw new Error(`no interval for ${row.listing.published}`);
+      return found;
+    };
+    const strict = await run({ publishedAfter: twoYearsAgo });
+    const straddling = strict.rows.filter(
+      (row) => interval(row).from < twoYearsAgo && interval(row).to >= twoYearsAgo,
+    );
+    expect(straddling.length).toBeGreaterThan(0);
+    expect(strict.skipped).toEqual(
+      strict.rows.filter((row) => interval(row).from < twoYearsAgo).map((row) => row.videoId),
+    );
+    for (const row of straddling) expect(row.message).toBe(`perhaps published before ${twoYearsAgo}`);
+    expect(h.engine.uncertainDates(strict.job.id)).toBe(straddling.length);
+    h.close();
+
+    const overlap = await run({ publishedAfter: twoYearsAgo, publishedOverlap: true });
+    expect(overlap.skipped).toEqual(
+      overlap.rows.filter((row) => interval(row).to < twoYearsAgo).map((row) => row.videoId),
+    );
+    expect(overlap.skipped.length).toBe(strict.skipped.length - straddling.length);
+  });
+
+  it('keeps no "1 year ago" video in a window of one day: it may be any of 366 days', async () => {
+    // The day a year before the page was read, which "1 year ago" was once taken to mean exactly.
+    const day = new Date(new FastClock().time - 365 * 86_400_000).toISOString().slice(0, 10);
+    const { rows } = await run({ publishedAfter: day, publishedBefore: day });
+    expect(rows.filter((row) => row.listing.published === '1 year ago').length).toBeGreaterThan(0);
+    expect(rows.filter((row) => row.status !== 'skipped')).toEqual([]);
   });
 
   it('videos the listing says have no captions, only when asked', async () => {

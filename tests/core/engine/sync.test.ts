@@ -31,13 +31,24 @@ describe('bringing a finished job up to date', () => {
     }
     const rows = [...h.engine.exportRows(job.id)];
     expect(rows).toHaveLength(34);
-    // The job's videos in the channel's order now: the four new ones first.
+    // By corpus number, which never changes: the first thirty keep 1-30 and the new ones follow, while
+    // their positions are the channel's order now (the four new ones first).
     const all = describeChannel(CHANNEL).videoIds();
-    expect(rows.map((row) => row.position)).toEqual(Array.from({ length: 34 }, (_, i) => i + 1));
-    expect(new Set(rows.slice(4).map((row) => row.videoId))).toEqual(new Set(all));
-    expect(h.engine.history(job.id).syncs).toEqual([
-      { at: expect.any(String), newVideos: 4, credits: synced.credits },
+    expect(rows.map((row) => row.number)).toEqual(Array.from({ length: 34 }, (_, i) => i + 1));
+    expect(new Set(rows.slice(0, 30).map((row) => row.videoId))).toEqual(new Set(all));
+    expect(rows.slice(30).map((row) => row.position)).toEqual([1, 2, 3, 4]);
+    expect(rows.slice(0, 30).map((row) => row.position)).toEqual(Array.from({ length: 30 }, (_, i) => i + 5));
+    const history = h.engine.history(job.id);
+    expect(history.syncs).toEqual([{ at: expect.any(String), newVideos: 4, credits: synced.credits }]);
+    // The sync made version 2, which added exactly the four new videos.
+    expect(history.version).toBe(2);
+    expect(history.versions.map(({ version, added }) => ({ version, added }))).toEqual([
+      { version: 1, added: 30 },
+      { version: 2, added: 4 },
     ]);
+    expect([...h.engine.exportChanges(job.id)]).toEqual(
+      rows.slice(30).map((row) => ({ version: 2, videoId: row.videoId, change: 'added', detail: CHANNEL })),
+    );
   });
 
   it('with nothing new, asks only the free latest videos of a channel and buys nothing', async () => {
@@ -54,6 +65,8 @@ describe('bringing a finished job up to date', () => {
       .slice(requestsBefore)
       .map((request) => request.path);
     expect(asked).toEqual(['/api/v2/channel/latest']);
+    // A sync that found nothing makes no new version of the corpus.
+    expect(h.engine.history(job.id)).toMatchObject({ version: 1, versions: [{ version: 1 }] });
   });
 
   it('walks a playlist again and buys no transcript it holds', async () => {

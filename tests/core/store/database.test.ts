@@ -41,14 +41,17 @@ describe('openDatabase', () => {
       .all()
       .map((row) => row.name);
     expect(tables).toEqual([
+      'changes',
       'items',
       'jobs',
       'ledger',
+      'memberships',
       'settings',
       'sources',
       'syncs',
       'transcript_claims',
       'transcripts',
+      'versions',
     ]);
   });
 
@@ -97,7 +100,7 @@ describe('openDatabase', () => {
       sourceId: 'dQw4w9WgXcQ',
       input: 'x',
     });
-    insertItem(db, { jobId, sourceId, position: 1, videoId: 'dQw4w9WgXcQ', title: '', at });
+    insertItem(db, { jobId, sourceId, position: 1, videoId: 'dQw4w9WgXcQ', title: '', at, version: 1 });
     recordCredit(db, { jobId, endpoint: 'transcript', videoId: 'dQw4w9WgXcQ', sourceId, at });
     const key = { videoId: 'dQw4w9WgXcQ', requestedLang: '', includeTimestamp: true, sendMetadata: false };
     storeTranscript(db, { ...key, language: 'en', title: null, segmentCount: 1, body: '{}', fetchedAt: at });
@@ -108,7 +111,7 @@ describe('openDatabase', () => {
     expect(creditsByJob(db)).toEqual({});
     expect(findTranscriptId(db, key)).toBeDefined();
     expect(() =>
-      insertItem(db, { jobId: 999, sourceId: 999, position: 1, videoId: 'x', title: '', at }),
+      insertItem(db, { jobId: 999, sourceId: 999, position: 1, videoId: 'x', title: '', at, version: 1 }),
     ).toThrow(/FOREIGN KEY/);
   });
 
@@ -122,7 +125,7 @@ describe('openDatabase', () => {
       sourceId: 'PLx',
       input: 'PLx',
     });
-    const item = { jobId, sourceId, position: 1, videoId: 'dQw4w9WgXcQ', title: '', at };
+    const item = { jobId, sourceId, position: 1, videoId: 'dQw4w9WgXcQ', title: '', at, version: 1 };
     expect(insertItem(db, item)).toBe(true);
     expect(insertItem(db, { ...item, position: 2 })).toBe(false);
     expect(itemCounts(db, jobId)).toMatchObject({ total: 1, pending: 1 });

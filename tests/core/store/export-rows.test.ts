@@ -24,21 +24,20 @@ function jobWithPositions(positions: number[]): number {
   const jobId = insertJob(db, { key: 'k', optionsJson: '{}', sourcesJson: '[]', skippedJson: '[]', at: AT });
   const sourceId = insertSource(db, { jobId, position: 0, kind: 'playlist', sourceId: 'PLx', input: 'PLx' });
   for (const [i, position] of positions.entries()) {
-    insertItem(db, { jobId, sourceId, position, videoId: `video${i}`, title: '', at: AT });
+    insertItem(db, { jobId, sourceId, position, videoId: `video${i}`, title: '', at: AT, version: 1 });
   }
   return jobId;
 }
 
 describe('exportRowsOf', () => {
-  it('reads every row, whatever the positions a list gave: negative, zero, repeated, over many pages', () => {
+  it('reads every row by corpus number, whatever the positions a list gave: negative, zero, repeated, over many pages', () => {
     // Positions as a service sent them, which this version stored as they came; 600 make three pages.
     const positions = [...Array.from({ length: 600 }, (_, i) => -1000 - i), -3, 0, 7, 7, 2.5];
     const jobId = jobWithPositions(positions);
     const rows = [...exportRowsOf(db, jobId)];
     expect(rows).toHaveLength(positions.length);
-    const expected = positions
-      .map((position, i) => ({ position, videoId: `video${i}` }))
-      .sort((a, b) => a.position - b.position);
-    expect(rows.map(({ position, videoId }) => ({ position, videoId }))).toEqual(expected);
+    // In the order the job first listed them, numbered from 1: the positions order nothing.
+    const expected = positions.map((position, i) => ({ number: i + 1, position, videoId: `video${i}` }));
+    expect(rows.map(({ number, position, videoId }) => ({ number, position, videoId }))).toEqual(expected);
   });
 });

@@ -2,9 +2,16 @@ import { initialSchema } from './001-initial';
 import { jobLease } from './002-job-lease';
 import { trustSchema } from './003-trust';
 import { researchSchema } from './004-research';
+import { citableCorporaSchema } from './005-citable-corpora';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
  * Append only; never edit a migration that has shipped.
  */
-export const MIGRATIONS: readonly string[] = [initialSchema, jobLease, trustSchema, researchSchema];
+export const MIGRATIONS: readonly string[] = [
+  initialSchema,
+  jobLease,
+  trustSchema,
+  researchSchema,
+  citableCorporaSchema,
+];

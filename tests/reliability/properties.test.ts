@@ -215,12 +215,14 @@ describe('ZIP entry names', () => {
     );
     fc.assert(
       fc.property(fc.array(video, { minLength: 1, maxLength: 6 }), template, (videos, nameTemplate) => {
-        const namer = new StemNamer(99_999, nameTemplate);
+        const namer = new StemNamer(nameTemplate);
         const stems = videos.map((fields, index) =>
-          namer.stemFor(
-            { ...fields, source: 's', status: 'ok' } satisfies ExportVideo,
-            fields.position ?? index + 1,
-          ),
+          namer.stemFor({
+            ...fields,
+            number: fields.position ?? index + 1,
+            source: 's',
+            status: 'ok',
+          } satisfies ExportVideo),
         );
         expect(new Set(stems.map(caseFolded)).size).toBe(stems.length);
         expect(new Set(stems.map((stem) => stem.toLowerCase())).size).toBe(stems.length);
@@ -277,6 +279,20 @@ function neutralised(text: string): string {
   return FORMULA_TRIGGERS.some((trigger) => cleaned.startsWith(trigger)) ? `'${cleaned}` : cleaned;
 }
 
+/**
+ * An identifier cell as the rule promises: exact but for control characters (tab, CR, LF kept), unless
+ * it could run as a formula: starting with = + tab or CR, or with @ or - followed by anything but
+ * letters, digits, '_', '.' and '-'; such a cell is neutralised like free text.
+ */
+function identifier(text: string): string {
+  const cleaned = [...text].filter((char) => !CONTROL.test(char) || '\t\r\n'.includes(char)).join('');
+  const harmless = /^[@-][\p{L}\p{N}_.-]*$/u.test(cleaned);
+  return ['=', '+', '\t', '\r'].some((trigger) => cleaned.startsWith(trigger)) ||
+    (['@', '-'].some((trigger) => cleaned.startsWith(trigger)) && !harmless)
+    ? neutralised(cleaned)
+    : cleaned;
+}
+
 describe('CSV cells', () => {
   it('read back as the neutralised values: no formula trigger, no control character, structure intact', () => {
     const video = fc.record({
@@ -297,41 +313,42 @@ describe('CSV cells', () => {
         const index = readCsv([csvHeader(INDEX_CSV_HEADER), ...rows].join(''));
         const errors = readCsv([...errorsCsv(videos as ExportVideo[])].join(''));
         const failed = videos.filter((video) => video.status !== 'ok');
-        const idCell = (id: string) => (PLAIN_VIDEO_ID.test(id) ? id : neutralised(id));
-        const optional = (value: string | number | undefined) =>
-          value === undefined ? '' : typeof value === 'number' ? String(value) : neutralised(value);
+        const optional = (value: string | number | undefined, cell = neutralised) =>
+          value === undefined ? '' : typeof value === 'number' ? String(value) : cell(value);
 
         // The columns these videos fill (those after position come from list pages and transcripts).
         expect(index.slice(1).map((row) => row.slice(0, 7))).toEqual(
           videos.map((video) => {
             const ok = video.status === 'ok';
             return [
-              idCell(video.videoId),
+              identifier(video.videoId),
               neutralised(video.title),
-              ok ? neutralised(video.language) : '',
+              ok ? identifier(video.language) : '',
               video.status,
               ok ? String(video.segmentCount) : '',
-              neutralised(video.source),
+              identifier(video.source),
               optional(video.position),
             ];
           }),
         );
         expect(errors.slice(1)).toEqual(
           failed.map((video) => [
-            idCell(video.videoId),
+            identifier(video.videoId),
             video.status,
             optional(video.httpStatus),
-            optional(video.code),
+            optional(video.code, identifier),
             optional(video.message),
+            identifier(video.source),
           ]),
         );
-        // The rule itself, apart from the values above: only a plain video id may start with a trigger.
-        const unsafeCells = [...index.slice(1), ...errors.slice(1)].flatMap(([videoId = '', ...cells]) =>
-          [videoId, ...cells].filter(
-            (cell, column) =>
+        // The rule itself, apart from the values above: a cell may start with a trigger only when it is
+        // an identifier that is no formula ('@name', '-abc'), never with = + tab or CR.
+        const unsafeCells = [...index.slice(1), ...errors.slice(1)].flatMap((cells) =>
+          cells.filter(
+            (cell) =>
               /(?![\t\r\n])\p{Cc}/u.test(cell) ||
               (FORMULA_TRIGGERS.some((trigger) => cell.startsWith(trigger)) &&
-                !(column === 0 && PLAIN_VIDEO_ID.test(cell))),
+                !/^[@-][\p{L}\p{N}_.-]*$/u.test(cell)),
           ),
         );
         expect(unsafeCells).toEqual([]);

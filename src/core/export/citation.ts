@@ -1,10 +1,10 @@
-import { dateOf, datasetTitle, oneLine } from './dataset-title';
+import { datasetTitle, oneLine, releaseDate } from './dataset-title';
 import { jsonText } from './json-text';
-import type { ExportManifest } from './types';
+import type { ExportAuthor, ExportInput, ExportManifest } from './types';
 
 /**
- * Who collected the corpus is not known to Scriptorium, yet CFF requires authors: this entity stands
- * in for them, and README.md and the file's comment ask the user to put their own name in its place.
+ * CFF requires authors: when none was given (`export --author`, Authors in the Export dialog), this
+ * entity stands in for whoever collected the corpus, and README.md says how to give one.
  */
 export const PLACEHOLDER_AUTHOR = 'Scriptorium user';
 const TOOL_AUTHORS = 'The Scriptorium contributors';
@@ -12,26 +12,49 @@ const TOOL_AUTHORS = 'The Scriptorium contributors';
 /** A YAML scalar: every value is double-quoted, as JSON writes it (a double-quoted YAML string). */
 const scalar = (text: string): string => jsonText(oneLine(text));
 
+/** An author as CFF's list item, its lines indented under `authors:`. */
+function authorLines(author: ExportAuthor, indent: string): string[] {
+  const fields = [
+    ['family-names', author.familyNames],
+    ['given-names', author.givenNames],
+    ['orcid', author.orcid],
+  ].filter((field): field is [string, string] => field[1] !== undefined);
+  return fields.map(([key, value], index) => `${indent}${index === 0 ? '- ' : '  '}${key}: ${scalar(value)}`);
+}
+
 /**
  * CITATION.cff, Citation File Format 1.2.0 (https://citation-file-format.github.io/): the corpus as a
- * dataset, released on the job's finish date, with Scriptorium as a referenced software. Written by
- * hand as YAML whose every value is a double-quoted string, which YAML 1.1 and 1.2 readers take alike.
+ * dataset of its version, released when its job completed that version, by the authors given (a
+ * stand-in when none was), under the license given, with Scriptorium as a referenced software.
+ * Written by hand as YAML whose every value is a double-quoted string, which YAML 1.1 and 1.2 readers
+ * take alike.
  */
-export function renderCitation(manifest: ExportManifest): string {
-  const released = dateOf(manifest.finished_at);
+export function renderCitation(input: ExportInput): string {
+  const { manifest, citation } = input;
+  const released = releaseDate(manifest);
   const tool = manifest.tool;
+  const authors = citation?.authors ?? [];
   const lines = [
     '# Citation File Format 1.2.0 (https://citation-file-format.github.io/).',
-    `# "${PLACEHOLDER_AUTHOR}" stands for whoever collected this corpus: put your name in its place`,
-    '# (as family-names and given-names) before you share or cite it.',
+    ...(authors.length === 0
+      ? [
+          `# "${PLACEHOLDER_AUTHOR}" stands for whoever collected this corpus. Give your name when exporting`,
+          '# (scriptorium export --author "Given Family", or Authors in the Export dialog): edited here, the',
+          '# file would no longer match SHA256SUMS.',
+        ]
+      : []),
     'cff-version: "1.2.0"',
     `message: ${scalar('If you use this corpus, please cite it using these metadata.')}`,
     'type: dataset',
-    `title: ${scalar(datasetTitle(manifest))}`,
-    `abstract: ${scalar(abstractOf(manifest))}`,
-    'authors:',
-    `  - name: ${scalar(PLACEHOLDER_AUTHOR)}`,
+    `title: ${scalar(datasetTitle(input))}`,
+    `version: ${scalar(String(manifest.version))}`,
     ...(released === undefined ? [] : [`date-released: ${scalar(released)}`]),
+    `abstract: ${scalar(citation?.description ?? abstractOf(manifest))}`,
+    'authors:',
+    ...(authors.length === 0
+      ? [`  - name: ${scalar(PLACEHOLDER_AUTHOR)}`]
+      : authors.flatMap((author) => authorLines(author, '  '))),
+    ...(citation?.license === undefined ? [] : [`license: ${scalar(citation.license)}`]),
     'keywords:',
     `  - ${scalar('video transcripts')}`,
     `  - ${scalar('corpus')}`,
@@ -47,9 +70,10 @@ export function renderCitation(manifest: ExportManifest): string {
 
 function abstractOf(manifest: ExportManifest): string {
   const { videos, ok } = manifest.counts;
-  const when = dateOf(manifest.finished_at) ?? manifest.finished_at;
+  const when = releaseDate(manifest) ?? manifest.finished_at;
   return (
     `Transcripts of ${ok} of ${videos} videos, fetched from the Video Transcript Service with ` +
-    `${manifest.tool.name} ${manifest.tool.version}; the collection ${manifest.complete ? 'finished' : 'was last brought forward'} on ${when}.`
+    `${manifest.tool.name} ${manifest.tool.version}; version ${manifest.version} of the corpus ` +
+    `${manifest.complete ? 'was released' : 'was last brought forward'} on ${when}.`
   );
 }

@@ -7,7 +7,7 @@
 /** A Table Schema field (https://specs.frictionlessdata.io/table-schema/), with the few keys used here. */
 export interface SchemaField {
   name: string;
-  type: 'string' | 'integer' | 'number' | 'datetime' | 'array';
+  type: 'string' | 'integer' | 'number' | 'date' | 'datetime' | 'array';
   /** 'uri' for a URL; 'any' for a datetime: an ISO 8601 time, with or without fractions of a second. */
   format?: 'uri' | 'any';
   description: string;
@@ -25,6 +25,7 @@ const url = (name: string, description: string): SchemaField => ({
   format: 'uri',
   description,
 });
+const day = (name: string, description: string): SchemaField => ({ name, type: 'date', description });
 const time = (name: string, description: string): SchemaField => ({
   name,
   type: 'datetime',
@@ -41,31 +42,41 @@ export const INDEX_FIELDS: readonly SchemaField[] = [
     constraints: { enum: STATUSES },
   },
   integer('segments', 'How many segments the transcript has (ok only).'),
-  text('source', 'The source that brought the video, as typed.'),
+  text(
+    'source',
+    'The first list that holds the video (memberships.csv has every source), as typed; the source that named it by itself when no list holds it.',
+  ),
   integer(
     'position',
-    'The position of the video in its playlist, channel or search results; none for a video given by itself.',
+    'The position of the video in that list as last read; none for a video given by itself.',
   ),
-  text('channel_title', 'The channel, as the list page gave it.'),
+  text('channel_title', 'The channel, as the list page gave it (for a video given by itself, its author).'),
   text('channel_id', 'The channel ID, as the list page gave it.'),
-  text('published', 'When the video was published, as the list page gave it (such as "3 weeks ago").'),
+  text('published', 'When the video was published, as the list page worded it (such as "3 weeks ago").'),
   seconds('duration_seconds', 'The length of the video in seconds, read from the list page.'),
   integer('view_count', 'The view count, read from the list page.'),
   url('url', 'The video page.'),
-  text('requested_language', 'The language asked for; empty for the original track (ok only).'),
+  text('requested_language', 'The language asked for; orig for the original track (ok only).'),
   integer('word_count', 'How many words the plain text of the transcript has (ok only).'),
   time('fetched_at', 'When the transcript was fetched (ok only).'),
   text(
     'files',
     "The video's files in the ZIP, separated by | (which no file name holds); each path starts with its folder (txt/, json/, srt/, vtt/).",
   ),
+  integer(
+    'number',
+    "The video's corpus number, fixed when the job first listed it and never reused; its file names start with it (six digits).",
+  ),
+  day('published_from', 'The earliest day it can have been published (UTC), from the list page.'),
+  day(
+    'published_to',
+    'The latest day it can have been published (UTC); equal to published_from when the list page gave a date.',
+  ),
+  time('listed_at', 'When the list page that listed it was read; none for a video given by itself.'),
 ];
 
 export const ERRORS_FIELDS: readonly SchemaField[] = [
-  text(
-    'video_id',
-    'The video ID, or the source as typed for a playlist, channel or search that could not be walked.',
-  ),
+  text('video_id', 'The video ID; none for a playlist, channel or search that could not be walked.'),
   {
     ...text('status', 'unavailable, failed, skipped or pending.'),
     constraints: { enum: STATUSES.filter((status) => status !== 'ok') },
@@ -73,24 +84,57 @@ export const ERRORS_FIELDS: readonly SchemaField[] = [
   integer('http_status', "The service's HTTP status, when it answered."),
   text('code', "The service's error code; 'filter' for a video a filter left out."),
   text('message', 'What happened, in words; for a skipped video, the filter that left it out.'),
+  text('source', 'The source that brought the video, or the list that could not be walked, as typed.'),
+];
+
+export const MEMBERSHIP_FIELDS: readonly SchemaField[] = [
+  text('video_id', 'The video ID.'),
+  text('source', 'A source that holds the video, as typed.'),
+  text('list_id', "The playlist's ID or the channel's ID; none for a search or a video given by itself."),
+  text('list_title', "The list's title, as its first page gave it."),
+  integer(
+    'position',
+    'The position of the video in that list as last read; none for a video given by itself.',
+  ),
+  time('listed_at', 'When the list page that listed it was read; none for a video given by itself.'),
+];
+
+export const CHANGE_FIELDS: readonly SchemaField[] = [
+  integer(
+    'version',
+    'The version of the corpus that made the change (2 and up; version 1 is the first corpus).',
+  ),
+  text('video_id', 'The video ID.'),
+  {
+    ...text(
+      'change',
+      'added (new to the corpus), retried (fetched again on request) or changed (listed by one more source).',
+    ),
+    constraints: { enum: ['added', 'retried', 'changed'] },
+  },
+  text(
+    'detail',
+    'For added, the source that brought it; for retried, its status before and after; for changed, what changed.',
+  ),
 ];
 
 export const TRANSCRIPT_FIELDS: readonly SchemaField[] = [
   text('video_id', 'The video ID.'),
+  integer('number', "The video's corpus number, as in index.csv and its file names."),
   text('title', 'The video title (from the list page, else from the metadata).'),
   url('url', 'The video page.'),
-  text('source', 'The source that brought the video, as typed.'),
-  integer(
-    'position',
-    'The position of the video in its playlist, channel or search results; none for a video given by itself.',
-  ),
-  text('channel_title', 'The channel, as the list page gave it.'),
+  text('source', 'The first list that holds the video, as typed (as in index.csv).'),
+  integer('position', 'The position of the video in that list; none for a video given by itself.'),
+  text('channel_title', 'The channel, as the list page gave it (for a video given by itself, its author).'),
   text('channel_id', 'The channel ID, as the list page gave it.'),
-  text('published', 'When the video was published, as the list page gave it.'),
+  text('published', 'When the video was published, as the list page worded it.'),
+  day('published_from', 'The earliest day it can have been published (UTC).'),
+  day('published_to', 'The latest day it can have been published (UTC).'),
+  time('listed_at', 'When the list page that listed it was read.'),
   seconds('duration_seconds', 'The length of the video in seconds, read from the list page.'),
   integer('view_count', 'The view count, read from the list page.'),
   text('language', 'The language of the transcript.'),
-  text('requested_language', 'The language asked for; empty for the original track.'),
+  text('requested_language', 'The language asked for; orig for the original track.'),
   time('fetched_at', 'When the transcript was fetched.'),
   text('author_name', 'From the metadata, when it was asked for.'),
   url('author_url', 'From the metadata, when it was asked for.'),
@@ -107,7 +151,9 @@ export const TRANSCRIPT_FIELDS: readonly SchemaField[] = [
 ];
 
 export const CHUNK_FIELDS: readonly SchemaField[] = [
+  text('chunk_id', 'The passage: <video_id>@<start in milliseconds>, unique in the corpus.'),
   text('video_id', 'The video ID.'),
+  text('language', 'The language of the transcript.'),
   text('title', 'The video title.'),
   seconds('start', 'Where the passage starts, in seconds.'),
   seconds('end', 'Where the passage ends, in seconds.'),

@@ -1,15 +1,29 @@
 import { PLACEHOLDER_AUTHOR } from './citation';
-import { CHUNK_FIELDS, ERRORS_FIELDS, INDEX_FIELDS, TRANSCRIPT_FIELDS } from './corpus-schema';
+import {
+  CHANGE_FIELDS,
+  CHUNK_FIELDS,
+  ERRORS_FIELDS,
+  INDEX_FIELDS,
+  MEMBERSHIP_FIELDS,
+  TRANSCRIPT_FIELDS,
+} from './corpus-schema';
 import type { SchemaField } from './corpus-schema';
 import { datasetTitle } from './dataset-title';
 import { jsonText } from './json-text';
 import type { JsonValue } from './json-text';
-import type { ExportManifest } from './types';
+import type { ExportAuthor, ExportInput } from './types';
 
 /** RFC 3339 date-times, which Data Package's `created` must be. */
 const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-function schemaOf(fields: readonly SchemaField[]): JsonValue {
+/** The keys that tie a table to index.csv's rows (Table Schema's primaryKey and foreignKeys). */
+interface Keys {
+  primaryKey?: string[];
+  /** Columns whose values are index.csv's video_id. */
+  referencesIndex?: boolean;
+}
+
+function schemaOf(fields: readonly SchemaField[], keys: Keys = {}): JsonValue {
   return {
     fields: fields.map((field) => ({
       name: field.name,
@@ -20,10 +34,20 @@ function schemaOf(fields: readonly SchemaField[]): JsonValue {
     })),
     // An empty CSV cell, or a JSON null, is a value that is not known.
     missingValues: [''],
+    ...(keys.primaryKey !== undefined && { primaryKey: keys.primaryKey }),
+    ...(keys.referencesIndex === true && {
+      foreignKeys: [{ fields: ['video_id'], reference: { resource: 'index', fields: ['video_id'] } }],
+    }),
   };
 }
 
-function csvResource(name: string, path: string, title: string, fields: readonly SchemaField[]): JsonValue {
+function csvResource(
+  name: string,
+  path: string,
+  title: string,
+  fields: readonly SchemaField[],
+  keys?: Keys,
+): JsonValue {
   return {
     name,
     path,
@@ -32,7 +56,7 @@ function csvResource(name: string, path: string, title: string, fields: readonly
     format: 'csv',
     mediatype: 'text/csv',
     encoding: 'utf-8',
-    schema: schemaOf(fields),
+    schema: schemaOf(fields, keys),
   };
 }
 
@@ -50,31 +74,62 @@ function jsonlResource(name: string, path: string, title: string, fields: readon
   };
 }
 
+function contributor(author: ExportAuthor): JsonValue {
+  const name =
+    author.givenNames === undefined ? author.familyNames : `${author.givenNames} ${author.familyNames}`;
+  return { title: name, role: 'author', ...(author.orcid !== undefined && { path: author.orcid }) };
+}
+
 /**
  * datapackage.json, a Frictionless Data Package (https://specs.frictionlessdata.io/data-package/):
- * the corpus's tables and JSON Lines files as resources with the types of their fields.
+ * the corpus's tables and JSON Lines files as resources with the types of their fields, index.csv's
+ * video_id as the key the other tables refer to, and the title, description, authors, license and
+ * version given (as `N.0.0`, the semantic version Data Package asks for).
  */
-export function renderDataPackage(manifest: ExportManifest, withChunks: boolean): string {
+export function renderDataPackage(input: ExportInput, withChunks: boolean): string {
+  const { manifest, citation } = input;
   const resources = [
-    csvResource('index', 'index.csv', 'One row per video', INDEX_FIELDS),
+    csvResource('index', 'index.csv', 'One row per video', INDEX_FIELDS, { primaryKey: ['video_id'] }),
     csvResource(
       'errors',
       'errors.csv',
       'One row per video not fetched, and per source not walked',
       ERRORS_FIELDS,
+      { referencesIndex: true },
     ),
+    csvResource('memberships', 'memberships.csv', 'One row per video per source', MEMBERSHIP_FIELDS, {
+      primaryKey: ['video_id', 'source'],
+      referencesIndex: true,
+    }),
+    csvResource('changes', 'changes.csv', 'What each version after the first changed', CHANGE_FIELDS, {
+      referencesIndex: true,
+    }),
     jsonlResource('transcripts', 'transcripts.jsonl', 'One record per transcript', TRANSCRIPT_FIELDS),
     ...(withChunks ? [jsonlResource('chunks', 'chunks.jsonl', 'One record per passage', CHUNK_FIELDS)] : []),
   ];
+  const authors = citation?.authors ?? [];
   const descriptor: JsonValue = {
     profile: 'data-package',
     // A Data Package name holds lower-case letters, digits, '-', '.', '_' and '/' only: others become '-'.
     name: `scriptorium-job-${manifest.job_id.toLowerCase().replace(/[^-a-z0-9._/]/g, '-')}`,
-    title: datasetTitle(manifest),
-    description: 'Video transcripts collected with Scriptorium. README.md describes the collection.',
+    title: datasetTitle(input),
+    description:
+      citation?.description ??
+      'Video transcripts collected with Scriptorium. README.md describes the collection.',
+    version: `${manifest.version}.0.0`,
     ...(RFC_3339.test(manifest.finished_at) && { created: manifest.finished_at }),
     keywords: ['video transcripts', 'corpus'],
-    contributors: [{ title: PLACEHOLDER_AUTHOR, role: 'author' }],
+    contributors:
+      authors.length === 0 ? [{ title: PLACEHOLDER_AUTHOR, role: 'author' }] : authors.map(contributor),
+    ...(citation?.license !== undefined && {
+      licenses: [
+        {
+          name: citation.license,
+          path: `https://spdx.org/licenses/${citation.license}.html`,
+          title: citation.license,
+        },
+      ],
+    }),
     sources: [{ title: 'Video Transcript Service' }],
     resources,
   };

@@ -1,10 +1,19 @@
 import { PLACEHOLDER_AUTHOR } from './citation';
 import type { Chunking } from './chunks';
-import { CHUNK_FIELDS, ERRORS_FIELDS, INDEX_FIELDS, TRANSCRIPT_FIELDS } from './corpus-schema';
+import type { CompositionTally, Share } from './composition';
+import {
+  CHANGE_FIELDS,
+  CHUNK_FIELDS,
+  ERRORS_FIELDS,
+  INDEX_FIELDS,
+  MEMBERSHIP_FIELDS,
+  TRANSCRIPT_FIELDS,
+} from './corpus-schema';
 import type { SchemaField } from './corpus-schema';
-import { dateOf, datasetTitle, oneLine } from './dataset-title';
+import { datasetTitle, oneLine, releaseDate } from './dataset-title';
+import { jsonText } from './json-text';
 import { sortKeys } from './manifest';
-import type { ExportFormat, ExportInput } from './types';
+import type { ExportAuthor, ExportFormat, ExportInput } from './types';
 
 /**
  * Text from outside (sources, filters, option values, language codes) as a Markdown code span, so
@@ -38,70 +47,115 @@ function fieldList(fields: readonly SchemaField[]): string[] {
   return fields.map((field) => `  - \`${field.name}\` (${field.type}): ${field.description}`);
 }
 
-function collected(input: ExportInput): string[] {
+/** A YAML scalar, double-quoted as JSON writes it. */
+const yamlScalar = (text: string): string => jsonText(oneLine(text));
+
+/** Hugging Face's size categories, by the number of transcripts. */
+function sizeCategory(count: number): string {
+  const bounds: Array<[number, string]> = [
+    [1_000, 'n<1K'],
+    [10_000, '1K<n<10K'],
+    [100_000, '10K<n<100K'],
+    [1_000_000, '100K<n<1M'],
+    [10_000_000, '1M<n<10M'],
+  ];
+  return bounds.find(([limit]) => count < limit)?.[1] ?? '10M<n<100M';
+}
+
+/** What the transcripts' languages are, as Hugging Face's `language` list takes them (codes, lower case). */
+function languageCodes(tally: CompositionTally): string[] {
+  return [...tally.byLanguage.keys()]
+    .map((language) => language.toLowerCase())
+    .filter((language) => /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/.test(language))
+    .sort(compareText);
+}
+
+/**
+ * The YAML front matter of a Hugging Face dataset card: its name, languages, license ("unknown" when
+ * none was given), size, and the files `datasets.load_dataset` reads as configurations.
+ */
+function frontMatter(
+  input: ExportInput,
+  formats: readonly ExportFormat[],
+  tally: CompositionTally,
+): string[] {
+  const languages = languageCodes(tally);
+  const license = input.citation?.license?.toLowerCase() ?? 'unknown';
+  return [
+    '---',
+    `pretty_name: ${yamlScalar(datasetTitle(input))}`,
+    ...(languages.length > 0 ? ['language:', ...languages.map((code) => `  - ${yamlScalar(code)}`)] : []),
+    `license: ${yamlScalar(license)}`,
+    'size_categories:',
+    `  - ${yamlScalar(sizeCategory(input.manifest.counts.ok))}`,
+    'configs:',
+    '  - config_name: "transcripts"',
+    '    data_files: "transcripts.jsonl"',
+    '    default: true',
+    ...(formats.includes('chunks') ? ['  - config_name: "chunks"', '    data_files: "chunks.jsonl"'] : []),
+    '  - config_name: "index"',
+    '    data_files: "index.csv"',
+    '---',
+    '',
+  ];
+}
+
+const authorName = (author: ExportAuthor): string =>
+  author.givenNames === undefined ? author.familyNames : `${author.givenNames} ${author.familyNames}`;
+
+function heading(input: ExportInput): string[] {
   const { manifest } = input;
-  const sources = manifest.sources.map((source) => `- ${code(source)}`);
-  const skipped = manifest.skipped_sources.map(
-    ({ source, reason }) => `- ${code(source)}, left out: ${escaped(reason)}`,
-  );
-  const failed = manifest.failed_sources.map(
-    ({ source, message }) => `- ${code(source)}, could not be walked: ${escaped(message)}`,
-  );
-  const finished = manifest.complete
-    ? `The job finished at ${manifest.finished_at}.`
-    : `The job was last changed at ${manifest.finished_at}. It is not complete: some videos are still ` +
-      'to fetch (it paused for credits or its budget) or some sources could not be walked.';
+  const released = releaseDate(manifest);
+  const state = manifest.complete
+    ? `released on ${released ?? manifest.finished_at}`
+    : `under way, not complete: last changed on ${released ?? manifest.finished_at}`;
+  const authors = input.citation?.authors ?? [];
   return [
-    '## What was collected',
+    `# ${escaped(datasetTitle(input))}`,
     '',
-    `Transcripts fetched from the Video Transcript Service by ${manifest.tool.name} ${manifest.tool.version} ` +
-      `(job ${code(manifest.job_id)}), from these sources as typed:`,
-    '',
-    ...listOr(sources, '- (none)'),
-    ...(skipped.length > 0 ? ['', 'Sources that were not used:', '', ...skipped] : []),
-    ...(failed.length > 0 ? ['', 'Sources whose list could not be read:', '', ...failed] : []),
-    '',
-    finished,
+    `Version ${manifest.version} of this corpus, ${state}. ` +
+      (authors.length > 0
+        ? `Collected by ${authors.map((author) => escaped(authorName(author))).join(', ')}.`
+        : 'No author was given when it was exported.'),
     '',
   ];
 }
 
-function options(input: ExportInput): string[] {
-  const entries = Object.entries(input.manifest.options).sort(([a], [b]) => compareText(a, b));
-  const filters = (input.filters ?? []).map((filter) => `- ${code(filter)}`);
+function motivation(input: ExportInput): string[] {
+  const description = input.citation?.description;
   return [
-    '## Options and filters',
+    '## Motivation',
     '',
-    ...listOr(
-      entries.map(
-        ([key, value]) =>
-          `- ${code(key)}: ${code(value === undefined ? 'null' : JSON.stringify(sortKeys(value)))}`,
-      ),
-      '- (none recorded)',
-    ),
-    '',
-    'Filters that chose which videos to fetch (a video they left out is `skipped`):',
-    '',
-    ...listOr(filters, '- none: every video the sources listed was fetched.'),
+    description === undefined
+      ? 'No description was given (`scriptorium export --description`, or the Export dialog of the app).'
+      : escapedParagraphs(description),
     '',
   ];
 }
 
-function counts(input: ExportInput): string[] {
-  const { counts, credits_spent, credits_possible } = input.manifest;
-  const languages = Object.entries(input.languages ?? {})
-    .sort(([a, countA], [b, countB]) => countB - countA || compareText(a, b))
-    .map(([language, count]) => `- ${code(language)}: ${plural(count, 'transcript')}`);
-  const syncs = (input.syncs ?? []).map(
-    ({ at, newVideos, credits }) =>
-      `- ${escaped(at)}: ${plural(newVideos, 'new video')}, ${plural(credits, 'credit')}`,
+/** A share as table cells: videos, transcripts, hours (one decimal), words. */
+function shareCells(share: Share): string {
+  const hours = (share.seconds / 3600).toFixed(1);
+  return `${share.videos} | ${share.transcripts} | ${hours} | ${share.words}`;
+}
+
+function composition(input: ExportInput, tally: CompositionTally): string[] {
+  const { counts } = input.manifest;
+  const sources = input.manifest.sources.map(
+    (source, index) => `| ${code(source)} | ${shareCells(tally.bySource[index] ?? emptyShare)} |`,
   );
-  const possibly =
-    credits_possible > 0
-      ? `, ${credits_possible} of them possibly charged: requests sent and never answered, which the service may or may not have counted`
-      : '';
+  const languages = [...tally.byLanguage.entries()]
+    .sort(([a, shareA], [b, shareB]) => shareB.transcripts - shareA.transcripts || compareText(a, b))
+    .map(
+      ([language, share]) =>
+        `| ${code(language === '' ? 'unknown' : language)} | ${share.transcripts} | ` +
+        `${(share.seconds / 3600).toFixed(1)} | ${share.words} |`,
+    );
+  const filtered = (input.skippedByFilter ?? []).map(
+    ({ reason, videos }) => `- ${code(reason)}: ${plural(videos, 'video')}`,
+  );
   return [
-    '## Counts',
+    '## Composition',
     '',
     '| status | videos |',
     '| --- | ---: |',
@@ -112,17 +166,111 @@ function counts(input: ExportInput): string[] {
     `| skipped (left out by a filter) | ${counts.skipped} |`,
     `| **all videos** | **${counts.videos}** |`,
     '',
+    'By source, a video counted in every source that holds it (`memberships.csv` lists them); hours ' +
+      "are how far each transcript's captions reach:",
+    '',
+    '| source | videos | transcripts | hours | words |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...sources,
+    '',
+    'By the language the transcripts came in:',
+    '',
+    '| language | transcripts | hours | words |',
+    '| --- | ---: | ---: | ---: |',
+    ...listOr(languages, '| (none) | 0 | 0.0 | 0 |'),
+    '',
     `Sources that could not be walked: ${counts.sources_failed}.`,
+    ...(filtered.length > 0
+      ? ['', 'Videos each filter left out, as the corpus is now:', '', ...filtered]
+      : []),
     '',
-    'Transcripts by the language they came in:',
+  ];
+}
+
+const emptyShare: Share = { videos: 0, transcripts: 0, seconds: 0, words: 0 };
+
+/** The service's endpoints a job of these kinds of source uses. */
+function endpoints(input: ExportInput): string {
+  const kinds = new Set((input.sourceDetails ?? []).map((detail) => detail.kind));
+  const used = ['`transcript` (one credit per transcript)'];
+  if (kinds.has('playlist')) used.push('`playlist/videos` (one credit per page)');
+  if (kinds.has('channel'))
+    used.push(
+      '`channel/resolve` (free), `channel/videos` (one credit per page), `channel/latest` (free, for syncs)',
+    );
+  if (kinds.has('search')) used.push('`search` (one credit)');
+  return used.join(', ');
+}
+
+function collection(input: ExportInput): string[] {
+  const { manifest } = input;
+  const sources = manifest.sources.map((source) => `- ${code(source)}`);
+  const skipped = manifest.skipped_sources.map(
+    ({ source, reason }) => `- ${code(source)}, left out: ${escaped(reason)}`,
+  );
+  const failed = manifest.failed_sources.map(
+    ({ source, message }) => `- ${code(source)}, could not be walked: ${escaped(message)}`,
+  );
+  const entries = Object.entries(manifest.options).sort(([a], [b]) => compareText(a, b));
+  const filters = (input.filters ?? []).map((filter) => `- ${code(filter)}`);
+  const { credits_spent, credits_possible } = manifest;
+  const possibly =
+    credits_possible > 0
+      ? `, ${credits_possible} of them possibly charged: requests sent and never answered, which the service may or may not have counted`
+      : '';
+  const finished = manifest.complete
+    ? `The job finished at ${manifest.finished_at}.`
+    : `The job was last changed at ${manifest.finished_at}. It is not complete: some videos are still ` +
+      'to fetch (it paused for credits or its budget) or some sources could not be walked.';
+  return [
+    '## Collection',
     '',
-    ...listOr(languages, '- (not recorded)'),
+    `Transcripts fetched from the Video Transcript Service by ${manifest.tool.name} ${manifest.tool.version} ` +
+      `(job ${code(manifest.job_id)}), from these sources as typed:`,
     '',
-    `Credits spent: ${credits_spent}${possibly}.`,
+    ...listOr(sources, '- (none)'),
+    ...(skipped.length > 0 ? ['', 'Sources that were not used:', '', ...skipped] : []),
+    ...(failed.length > 0 ? ['', 'Sources whose list could not be read:', '', ...failed] : []),
     '',
-    'Syncs (each brought the job up to date with its playlists and channels):',
+    finished,
     '',
-    ...listOr(syncs, '- none.'),
+    `Endpoints used: ${endpoints(input)}. Credits spent: ${credits_spent}${possibly}.`,
+    '',
+    'Options:',
+    '',
+    ...listOr(
+      entries.map(
+        ([key, value]) =>
+          `- ${code(key)}: ${code(value === undefined ? 'null' : JSON.stringify(sortKeys(value)))}`,
+      ),
+      '- (none recorded)',
+    ),
+    '',
+    'Filters that chose which videos to fetch, applied to every reading of the lists, syncs included ' +
+      '(a video they left out is `skipped`):',
+    '',
+    ...listOr(filters, '- none: every video the sources listed was fetched.'),
+    '',
+  ];
+}
+
+function preprocessing(formats: readonly ExportFormat[], chunking: Chunking): string[] {
+  return [
+    '## Preprocessing',
+    '',
+    '- Plain text (txt files, srt and vtt cues, the `text` fields) has the markup tags the service may send ' +
+      '(`<b>`, `<i>`, `<font>`, WebVTT cue tags) removed, character references such as `&amp;` decoded once, ' +
+      'and control characters other than tabs and line breaks dropped. The `segments` of the records keep ' +
+      'each text exactly as the service sent it.',
+    "- Subtitle cues are timed to the millisecond. A cue lasts its segment's duration but is clipped where " +
+      'the next cue starts when that falls within it; segments starting on the same millisecond share a ' +
+      'cue, and a segment of no duration lasts until the next cue, or one second when it is the last.',
+    ...(formats.includes('chunks')
+      ? [
+          `- Passages (chunks.jsonl) are made of whole segments, at most ${chunking.targetSeconds} s each, ` +
+            `overlapping by about ${chunking.overlapSeconds} s.`,
+        ]
+      : []),
     '',
   ];
 }
@@ -133,18 +281,23 @@ function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
   return [
     '## Files',
     '',
-    '- `manifest.json`: the job, its options and counts, as data.',
-    '- `index.csv`: one row per video, in the order of the job. Columns:',
+    '- `manifest.json`: the job, its options, counts and versions, as data.',
+    '- `index.csv`: one row per video, by corpus number (the order in which the job first listed them). ' +
+      'Columns:',
     ...fieldList(INDEX_FIELDS),
     '- `errors.csv`: one row per video that is not ok, and one per playlist, channel or search that ' +
-      'could not be walked (its text in place of a video ID). Columns:',
+      'could not be walked (with no video ID). Columns:',
     ...fieldList(ERRORS_FIELDS),
+    '- `memberships.csv`: one row per video per source that holds it. Columns:',
+    ...fieldList(MEMBERSHIP_FIELDS),
+    '- `changes.csv`: what each version after the first added, retried or changed. Columns:',
+    ...fieldList(CHANGE_FIELDS),
     ...(folders.length > 0
       ? [
           `- ${folders.map((folder) => `\`${folder}/\``).join(', ')}: a file per transcript. Each name starts ` +
-            "with the video's row number in index.csv, zero-padded to the width of the number of videos, one " +
-            'numbering for the whole corpus, so that videos of different sources never share a number, and ' +
-            'ends with `[video ID]`. srt and vtt exist only for transcripts with times.',
+            "with the video's corpus number, six digits, fixed when the job first listed it and never " +
+            'reused, so that a later version adds files and never renames one; it ends with `[video ID]`. ' +
+            'srt and vtt exist only for transcripts with times.',
         ]
       : []),
     '- `transcripts.jsonl`: one JSON record per transcript (a json/ file holds the same record, laid out). ' +
@@ -161,70 +314,138 @@ function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
         ]
       : []),
     '- `README.md` (this file), `CITATION.cff` (how to cite), `datapackage.json` (the tables and records ' +
-      'as a Frictionless Data Package), `SHA256SUMS` (the SHA-256 of every other file).',
+      'as a Frictionless Data Package, with their keys), `SHA256SUMS` (the SHA-256 of every other file).',
     '',
-    'Plain text (txt files, srt and vtt cues, the `text` fields) has the markup tags the service may send ' +
-      '(`<b>`, `<i>`, `<font>`, WebVTT cue tags) removed and character references such as `&amp;` decoded ' +
-      'once; the `segments` of the records keep each text exactly as the service sent it.',
+  ];
+}
+
+const USES = [
+  '## Uses and caveats',
+  '',
+  '- Whether a transcript comes from captions written by people or made automatically is not known: the ' +
+    'service does not say.',
+  '- Publication dates are intervals: `published_from` and `published_to` hold what the list page allows. ' +
+    'A date the page gave is exact (both ends equal); "3 weeks ago" means at least 3 and less than 4 weeks ' +
+    'before `listed_at`, a month counting 28 to 31 days and a year 365 to 366. The date filters keep a video ' +
+    'whose whole interval lies in their window, unless the corpus was made with `--published-overlap`.',
+  "- A video's list data (position, channel, date, length, views) comes from the first list that holds it, " +
+    'as last read; a sync moves the known videos of a channel down by the number of new ones.',
+  '- Transcripts are what the service returned when they were fetched (`fetched_at`); a video may have ' +
+    'changed since.',
+  '',
+];
+
+function distribution(input: ExportInput): string[] {
+  const license = input.citation?.license;
+  return [
+    '## Distribution',
+    '',
+    'The transcripts belong to their owners, the rights holders of the videos; collecting them gives no ' +
+      'licence to them. This corpus is meant for research, under the law that applies to you (such as ' +
+      'exceptions for text and data mining or quotation). Check what that law allows before you publish or ' +
+      'share transcripts or passages of them.',
+    '',
+    license === undefined
+      ? 'No license was given for what the collectors made (the selection, the tables, this datasheet).'
+      : `The collectors give what they made (the selection, the tables, this datasheet) under ${code(license)}; ` +
+        'that license does not extend to the transcripts.',
+    '',
+  ];
+}
+
+function maintenance(input: ExportInput): string[] {
+  const versions = input.manifest.versions.map(
+    ({ version, releasedAt, added, retried, changed }) =>
+      `- version ${version}, released ${escaped(releasedAt)}: ` +
+      (version === 1
+        ? `${plural(added, 'video')}`
+        : `${plural(added, 'video')} added, ${retried} retried, ${changed} changed`),
+  );
+  const syncs = (input.syncs ?? []).map(
+    ({ at, newVideos, credits }) =>
+      `- ${escaped(at)}: ${plural(newVideos, 'new video')}, ${plural(credits, 'credit')}`,
+  );
+  return [
+    '## Maintenance',
+    '',
+    '`scriptorium sync` brings the job up to date with its playlists and channels, buying only what is ' +
+      'new; the next export is a new version when the sync or a retry brought anything. A new version adds ' +
+      'files and rows and never renames a file: `changes.csv` lists what each version added, retried or ' +
+      'changed.',
+    '',
+    'Versions:',
+    '',
+    ...listOr(versions, `- version ${input.manifest.version}, not released yet: its job has not completed.`),
+    '',
+    'Syncs:',
+    '',
+    ...listOr(syncs, '- none.'),
+    '',
+    '`scriptorium verify` followed by the path of this ZIP checks every file against `SHA256SUMS`, and the ' +
+      'counts of `manifest.json` against `index.csv`, however the ZIP was packed again. Once unzipped, ' +
+      '`sha256sum -c SHA256SUMS` checks the files.',
     '',
   ];
 }
 
 function citing(input: ExportInput): string[] {
   const { manifest } = input;
-  const year = dateOf(manifest.finished_at)?.slice(0, 4) ?? 'n.d.';
+  const year = releaseDate(manifest)?.slice(0, 4) ?? 'n.d.';
+  const authors = input.citation?.authors ?? [];
+  const names = authors.length === 0 ? PLACEHOLDER_AUTHOR : authors.map(authorName).join(', ');
   return [
     '## How to cite',
     '',
-    '`CITATION.cff` holds the citation in the Citation File Format; reference managers and GitHub read it. ' +
-      `Its author, "${PLACEHOLDER_AUTHOR}", stands for whoever collected the corpus: put your name in its ` +
-      'place there and below.',
+    '`CITATION.cff` holds the citation in the Citation File Format; reference managers and GitHub read it.',
+    ...(authors.length === 0
+      ? [
+          '',
+          `Its author, "${PLACEHOLDER_AUTHOR}", stands for whoever collected the corpus. Give your name when ` +
+            'exporting (`scriptorium export --author "Given Family" --orcid 0000-0000-0000-0000`, or Authors ' +
+            'in the Export dialog): edited afterwards, the file would no longer match `SHA256SUMS`.',
+        ]
+      : []),
     '',
-    `> ${PLACEHOLDER_AUTHOR} (${year}). *${escaped(datasetTitle(manifest))}* [Data set]. ` +
+    `> ${escaped(names)} (${year}). *${escaped(datasetTitle(input))}* (Version ${manifest.version}) [Data set]. ` +
       `Collected with ${escaped(manifest.tool.name)} ${escaped(manifest.tool.version)}.`,
     '',
   ];
 }
 
-const RIGHTS = [
-  '## Rights and use',
-  '',
-  'The transcripts belong to their owners, the rights holders of the videos; collecting them gives no ' +
-    'licence to them. This corpus is meant for research, under the law that applies to you (such as ' +
-    'exceptions for text and data mining or quotation). Check what that law allows before you publish or ' +
-    'share transcripts or passages of them.',
-  '',
-];
-
-const CHECKING = [
-  '## Checking the corpus',
-  '',
-  '`scriptorium verify` followed by the path of this ZIP checks every file against `SHA256SUMS`, and the ' +
-    'counts of `manifest.json` against `index.csv`. Once unzipped, `sha256sum -c SHA256SUMS` checks the files.',
-  '',
-];
+/** Paragraphs of the user's text, each on one line and escaped, separated by blank lines. */
+function escapedParagraphs(text: string): string {
+  return text
+    .split(/\n\s*\n/)
+    .map((paragraph) => escaped(paragraph))
+    .filter((paragraph) => paragraph !== '')
+    .join('\n\n');
+}
 
 /**
- * README.md, the corpus's datasheet: what was collected, from which sources, when, with which options
- * and filters, the counts, languages, credits and syncs, what each file holds, how to cite it, and
- * whose the transcripts are. Everything comes from the job, nothing from the time of the export, so
- * that two exports of one job are identical.
+ * README.md, the corpus's datasheet (after "Datasheets for Datasets"), opening with the YAML front
+ * matter of a Hugging Face dataset card: motivation, composition (by status, source and language),
+ * collection, preprocessing, files, uses and caveats, distribution, maintenance, and how to cite.
+ * It describes the corpus as it is now, from the job and from `tally` (gathered as the transcripts
+ * were written); nothing comes from the time of the export, so two exports of one version are the same.
  */
 export function renderDatasheet(
   input: ExportInput,
   formats: readonly ExportFormat[],
   chunking: Chunking,
+  tally: CompositionTally,
 ): string {
   const lines = [
-    `# ${escaped(datasetTitle(input.manifest))}`,
-    '',
-    ...collected(input),
-    ...options(input),
-    ...counts(input),
+    ...frontMatter(input, formats, tally),
+    ...heading(input),
+    ...motivation(input),
+    ...composition(input, tally),
+    ...collection(input),
+    ...preprocessing(formats, chunking),
     ...files(formats, chunking),
+    ...USES,
+    ...distribution(input),
+    ...maintenance(input),
     ...citing(input),
-    ...RIGHTS,
-    ...CHECKING,
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

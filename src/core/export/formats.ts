@@ -1,12 +1,12 @@
 import { buildChunks } from './chunks';
 import type { Chunking } from './chunks';
-import { buildCues, formatTimestamp } from './cues';
+import { buildCues, clampSeconds, formatTimestamp, isTimed } from './cues';
 import type { Cue } from './cues';
 import { jsonText } from './json-text';
 import { FILE_FORMATS } from './naming';
 import type { FileFormat } from './naming';
 import { countWords, plainLine } from './plain-text';
-import { chunkRecord, transcriptRecord } from './records';
+import { chunkIds, chunkRecord, transcriptRecord } from './records';
 import type { ExportFormat, ExportSegment, ExportVideo } from './types';
 
 /**
@@ -68,6 +68,8 @@ export interface RenderedTranscript {
   /** Its lines of chunks.jsonl: none unless asked for, or when its segments carry no times. */
   chunks: string[];
   wordCount: number;
+  /** How far its captions reach, in seconds (the latest end of a timed segment); 0 without times. */
+  spokenSeconds: number;
 }
 
 /**
@@ -94,10 +96,23 @@ export function renderTranscript(
       files.push({ format, content: format === 'srt' ? renderSrt(cues) : renderVtt(cues) });
   }
   const passages = formats.includes('chunks') ? (buildChunks(segments, chunking) ?? []) : [];
+  const ids = chunkIds(video.videoId, passages);
   return {
     files,
     record: `${jsonText(record)}\n`,
-    chunks: passages.map((passage) => `${jsonText(chunkRecord(video, passage))}\n`),
+    chunks: passages.map((passage, at) => `${jsonText(chunkRecord(video, passage, ids[at] ?? ''))}\n`),
     wordCount,
+    spokenSeconds: spokenSecondsOf(segments),
   };
+}
+
+/** The latest end (start + duration) among the timed segments, times clamped as in subtitles. */
+function spokenSecondsOf(segments: readonly ExportSegment[]): number {
+  let latest = 0;
+  for (const segment of segments) {
+    if (!isTimed(segment)) continue;
+    const end = clampSeconds(segment.start + segment.duration);
+    if (end > latest) latest = end;
+  }
+  return latest;
 }

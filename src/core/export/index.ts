@@ -7,6 +7,11 @@ export { DEFAULT_NAME_TEMPLATE } from './naming';
 export { MAX_ENTRY_PATH_BYTES, printable } from './zip-layout';
 export { EXPORT_FORMATS } from './types';
 export type {
+  ExportAuthor,
+  ExportChange,
+  ExportCitation,
+  ExportMembership,
+  ExportVersion,
   ExportFormat,
   ExportInput,
   ExportManifest,

@@ -10,12 +10,13 @@ export function sortKeys(value: unknown): unknown {
 
 /**
  * manifest.json, pretty-printed with docs/product.md's key order; `options` keys are sorted. `syncs`
- * are the job's syncs, oldest first.
+ * are the job's syncs, oldest first; `versions` the corpus's released versions, oldest first.
  */
 export function renderManifest(manifest: ExportManifest, syncs: readonly ExportSync[] = []): string {
   const ordered = {
     tool: { name: manifest.tool.name, version: manifest.tool.version },
     job_id: manifest.job_id,
+    version: manifest.version,
     sources: manifest.sources,
     skipped_sources: manifest.skipped_sources.map(({ source, reason }) => ({ source, reason })),
     failed_sources: manifest.failed_sources.map(({ source, status, http_status, code, message }) => ({
@@ -38,6 +39,13 @@ export function renderManifest(manifest: ExportManifest, syncs: readonly ExportS
     credits_spent: manifest.credits_spent,
     credits_possible: manifest.credits_possible,
     syncs: syncs.map(({ at, newVideos, credits }) => ({ at, new_videos: newVideos, credits })),
+    versions: manifest.versions.map(({ version, releasedAt, added, retried, changed }) => ({
+      version,
+      released_at: releasedAt,
+      added,
+      retried,
+      changed,
+    })),
     finished_at: manifest.finished_at,
     complete: manifest.complete,
   };

@@ -108,7 +108,13 @@ function caseKey(stem: string): string {
   return stem.toUpperCase().toLowerCase();
 }
 
-/** A video with its position, zero-padded. */
+/**
+ * Digits of a corpus number in a name: always six (more only past 999,999 videos), so that names sort
+ * by number and no name widens as a corpus grows.
+ */
+export const NUMBER_DIGITS = 6;
+
+/** A video with its corpus number, zero-padded. */
 interface NamedVideo {
   video: ExportVideo;
   position: string;
@@ -119,41 +125,36 @@ interface NamedVideo {
  * platform, fits MAX_ENTRY_PATH_BYTES with any folder and extension, ends in `[<video_id>]`, and is
  * unique among the stems it handed out, ignoring case (Windows and macOS ignore it).
  *
- * A stem starts with the video's position in the corpus, its row in index.csv (1 for the first
- * video, whatever its status), zero-padded to the width of the number of videos: `007 - Title [id]`
- * (or where the template puts {position}). One numbering for the whole corpus, not the position in
- * each playlist or channel, so that videos of different sources never share a number and the files
- * sort in index.csv's order.
+ * A stem starts with the video's corpus number, six digits: `000007 - Title [id]` (or where the
+ * template puts {position}). The number is fixed when the job first lists the video and never reused,
+ * one numbering for the whole corpus rather than the position in each playlist or channel: videos of
+ * different sources never share a number, files sort in index.csv's order, and a later version of the
+ * corpus keeps every name it had.
  *
- * Stems depend on the order videos are named in, so name every ok video, in export order, even
- * those whose file a format skips.
+ * With a template that does not lead with the number, stems depend on the order videos are named in,
+ * so name every ok video, in export order, even those whose file a format skips.
  */
 export class StemNamer {
   readonly #template: string;
   readonly #templateHasPosition: boolean;
-  readonly #positionWidth: number;
   /**
-   * Whether every stem starts with its position (the default: the template has none, so it comes
-   * first). Positions differ and have one width, so those stems cannot clash, and none is kept.
+   * Whether every stem starts with its number (the default: the template has none, so it comes
+   * first). Numbers differ and have one width, so those stems cannot clash, and none is kept.
    */
   readonly #positionLeads: boolean;
   /** Stems already handed out, by caseKey, when the position does not lead. */
   readonly #taken = new Set<string>();
 
-  /**
-   * @param videoCount the number of videos in the corpus, which sets the width of positions.
-   * @param template placeholders {title} {video_id} {language} {position}; default DEFAULT_NAME_TEMPLATE.
-   */
-  constructor(videoCount: number, template: string = DEFAULT_NAME_TEMPLATE) {
+  /** @param template placeholders {title} {video_id} {language} {position}; default DEFAULT_NAME_TEMPLATE. */
+  constructor(template: string = DEFAULT_NAME_TEMPLATE) {
     this.#template = sanitizeNamePart(template);
     this.#templateHasPosition = template.includes('{position}');
-    this.#positionWidth = String(Math.max(videoCount, 1)).length;
     this.#positionLeads = !this.#templateHasPosition || this.#template.startsWith('{position}');
   }
 
-  /** @param position the video's row in index.csv, from 1. */
-  stemFor(video: ExportVideo, position: number): string {
-    const named = { video, position: String(position).padStart(this.#positionWidth, '0') };
+  /** The video's stem, from its corpus number (video.number). */
+  stemFor(video: ExportVideo): string {
+    const named = { video, position: String(video.number).padStart(NUMBER_DIGITS, '0') };
     if (this.#positionLeads) return this.#fittedStem(named, 1);
     for (let copy = 1; ; copy++) {
       const stem = this.#fittedStem(named, copy);

@@ -1,6 +1,7 @@
 import type { Chunk } from './chunks';
 import { Seconds } from './json-text';
 import type { JsonValue } from './json-text';
+import { publishedInterval, type PublishedInterval } from '../../shared/published';
 import type { ExportVideo } from './types';
 
 /**
@@ -16,7 +17,10 @@ export function videoUrlAt(videoId: string, seconds: number): string {
   return `${videoUrl(videoId)}&t=${Math.floor(seconds)}s`;
 }
 
-const orNull = (value: string | undefined): string | null => (value === undefined ? null : value);
+const orNull = (value: string | undefined | null): string | null => (value === undefined ? null : value);
+
+/** What `--lang` calls the original track, and the records and index.csv with it. */
+const ORIGINAL_TRACK = 'orig';
 
 /** An integer, or null when unknown or not a safe integer. */
 const integerOrNull = (value: number | undefined): number | null =>
@@ -30,6 +34,26 @@ function metadataText(metadata: Record<string, unknown> | undefined, snakeCase: 
   const camelCase = snakeCase.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
   const value = metadata?.[snakeCase] ?? metadata?.[camelCase];
   return typeof value === 'string' ? value : null;
+}
+
+/**
+ * When the video was published, as an interval of days: from the listing's words, dated by when its
+ * page was read; undefined when the listing says nothing readable.
+ */
+export function publishedOf(video: ExportVideo): PublishedInterval | undefined {
+  const listedAt = video.listedAt === undefined ? undefined : Date.parse(video.listedAt);
+  return publishedInterval(video.listing?.published, listedAt);
+}
+
+/** The channel as the list page gave it, else (a video given by itself) the metadata's author. */
+export function channelTitleOf(video: ExportVideo): string | null {
+  return video.listing?.channelTitle ?? metadataText(video.metadata, 'author_name');
+}
+
+/** The language asked for: its code, or `orig` for the video's original track (asked with no code). */
+export function requestedLanguageOf(video: ExportVideo): string | undefined {
+  if (video.requestedLanguage === undefined) return undefined;
+  return video.requestedLanguage === '' ? ORIGINAL_TRACK : video.requestedLanguage;
 }
 
 /** The title the list pages gave, else the one the metadata gave, else null. */
@@ -53,19 +77,24 @@ export interface TranscriptText {
 export function transcriptRecord(video: ExportVideo, { text, wordCount }: TranscriptText): JsonValue {
   const { listing, metadata } = video;
   const segments = video.segments ?? [];
+  const published = publishedOf(video);
   return {
     video_id: video.videoId,
+    number: integerOrNull(video.number),
     title: titleOf(video),
     url: videoUrl(video.videoId),
     source: video.source,
     position: integerOrNull(video.position),
-    channel_title: orNull(listing?.channelTitle),
+    channel_title: channelTitleOf(video),
     channel_id: orNull(listing?.channelId),
     published: orNull(listing?.published),
+    published_from: orNull(published?.from),
+    published_to: orNull(published?.to),
+    listed_at: orNull(video.listedAt),
     duration_seconds: secondsOrNull(listing?.durationSeconds),
     view_count: integerOrNull(listing?.viewCount),
     language: orNull(video.language),
-    requested_language: orNull(video.requestedLanguage),
+    requested_language: orNull(requestedLanguageOf(video)),
     fetched_at: orNull(video.fetchedAt),
     author_name: metadataText(metadata, 'author_name'),
     author_url: metadataText(metadata, 'author_url'),
@@ -82,13 +111,29 @@ export function transcriptRecord(video: ExportVideo, { text, wordCount }: Transc
 }
 
 /**
- * One line of chunks.jsonl: a passage (chunks.ts) of an ok video, with the address that opens the
- * video at its start. Every field in every record, times in seconds as floats.
+ * The ids of a video's passages: `<video_id>@<start in ms>`, which names a passage for good. Passages
+ * start at distinct times unless the service sent segments starting together; a second passage
+ * starting at the same millisecond is `@<ms>-2`, and so on.
  */
-export function chunkRecord(video: ExportVideo, chunk: Chunk): JsonValue {
+export function chunkIds(videoId: string, chunks: readonly Chunk[]): string[] {
+  const seen = new Map<number, number>();
+  return chunks.map(({ startMs }) => {
+    const count = (seen.get(startMs) ?? 0) + 1;
+    seen.set(startMs, count);
+    return `${videoId}@${startMs}${count > 1 ? `-${count}` : ''}`;
+  });
+}
+
+/**
+ * One line of chunks.jsonl: a passage (chunks.ts) of an ok video, with its id (chunkIds) and the
+ * address that opens the video at its start. Every field in every record, times in seconds as floats.
+ */
+export function chunkRecord(video: ExportVideo, chunk: Chunk, chunkId: string): JsonValue {
   const startSeconds = chunk.startMs / 1000;
   return {
+    chunk_id: chunkId,
     video_id: video.videoId,
+    language: orNull(video.language),
     title: titleOf(video),
     start: new Seconds(startSeconds),
     end: new Seconds(chunk.endMs / 1000),

@@ -1,15 +1,13 @@
 import { stringify } from 'csv-stringify/sync';
 import { PATH_LIST_SEPARATOR } from './naming';
 import { withoutControls } from './plain-text';
-import { videoUrl } from './records';
-import type { ExportSourceFailure, ExportVideo } from './types';
+import { channelTitleOf, publishedOf, requestedLanguageOf, videoUrl } from './records';
+import type { ExportChange, ExportMembership, ExportSourceFailure, ExportVideo } from './types';
 
 type CsvValue = string | number | undefined;
 
 /** What a spreadsheet may run as a formula when a cell starts with it (OWASP "CSV injection"). */
 const FORMULA_TRIGGERS = ['=', '+', '-', '@', '\t', '\r'];
-
-const PLAIN_VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
 /**
  * The most characters a cell of index.csv or errors.csv holds: far above any real title or message,
@@ -36,12 +34,33 @@ function cutBetweenCodePoints(text: string, length: number): string {
 }
 
 /**
- * The video_id cell: a plain video ID (11 letters, digits, '-' or '_') stays exact even when it starts
- * with '-', since it cannot hold a formula and researchers join tables on it; any other id, which
- * only a misbehaving service could send, is neutralised like every text cell.
+ * After a leading '@' or '-', what an identifier may hold and still be no formula: a spreadsheet reads
+ * `@ch_n10` or `-dQw4w9WgXc` as a name or a sum at worst, never as a function call.
  */
-function videoIdCell(videoId: string): string {
-  return PLAIN_VIDEO_ID.test(videoId) ? videoId : neutralisedCell(videoId);
+const HARMLESS_AFTER_SIGN = /^[@-][\p{L}\p{N}_.-]*$/u;
+
+/**
+ * An identifier cell (a video ID, a source, a list or channel ID, a code, a language, a URL, a date,
+ * a path): exact, so that tables join on it (`@channel` in index.csv is `@channel` in manifest.json);
+ * control characters removed. Only a value that could run as a formula, which no real identifier is
+ * and only a misbehaving service could send, is neutralised like free text.
+ */
+function identifierCell(text: string): string {
+  const cell = withoutControls(text);
+  const first = cell[0];
+  const risky =
+    first === '=' ||
+    first === '+' ||
+    first === '\t' ||
+    first === '\r' ||
+    ((first === '@' || first === '-') && !HARMLESS_AFTER_SIGN.test(cell));
+  if (risky) return neutralisedCell(cell);
+  return cell.length <= MAX_CSV_CELL_CHARS ? cell : cutBetweenCodePoints(cell, MAX_CSV_CELL_CHARS);
+}
+
+/** An identifier cell; a missing value stays empty. */
+function idCell(value: string | null | undefined): string | undefined {
+  return value === undefined || value === null ? undefined : identifierCell(value);
 }
 
 /**
@@ -52,9 +71,9 @@ function csvRecord(values: readonly CsvValue[]): string {
   return stringify([values.map((value) => value ?? '')], { record_delimiter: 'unix', quoted_match: /\r/ });
 }
 
-/** A text cell neutralised; numbers stay numbers, a missing value stays empty. */
-function textCell(value: string | undefined): string | undefined {
-  return value === undefined ? undefined : neutralisedCell(value);
+/** A free-text cell (a title, a channel's name, a message) neutralised; a missing value stays empty. */
+function textCell(value: string | null | undefined): string | undefined {
+  return value === undefined || value === null ? undefined : neutralisedCell(value);
 }
 
 export const INDEX_CSV_HEADER = [
@@ -75,8 +94,21 @@ export const INDEX_CSV_HEADER = [
   'word_count',
   'fetched_at',
   'files',
+  'number',
+  'published_from',
+  'published_to',
+  'listed_at',
 ];
-export const ERRORS_CSV_HEADER = ['video_id', 'status', 'http_status', 'code', 'message'];
+export const ERRORS_CSV_HEADER = ['video_id', 'status', 'http_status', 'code', 'message', 'source'];
+export const MEMBERSHIPS_CSV_HEADER = [
+  'video_id',
+  'source',
+  'list_id',
+  'list_title',
+  'position',
+  'listed_at',
+];
+export const CHANGES_CSV_HEADER = ['version', 'video_id', 'change', 'detail'];
 
 /** A header line. */
 export function csvHeader(columns: readonly string[]): string {
@@ -100,34 +132,64 @@ export interface WrittenTranscript {
  * `fetched_at` and `files` are empty unless ok; `position` (in its playlist or channel) and the
  * listing's columns are empty when unknown. `files` separates the paths with '|', which no path holds.
  * Status is ok, unavailable, failed, skipped, or pending in a corpus written before its job finished.
+ * Free text (the title, the channel's name, the listing's wording of the date) is neutralised for
+ * spreadsheets; identifiers, numbers and dates are written as they are.
  */
 export function indexRow(video: ExportVideo, written: WrittenTranscript | undefined): string {
   const ok = video.status === 'ok';
   const { listing } = video;
+  const published = publishedOf(video);
   return csvRecord([
-    videoIdCell(video.videoId),
+    identifierCell(video.videoId),
     textCell(video.title),
-    ok ? textCell(video.language) : undefined,
+    ok ? idCell(video.language) : undefined,
     video.status,
     ok ? (video.segmentCount ?? 0) : undefined,
-    textCell(video.source),
+    identifierCell(video.source),
     video.position,
-    textCell(listing?.channelTitle),
-    textCell(listing?.channelId),
+    textCell(ok ? channelTitleOf(video) : listing?.channelTitle),
+    idCell(listing?.channelId),
     textCell(listing?.published),
     finiteOrEmpty(listing?.durationSeconds),
     finiteOrEmpty(listing?.viewCount),
     videoUrl(video.videoId),
-    ok ? textCell(video.requestedLanguage) : undefined,
+    ok ? idCell(requestedLanguageOf(video)) : undefined,
     written?.wordCount,
-    ok ? textCell(video.fetchedAt) : undefined,
-    textCell(written?.files.join(PATH_LIST_SEPARATOR)),
+    ok ? idCell(video.fetchedAt) : undefined,
+    idCell(written?.files.join(PATH_LIST_SEPARATOR)),
+    video.number,
+    published?.from,
+    published?.to,
+    idCell(video.listedAt),
+  ]);
+}
+
+/** One row of memberships.csv: a source that holds a video, with its place and when it was read. */
+export function membershipRow(membership: ExportMembership): string {
+  return csvRecord([
+    identifierCell(membership.videoId),
+    identifierCell(membership.source),
+    idCell(membership.listId),
+    textCell(membership.listTitle),
+    membership.position ?? undefined,
+    idCell(membership.listedAt),
+  ]);
+}
+
+/** One row of changes.csv. */
+export function changeRow(change: ExportChange): string {
+  // The detail is made of statuses, codes and sources, written as they are.
+  return csvRecord([
+    change.version,
+    identifierCell(change.videoId),
+    change.change,
+    identifierCell(change.detail),
   ]);
 }
 
 /**
- * errors.csv: first a row per source that could not be walked (its text in place of a video id),
- * then one row per video that is not ok.
+ * errors.csv: first a row per source that could not be walked (no video ID; the source in `source`),
+ * then one row per video that is not ok, with the source that brought it.
  */
 export function* errorsCsv(
   videos: Iterable<ExportVideo>,
@@ -136,21 +198,23 @@ export function* errorsCsv(
   yield csvRecord(ERRORS_CSV_HEADER);
   for (const source of failedSources) {
     yield csvRecord([
-      textCell(source.source),
+      undefined,
       source.status,
       source.httpStatus,
-      textCell(source.code),
+      idCell(source.code),
       textCell(source.message),
+      identifierCell(source.source),
     ]);
   }
   for (const video of videos) {
     if (video.status === 'ok') continue;
     yield csvRecord([
-      videoIdCell(video.videoId),
+      identifierCell(video.videoId),
       video.status,
       video.httpStatus,
-      textCell(video.code),
+      idCell(video.code),
       textCell(video.message),
+      identifierCell(video.source),
     ]);
   }
 }

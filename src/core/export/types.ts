@@ -15,6 +15,11 @@ export interface ExportSegment {
 }
 
 export interface ExportVideo {
+  /**
+   * Its corpus number, fixed when its job first listed it and never reused: its files are named by it
+   * (six digits), so that a later version of the corpus adds files and never renames one.
+   */
+  number: number;
   videoId: string;
   /** May be '' when unknown. */
   title: string;
@@ -45,6 +50,10 @@ export interface ExportVideo {
   message?: string;
   /** What the list pages said of the video, as given (absent for a video given by itself). */
   listing?: ExportListing;
+  /** When the page that listed it was read (ISO time); absent for a video given by itself. */
+  listedAt?: string;
+  /** The indexes in `manifest.sources` of every source that holds it. Default: none known. */
+  memberOf?: readonly number[];
   /** The language asked for ('' for the video's original track); ok only. */
   requestedLanguage?: string;
   /** When the transcript was fetched (ISO time); ok only. */
@@ -62,6 +71,56 @@ export interface ExportListing {
   /** From the listing's view count text ("1,234 views"), when it could be read. */
   viewCount?: number;
   hasCaptions?: boolean;
+}
+
+/** One line of memberships.csv: a source that holds a video. */
+export interface ExportMembership {
+  videoId: string;
+  /** The source as the user typed it. */
+  source: string;
+  /** A playlist's ID or a channel's UC id; null for a search or a video given by itself. */
+  listId: string | null;
+  listTitle: string | null;
+  /** Its place in the list; null for a video given by itself. */
+  position: number | null;
+  /** When the list page was read (ISO time); null for a video given by itself. */
+  listedAt: string | null;
+}
+
+/** One line of changes.csv: what a version after the first did to one video. */
+export interface ExportChange {
+  version: number;
+  videoId: string;
+  change: 'added' | 'retried' | 'changed';
+  detail: string;
+}
+
+/** A released version of the corpus, with what it brought. */
+export interface ExportVersion {
+  version: number;
+  releasedAt: string;
+  added: number;
+  retried: number;
+  changed: number;
+}
+
+/** A person who collected the corpus: "Given Family" or "Family, Given", with an ORCID iD. */
+export interface ExportAuthor {
+  givenNames?: string;
+  familyNames: string;
+  /** https://orcid.org/0000-0000-0000-0000 */
+  orcid?: string;
+}
+
+/** Who made the corpus and under what terms, given before the checksums are written. */
+export interface ExportCitation {
+  /** The corpus's title; default: made from its sources. */
+  title?: string;
+  /** What it is for, in the user's words (the datasheet's motivation). */
+  description?: string;
+  authors: readonly ExportAuthor[];
+  /** An SPDX license id, as given. */
+  license?: string;
 }
 
 /** One bringing-up-to-date of a finished job (scriptorium sync): when, what was new, what it cost. */
@@ -110,6 +169,10 @@ export interface ExportManifest {
   credits_possible: number;
   /** The job's finish time (ISO), NOT the export time; for an unfinished job, its last change. */
   finished_at: string;
+  /** The corpus's version: 1 for the first, one more for each sync or retry that brought anything. */
+  version: number;
+  /** The released versions, oldest first (the current one is among them once its job completed it). */
+  versions: ExportVersion[];
   /** False when the job has videos still to fetch (it paused) or sources it could not walk. */
   complete: boolean;
 }
@@ -119,8 +182,8 @@ export interface ExportInput {
   /** Formats to write, one folder each. Default: all four. */
   formats?: ExportFormat[];
   /**
-   * File name template. Placeholders: {title} {video_id} {language} {position}.
-   * Default: '{title} [{video_id}]'.
+   * File name template. Placeholders: {title} {video_id} {language} {position} (the corpus number).
+   * Default: '{title} [{video_id}]', after the corpus number.
    */
   nameTemplate?: string;
   /**
@@ -130,6 +193,12 @@ export interface ExportInput {
   videos(): Iterable<ExportVideo>;
   /** Sources that could not be walked; each is a row of errors.csv. Default: none. */
   failedSources?: ExportSourceFailure[];
+  /** A FRESH iterator over memberships.csv's rows, in corpus order, each time. Default: none. */
+  memberships?(): Iterable<ExportMembership>;
+  /** A FRESH iterator over changes.csv's rows, by version, each time. Default: none. */
+  changes?(): Iterable<ExportChange>;
+  /** Title, description, authors and license. Default: a title made from the sources, no author. */
+  citation?: ExportCitation;
   /** How chunks.jsonl cuts transcripts into passages (format 'chunks'). Default 60 s, 10 s of overlap. */
   chunking?: { targetSeconds: number; overlapSeconds: number };
   /** The job's syncs, oldest first. Default: none. */
@@ -138,6 +207,13 @@ export interface ExportInput {
   filters?: string[];
   /** Transcripts by the language they came in, for the datasheet. Default: none. */
   languages?: Record<string, number>;
+  /** How many videos each filter left out, in its words, as the job is now. Default: none. */
+  skippedByFilter?: Array<{ reason: string; videos: number }>;
+  /**
+   * Each source's kind and a short name for titles (a playlist's ID, an @handle, "search: query"), in
+   * the order of `manifest.sources`. Default: the sources as typed, kinds unknown.
+   */
+  sourceDetails?: Array<{ kind: 'video' | 'playlist' | 'channel' | 'search'; label: string }>;
 }
 
 /** How far an export is, for a progress bar: videos written out of all videos. */

@@ -79,10 +79,15 @@ export class CorpusUnreadableError extends Error {
  */
 export async function verifyCorpus(path: string): Promise<VerifyReport> {
   const differences = new Differences();
+  const folders = new Set<number>();
   let zip: ZipReader;
   try {
-    zip = await ZipReader.open(path, (_index, name, sameAs) => {
-      const problem = entryPathProblem(name);
+    zip = await ZipReader.open(path, (index, name, sameAs) => {
+      // A folder entry (`txt/`), which `zip -r` and others add, names a folder: its path is the
+      // folder's, and it holds no file to check.
+      const folder = name.length > 1 && name[name.length - 1] === SLASH;
+      if (folder) folders.add(index);
+      const problem = entryPathProblem(folder ? name.subarray(0, -1) : name);
       if (problem !== undefined) {
         differences.add('bad name', () => `${printableBytes(name)} (${problem}; see the ZIP layout)`);
       }
@@ -97,7 +102,7 @@ export async function verifyCorpus(path: string): Promise<VerifyReport> {
     return report(differences, 0);
   }
   try {
-    const matching = (await readable(zip, differences)) ? await checkEntries(zip, differences) : 0;
+    const matching = (await readable(zip, differences)) ? await checkEntries(zip, differences, folders) : 0;
     return report(differences, matching);
   } catch (error) {
     throw unreadable(path, error);
@@ -173,8 +178,15 @@ function mebibytes(bytes: number): string {
   return `${Math.ceil(bytes / 2 ** 20).toLocaleString('en-US')} MiB`;
 }
 
-/** Reads every entry; returns how many match their SHA-256 in SHA256SUMS. */
-async function checkEntries(zip: ZipReader, differences: Differences): Promise<number> {
+/**
+ * Reads every entry; returns how many match their SHA-256 in SHA256SUMS. What is judged is content:
+ * the files, whatever their order, compression (stored or deflated) or the folder entries around them.
+ */
+async function checkEntries(
+  zip: ZipReader,
+  differences: Differences,
+  folders: ReadonlySet<number>,
+): Promise<number> {
   const checksumsEntry = zip.find(CHECKSUMS);
   const checksums =
     checksumsEntry === undefined ? undefined : await readChecksums(zip, checksumsEntry, differences);
@@ -187,6 +199,17 @@ async function checkEntries(zip: ZipReader, differences: Differences): Promise<n
   let matching = 0;
   for (const entry of zip.inFileOrder()) {
     if (entry.index === checksumsEntry?.index) continue;
+    if (folders.has(entry.index)) {
+      if (entry.size > 0)
+        await addAbout(
+          zip,
+          differences,
+          'bad name',
+          entry,
+          (name) => `${name} (a folder's name, yet it holds data)`,
+        );
+      continue;
+    }
     const reader =
       entry.index === manifestEntry?.index ? manifest : entry.index === indexEntry?.index ? index : undefined;
     const sha256 = await checkedSha256(zip, entry, differences, reader);
@@ -252,6 +275,9 @@ async function checkedSha256(
   reader?.end();
   return hash.digest();
 }
+
+/** `/`, which ends a folder entry's name. */
+const SLASH = 0x2f;
 
 /** Of each SHA-256 compared, the first 16 bytes are kept: to match them, a changed file would take 2^128 tries. */
 const KEPT_DIGEST_BYTES = 16;

@@ -5,9 +5,19 @@ import { renderCitation } from './citation';
 import { renderDataPackage } from './data-package';
 import { renderDatasheet } from './datasheet';
 import { renderTranscript } from './formats';
+import { CompositionTally } from './composition';
 import { renderManifest } from './manifest';
 import { entryPath, FILE_FORMATS, StemNamer } from './naming';
-import { csvHeader, errorsCsv, INDEX_CSV_HEADER, indexRow } from './tables';
+import {
+  CHANGES_CSV_HEADER,
+  changeRow,
+  csvHeader,
+  errorsCsv,
+  INDEX_CSV_HEADER,
+  indexRow,
+  MEMBERSHIPS_CSV_HEADER,
+  membershipRow,
+} from './tables';
 import { EXPORT_FORMATS } from './types';
 import type { ExportFormat, ExportInput, ExportOptions, ExportResult, ExportVideo } from './types';
 import { AtomicZipFile } from './zip-file';
@@ -36,6 +46,16 @@ function* readVideos(input: ExportInput, signal: AbortSignal | undefined): Gener
   }
 }
 
+/** A CSV table: its header, then a row for each of `rows` (none when there are none). */
+function* withHeader<T>(
+  header: readonly string[],
+  rows: Iterable<T> | undefined,
+  row: (value: T) => string,
+): Generator<string> {
+  yield csvHeader(header);
+  for (const value of rows ?? []) yield row(value);
+}
+
 /** The last entry: the SHA-256 of every other one. */
 const CHECKSUMS_ENTRY = 'SHA256SUMS';
 
@@ -43,15 +63,17 @@ const CHECKSUMS_ENTRY = 'SHA256SUMS';
  * Writes the corpus ZIP described in docs/product.md ("ZIP layout") to `outPath`.
  *
  * Entries are listed in a fixed order: manifest.json, README.md, CITATION.cff, datapackage.json,
- * index.csv, errors.csv, then, video by video, the files of each format asked for (txt, json, srt,
- * vtt), then transcripts.jsonl, chunks.jsonl (with the 'chunks' format) and SHA256SUMS last.
+ * index.csv, errors.csv, memberships.csv, changes.csv, then, video by video, the files of each format
+ * asked for (txt, json, srt, vtt), then transcripts.jsonl, chunks.jsonl (with the 'chunks' format) and
+ * SHA256SUMS last.
  *
  * Memory stays flat, and each transcript is read once: errors.csv streams from a pass over
  * `input.videos()` that reads no transcript content, and a second pass writes the files while it
  * fills index.csv (whose word counts and file names come from the transcripts), transcripts.jsonl
- * and chunks.jsonl in spool files beside the ZIP. index.csv is listed where it belongs, before
- * errors.csv, though its data is stored after the files (a ZIP's central directory, which readers
- * show, may list entries in any order). The same input always gives the same bytes.
+ * and chunks.jsonl in spool files beside the ZIP, and gathers the composition README.md reports.
+ * README.md and index.csv are listed where they belong, though their data is stored after the files
+ * (a ZIP's central directory, which readers show, may list entries in any order). The same input
+ * always gives the same bytes.
  *
  * The ZIP appears at `outPath` only when complete; on any failure the temporary files are deleted, an
  * existing file at `outPath` is left as it was, and an ExportError says what to do.
@@ -76,35 +98,45 @@ export async function writeCorpus(
   }
   try {
     await zip.add('manifest.json', renderManifest(input.manifest, input.syncs));
-    await zip.add('README.md', renderDatasheet(input, formats, chunking));
-    await zip.add('CITATION.cff', renderCitation(input.manifest));
-    await zip.add('datapackage.json', renderDataPackage(input.manifest, withChunks));
+    const readme = await zip.spool('README.md', { listNow: true });
+    await zip.add('CITATION.cff', renderCitation(input));
+    await zip.add('datapackage.json', renderDataPackage(input, withChunks));
     const index = await zip.spool('index.csv', { listNow: true });
     await zip.addStreamed('errors.csv', errorsCsv(readVideos(input, signal), input.failedSources));
+    await zip.addStreamed(
+      'memberships.csv',
+      withHeader(MEMBERSHIPS_CSV_HEADER, input.memberships?.(), membershipRow),
+    );
+    await zip.addStreamed('changes.csv', withHeader(CHANGES_CSV_HEADER, input.changes?.(), changeRow));
     const transcripts = await zip.spool('transcripts.jsonl');
     const chunks = withChunks ? await zip.spool('chunks.jsonl') : undefined;
 
     await index.write(csvHeader(INDEX_CSV_HEADER));
-    const namer = new StemNamer(input.manifest.counts.videos, input.nameTemplate);
+    const namer = new StemNamer(input.nameTemplate);
+    const tally = new CompositionTally(input.manifest.sources);
     const progress = { done: 0, total: input.manifest.counts.videos };
     for (const video of readVideos(input, signal)) {
       progress.done += 1;
       onProgress?.(progress);
       if (video.status !== 'ok') {
+        tally.add(video, undefined);
         await index.write(indexRow(video, undefined));
         continue;
       }
       // Every ok video takes a stem, even one left without subtitles, so stems never depend on formats.
-      const stem = namer.stemFor(video, progress.done);
+      const stem = namer.stemFor(video);
       const rendered = renderTranscript(video, formats, chunking);
       const files = rendered.files.map(({ format, content }) => ({ path: entryPath(format, stem), content }));
       for (const { path, content } of files) await zip.add(path, content);
       await index.write(
         indexRow(video, { wordCount: rendered.wordCount, files: files.map(({ path }) => path) }),
       );
+      tally.add(video, { words: rendered.wordCount, seconds: rendered.spokenSeconds });
       await transcripts.write(rendered.record);
       for (const line of rendered.chunks) await chunks?.write(line);
     }
+    await readme.write(renderDatasheet(input, formats, chunking, tally));
+    await zip.addSpooled(readme);
     await zip.addSpooled(index);
     await zip.addSpooled(transcripts);
     if (chunks !== undefined) await zip.addSpooled(chunks);

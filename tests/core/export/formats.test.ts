@@ -163,6 +163,7 @@ describe('control characters', () => {
 
   it('keeps them in the json file, which escapes those of C0', () => {
     const video: ExportVideo = {
+      number: 1,
       videoId: 'dQw4w9WgXcQ',
       title: 't\u0000',
       source: 's',
@@ -181,6 +182,7 @@ describe('control characters', () => {
 
 describe('renderTranscript', () => {
   const video: ExportVideo = {
+    number: 1,
     videoId: 'dQw4w9WgXcQ',
     title: 'Never Gonna',
     source: 'PLx',
@@ -227,6 +229,7 @@ describe('plain text', () => {
     { text: '<00:00:03.500>karaoke a --> b &gt;&gt; next', start: 3, duration: 1 },
   ];
   const video: ExportVideo = {
+    number: 1,
     videoId: 'dQw4w9WgXcQ',
     title: 'T',
     source: 's',

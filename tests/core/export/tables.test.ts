@@ -9,13 +9,24 @@ const rows = (lines: Iterable<string>): string[] => [...lines].slice(1);
 /** index.csv rows of videos whose transcript was not written (no word count, no files). */
 const indexRows = (videos: ExportVideo[]): string[] => videos.map((video) => indexRow(video, undefined));
 
-/** What follows `position` in such a row when the list page told nothing: empty cells but the URL. */
-const rest = (videoId: string): string => `,,,,,,https://www.youtube.com/watch?v=${videoId},,,,\n`;
+/**
+ * What follows `position` in such a row when the list page told nothing: empty cells but the URL and
+ * the corpus number (1).
+ */
+const rest = (videoId: string): string => `,,,,,,https://www.youtube.com/watch?v=${videoId},,,,,1,,,\n`;
 
 const transcriptLine = (video: ExportVideo): string => renderTranscript(video, [], DEFAULT_CHUNKING).record;
 
 function okVideo(extra: Partial<ExportVideo>): ExportVideo {
-  return { videoId: 'dQw4w9WgXcQ', title: 't', source: 's', status: 'ok', language: 'en', ...extra };
+  return {
+    number: 1,
+    videoId: 'dQw4w9WgXcQ',
+    title: 't',
+    source: 's',
+    status: 'ok',
+    language: 'en',
+    ...extra,
+  };
 }
 
 describe('index.csv and errors.csv against CSV injection', () => {
@@ -34,27 +45,51 @@ describe('index.csv and errors.csv against CSV injection', () => {
     ]);
   });
 
-  it('neutralises the source, language, code and message too, and keeps numbers as numbers', () => {
+  it('neutralises free text (the message) but writes identifiers as they are: a source joins manifest.json', () => {
     const failed: ExportVideo = {
+      number: 1,
       videoId: 'aaaaaaaaaaa',
       title: '',
-      source: '-search:x',
+      source: '@research_channel',
       status: 'failed',
       position: 7,
       httpStatus: 502,
-      code: '=E',
+      code: 'E_BAD_GATEWAY',
       message: '@ once',
     };
-    expect(indexRows([failed, okVideo({ language: '+en', segmentCount: 0 })])).toEqual([
-      `aaaaaaaaaaa,,,failed,,'-search:x,7${rest('aaaaaaaaaaa')}`,
-      `dQw4w9WgXcQ,t,'+en,ok,0,s,${rest('dQw4w9WgXcQ')}`,
+    expect(
+      indexRows([failed, okVideo({ language: 'en-US', segmentCount: 0, source: '-dQw4w9WgXc' })]),
+    ).toEqual([
+      `aaaaaaaaaaa,,,failed,,@research_channel,7${rest('aaaaaaaaaaa')}`,
+      `dQw4w9WgXcQ,t,en-US,ok,0,-dQw4w9WgXc,${rest('dQw4w9WgXcQ')}`,
     ]);
-    expect(rows(errorsCsv([failed]))).toEqual(["aaaaaaaaaaa,failed,502,'=E,'@ once\n"]);
+    expect(rows(errorsCsv([failed]))).toEqual([
+      "aaaaaaaaaaa,failed,502,E_BAD_GATEWAY,'@ once,@research_channel\n",
+    ]);
   });
 
-  it('keeps a plain video ID exact even when it starts with -, but not an id that is not one', () => {
+  it('still neutralises an identifier that could run as a formula, which only a broken service sends', () => {
+    const failed: ExportVideo = {
+      number: 1,
+      videoId: 'aaaaaaaaaaa',
+      title: '',
+      source: 's',
+      status: 'failed',
+      code: '=E',
+    };
+    expect(indexRows([okVideo({ language: '+en', segmentCount: 0 })])).toEqual([
+      `dQw4w9WgXcQ,t,'+en,ok,0,s,${rest('dQw4w9WgXcQ')}`,
+    ]);
+    expect(rows(errorsCsv([failed]))).toEqual(["aaaaaaaaaaa,failed,,'=E,,s\n"]);
+    expect(rows(errorsCsv([{ ...failed, code: '@SUM(A1)' }]))).toEqual([
+      "aaaaaaaaaaa,failed,,'@SUM(A1),,s\n",
+    ]);
+  });
+
+  it('keeps a video ID exact even when it starts with - or @, but not one that could be a formula', () => {
     const ids = ['-abcdefghij', '=1+1', '-1', '@abcdefghij'];
     const videos = ids.map((videoId): ExportVideo => ({
+      number: 1,
       videoId,
       title: '',
       source: 's',
@@ -63,8 +98,8 @@ describe('index.csv and errors.csv against CSV injection', () => {
     expect(rows(errorsCsv(videos)).map((line) => line.split(',')[0])).toEqual([
       '-abcdefghij',
       "'=1+1",
-      "'-1",
-      "'@abcdefghij",
+      '-1',
+      '@abcdefghij',
     ]);
   });
 
@@ -90,8 +125,10 @@ describe('index.csv and errors.csv against CSV injection', () => {
     expect(JSON.parse(line)).toMatchObject({ segments: [{ text }] });
   });
 
-  it("neutralises the list page's texts, writes its numbers, the URL, word count and files", () => {
+  it("neutralises the list page's texts, writes its numbers, dates, the URL, word count and files", () => {
     const video = okVideo({
+      number: 3,
+      listedAt: '2025-01-22T00:00:00.000Z',
       title: 'Talk',
       segmentCount: 2,
       position: 3,
@@ -105,11 +142,13 @@ describe('index.csv and errors.csv against CSV injection', () => {
       requestedLanguage: '',
       fetchedAt: '2025-01-02T03:04:05.000Z',
     });
-    const files = ['txt/3 - Talk [dQw4w9WgXcQ].txt', 'json/3 - Talk [dQw4w9WgXcQ].json'];
+    const files = ['txt/000003 - Talk [dQw4w9WgXcQ].txt', 'json/000003 - Talk [dQw4w9WgXcQ].json'];
+    // "3 weeks ago" on 2025-01-22: at least 21 and less than 28 days before.
     expect(indexRow(video, { wordCount: 42, files })).toBe(
       "dQw4w9WgXcQ,Talk,en,ok,2,s,3,'=Evil channel,UC123,3 weeks ago,754,1234," +
-        'https://www.youtube.com/watch?v=dQw4w9WgXcQ,,42,2025-01-02T03:04:05.000Z,' +
-        'txt/3 - Talk [dQw4w9WgXcQ].txt|json/3 - Talk [dQw4w9WgXcQ].json\n',
+        'https://www.youtube.com/watch?v=dQw4w9WgXcQ,orig,42,2025-01-02T03:04:05.000Z,' +
+        'txt/000003 - Talk [dQw4w9WgXcQ].txt|json/000003 - Talk [dQw4w9WgXcQ].json,3,' +
+        '2024-12-25,2025-01-01,2025-01-22T00:00:00.000Z\n',
     );
     // Not ok: what the list page said stays, the transcript's columns are empty.
     const skipped: ExportVideo = {
@@ -120,13 +159,16 @@ describe('index.csv and errors.csv against CSV injection', () => {
     };
     expect(indexRow(skipped, undefined)).toBe(
       "dQw4w9WgXcQ,Talk,,skipped,,s,3,'=Evil channel,UC123,3 weeks ago,754,1234," +
-        'https://www.youtube.com/watch?v=dQw4w9WgXcQ,,,,\n',
+        'https://www.youtube.com/watch?v=dQw4w9WgXcQ,,,,,3,2024-12-25,2025-01-01,2025-01-22T00:00:00.000Z\n',
     );
-    expect(rows(errorsCsv([skipped]))).toEqual(['dQw4w9WgXcQ,skipped,,filter,shorter than 60 s\n']);
+    expect(rows(errorsCsv([skipped]))).toEqual(['dQw4w9WgXcQ,skipped,,filter,shorter than 60 s,s\n']);
   });
 
   it('percent-encodes an id in the URL, even one with a lone surrogate', () => {
-    const row = indexRow({ videoId: 'a b&c\ud800', title: '', source: 's', status: 'failed' }, undefined);
+    const row = indexRow(
+      { number: 1, videoId: 'a b&c\ud800', title: '', source: 's', status: 'failed' },
+      undefined,
+    );
     expect(row).toContain(',https://www.youtube.com/watch?v=a%20b%26c%EF%BF%BD,');
   });
 
@@ -147,6 +189,6 @@ describe('index.csv and errors.csv against CSV injection', () => {
       rows(errorsCsv([{ ...okVideo({}), status: 'failed', message: neutralised }]))[0]
         ?.split(',')
         .slice(3) ?? [];
-    expect(message).toBe(`'=${'y'.repeat(MAX_CSV_CELL_CHARS - 2)}\n`);
+    expect(message).toBe(`'=${'y'.repeat(MAX_CSV_CELL_CHARS - 2)}`);
   });
 });

@@ -18,6 +18,8 @@ const manifest: ExportManifest = {
   credits_spent: 1,
   credits_possible: 0,
   finished_at: '2025-01-02T03:04:05.000Z',
+  version: 1,
+  versions: [{ version: 1, releasedAt: '2025-01-02T03:04:05.000Z', added: 6, retried: 0, changed: 0 }],
   complete: true,
 };
 
@@ -28,6 +30,7 @@ async function corpusAt(path: string, overrides: Partial<ExportManifest> = {}): 
       manifest: { ...manifest, ...overrides },
       videos: () => [
         {
+          number: 1,
           videoId: 'dQw4w9WgXcQ',
           title: 'Rick',
           source: 'dQw4w9WgXcQ',

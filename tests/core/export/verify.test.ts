@@ -21,10 +21,13 @@ const manifest: ExportManifest = {
   credits_spent: 3,
   credits_possible: 0,
   finished_at: '2025-01-02T03:04:05.000Z',
+  version: 1,
+  versions: [{ version: 1, releasedAt: '2025-01-02T03:04:05.000Z', added: 6, retried: 0, changed: 0 }],
   complete: true,
 };
 
 const okVideo = (videoId: string, title: string, position: number): ExportVideo => ({
+  number: position,
   videoId,
   title,
   position,
@@ -40,7 +43,14 @@ const okVideo = (videoId: string, title: string, position: number): ExportVideo 
 
 const VIDEOS: ExportVideo[] = [
   okVideo('AAAAAAAAAAA', 'First talk', 1),
-  { videoId: 'BBBBBBBBBBB', title: 'Gone', position: 2, source: 'PLverifyList', status: 'unavailable' },
+  {
+    number: 2,
+    videoId: 'BBBBBBBBBBB',
+    title: 'Gone',
+    position: 2,
+    source: 'PLverifyList',
+    status: 'unavailable',
+  },
   okVideo('CCCCCCCCCCC', 'Third talk', 3),
 ];
 
@@ -62,17 +72,38 @@ afterEach(() => {
 });
 
 /** A copy of the sound corpus, tampered with by Python's zipfile (fixtures/tamper_zip.py). */
-function tampered(action: 'replace' | 'drop' | 'add' | 'flip', name: string, text = ''): string {
+function tampered(action: 'replace' | 'drop' | 'add' | 'flip' | 'rezip', name: string, text = ''): string {
   const copy = join(dir, `${action}.zip`);
   execFileSync('python3', [TAMPER_ZIP, sound, copy, action, name, text]);
   return copy;
 }
 
-const TXT = 'txt/1 - First talk [AAAAAAAAAAA].txt';
+/** Prints a ZIP's entry names in the order of its central directory, one a line. */
+const LIST_NAMES = 'import sys, zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))';
+
+const TXT = 'txt/000001 - First talk [AAAAAAAAAAA].txt';
 
 describe('verifyCorpus', () => {
   it('finds a corpus just written sound', async () => {
-    expect(await verifyCorpus(sound)).toEqual({ differences: [], found: 0, matching: 15 });
+    expect(await verifyCorpus(sound)).toEqual({ differences: [], found: 0, matching: 17 });
+  });
+
+  it('judges content, not container: packed again with folder entries, no compression and another order, it is sound', async () => {
+    const rezipped = tampered('rezip', '');
+    const names = execFileSync('python3', ['-c', LIST_NAMES, rezipped], { encoding: 'utf8' }).split('\n');
+    expect(names).toEqual(expect.arrayContaining(['txt/', 'json/', 'srt/', 'vtt/']));
+    expect(names[names.length - 2]).toBe('manifest.json');
+    expect(await verifyCorpus(rezipped)).toEqual({ differences: [], found: 0, matching: 17 });
+  });
+
+  it('still finds a changed file in a corpus packed again', async () => {
+    const report = await verifyCorpus(tampered('rezip', TXT, 'other words\n'));
+    expect(report.differences).toEqual([`changed: ${TXT} (its SHA-256 differs from SHA256SUMS)`]);
+  });
+
+  it('calls a folder entry that holds data a bad name', async () => {
+    const report = await verifyCorpus(tampered('add', 'txt/', 'not a folder\n'));
+    expect(report.differences).toEqual(["bad name: txt/ (a folder's name, yet it holds data)"]);
   });
 
   it('finds an entry changed and its CRC fixed up: only SHA256SUMS tells', async () => {
@@ -89,7 +120,7 @@ describe('verifyCorpus', () => {
   });
 
   it('finds a missing entry, which index.csv names too', async () => {
-    const vtt = 'vtt/3 - Third talk [CCCCCCCCCCC].vtt';
+    const vtt = 'vtt/000003 - Third talk [CCCCCCCCCCC].vtt';
     const report = await verifyCorpus(tampered('drop', vtt));
     expect(report.differences).toEqual([
       `missing: ${vtt} (in SHA256SUMS, not in the ZIP)`,

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EXPORT_FORMATS, ExportError, ExportInterruptedError, writeCorpus } from '../../../src/core/export';
 import type { ExportInput, ExportManifest, ExportVideo } from '../../../src/core/export';
+import { cffSchemaPath } from '../../support/cff-schema';
 
 const READ_ZIP = fileURLToPath(new URL('./fixtures/read_zip.py', import.meta.url));
 const CHECK_METADATA = fileURLToPath(new URL('./fixtures/check_metadata.py', import.meta.url));
@@ -30,10 +31,12 @@ const zipSummarySchema = z.object({
   errors: z.array(z.array(z.string())),
   transcripts: z.array(z.record(z.string(), z.unknown())),
   chunks: z.array(z.record(z.string(), z.unknown())).nullable(),
-  datapackage: z.object({
-    title: z.string(),
-    resources: z.array(z.object({ name: z.string(), path: z.string() })),
-  }),
+  datapackage: z
+    .object({
+      title: z.string(),
+      resources: z.array(z.object({ name: z.string(), path: z.string() })),
+    })
+    .loose(),
   readme: z.string(),
   citation: z.string(),
   sha256sums: z.string(),
@@ -47,11 +50,14 @@ function readWithPython(zipPath: string): z.infer<typeof zipSummarySchema> {
 }
 
 /**
- * What check_metadata.py finds wrong in CITATION.cff, datapackage.json and the data they describe,
- * checked as cffconvert --validate and frictionless validate would (neither can be installed here).
+ * What check_metadata.py finds wrong in CITATION.cff (against the CFF 1.2.0 schema), README.md's front
+ * matter, datapackage.json and the data they describe, checked as cffconvert --validate and
+ * frictionless validate would (neither can be installed here).
  */
-function metadataProblems(zipPath: string): string[] {
-  const stdout = execFileSync('python3', [CHECK_METADATA, zipPath], { encoding: 'utf8' });
+async function metadataProblems(zipPath: string): Promise<string[]> {
+  const stdout = execFileSync('python3', [CHECK_METADATA, zipPath, await cffSchemaPath()], {
+    encoding: 'utf8',
+  });
   return z.array(z.string()).parse(JSON.parse(stdout));
 }
 
@@ -71,11 +77,14 @@ const manifest: ExportManifest = {
   credits_spent: 5,
   credits_possible: 0,
   finished_at: '2025-01-02T03:04:05.000Z',
+  version: 1,
+  versions: [{ version: 1, releasedAt: '2025-01-02T03:04:05.000Z', added: 6, retried: 0, changed: 0 }],
   complete: true,
 };
 
 const VIDEOS: ExportVideo[] = [
   {
+    number: 1,
     videoId: 'dQw4w9WgXcQ',
     title: AWKWARD_TITLE,
     position: 1,
@@ -95,6 +104,7 @@ const VIDEOS: ExportVideo[] = [
     },
   },
   {
+    number: 2,
     videoId: 'aaaaaaaaaaa',
     title: 'Gone',
     position: 2,
@@ -105,6 +115,7 @@ const VIDEOS: ExportVideo[] = [
     message: 'No captions, "really"',
   },
   {
+    number: 3,
     videoId: 'bbbbbbbbbbb',
     title: 'nul.txt',
     source: 'search:cats',
@@ -114,6 +125,7 @@ const VIDEOS: ExportVideo[] = [
     segments: [{ text: 'sans temps' }],
   },
   {
+    number: 4,
     videoId: 'ccccccccccc',
     title: '',
     source: 'search:cats',
@@ -122,6 +134,7 @@ const VIDEOS: ExportVideo[] = [
     message: 'Bad gateway after 3 attempts',
   },
   {
+    number: 5,
     videoId: 'ddddddddddd',
     title: LONG_TITLE,
     position: 10,
@@ -132,6 +145,7 @@ const VIDEOS: ExportVideo[] = [
     segments: [{ text: 'Γεια', start: 3725.125, duration: 1 }],
   },
   {
+    number: 6,
     // The same video listed twice in a playlist, fetched once: its second file gets "(2)".
     videoId: 'bbbbbbbbbbb',
     title: 'nul.txt',
@@ -174,9 +188,9 @@ describe('writeCorpus', () => {
     const result = await writeCorpus(input(), out);
     const zip = readWithPython(out);
 
-    // 190 bytes of stem (room for json/ and .json) minus '5 - ' and ' [ddddddddddd]' leaves 86 two-byte Ωs.
-    const longStem = `5 - ${'Ω'.repeat(86)} [ddddddddddd]`;
-    const stem = '1 - Hello, _world_ second line [dQw4w9WgXcQ]';
+    // 190 bytes of stem (room for json/ and .json) minus '000005 - ' and ' [ddddddddddd]' leaves 83 two-byte Ωs.
+    const longStem = `000005 - ${'Ω'.repeat(83)} [ddddddddddd]`;
+    const stem = '000001 - Hello, _world_ second line [dQw4w9WgXcQ]';
     expect(zip.entries.map((entry) => entry.name)).toEqual([
       'manifest.json',
       'README.md',
@@ -184,21 +198,23 @@ describe('writeCorpus', () => {
       'datapackage.json',
       'index.csv',
       'errors.csv',
-      // Video by video, each with its formats in folder order, named after its row in index.csv.
+      'memberships.csv',
+      'changes.csv',
+      // Video by video, each with its formats in folder order, named after its corpus number.
       `txt/${stem}.txt`,
       `json/${stem}.json`,
       `srt/${stem}.srt`,
       `vtt/${stem}.vtt`,
       // The untimed transcript gets no subtitles.
-      'txt/3 - nul.txt [bbbbbbbbbbb].txt',
-      'json/3 - nul.txt [bbbbbbbbbbb].json',
+      'txt/000003 - nul.txt [bbbbbbbbbbb].txt',
+      'json/000003 - nul.txt [bbbbbbbbbbb].json',
       `txt/${longStem}.txt`,
       `json/${longStem}.json`,
       `srt/${longStem}.srt`,
       `vtt/${longStem}.vtt`,
       // The same video listed twice: its own row, its own number.
-      'txt/6 - nul.txt [bbbbbbbbbbb].txt',
-      'json/6 - nul.txt [bbbbbbbbbbb].json',
+      'txt/000006 - nul.txt [bbbbbbbbbbb].txt',
+      'json/000006 - nul.txt [bbbbbbbbbbb].json',
       'transcripts.jsonl',
       'SHA256SUMS',
     ]);
@@ -214,6 +230,7 @@ describe('writeCorpus', () => {
     expect(zip.manifest_keys).toEqual([
       'tool',
       'job_id',
+      'version',
       'sources',
       'skipped_sources',
       'failed_sources',
@@ -222,10 +239,15 @@ describe('writeCorpus', () => {
       'credits_spent',
       'credits_possible',
       'syncs',
+      'versions',
       'finished_at',
       'complete',
     ]);
-    expect(zip.manifest).toEqual({ ...manifest, syncs: [] });
+    expect(zip.manifest).toEqual({
+      ...manifest,
+      syncs: [],
+      versions: [{ version: 1, released_at: '2025-01-02T03:04:05.000Z', added: 6, retried: 0, changed: 0 }],
+    });
 
     expect(zip.index[0]).toEqual([
       'video_id',
@@ -245,6 +267,10 @@ describe('writeCorpus', () => {
       'word_count',
       'fetched_at',
       'files',
+      'number',
+      'published_from',
+      'published_to',
+      'listed_at',
     ]);
     expect(firstColumns(zip.index.slice(1))).toEqual([
       ['dQw4w9WgXcQ', AWKWARD_TITLE, 'en', 'ok', '2', 'PLabcdefghij', '1'],
@@ -263,10 +289,11 @@ describe('writeCorpus', () => {
         expect(names.has(path), path).toBe(true);
       }
     }
+    expect(zip.index.slice(1).map((row) => row[17])).toEqual(['1', '2', '3', '4', '5', '6']);
     expect(zip.errors).toEqual([
-      ['video_id', 'status', 'http_status', 'code', 'message'],
-      ['aaaaaaaaaaa', 'unavailable', '404', 'E_NOT_FOUND', 'No captions, "really"'],
-      ['ccccccccccc', 'failed', '502', '', 'Bad gateway after 3 attempts'],
+      ['video_id', 'status', 'http_status', 'code', 'message', 'source'],
+      ['aaaaaaaaaaa', 'unavailable', '404', 'E_NOT_FOUND', 'No captions, "really"', 'PLabcdefghij'],
+      ['ccccccccccc', 'failed', '502', '', 'Bad gateway after 3 attempts', 'search:cats'],
     ]);
 
     expect(zip.transcripts).toHaveLength(4);
@@ -289,6 +316,7 @@ describe('writeCorpus', () => {
     // Every field in every record, null when unknown.
     expect(untimed).toEqual({
       video_id: 'bbbbbbbbbbb',
+      number: 3,
       title: 'nul.txt',
       url: 'https://www.youtube.com/watch?v=bbbbbbbbbbb',
       source: 'search:cats',
@@ -296,6 +324,9 @@ describe('writeCorpus', () => {
       channel_title: null,
       channel_id: null,
       published: null,
+      published_from: null,
+      published_to: null,
+      listed_at: null,
       duration_seconds: null,
       view_count: null,
       language: 'fr',
@@ -361,13 +392,13 @@ describe('writeCorpus', () => {
     const out = join(dir, 'corpus.zip');
     await writeCorpus(input({ formats: ['vtt', 'txt'], nameTemplate: '{language} - {title}' }), out);
     const names = readWithPython(out).entries.map((entry) => entry.name);
-    expect(names.slice(6, -2)).toEqual([
-      'txt/1 - en - Hello, _world_ second line [dQw4w9WgXcQ].txt',
-      'vtt/1 - en - Hello, _world_ second line [dQw4w9WgXcQ].vtt',
-      'txt/3 - fr - nul.txt [bbbbbbbbbbb].txt',
-      `txt/5 - el - ${'Ω'.repeat(83)} [ddddddddddd].txt`,
-      `vtt/5 - el - ${'Ω'.repeat(83)} [ddddddddddd].vtt`,
-      'txt/6 - fr - nul.txt [bbbbbbbbbbb].txt',
+    expect(names.slice(8, -2)).toEqual([
+      'txt/000001 - en - Hello, _world_ second line [dQw4w9WgXcQ].txt',
+      'vtt/000001 - en - Hello, _world_ second line [dQw4w9WgXcQ].vtt',
+      'txt/000003 - fr - nul.txt [bbbbbbbbbbb].txt',
+      `txt/000005 - el - ${'Ω'.repeat(81)} [ddddddddddd].txt`,
+      `vtt/000005 - el - ${'Ω'.repeat(81)} [ddddddddddd].vtt`,
+      'txt/000006 - fr - nul.txt [bbbbbbbbbbb].txt',
     ]);
   });
 
@@ -375,6 +406,7 @@ describe('writeCorpus', () => {
     const hostileText = '=cmd|\u0000\u001b[2J\u0085 --> <i>&</i>\u202e';
     const hostile: ExportVideo[] = [
       {
+        number: 1,
         videoId: '-abcdefghij',
         title: `@SUM(1)\u202Efdp.exe\u0007`,
         source: '+x',
@@ -388,6 +420,7 @@ describe('writeCorpus', () => {
         listing: { channelTitle: '-2+3', channelId: '@x', published: '=1' },
       },
       {
+        number: 2,
         videoId: 'bbbbbbbbbbb',
         title: '-1',
         source: 's',
@@ -401,16 +434,19 @@ describe('writeCorpus', () => {
     const zip = readWithPython(out);
 
     expect(zip.path_problems).toEqual([]);
-    const stem = '1 - @SUM(1)fdp.exe_ [-abcdefghij]';
-    expect(zip.entries.map((entry) => entry.name).slice(6, -2)).toEqual(
+    const stem = '000001 - @SUM(1)fdp.exe_ [-abcdefghij]';
+    expect(zip.entries.map((entry) => entry.name).slice(8, -2)).toEqual(
       ['txt', 'json', 'srt', 'vtt'].map((format) => `${format}/${stem}.${format}`),
     );
     expect(firstColumns(zip.index.slice(1))).toEqual([
       ['-abcdefghij', "'@SUM(1)\u202efdp.exe", 'en', 'ok', '2', "'+x", ''],
       ['bbbbbbbbbbb', "'-1", '', 'failed', '', 's', ''],
     ]);
-    expect(zip.index[1]?.slice(7, 10)).toEqual(["'-2+3", "'@x", "'=1"]);
-    expect(zip.errors.slice(1)).toEqual([['bbbbbbbbbbb', 'failed', '500', '', `'=HYPERLINK("http://evil")`]]);
+    // Free text is neutralised; an identifier only when it could run as a formula ('@x' cannot).
+    expect(zip.index[1]?.slice(7, 10)).toEqual(["'-2+3", '@x', "'=1"]);
+    expect(zip.errors.slice(1)).toEqual([
+      ['bbbbbbbbbbb', 'failed', '500', '', `'=HYPERLINK("http://evil")`, 's'],
+    ]);
     // Plain text: the tags go, the controls go, the lone & stays; each format then guards its own syntax.
     expect(zip.files[`srt/${stem}.srt`]).toBe(
       '1\n00:00:00,000 --> 00:00:01,000\n=cmd|[2J -> &\u202e\n\n' +
@@ -439,6 +475,8 @@ describe('writeCorpus', () => {
       'datapackage.json',
       'index.csv',
       'errors.csv',
+      'memberships.csv',
+      'changes.csv',
       'transcripts.jsonl',
       'SHA256SUMS',
     ]);
@@ -449,6 +487,7 @@ describe('writeCorpus', () => {
   it('lists the sources it could not walk in errors.csv, and pending videos in index.csv', async () => {
     const out = join(dir, 'corpus.zip');
     const pending: ExportVideo = {
+      number: 7,
       videoId: 'eeeeeeeeeee',
       title: 'Later',
       source: 'PLabcdefghij',
@@ -471,12 +510,13 @@ describe('writeCorpus', () => {
       out,
     );
     const zip = readWithPython(out);
+    // A list not walked has no video ID: its source, as typed, is in `source`.
     expect(zip.errors.slice(0, 3)).toEqual([
-      ['video_id', 'status', 'http_status', 'code', 'message'],
-      ['PLgoneList_n5', 'unavailable', '404', 'E_NOT_FOUND', 'gone'],
-      ["'@broken", 'failed', '', '', 'a pagination loop'], // a cell starting with @ is neutralised
+      ['video_id', 'status', 'http_status', 'code', 'message', 'source'],
+      ['', 'unavailable', '404', 'E_NOT_FOUND', 'gone', 'PLgoneList_n5'],
+      ['', 'failed', '', '', 'a pagination loop', '@broken'],
     ]);
-    expect(zip.errors.at(-1)).toEqual(['eeeeeeeeeee', 'pending', '', '', '']);
+    expect(zip.errors.at(-1)).toEqual(['eeeeeeeeeee', 'pending', '', '', '', 'PLabcdefghij']);
     expect(firstColumns(zip.index.slice(-1))).toEqual([
       ['eeeeeeeeeee', 'Later', '', 'pending', '', 'PLabcdefghij', ''],
     ]);
@@ -511,6 +551,7 @@ describe('research-grade corpora', () => {
     position: number,
     extra: Partial<ExportVideo> = {},
   ): ExportVideo => ({
+    number: 'ABCDE'.indexOf(videoId[0] ?? '') + 1,
     videoId,
     title: `Talk ${videoId.slice(0, 2)}`,
     position,
@@ -519,6 +560,7 @@ describe('research-grade corpora', () => {
     language: 'en',
     requestedLanguage: 'en',
     fetchedAt: '2025-01-01T12:00:00.000Z',
+    listedAt: '2025-01-22T00:00:00.000Z',
     segmentCount: 3,
     segments: [
       { text: 'Tom & Jerry &amp; <b>friends</b>', start: 0, duration: 30 },
@@ -541,6 +583,7 @@ describe('research-grade corpora', () => {
     listed('BBBBBBBBBBB', 'PLfirstList', 2, { requestedLanguage: '', language: 'fr' }),
     listed('CCCCCCCCCCC', 'PLsecondList', 1),
     {
+      number: 4,
       videoId: 'DDDDDDDDDDD',
       title: 'Short clip',
       position: 2,
@@ -572,9 +615,9 @@ describe('research-grade corpora', () => {
     await writeCorpus(research({ formats: ['txt'] }), out);
     const zip = readWithPython(out);
     expect(zip.entries.map((entry) => entry.name).filter((name) => name.startsWith('txt/'))).toEqual([
-      'txt/1 - Talk AA [AAAAAAAAAAA].txt',
-      'txt/2 - Talk BB [BBBBBBBBBBB].txt',
-      'txt/3 - Talk CC [CCCCCCCCCCC].txt',
+      'txt/000001 - Talk AA [AAAAAAAAAAA].txt',
+      'txt/000002 - Talk BB [BBBBBBBBBBB].txt',
+      'txt/000003 - Talk CC [CCCCCCCCCCC].txt',
     ]);
     // index.csv keeps each video's position in its own playlist.
     expect(zip.index.slice(1).map((row) => row[6])).toEqual(['1', '2', '1', '2']);
@@ -607,10 +650,16 @@ describe('research-grade corpora', () => {
       word_count: '8',
       fetched_at: '2025-01-01T12:00:00.000Z',
       files: ['txt', 'json', 'srt', 'vtt']
-        .map((format) => `${format}/1 - Talk AA [AAAAAAAAAAA].${format}`)
+        .map((format) => `${format}/000001 - Talk AA [AAAAAAAAAAA].${format}`)
         .join('|'),
+      number: '1',
+      // "3 weeks ago", listed on 2025-01-22.
+      published_from: '2024-12-25',
+      published_to: '2025-01-01',
+      listed_at: '2025-01-22T00:00:00.000Z',
     });
-    expect(rows[1]?.['requested_language']).toBe('');
+    // The original track is `orig`, as --lang names it.
+    expect(rows[1]?.['requested_language']).toBe('orig');
     expect(rows[3]).toMatchObject({
       video_id: 'DDDDDDDDDDD',
       status: 'skipped',
@@ -620,14 +669,16 @@ describe('research-grade corpora', () => {
       word_count: '',
       files: '',
     });
-    expect(zip.errors.slice(1)).toEqual([['DDDDDDDDDDD', 'skipped', '', 'filter', 'shorter than 60 s']]);
+    expect(zip.errors.slice(1)).toEqual([
+      ['DDDDDDDDDDD', 'skipped', '', 'filter', 'shorter than 60 s', 'PLsecondList'],
+    ]);
   });
 
   it('cleans the plain text once, escapes subtitles once, and keeps the json text as sent', async () => {
     const out = join(dir, 'corpus.zip');
     await writeCorpus(research(), out);
     const zip = readWithPython(out);
-    const stem = '1 - Talk AA [AAAAAAAAAAA]';
+    const stem = '000001 - Talk AA [AAAAAAAAAAA]';
     expect(zip.files[`txt/${stem}.txt`]).toBe('Tom & Jerry & friends\nchase &amp; run\nthe end\n');
     expect(zip.files[`vtt/${stem}.vtt`]).toContain('\nTom &amp; Jerry &amp; friends\n');
     expect(zip.files[`vtt/${stem}.vtt`]).toContain('\nchase &amp;amp; run\n');
@@ -657,7 +708,9 @@ describe('research-grade corpora', () => {
     // 0-55.5 s (the third segment would end at 75.5 s), then from the segment starting at 45.5 s or after.
     expect(zip.chunks?.slice(0, 2)).toEqual([
       {
+        chunk_id: 'AAAAAAAAAAA@0',
         video_id: 'AAAAAAAAAAA',
+        language: 'en',
         title: 'Talk AA',
         start: 0,
         end: 55.5,
@@ -665,7 +718,9 @@ describe('research-grade corpora', () => {
         url: 'https://www.youtube.com/watch?v=AAAAAAAAAAA&t=0s',
       },
       {
+        chunk_id: 'AAAAAAAAAAA@55500',
         video_id: 'AAAAAAAAAAA',
+        language: 'en',
         title: 'Talk AA',
         start: 55.5,
         end: 75.5,
@@ -679,6 +734,8 @@ describe('research-grade corpora', () => {
     expect(zip.datapackage.resources.map((resource) => resource.path)).toEqual([
       'index.csv',
       'errors.csv',
+      'memberships.csv',
+      'changes.csv',
       'transcripts.jsonl',
       'chunks.jsonl',
     ]);
@@ -694,7 +751,7 @@ describe('research-grade corpora', () => {
       }),
       out,
     );
-    expect(metadataProblems(out)).toEqual([]);
+    expect(await metadataProblems(out)).toEqual([]);
     const zip = readWithPython(out);
     expect(zip.citation).toContain('\ntype: dataset\n');
     expect(zip.citation).toContain('\ntitle: "Video transcripts from PLfirstList and PLsecondList"\n');
@@ -724,38 +781,119 @@ with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w") a
       out,
       broken,
     ]);
-    expect(metadataProblems(broken)).toEqual([
+    expect(await metadataProblems(broken)).toEqual([
       "CITATION.cff: type: 'corpus' is not one of ['dataset', 'software']",
       "index.csv row 2, status: 'done' is not one of ['ok', 'unavailable', 'failed', 'skipped', 'pending']",
       'transcripts.jsonl record 1, segments: start 30 is a int, not a string or a float',
     ]);
   });
 
-  it('describes the collection in README.md: sources, time, options, filters, counts, languages, credits, syncs, citing, rights', async () => {
+  it('describes the corpus in README.md: a dataset card, then the sections of a datasheet, as the corpus is now', async () => {
     const out = join(dir, 'corpus.zip');
-    await writeCorpus(research(), out);
+    await writeCorpus(research({ skippedByFilter: [{ reason: 'shorter than 60 s', videos: 1 }] }), out);
     const { readme } = readWithPython(out);
-    expect(readme.startsWith('# Video transcripts from PLfirstList and PLsecondList\n')).toBe(true);
+    expect(
+      readme.startsWith('---\npretty_name: "Video transcripts from PLfirstList and PLsecondList"\n'),
+    ).toBe(true);
+    expect(await metadataProblems(out)).toEqual([]);
     for (const expected of [
-      '- `PLfirstList`\n- `PLsecondList`\n',
-      'The job finished at 2025-01-02T03:04:05.000Z.',
-      '- `lang`: `["en","orig"]`',
-      '- `title matches /talk/i`\n- ``duration `>` 60 s``',
+      'language:\n  - "en"\n  - "fr"\nlicense: "unknown"\nsize_categories:\n  - "n<1K"\n',
+      'configs:\n  - config_name: "transcripts"\n    data_files: "transcripts.jsonl"\n    default: true\n' +
+        '  - config_name: "chunks"\n    data_files: "chunks.jsonl"\n  - config_name: "index"\n    data_files: "index.csv"\n---\n',
+      '\n# Video transcripts from PLfirstList and PLsecondList\n',
+      'Version 1 of this corpus, released on 2025-01-02. No author was given',
+      '## Motivation\n\nNo description was given',
+      '## Composition\n',
       '| ok (transcript fetched) | 3 |',
       '| skipped (left out by a filter) | 1 |',
       '| **all videos** | **4** |',
-      '- `en`: 2 transcripts\n- `fr`: 1 transcript\n',
+      // Per source: videos, transcripts, hours (75.5 s each), words (8 each).
+      '| `PLfirstList` | 2 | 2 | 0.0 | 16 |\n| `PLsecondList` | 2 | 1 | 0.0 | 8 |',
+      '| `en` | 2 | 0.0 | 16 |\n| `fr` | 1 | 0.0 | 8 |',
+      '- `shorter than 60 s`: 1 video',
+      '## Collection\n',
+      '- `PLfirstList`\n- `PLsecondList`\n',
+      'The job finished at 2025-01-02T03:04:05.000Z.',
       'Credits spent: 7, 1 of them possibly charged',
+      '- `lang`: `["en","orig"]`',
+      '- `title matches /talk/i`\n- ``duration `>` 60 s``',
+      '## Preprocessing\n',
+      'is clipped where the next cue starts',
+      'Passages (chunks.jsonl) are made of whole segments, at most 60 s each, overlapping by about 10 s.',
+      '## Files\n',
+      "Each name starts with the video's corpus number, six digits",
+      '- `memberships.csv`: one row per video per source that holds it.',
+      '- `changes.csv`: what each version after the first added, retried or changed.',
+      '## Uses and caveats\n',
+      'captions written by people or made automatically is not known',
+      'Publication dates are intervals',
+      '## Distribution\n\nThe transcripts belong to their owners, the rights holders of the videos',
+      'No license was given',
+      '## Maintenance\n',
+      '- version 1, released 2025-01-02T03:04:05.000Z: 6 videos',
       '- 2025-03-01T00:00:00.000Z: 2 new videos, 2 credits\n- 2025-04-01T00:00:00.000Z: 0 new videos, 1 credit\n',
-      'about 60 s for retrieval, overlapping by about 10 s',
-      "with the video's row number in index.csv",
-      '`CITATION.cff` holds the citation',
-      '> Scriptorium user (2025). *Video transcripts from PLfirstList and PLsecondList* [Data set].',
-      'The transcripts belong to their owners, the rights holders of the videos',
-      'under the law that applies to you',
       'sha256sum -c SHA256SUMS',
+      '## How to cite\n',
+      '> Scriptorium user (2025). *Video transcripts from PLfirstList and PLsecondList* (Version 1) [Data set].',
     ]) {
       expect(readme).toContain(expected);
+    }
+  });
+
+  it('names the authors, title, description, license and version before the checksums, in every file that cites', async () => {
+    const out = join(dir, 'corpus.zip');
+    await writeCorpus(
+      research({
+        manifest: {
+          ...researchManifest,
+          version: 2,
+          versions: [
+            { version: 1, releasedAt: '2025-01-02T03:04:05.000Z', added: 3, retried: 0, changed: 0 },
+            { version: 2, releasedAt: '2025-02-03T00:00:00.000Z', added: 1, retried: 1, changed: 0 },
+          ],
+        },
+        citation: {
+          title: 'Cartoon talk, 2024',
+          description: 'Talks about cartoons, for a study of *humour*.',
+          authors: [
+            { givenNames: 'Ada', familyNames: 'Lovelace', orcid: 'https://orcid.org/0000-0002-1825-0097' },
+            { familyNames: 'Hopper', givenNames: 'Grace' },
+          ],
+          license: 'CC-BY-4.0',
+        },
+      }),
+      out,
+    );
+    expect(await metadataProblems(out)).toEqual([]);
+    const zip = readWithPython(out);
+    expect(zip.citation).toContain(
+      '\ntitle: "Cartoon talk, 2024"\nversion: "2"\ndate-released: "2025-02-03"\n' +
+        'abstract: "Talks about cartoons, for a study of *humour*."\nauthors:\n' +
+        '  - family-names: "Lovelace"\n    given-names: "Ada"\n    orcid: "https://orcid.org/0000-0002-1825-0097"\n' +
+        '  - family-names: "Hopper"\n    given-names: "Grace"\nlicense: "CC-BY-4.0"\n',
+    );
+    expect(zip.citation).not.toContain('Scriptorium user');
+    expect(zip.datapackage).toMatchObject({
+      title: 'Cartoon talk, 2024',
+      description: 'Talks about cartoons, for a study of *humour*.',
+      version: '2.0.0',
+      contributors: [
+        { title: 'Ada Lovelace', role: 'author', path: 'https://orcid.org/0000-0002-1825-0097' },
+        { title: 'Grace Hopper', role: 'author' },
+      ],
+      licenses: [{ name: 'CC-BY-4.0', path: 'https://spdx.org/licenses/CC-BY-4.0.html', title: 'CC-BY-4.0' }],
+    });
+    for (const expected of [
+      'pretty_name: "Cartoon talk, 2024"\n',
+      'license: "cc-by-4.0"\n',
+      '# Cartoon talk, 2024\n',
+      'Version 2 of this corpus, released on 2025-02-03. Collected by Ada Lovelace, Grace Hopper.',
+      '## Motivation\n\nTalks about cartoons, for a study of \\*humour\\*.\n',
+      'under `CC-BY-4.0`; that license does not extend to the transcripts',
+      '- version 2, released 2025-02-03T00:00:00.000Z: 1 video added, 1 retried, 0 changed',
+      '> Ada Lovelace, Grace Hopper (2025). *Cartoon talk, 2024* (Version 2) [Data set].',
+    ]) {
+      expect(zip.readme).toContain(expected);
     }
   });
 

@@ -39,6 +39,7 @@ export interface RawJobOptions {
   maxDuration?: string;
   publishedAfter?: string;
   publishedBefore?: string;
+  publishedOverlap?: boolean;
   items?: string;
   skipUncaptioned?: boolean;
   chunkSeconds?: string;
@@ -79,6 +80,10 @@ export function addJobOptions(command: Command): Command {
       'only videos published on or after YYYY-MM-DD (approximate from "3 weeks ago")',
     )
     .option('--published-before <date>', 'only videos published on or before YYYY-MM-DD')
+    .option(
+      '--published-overlap',
+      'with a date filter, also keep videos whose date, known only roughly ("3 weeks ago"), may fall in the window',
+    )
     .option('--items <spec>', "positions within each list, as yt-dlp's --playlist-items: 1-50,100,-10:")
     .option('--skip-uncaptioned', 'leave out videos the listing says have no captions (saves a request each)')
     .option('--chunk-seconds <n>', 'length of the passages of the chunks format (default 60)')
@@ -143,6 +148,7 @@ function parseFilters(raw: RawJobOptions): Filters | undefined {
       maxDuration: seconds('--max-duration', raw.maxDuration),
       publishedAfter: raw.publishedAfter,
       publishedBefore: raw.publishedBefore,
+      publishedOverlap: raw.publishedOverlap === true ? true : undefined,
       items: raw.items,
       skipUncaptioned: raw.skipUncaptioned === true ? true : undefined,
     }).filter(([, value]) => value !== undefined),
@@ -230,6 +236,7 @@ export function continueArguments(detail: JobDetail, out: string): string[] {
     ['--max-duration', filters.maxDuration],
     ['--published-after', filters.publishedAfter],
     ['--published-before', filters.publishedBefore],
+    ['--published-overlap', filters.publishedOverlap === true],
     ['--items', filters.items],
     ['--skip-uncaptioned', filters.skipUncaptioned === true],
     ['--formats', sameFormats ? undefined : job.formats.join(',')],

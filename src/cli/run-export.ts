@@ -4,6 +4,7 @@ import { checkExportTarget } from '../core/app';
 import type { JobDetail, JobView, RunOutcomeView, ScriptoriumApi } from '../shared/contract';
 import { ContractError } from '../shared/contract-error';
 import { CliExit, ExitCode } from './exit';
+import type { CitationInput } from '../shared/citation';
 import type { JobRequest } from './job-options';
 import { exitForUnfinishedRun } from './outcome';
 import { createProgressView } from './progress';
@@ -15,6 +16,8 @@ export interface ExportRun {
   retryFailed: boolean;
   /** Ask again for the videos the service had no transcript for. */
   retryUnavailable: boolean;
+  /** Title, description, authors and license for the corpus; left out, the job's last ones. */
+  citation?: CitationInput;
   stderr: NodeJS.WriteStream;
 }
 
@@ -51,7 +54,10 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
     const retried =
       (run.retryFailed ? (await api.retryFailed({ jobId: job.id })).reset : 0) +
       (run.retryUnavailable ? (await api.retryUnavailable({ jobId: job.id })).reset : 0);
-    const formats = request.draft.formats;
+    const target = {
+      formats: request.draft.formats,
+      ...(run.citation !== undefined && { citation: run.citation }),
+    };
     if (job.status !== 'completed' || retried > 0 || job.sourcesFailed > 0) {
       const { job: current, estimate } = await api.jobDetail({ jobId: job.id });
       const budgetLeft = current.budget === null ? null : Math.max(0, current.budget - current.creditsSpent);
@@ -61,21 +67,21 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
           { status: 'paused', reason: 'budget', message: null },
           current.budget,
         );
-        throw await withPartialZip(spent, api, job.id, zipPath, formats);
+        throw await withPartialZip(spent, api, job.id, zipPath, target);
       }
       stderr.write(`${describePlan(current, estimate, created, budgetLeft)}\n`);
       const { job: ran, outcome } = await runWithProgress(api, job.id, stderr);
       if (outcome.status !== 'completed') {
         const exit = exitForUnfinishedRun(outcome, ran.budget);
         // What was bought is the user's to read before paying more.
-        if (exit.code === ExitCode.paused) throw await withPartialZip(exit, api, job.id, zipPath, formats);
+        if (exit.code === ExitCode.paused) throw await withPartialZip(exit, api, job.id, zipPath, target);
         throw exit;
       }
     } else {
       stderr.write(`Job ${job.id} is already complete: writing its ZIP again without any request.\n`);
     }
 
-    await exportOrStop(api, job.id, zipPath, formats);
+    await exportOrStop(api, job.id, zipPath, target);
     return {
       zipPath,
       job: await api.jobDetail({ jobId: job.id }).then((detail) => detail.job),
@@ -176,15 +182,21 @@ async function runWithProgress(
   }
 }
 
+/** What an export writes: its formats, and the citation when one was given. */
+interface ExportTarget {
+  formats: JobRequest['draft']['formats'];
+  citation?: CitationInput;
+}
+
 /** Writes the ZIP; an interrupt stops it with nothing written at the target (exit 130). */
 async function exportOrStop(
   api: ScriptoriumApi,
   jobId: number,
   zipPath: string,
-  formats: JobRequest['draft']['formats'],
+  target: ExportTarget,
 ): Promise<void> {
   try {
-    await api.exportJob({ jobId, formats, destination: zipPath });
+    await api.exportJob({ jobId, ...target, destination: zipPath });
   } catch (error) {
     if (error instanceof ContractError && error.code === 'interrupted') {
       throw new CliExit(
@@ -202,10 +214,10 @@ async function withPartialZip(
   api: ScriptoriumApi,
   jobId: number,
   zipPath: string,
-  formats: JobRequest['draft']['formats'],
+  target: ExportTarget,
 ): Promise<CliExit> {
   try {
-    await api.exportJob({ jobId, formats, destination: zipPath });
+    await api.exportJob({ jobId, ...target, destination: zipPath });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return new CliExit(

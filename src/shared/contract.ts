@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CommandName, EventName } from './channels';
 import type { AppErrorSchema } from './errors';
+import { AuthorLineSchema, CitationSchema, LicenseSchema } from './citation';
 import { FiltersSchema } from './filters';
 import { MAX_SOURCE_LINE_CHARS } from './limits';
 
@@ -147,6 +148,15 @@ export const JobViewSchema = z.object({
   etaSeconds: z.number().nullable(),
   /** 'here' when this process runs it, 'elsewhere' when another one does. */
   runningIn: z.enum(['here', 'elsewhere']).nullable(),
+  /** Who made its corpus and under what terms, as last given to an export (authors one a line); null: never. */
+  citation: z
+    .object({
+      title: z.string().nullable(),
+      description: z.string().nullable(),
+      authors: z.array(z.string()),
+      license: z.string().nullable(),
+    })
+    .nullable(),
 });
 
 export const ListViewSchema = z.object({
@@ -189,6 +199,8 @@ export const JobDetailSchema = z.object({
 
 export const VideoRowSchema = z.object({
   itemId: z.number().int(),
+  /** Its corpus number: fixed when the job first listed it, the number its files in the ZIP carry. */
+  number: z.number().int(),
   /** 1-based position in its list (1 for a single video). */
   position: z.number().int(),
   videoId: z.string(),
@@ -229,12 +241,28 @@ export const CreditViewSchema = z.object({
 
 export const JobDefaultsSchema = JobDraftSchema.omit({ sources: true });
 
+/**
+ * What the Export dialog starts from for a job never exported with them: the authors (one a line,
+ * "Given Family" or "Family, Given", then an ORCID iD if any) and the license (an SPDX id).
+ */
+export const CorpusDefaultsSchema = z.object({
+  authors: z.array(z.string().max(300)).max(100),
+  license: z.string().max(100).nullable(),
+});
+
+/** The same, checked as an export checks them: only such defaults are saved. */
+const CorpusDefaultsInputSchema = z.object({
+  authors: z.array(AuthorLineSchema).max(100),
+  license: LicenseSchema.nullable(),
+});
+
 export const SettingsSchema = z.object({
   /** The service's address; null until set. */
   serviceUrl: z.string().nullable(),
   /** Where the service's billing page is, for the link shown with a 402; null when unknown. */
   billingUrl: z.string().nullable(),
   defaults: JobDefaultsSchema,
+  corpus: CorpusDefaultsSchema.default({ authors: [], license: null }),
 });
 
 /** The service address requests go to now, and where it comes from (docs/product.md, one rule). */
@@ -275,7 +303,12 @@ export const commands = {
    */
   previewJob: {
     input: z.object({ draft: JobDraftSchema }),
-    output: z.object({ detail: JobDetailSchema, rejected: z.array(SourceLineSchema) }),
+    output: z.object({
+      detail: JobDetailSchema,
+      rejected: z.array(SourceLineSchema),
+      /** Videos whose publication interval crosses an end of the date window (0 without one). */
+      uncertainDates: z.number().int(),
+    }),
   },
   /** The job with the draft's identity, or null; creates nothing and sends nothing. */
   findJob: {
@@ -332,13 +365,17 @@ export const commands = {
   deleteJob: { input: JobRef, output: z.null() },
   listJobs: { input: z.object({}), output: z.array(JobViewSchema) },
   jobDetail: { input: JobRef, output: JobDetailSchema },
-  /** A page of the job's videos in list order, filtered by status and by words of the title. */
+  /**
+   * A page of the job's videos by corpus number, filtered by status, by words of the title and by
+   * source (its index in the job's sources: the videos it holds, whichever source brought them first).
+   */
   listVideos: {
     input: JobRef.extend({
       offset: z.number().int().nonnegative(),
       limit: z.number().int().min(1).max(500),
       status: VideoFilterSchema,
       search: z.string().max(200),
+      source: z.number().int().nonnegative().nullable().default(null),
     }),
     output: z.object({ total: z.number().int(), offset: z.number().int(), rows: z.array(VideoRowSchema) }),
   },
@@ -350,6 +387,11 @@ export const commands = {
     input: JobRef.extend({
       formats: z.array(ExportFormatSchema).min(1),
       destination: z.string().min(1).max(4096).nullable(),
+      /**
+       * Title, description, authors and license, kept with the job for its later exports; left out,
+       * the job's last ones are used, else the defaults of Settings.
+       */
+      citation: CitationSchema.optional(),
     }),
     output: z.object({
       exportId: z.string(),
@@ -373,6 +415,7 @@ export const commands = {
       serviceUrl: HttpUrlSchema.nullable().optional(),
       billingUrl: HttpUrlSchema.nullable().optional(),
       defaults: JobDefaultsSchema.partial().optional(),
+      corpus: CorpusDefaultsInputSchema.optional(),
     }),
     output: SettingsSchema,
   },

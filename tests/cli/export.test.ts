@@ -290,7 +290,7 @@ describe('scriptorium export', () => {
     expect(lastLine(result.stderr)).toMatch(/1 video\(s\) failed.*--retry-failed.*errors\.csv/);
     const zip = await readZip(out);
     expect(zip.errors.slice(1)).toEqual([
-      ['jNQXAC9IVRw', 'failed', '500', expect.any(String), expect.any(String)],
+      ['jNQXAC9IVRw', 'failed', '500', expect.any(String), expect.any(String), 'jNQXAC9IVRw'],
     ]);
 
     sim.admin.clearFaults();

@@ -33,6 +33,7 @@ const snapshot = (ok: number, overrides: Partial<JobView> = {}): JobView => ({
   ratePerSecond: 14.25,
   etaSeconds: 56,
   runningIn: 'here',
+  citation: null,
   ...overrides,
 });
 

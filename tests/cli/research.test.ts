@@ -186,7 +186,10 @@ describe('chunks.jsonl', () => {
 
     // Python read each line of chunks.jsonl as one whole JSON record.
     const zip = await readZip(out);
-    const chunks = zip.chunks ?? [];
+    // chunks.jsonl's records, with the two fields this test reads beyond the helper's type.
+    const chunks = (zip.chunks ?? []) as Array<
+      NonNullable<typeof zip.chunks>[number] & { chunk_id: string; language: string | null }
+    >;
     const [header = [], ...rows] = zip.index;
     const okIds = rows
       .filter((row) => row[header.indexOf('status')] === 'ok')
@@ -206,7 +209,21 @@ describe('chunks.jsonl', () => {
       expect(own.length, record.video_id).toBeGreaterThan(1);
 
       for (const chunk of own) {
-        expect(Object.keys(chunk).sort()).toEqual(['end', 'start', 'text', 'title', 'url', 'video_id']);
+        expect(Object.keys(chunk).sort()).toEqual([
+          'chunk_id',
+          'end',
+          'language',
+          'start',
+          'text',
+          'title',
+          'url',
+          'video_id',
+        ]);
+        // An ID of its own: the video and where the passage starts in ms (-2... when two start alike).
+        expect(chunk.chunk_id).toMatch(
+          new RegExp(`^${record.video_id}@${Math.round(chunk.start * 1000)}(-\\d+)?$`),
+        );
+        expect(chunk.language).toBe(record['language']);
         expect(chunk.title).toBe(record['title']);
         expect(chunk.url).toBe(
           `https://www.youtube.com/watch?v=${record.video_id}&t=${Math.floor(chunk.start)}s`,

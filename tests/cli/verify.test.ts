@@ -20,10 +20,13 @@ const manifest: ExportManifest = {
   credits_spent: 2,
   credits_possible: 0,
   finished_at: '2025-01-02T03:04:05.000Z',
+  version: 1,
+  versions: [{ version: 1, releasedAt: '2025-01-02T03:04:05.000Z', added: 6, retried: 0, changed: 0 }],
   complete: true,
 };
 
-const video = (videoId: string, title: string): ExportVideo => ({
+const video = (videoId: string, title: string, number: number): ExportVideo => ({
+  number,
   videoId,
   title,
   source: 'PLcliVerify',
@@ -39,7 +42,7 @@ let sound: string;
 beforeAll(async () => {
   dir = tempDir('scriptorium-verify-cli-');
   sound = join(dir, 'corpus.zip');
-  const videos = [video('AAAAAAAAAAA', 'One'), video('BBBBBBBBBBB', 'Two')];
+  const videos = [video('AAAAAAAAAAA', 'One', 1), video('BBBBBBBBBBB', 'Two', 2)];
   await writeCorpus({ manifest, videos: () => videos }, sound);
 });
 
@@ -60,13 +63,13 @@ describe('scriptorium verify', () => {
     const result = await runCli(['verify', sound]);
     expect(result.code, result.stderr).toBe(0);
     expect(lines(result.stdout)).toEqual([
-      `${sound} is sound: its 15 files match SHA256SUMS, and index.csv agrees with manifest.json.`,
+      `${sound} is sound: its 17 files match SHA256SUMS, and index.csv agrees with manifest.json.`,
     ]);
     expect(result.stderr).toBe('');
   });
 
   it('exits 1 for an entry changed with its CRC fixed up, a line per difference, then what to do', async () => {
-    const name = 'txt/2 - Two [BBBBBBBBBBB].txt';
+    const name = 'txt/000002 - Two [BBBBBBBBBBB].txt';
     const copy = tampered('replace', name, 'Two ends\n');
     const result = await runCli(['verify', copy]);
     expect(result.code).toBe(1);
@@ -85,7 +88,7 @@ describe('scriptorium verify', () => {
   });
 
   it('exits 1 for a missing entry', async () => {
-    const name = 'json/1 - One [AAAAAAAAAAA].json';
+    const name = 'json/000001 - One [AAAAAAAAAAA].json';
     const result = await runCli(['verify', tampered('drop', name)]);
     expect(result.code).toBe(1);
     expect(lines(result.stdout)).toEqual([

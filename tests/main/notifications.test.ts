@@ -25,6 +25,7 @@ function job(id: number, status: JobStatus, overrides: Partial<JobView> = {}): J
     ratePerSecond: 0,
     etaSeconds: null,
     runningIn: null,
+    citation: null,
     ...overrides,
   };
 }

@@ -10,8 +10,10 @@ import {
   type RawJobOptions,
 } from '../job-options';
 import { runExport, type ExportSummary } from '../run-export';
+import { addCitationOptions, parseCitation, type RawCitationOptions } from '../citation-options';
+import type { CitationInput } from '../../shared/citation';
 
-interface ExportFlags extends RawJobOptions {
+interface ExportFlags extends RawJobOptions, RawCitationOptions {
   out?: string;
   baseUrl?: string;
   dataDir?: string;
@@ -20,7 +22,7 @@ interface ExportFlags extends RawJobOptions {
 }
 
 export function registerExportCommand(program: Command): void {
-  addJobOptions(
+  const command = addJobOptions(
     program
       .command('export')
       .description(
@@ -29,35 +31,48 @@ export function registerExportCommand(program: Command): void {
   )
     .option('--out <file.zip>', 'where to write the ZIP (required)')
     .option('--retry-failed', 'try again the videos that failed after every retry in an earlier run', false)
-    .option('--retry-unavailable', 'ask again for the videos the service had no transcript for', false)
-    .action(async (sourceArgs: string[], flags: ExportFlags) => {
-      const request = parseOrExit(sourceArgs, flags);
-      if (!flags.out)
-        throw new CliExit(
-          ExitCode.badInput,
-          'Missing --out FILE.zip: say where the ZIP should be written. Nothing was sent.',
-        );
-      const outPath = flags.out;
-      const summary = await withApp(flags, (api) =>
-        runExport(api, {
-          request,
-          outPath,
-          retryFailed: flags.retryFailed,
-          retryUnavailable: flags.retryUnavailable,
-          stderr: process.stderr,
-        }),
+    .option('--retry-unavailable', 'ask again for the videos the service had no transcript for', false);
+  addCitationOptions(command).action(async (sourceArgs: string[], flags: ExportFlags) => {
+    const request = parseOrExit(sourceArgs, flags);
+    const citation = citationOrExit(flags);
+    if (!flags.out)
+      throw new CliExit(
+        ExitCode.badInput,
+        'Missing --out FILE.zip: say where the ZIP should be written. Nothing was sent.',
       );
-      process.stdout.write(`${describeSummary(summary)}\n`);
-      const gaps = describeGaps(summary.job);
-      if (gaps !== undefined)
-        throw new CliExit(ExitCode.someFailed, `Exported ${summary.zipPath}, but ${gaps}`);
-    });
+    const outPath = flags.out;
+    const summary = await withApp(flags, (api) =>
+      runExport(api, {
+        request,
+        outPath,
+        retryFailed: flags.retryFailed,
+        retryUnavailable: flags.retryUnavailable,
+        ...(citation !== undefined && { citation }),
+        stderr: process.stderr,
+      }),
+    );
+    process.stdout.write(`${describeSummary(summary)}\n`);
+    const gaps = describeGaps(summary.job);
+    if (gaps !== undefined)
+      throw new CliExit(ExitCode.someFailed, `Exported ${summary.zipPath}, but ${gaps}`);
+  });
 }
 
 /** The checked request, or exit 2 with what is wrong with the arguments. */
 export function parseOrExit(sourceArgs: string[], flags: RawJobOptions): JobRequest {
   try {
     return parseJobRequest(sourceArgs, flags);
+  } catch (error) {
+    if (error instanceof ArgumentError)
+      throw new CliExit(ExitCode.badInput, `${error.message} Nothing was sent.`);
+    throw error;
+  }
+}
+
+/** The corpus's citation as given, checked; undefined when no citation option was given; else exit 2. */
+function citationOrExit(flags: RawCitationOptions): CitationInput | undefined {
+  try {
+    return parseCitation(flags);
   } catch (error) {
     if (error instanceof ArgumentError)
       throw new CliExit(ExitCode.badInput, `${error.message} Nothing was sent.`);

@@ -1,17 +1,39 @@
 import { rereadStoredTranscript } from '../api';
 import type { ExportRow, JobSummary } from '../engine';
 import { describeFilters } from '../../shared/filters';
-import type { ExportFormat, ExportInput, ExportSourceFailure, ExportSync, ExportVideo } from '../export';
+import type { Source } from '../../shared/sources';
+import type {
+  ExportChange,
+  ExportCitation,
+  ExportFormat,
+  ExportInput,
+  ExportMembership,
+  ExportSourceFailure,
+  ExportSync,
+  ExportVersion,
+  ExportVideo,
+} from '../export';
 
 export interface CorpusOptions {
   formats: ExportFormat[];
   nameTemplate?: string;
+  /** Title, description, authors and license; none given: a title made from the sources, no author. */
+  citation?: ExportCitation;
 }
 
-/** What the export reads of the job besides its rows: its syncs and the languages of its transcripts. */
+/**
+ * What the export reads of the job besides its rows: its syncs, the languages of its transcripts,
+ * what each filter left out, its versions, and the tables of memberships and changes (read afresh,
+ * page by page, each time they are iterated).
+ */
 export interface CorpusHistory {
   syncs: ExportSync[];
   languages: Record<string, number>;
+  skippedByFilter: Array<{ reason: string; videos: number }>;
+  version: number;
+  versions: ExportVersion[];
+  memberships(): Iterable<ExportMembership>;
+  changes(): Iterable<ExportChange>;
 }
 
 /**
@@ -66,6 +88,8 @@ export function corpusInput(
       credits_spent: job.creditsSpent,
       credits_possible: job.creditsPossible,
       finished_at: job.finishedAt ?? job.updatedAt,
+      version: history.version,
+      versions: history.versions,
       complete: job.status === 'completed' && failedSources.length === 0,
     },
     failedSources,
@@ -74,11 +98,21 @@ export function corpusInput(
     syncs: history.syncs,
     filters,
     languages: history.languages,
+    skippedByFilter: history.skippedByFilter,
+    sourceDetails: job.sources.map((source) => ({ kind: source.kind, label: sourceLabel(source) })),
+    memberships: () => history.memberships(),
+    changes: () => history.changes(),
+    ...(options.citation !== undefined && { citation: options.citation }),
     ...(options.nameTemplate !== undefined && { nameTemplate: options.nameTemplate }),
     videos: function* () {
       for (const row of rows()) yield toExportVideo(row, job);
     },
   };
+}
+
+/** What names a source in a title: a list's or video's ID, an @handle, or the search's words. */
+function sourceLabel(source: Source): string {
+  return source.kind === 'search' ? `search: ${source.id}` : source.id;
 }
 
 /** The job's lists that could not be walked, for errors.csv and the manifest. */
@@ -111,10 +145,13 @@ const EXPORT_STATUS: Record<ExportRow['status'], ExportVideo['status']> = {
 function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
   const listed = row.sourceKind !== 'video';
   const base = {
+    number: row.number,
     videoId: row.videoId,
     title: row.title,
     source: row.sourceInput,
+    memberOf: row.memberOf,
     ...(listed && { position: row.position, listing: row.listing }),
+    ...(listed && row.listedAt !== null && { listedAt: row.listedAt }),
   };
   const stored = row.transcript;
   if (row.status !== 'ok' || !stored) {

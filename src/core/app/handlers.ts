@@ -7,8 +7,10 @@ import type {
   CommandName,
   CommandOutput,
   JobDraft,
+  Settings,
   SourceLine,
 } from '../../shared/contract';
+import { toCitation, type Citation } from '../../shared/citation';
 import { checkFilters } from '../../shared/filters';
 import { parseLangPreference } from '../../shared/limits';
 import { checkServiceAddress } from '../../shared/service-access';
@@ -119,7 +121,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       const { job, rejected } = jobFor(draft);
       const outcome = await runHere(job.id, 'preview');
       if (outcome.status !== 'walked') throwIfStoppedForGood(outcome);
-      return { detail: detail(job.id), rejected };
+      return { detail: detail(job.id), rejected, uncertainDates: engine.uncertainDates(job.id) };
     },
 
     findJob: async ({ draft }) => {
@@ -200,14 +202,20 @@ export function createHandlers(ctx: AppContext): AppHandlers {
 
     jobDetail: async ({ jobId }) => detail(jobId),
 
-    listVideos: async ({ jobId, offset, limit, status, search }) => {
+    listVideos: async ({ jobId, offset, limit, status, search, source }) => {
       summary(jobId);
-      const page = videoPage(ctx.db, jobId, { offset, limit, status, search });
+      const page = videoPage(ctx.db, jobId, { offset, limit, status, search, source: source ?? null });
       return { total: page.total, offset, rows: page.rows };
     },
 
-    exportJob: async ({ jobId, formats, destination }) => {
+    exportJob: async ({ jobId, formats, destination, citation: given }) => {
+      // Given, the citation is kept with the job for its later exports; else its last one is used.
+      if (given !== undefined) {
+        engine.configure(jobId, { citation: toCitation(given) });
+        events.jobTouched(jobId);
+      }
       const job = summary(jobId);
+      const citation = job.settings.citation ?? citationFromSettings(readSettings(ctx.db));
       const exportId = randomUUID();
       const fileName = downloadName(job);
       const path = destination ?? join(exportsFolder(ctx.dataDir), `${exportId}.zip`);
@@ -218,12 +226,13 @@ export function createHandlers(ctx: AppContext): AppHandlers {
         const input = corpusInput(
           job,
           () => engine.exportRows(jobId),
-          { formats },
+          { formats, ...(citation !== undefined && { citation }) },
+          { name: APP_NAME, version: APP_VERSION },
           {
-            name: APP_NAME,
-            version: APP_VERSION,
+            ...engine.history(jobId),
+            memberships: () => engine.exportMemberships(jobId),
+            changes: () => engine.exportChanges(jobId),
           },
-          engine.history(jobId),
         );
         const result = await writeCorpus(input, path, {
           signal: controller.signal,
@@ -360,6 +369,13 @@ function describeConnectionFailure(error: unknown): string {
     return `The service refused the key (HTTP ${error.status}): check it and save it again.`;
   }
   return error.message;
+}
+
+/** The authors and license Settings gives a job never exported with its own; undefined when none. */
+function citationFromSettings(settings: Settings): Citation | undefined {
+  const { authors, license } = settings.corpus;
+  if (authors.length === 0 && license === null) return undefined;
+  return toCitation({ authors, ...(license !== null && { license }) });
 }
 
 /** Where exports for download go: a folder of the data folder, emptied when the app starts. */

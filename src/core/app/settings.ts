@@ -17,6 +17,7 @@ export const DEFAULT_SETTINGS: Settings = {
     concurrency: 4,
     formats: [...DEFAULT_FORMATS],
   },
+  corpus: { authors: [], license: null },
 };
 
 /** The user's settings; a value written by another version that no longer parses reads as the defaults. */
@@ -38,6 +39,7 @@ export function writeSettings(
     serviceUrl: change.serviceUrl === undefined ? current.serviceUrl : change.serviceUrl,
     billingUrl: change.billingUrl === undefined ? current.billingUrl : change.billingUrl,
     defaults: { ...current.defaults, ...change.defaults },
+    corpus: change.corpus ?? current.corpus,
   });
   writeSetting(db, SETTINGS_KEY, JSON.stringify(next));
   return next;

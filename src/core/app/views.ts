@@ -8,6 +8,7 @@ import {
   type SourceLine,
 } from '../../shared/contract';
 import type { checkSources } from '../../shared/sources';
+import { authorLine } from '../../shared/citation';
 import { describeFilters } from '../../shared/filters';
 import type { CreditStatus, Engine, EstimateResult, JobSummary, RunOutcome } from '../engine';
 
@@ -81,6 +82,18 @@ export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
     ratePerSecond: running ? pace.ratePerSecond : 0,
     etaSeconds: running ? pace.etaSeconds : null,
     runningIn: job.runningIn,
+    citation: citationView(job.settings.citation),
+  };
+}
+
+/** The citation kept with a job, as the Export dialog shows it again (an author a line). */
+function citationView(citation: JobSummary['settings']['citation']): JobView['citation'] {
+  if (citation === null) return null;
+  return {
+    title: citation.title ?? null,
+    description: citation.description ?? null,
+    authors: citation.authors.map(authorLine),
+    license: citation.license ?? null,
   };
 }
 

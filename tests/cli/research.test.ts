@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describePlaylist, describeVideo, startSimulator, type RunningSimulator } from '../../src/simulator';
@@ -19,6 +21,15 @@ beforeEach(async () => {
 afterEach(() => sim.close());
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
+
+/** A CSV entry of a ZIP as Python's zipfile and csv read it. */
+function csvEntry(zip: string, name: string): string[][] {
+  const script =
+    'import csv, io, json, sys, zipfile; ' +
+    'text = zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode("utf-8"); ' +
+    'print(json.dumps(list(csv.reader(io.StringIO(text, newline="")))))';
+  return JSON.parse(execFileSync('python3', ['-c', script, zip, name], { encoding: 'utf8' })) as string[][];
+}
 
 describe('selection flags', () => {
   const PLAYLIST = 'PLresearchSelectedList_n80';
@@ -107,6 +118,54 @@ describe('scriptorium sync', () => {
       { at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), new_videos: 0, credits: 0 },
       { at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), new_videos: 3, credits: bought },
     ]);
+  });
+
+  it('keeps every earlier file as it was: a sync adds files, changes.csv names exactly them, verify passes both', async () => {
+    const CHANNEL = '@research_versioned_n20';
+    const first = join(dir, 'v1.zip');
+    expect((await runCli(['export', CHANNEL, '--out', first], env)).code).toBe(0);
+    sim.admin.addUploads(CHANNEL, 3);
+    expect((await runCli(['sync', '1'], env)).code).toBe(0);
+    const second = join(dir, 'v2.zip');
+    expect((await runCli(['export', CHANNEL, '--out', second], env)).code).toBe(0);
+
+    const [v1, v2] = [await readZip(first), await readZip(second)];
+    const transcriptFiles = (zip: typeof v1) => zip.entries.filter((entry) => entry.name.includes('/'));
+    // Every file of version 1 is in version 2 under the same name, with the same text; a json file
+    // differs only in `position`, the video's place in its channel as last read (new uploads lead).
+    const later = new Map(transcriptFiles(v2).map((entry) => [entry.name, entry.sha256]));
+    expect(transcriptFiles(v1).length).toBeGreaterThan(0);
+    for (const { name, sha256 } of transcriptFiles(v1)) {
+      expect(later.has(name), name).toBe(true);
+      if (!name.startsWith('json/')) expect(later.get(name), name).toBe(sha256);
+      else {
+        const withoutPosition = (text: string | undefined) => ({ ...JSON.parse(text ?? ''), position: null });
+        expect(withoutPosition(v2.files[name]), name).toEqual(withoutPosition(v1.files[name]));
+      }
+    }
+    expect(transcriptFiles(v1).every((entry) => /\/\d{6} - /.test(entry.name))).toBe(true);
+
+    // changes.csv lists exactly the three new videos, as version 2's additions.
+    const newIds = v2.index
+      .slice(1)
+      .map((row) => row[0])
+      .filter((id) => !v1.index.slice(1).some((row) => row[0] === id));
+    expect(newIds).toHaveLength(3);
+    expect(csvEntry(first, 'changes.csv')).toEqual([['version', 'video_id', 'change', 'detail']]);
+    expect(csvEntry(second, 'changes.csv')).toEqual([
+      ['version', 'video_id', 'change', 'detail'],
+      ...newIds.map((id) => ['2', id, 'added', CHANNEL]),
+    ]);
+    expect(csvEntry(second, 'memberships.csv')).toHaveLength(24);
+    expect([v1.manifest, v2.manifest]).toMatchObject([{ version: 1 }, { version: 2 }]);
+    expect(v2.citation).toMatch(/^version: "2"$/m);
+    expect(v2.citation).toMatch(/^date-released: "\d{4}-\d\d-\d\d"$/m);
+
+    for (const zip of [first, second]) expect((await runCli(['verify', zip], env)).code).toBe(0);
+    // Exported again, the same version gives the same bytes.
+    const again = join(dir, 'v2-again.zip');
+    expect((await runCli(['export', CHANNEL, '--out', again], env)).code).toBe(0);
+    expect(readFileSync(again).equals(readFileSync(second))).toBe(true);
   });
 
   it('refuses a job that does not exist or has not finished', async () => {

@@ -85,8 +85,11 @@ export async function readZip(path: string): Promise<ZipReading> {
   const child = spawn('python3', [READ_ZIP, path], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // Decoded as a stream: a character whose bytes two chunks share stays whole.
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.on('data', (chunk: string) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`python3 could not read ${path}: ${stderr}`);
   return JSON.parse(stdout) as ZipReading;

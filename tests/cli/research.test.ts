@@ -74,6 +74,29 @@ describe('selection flags', () => {
     expect(sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript')).toHaveLength(kept.length);
   });
 
+  it('preview counts the videos whose rough date may fall outside the window, left out unless --published-overlap', async () => {
+    const threeYearsAgo = new Date(Date.now() - 3 * 365 * 86_400_000).toISOString().slice(0, 10);
+    const strict = await runCli(['preview', PLAYLIST, '--published-after', threeYearsAgo], env);
+    expect(strict.code, strict.stderr).toBe(0);
+    const uncertain = /perhaps outside the window: (\d+) \(left out; --published-overlap keeps them\)/.exec(
+      strict.stdout,
+    );
+    expect(Number(uncertain?.[1])).toBeGreaterThan(0);
+    expect(strict.stdout).toContain(
+      `left out by a filter: ${uncertain?.[1]} (perhaps published before ${threeYearsAgo})`,
+    );
+
+    const overlap = await runCli(
+      ['preview', PLAYLIST, '--published-after', threeYearsAgo, '--published-overlap'],
+      env,
+    );
+    expect(overlap.code, overlap.stderr).toBe(0);
+    expect(overlap.stdout).toContain(
+      `perhaps outside the window: ${uncertain?.[1]} (kept, as --published-overlap asks)`,
+    );
+    expect(overlap.stdout).not.toContain('perhaps published before');
+  });
+
   it('are part of the job: other filters make another job', async () => {
     await runCli(['preview', PLAYLIST, '--items', '1-5'], env);
     await runCli(['preview', PLAYLIST, '--items', '1-6'], env);
@@ -88,6 +111,11 @@ describe('selection flags', () => {
       /--published-after 31\/05\/2024: expected a date such as 2024-05-31/,
     ],
     [['--items', '1-,x'], /--items 1-,x: "1-" is not a position/],
+    [
+      ['--published-after', '2024-06-01', '--published-before', '2024-05-01'],
+      /--published-after 2024-06-01 is later than --published-before 2024-05-01/,
+    ],
+    [['--published-overlap'], /--published-overlap needs --published-after or --published-before/],
     [['--min-duration', '600', '--max-duration', '60'], /--min-duration 600 is more than --max-duration 60/],
     [
       ['--chunk-seconds', '30', '--chunk-overlap', '30'],
@@ -137,7 +165,9 @@ describe('scriptorium sync', () => {
     expect((await runCli(['export', CHANNEL, '--out', second], env)).code).toBe(0);
 
     const [v1, v2] = [await readZip(first), await readZip(second)];
-    const transcriptFiles = (zip: typeof v1) => zip.entries.filter((entry) => entry.name.includes('/'));
+    // read_zip.py gives each entry's SHA-256 too.
+    const transcriptFiles = (zip: typeof v1) =>
+      (zip.entries as Array<{ name: string; sha256: string }>).filter((entry) => entry.name.includes('/'));
     // Every file of version 1 is in version 2 under the same name, with the same text; a json file
     // differs only in `position`, the video's place in its channel as last read (new uploads lead).
     const later = new Map(transcriptFiles(v2).map((entry) => [entry.name, entry.sha256]));

@@ -24,16 +24,25 @@ export function registerPreviewCommand(program: Command): void {
       ),
   ).action(async (sourceArgs: string[], flags: PreviewFlags) => {
     const request = parseOrExit(sourceArgs, flags);
-    const detail = await withApp(flags, async (api) => {
+    const preview = await withApp(flags, async (api) => {
       await reportSources(api, request.sources, process.stderr);
-      const preview = await api.previewJob({ draft: { ...request.draft, sources: request.sources } });
-      return preview.detail;
+      return api.previewJob({ draft: { ...request.draft, sources: request.sources } });
     });
-    process.stdout.write(describePreview(detail));
+    const overlap = request.draft.filters?.publishedOverlap === true;
+    process.stdout.write(
+      describePreview(preview.detail, { uncertainDates: preview.uncertainDates, overlap }),
+    );
   });
 }
 
-export function describePreview({ job, lists, estimate, skippedByFilter }: JobDetail): string {
+/**
+ * What a preview found. `uncertainDates` counts the videos whose publication interval ("1 year ago":
+ * any of 366 days) crosses an end of the date window: left out, or kept when `overlap` asks for it.
+ */
+export function describePreview(
+  { job, lists, estimate, skippedByFilter }: JobDetail,
+  dates: { uncertainDates: number; overlap: boolean } = { uncertainDates: 0, overlap: false },
+): string {
   const pages = lists.reduce((sum, list) => sum + list.pages, 0);
   const lines = [
     `Job ${job.id}: ${job.counts.total} video(s) from ${job.sources.length} source(s).`,
@@ -47,6 +56,14 @@ export function describePreview({ job, lists, estimate, skippedByFilter }: JobDe
   }
   for (const { reason, videos } of skippedByFilter)
     lines.push(`  left out by a filter: ${videos} (${reason})`);
+  if (dates.uncertainDates > 0) {
+    lines.push(
+      `  dates known only roughly ("1 year ago"), perhaps outside the window: ${dates.uncertainDates} ` +
+        (dates.overlap
+          ? '(kept, as --published-overlap asks)'
+          : '(left out; --published-overlap keeps them)'),
+    );
+  }
   if (!estimate.exact) lines.push('  Some lists are not fully walked yet: run preview again to continue.');
   lines.push('Run `scriptorium export` with the same sources and options to buy the transcripts.');
   return `${lines.join('\n')}\n`;

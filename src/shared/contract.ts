@@ -55,11 +55,22 @@ export const ItemCountsSchema = z.object({
 });
 
 /** One line a user gave as a source: where it was, what it is, or why it is not one. */
-export const SourceEntrySchema = z.object({
-  /** "line 3", "argument 2": how to point the user at it. */
-  where: z.string().max(64),
-  text: z.string().max(MAX_SOURCE_LINE_CHARS),
-});
+export const SourceEntrySchema = z
+  .object({
+    /** "line 3", "argument 2": how to point the user at it. */
+    where: z.string().max(64),
+    text: z.string(),
+  })
+  .superRefine(({ where, text }, ctx) => {
+    // Faces cut longer lines (shared/source-files.ts sourceEntry); one that did not is told which line.
+    if (text.length > MAX_SOURCE_LINE_CHARS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['text'],
+        message: `${where} is too long to be a source (more than ${MAX_SOURCE_LINE_CHARS} characters)`,
+      });
+    }
+  });
 
 export const SourceLineSchema = z.object({
   where: z.string(),

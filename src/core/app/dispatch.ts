@@ -22,10 +22,10 @@ export async function dispatch(
     if (!isCommandName(name)) throw new AppError('invalid_input', `There is no command named "${name}".`);
     const parsed = commands[name].input.safeParse(input ?? {});
     if (!parsed.success) {
-      throw new AppError(
-        'invalid_input',
-        `Scriptorium refused the ${name} request: its input was not valid.`,
-      );
+      // A check of our own words why (a bad ORCID iD, a line too long); zod's own words are not for users.
+      const issue = parsed.error.issues[0];
+      const why = issue?.code === 'custom' ? issue.message : 'its input was not valid';
+      throw new AppError('invalid_input', `Scriptorium refused the ${name} request: ${why}.`);
     }
     const handler = handlers[name] as (input: unknown) => Promise<unknown>;
     return { ok: true, value: await handler(parsed.data) };

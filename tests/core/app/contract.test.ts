@@ -444,6 +444,28 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
       api.createJob({ draft: draft(['dQw4w9WgXcQ'], { languages: 'english!' }), start: true }),
     );
     expect(languages.message).toMatch(/Languages "english!"/);
+    // A line too long to be a source is named; a bad ORCID iD or license id says why, plainly.
+    const long = await failure(
+      api.validateSources({ sources: [{ where: 'line 7', text: `PL${'a'.repeat(5000)}` }] }),
+    );
+    expect(long).toMatchObject({
+      code: 'invalid_input',
+      message:
+        'Scriptorium refused the validateSources request: line 7 is too long to be a source (more than 4096 characters).',
+    });
+    const orcid = await failure(
+      api.exportJob({
+        jobId: 1,
+        formats: ['txt'],
+        destination: null,
+        citation: { authors: ['Ada Lovelace 0000-0002-1825-0098'] },
+      }),
+    );
+    expect(orcid.message).toMatch(
+      /exportJob request: "0000-0002-1825-0098" is not an ORCID iD: its last character does not check/,
+    );
+    const license = await failure(api.updateSettings({ corpus: { authors: [], license: 'CC-BY-5.0' } }));
+    expect(license.message).toMatch(/"CC-BY-5.0" is not an SPDX license id/);
     expect(await api.listJobs({})).toEqual([]);
     expect(sim.admin.requests()).toEqual([]);
   });

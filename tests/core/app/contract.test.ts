@@ -286,6 +286,25 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     expect(found.rows.every((row) => row.title.toUpperCase().includes(word))).toBe(true);
   });
 
+  it("gives each video its corpus number, and filters a job's videos by the source that holds them", async () => {
+    const lists = ['PLcontractFirstOf2_n4', 'PLcontractSecondOf2_n3'];
+    const shared = describePlaylist(lists[1]!).videoIds()[0]!;
+    const { job } = await api.createJob({ draft: draft([...lists, shared]), start: true });
+    await jobBecomes(job.id, (view) => view.status === 'completed');
+    const page = (source: number | null) =>
+      api.listVideos({ jobId: job.id, offset: 0, limit: 100, status: 'all', search: '', source });
+
+    // Numbers run across the job, never repeating as positions do; the single video, known first, is 1.
+    const all = await page(null);
+    expect(all.rows.map((row) => row.number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(all.rows.map((row) => row.position)).toEqual([1, 1, 2, 3, 4, 2, 3]);
+    expect(all.rows[0]).toMatchObject({ videoId: shared, source: lists[1] });
+    // A source's videos, whichever source brought them first: the single video is in the second list.
+    expect((await page(0)).rows.map((row) => row.number)).toEqual([2, 3, 4, 5]);
+    expect((await page(1)).rows.map((row) => row.number)).toEqual([1, 6, 7]);
+    expect((await page(2)).rows.map((row) => row.videoId)).toEqual([shared]);
+  });
+
   it('exports a ZIP with progress events, to a path or, with none, as a download', async () => {
     const { job } = await api.createJob({ draft: draft(['PLcontractExported_n30']), start: true });
     await jobBecomes(job.id, (view) => view.status === 'completed');

@@ -581,7 +581,7 @@ describe('the exit codes these outcomes map to, through the CLI', () => {
     expect(result.code).toBe(5);
     expect(lastLine).toMatch(/1 video\(s\) failed.*--retry-failed/);
     const zip = await readZip(out);
-    expect(zip.errors.slice(1)).toEqual([[VIDEO, 'failed', '200', '', UNREADABLE_MESSAGE]]);
+    expect(zip.errors.slice(1)).toEqual([[VIDEO, 'failed', '200', '', UNREADABLE_MESSAGE, VIDEO]]);
     expect(zip.manifest.credits_spent).toBe(sim!.admin.ledger().length);
     expect(zip.manifest.credits_spent).toBe(2);
   });
@@ -621,14 +621,8 @@ describe('the exit codes these outcomes map to, through the CLI', () => {
       expect(zip.manifest.failed_sources).toEqual([
         { source: channel, status: walkStatus, http_status: httpStatus, code, message: expect.any(String) },
       ]);
-      // The source's text in place of a video id; a leading @ gets an apostrophe, as in every CSV cell.
-      expect(zip.errors[1]).toEqual([
-        `'${channel}`,
-        walkStatus,
-        String(httpStatus),
-        code,
-        expect.any(String),
-      ]);
+      // No video ID; the source as typed in its own column, exact (an identifier, no apostrophe).
+      expect(zip.errors[1]).toEqual(['', walkStatus, String(httpStatus), code, expect.any(String), channel]);
       expect(zip.index.slice(1)).toHaveLength(5);
 
       sim!.admin.clearFaults();

@@ -7,6 +7,7 @@ import { openDatabase, SCHEMA_VERSION } from '../../../src/core/store';
 import { jobById } from '../../../src/core/store/jobs';
 import { writeLease } from '../../../src/core/store/leases';
 import { initialSchema } from '../../../src/core/store/migrations/001-initial';
+import { MIGRATIONS } from '../../../src/core/store/migrations';
 
 let dir: string;
 
@@ -50,6 +51,56 @@ describe('migrations from schema 1 to the current one', () => {
       // Deleting the job still takes its sources and items with it.
       db.prepare('DELETE FROM jobs WHERE id = 1').run();
       expect([count('sources'), count('items'), count('ledger')]).toEqual([0, 0, 1]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 005, citable corpora, on the data of an earlier version', () => {
+  it('numbers items in the order earlier exports wrote them, keeps their source, and releases version 1 of a completed job', () => {
+    const file = join(dir, 'scriptorium.db');
+    const old = new BetterSqlite3(file);
+    MIGRATIONS.slice(0, 4).forEach((migration, index) => {
+      old.exec(migration);
+      old.pragma(`user_version = ${index + 1}`);
+    });
+    old.exec(`
+      INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at, finished_at)
+        VALUES ('k1', 'completed', '{}', '[]', '[]', 't', 't', '2025-01-02T03:04:05.000Z'),
+               ('k2', 'paused', '{}', '[]', '[]', 't', 't', NULL);
+      INSERT INTO sources (job_id, position, kind, source_id, input) VALUES
+        (1, 0, 'playlist', 'PLa', 'PLa'), (1, 1, 'video', 'v9', 'v9'), (2, 0, 'playlist', 'PLb', 'PLb');
+      -- Inserted out of export order: the second source's video first, the playlist's in reverse.
+      INSERT INTO items (job_id, source_id, position, video_id, status, updated_at) VALUES
+        (1, 2, 1, 'v9', 'ok', 't'), (1, 1, 2, 'v2', 'ok', 't'), (1, 1, 1, 'v1', 'ok', 't'),
+        (2, 3, 1, 'w1', 'pending', 't');
+    `);
+    old.close();
+
+    const db = openDatabase(file);
+    try {
+      const rows = (sql: string) => db.prepare(sql).all();
+      // The order of the old export (source, then position): file names keep their order.
+      expect(rows('SELECT job_id, video_id, number, version FROM items ORDER BY job_id, number')).toEqual([
+        { job_id: 1, video_id: 'v1', number: 1, version: 1 },
+        { job_id: 1, video_id: 'v2', number: 2, version: 1 },
+        { job_id: 1, video_id: 'v9', number: 3, version: 1 },
+        { job_id: 2, video_id: 'w1', number: 1, version: 1 },
+      ]);
+      expect(
+        rows(`SELECT i.video_id, m.position, m.listed_at FROM memberships m JOIN items i ON i.id = m.item_id
+              ORDER BY i.video_id`),
+      ).toEqual([
+        { video_id: 'v1', position: 1, listed_at: null },
+        { video_id: 'v2', position: 2, listed_at: null },
+        { video_id: 'v9', position: null, listed_at: null },
+        { video_id: 'w1', position: 1, listed_at: null },
+      ]);
+      // Only the completed job has released a version: the other's first is still under way.
+      expect(rows('SELECT job_id, version, released_at FROM versions')).toEqual([
+        { job_id: 1, version: 1, released_at: '2025-01-02T03:04:05.000Z' },
+      ]);
     } finally {
       db.close();
     }

@@ -305,6 +305,38 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     expect((await page(2)).rows.map((row) => row.videoId)).toEqual([shared]);
   });
 
+  it("puts Settings' corpus defaults on a job exported without its own, and keeps a given citation for later exports", async () => {
+    const settings = await api.updateSettings({ corpus: { authors: ['Lovelace, Ada'], license: 'cc0-1.0' } });
+    expect(settings.corpus.authors).toHaveLength(1);
+    const { job } = await api.createJob({ draft: draft(['PLcontractCited_n3']), start: true });
+    await jobBecomes(job.id, (view) => view.status === 'completed');
+    const citationOf = async (exportId: string) =>
+      ((await readZip(app.download(exportId)!.path)) as unknown as { citation: string }).citation;
+
+    const byDefault = await citationOf(
+      (await api.exportJob({ jobId: job.id, formats: ['txt'], destination: null })).exportId,
+    );
+    expect(byDefault).toContain('family-names: "Lovelace"');
+    expect(byDefault).toContain('license: "CC0-1.0"');
+    // Defaults are not kept with the job: a change in Settings reaches its next export.
+    expect((await api.listJobs({})).find((view) => view.id === job.id)?.citation).toBeNull();
+
+    const citation = { title: 'Cited talks', authors: ['Charles Babbage'], license: 'CC-BY-4.0' };
+    await api.exportJob({ jobId: job.id, formats: ['txt'], destination: null, citation });
+    expect((await api.listJobs({})).find((view) => view.id === job.id)?.citation).toEqual({
+      title: 'Cited talks',
+      description: null,
+      authors: ['Charles Babbage'],
+      license: 'CC-BY-4.0',
+    });
+    const kept = await citationOf(
+      (await api.exportJob({ jobId: job.id, formats: ['txt'], destination: null })).exportId,
+    );
+    expect(kept).toContain('title: "Cited talks"');
+    expect(kept).toContain('family-names: "Babbage"');
+    expect(kept).not.toContain('Lovelace');
+  });
+
   it('exports a ZIP with progress events, to a path or, with none, as a download', async () => {
     const { job } = await api.createJob({ draft: draft(['PLcontractExported_n30']), start: true });
     await jobBecomes(job.id, (view) => view.status === 'completed');

@@ -1,4 +1,5 @@
 import type { ExportFormat, ExportVideo } from './types';
+import { formatCorpusNumber } from '../../shared/corpus-number';
 import { MAX_ENTRY_PATH_BYTES } from './zip-layout';
 
 /** The formats written as a file per transcript, one folder each, in the order they appear in the ZIP. */
@@ -108,12 +109,6 @@ function caseKey(stem: string): string {
   return stem.toUpperCase().toLowerCase();
 }
 
-/**
- * Digits of a corpus number in a name: always six (more only past 999,999 videos), so that names sort
- * by number and no name widens as a corpus grows.
- */
-export const NUMBER_DIGITS = 6;
-
 /** A video with its corpus number, zero-padded. */
 interface NamedVideo {
   video: ExportVideo;
@@ -154,7 +149,7 @@ export class StemNamer {
 
   /** The video's stem, from its corpus number (video.number). */
   stemFor(video: ExportVideo): string {
-    const named = { video, position: String(video.number).padStart(NUMBER_DIGITS, '0') };
+    const named = { video, position: formatCorpusNumber(video.number) };
     if (this.#positionLeads) return this.#fittedStem(named, 1);
     for (let copy = 1; ; copy++) {
       const stem = this.#fittedStem(named, copy);

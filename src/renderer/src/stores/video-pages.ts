@@ -18,6 +18,8 @@ export interface VideoPagesState {
   jobId: number | null;
   filter: VideoFilter;
   search: string;
+  /** The index of the source whose videos are shown (in the job's sources); null: every source. */
+  source: number | null;
   /** Videos matching the filter and search; null until the first page answers. */
   total: number | null;
   pages: Pages<VideoRow>;
@@ -27,6 +29,7 @@ export interface VideoPagesState {
   open(jobId: number): void;
   setFilter(filter: VideoFilter): void;
   setSearch(search: string): void;
+  setSource(source: number | null): void;
   /** The rows on screen are `first` to `last`: fetches the pages they need that are not held. */
   showRows(first: number, last: number): void;
   /** The job's videos changed: fetches the visible pages again and forgets the others. */
@@ -36,7 +39,7 @@ export interface VideoPagesState {
 /**
  * The job detail's table: pages of rows fetched with listVideos around the visible window, at most
  * MAX_PAGES of them held and MAX_IN_FLIGHT asked at once, always for pages on screen when asked.
- * Each query (job, filter, search) has a generation; an answer to an older one is dropped.
+ * Each query (job, filter, search, source) has a generation; an answer to an older one is dropped.
  */
 export function createVideoPagesStore(api: ScriptoriumApi) {
   let generation = 0;
@@ -51,7 +54,7 @@ export function createVideoPagesStore(api: ScriptoriumApi) {
 
   return createStore<VideoPagesState>()((set, get) => {
     const fetchPage = async (page: number): Promise<void> => {
-      const { jobId, filter, search } = get();
+      const { jobId, filter, search, source } = get();
       if (jobId === null || inFlight.has(page)) return;
       const asked = generation;
       inFlight.add(page);
@@ -62,6 +65,7 @@ export function createVideoPagesStore(api: ScriptoriumApi) {
           limit: PAGE_SIZE,
           status: filter,
           search,
+          source,
         });
         if (asked !== generation) return;
         stale.delete(page);
@@ -92,7 +96,7 @@ export function createVideoPagesStore(api: ScriptoriumApi) {
     };
 
     /** A new query: everything held or asked belongs to the old one. */
-    const restart = (change: Partial<Pick<VideoPagesState, 'jobId' | 'filter' | 'search'>>) => {
+    const restart = (change: Partial<Pick<VideoPagesState, 'jobId' | 'filter' | 'search' | 'source'>>) => {
       generation += 1;
       inFlight = new Set();
       askAgain = new Set();
@@ -106,18 +110,22 @@ export function createVideoPagesStore(api: ScriptoriumApi) {
       jobId: null,
       filter: 'all',
       search: '',
+      source: null,
       total: null,
       pages: new Map(),
       error: null,
 
       open(jobId) {
-        restart({ jobId, filter: 'all', search: '' });
+        restart({ jobId, filter: 'all', search: '', source: null });
       },
       setFilter(filter) {
         if (filter !== get().filter) restart({ filter });
       },
       setSearch(search) {
         if (search !== get().search) restart({ search });
+      },
+      setSource(source) {
+        if (source !== get().source) restart({ source });
       },
       showRows(first, last) {
         visible = new Set(pagesCovering(first, last, PAGE_SIZE));

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
+import { formatCorpusNumber } from '../../../../shared/corpus-number';
 import type { VideoRow } from '../../../../shared/contract';
 import { ExternalLink } from '../../components/ExternalLink';
 import { formatCount, plural, videoStatusLabel } from '../../lib/format';
@@ -49,6 +50,10 @@ export function VideoDetails({ row, onClose }: { row: VideoRow; onClose(): void 
           <dd>
             <code>{row.videoId}</code>
           </dd>
+        </div>
+        <div>
+          <dt>Corpus number</dt>
+          <dd>{formatCorpusNumber(row.number)}</dd>
         </div>
         <div>
           <dt>Position</dt>

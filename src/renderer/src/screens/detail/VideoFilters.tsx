@@ -15,10 +15,14 @@ const FILTERS: ReadonlyArray<{ filter: VideoFilter; label: string; count(job: Jo
   { filter: 'skipped', label: 'Skipped', count: (job) => job.counts.skipped },
 ];
 
-/** The status filter (with each status's count) and the title search of the videos table. */
+/**
+ * The status filter (with each status's count), the source filter (for a job of several sources) and
+ * the title search of the videos table.
+ */
 export function VideoFilters({ job }: { job: JobView }) {
   const filter = useVideoPages((state) => state.filter);
   const search = useVideoPages((state) => state.search);
+  const source = useVideoPages((state) => state.source);
   const [typed, setTyped] = useState(search);
 
   useEffect(() => {
@@ -43,6 +47,27 @@ export function VideoFilters({ job }: { job: JobView }) {
           </label>
         ))}
       </fieldset>
+      {job.sources.length > 1 && (
+        <div className="field source-field">
+          <label htmlFor="video-source">Source</label>
+          <select
+            id="video-source"
+            value={source ?? ''}
+            onChange={(event) =>
+              videoPagesStore
+                .getState()
+                .setSource(event.target.value === '' ? null : Number(event.target.value))
+            }
+          >
+            <option value="">All sources</option>
+            {job.sources.map((input, index) => (
+              <option key={index} value={index}>
+                {input}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <div className="field search-field">
         <label htmlFor="video-search">Search titles</label>
         <input

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { VideoRow } from '../../../../shared/contract';
+import { formatCorpusNumber } from '../../../../shared/corpus-number';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formatCount, plural, videoStatusLabel } from '../../lib/format';
 import { rowAt } from '../../lib/page-cache';
@@ -26,6 +27,7 @@ export function VideoTable({ onShow }: { onShow(row: VideoRow): void }) {
   const error = useVideoPages((state) => state.error);
   const filter = useVideoPages((state) => state.filter);
   const search = useVideoPages((state) => state.search);
+  const source = useVideoPages((state) => state.source);
   const scroller = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   const focusWanted = useRef<number | null>(null);
@@ -91,7 +93,9 @@ export function VideoTable({ onShow }: { onShow(row: VideoRow): void }) {
   return (
     <>
       <p id="videos-count" className="table-count" role="status">
-        {total === null ? 'Reading the videos…' : describeCount(count, filter, search)}
+        {total === null
+          ? 'Reading the videos…'
+          : describeCount(count, filter !== 'all' || source !== null, search)}
       </p>
       <ErrorMessage error={error} />
       <div
@@ -103,8 +107,14 @@ export function VideoTable({ onShow }: { onShow(row: VideoRow): void }) {
       >
         <div role="rowgroup" className="vt-head">
           <div role="row" aria-rowindex={1} className="vt-row">
-            <span role="columnheader">#</span>
+            <span
+              role="columnheader"
+              title="The corpus number: the one the video’s files in the ZIP start with"
+            >
+              #
+            </span>
             <span role="columnheader">Title</span>
+            <span role="columnheader">Source</span>
             <span role="columnheader">Language</span>
             <span role="columnheader">Status</span>
             <span role="columnheader">Reason</span>
@@ -133,12 +143,13 @@ export function VideoTable({ onShow }: { onShow(row: VideoRow): void }) {
   );
 }
 
-function describeCount(count: number, filter: string, search: string): string {
-  if (filter === 'all' && search === '')
+function describeCount(count: number, filtered: boolean, search: string): string {
+  if (!filtered && search === '')
     return count === 0
       ? 'No videos yet: they are listed once the job’s lists are read.'
       : plural(count, 'video');
-  if (count === 0) return search === '' ? 'No video has this status.' : 'No video title matches this search.';
+  if (count === 0)
+    return search === '' ? 'No video matches these filters.' : 'No video title matches this search.';
   return `${formatCount(count)} matching ${count === 1 ? 'video' : 'videos'}`;
 }
 
@@ -178,14 +189,18 @@ const TableRow = memo(function TableRow({ index, top, row, active, onActivate, o
           <span role="cell" />
           <span role="cell" />
           <span role="cell" />
+          <span role="cell" />
         </>
       ) : (
         <>
-          <span role="cell" className="vt-position">
-            {formatCount(row.position)}
+          <span role="cell" className="vt-number">
+            {formatCorpusNumber(row.number)}
           </span>
           <span role="cell" className="vt-title" title={row.title || row.videoId}>
             {row.title || <span className="muted">{row.videoId}</span>}
+          </span>
+          <span role="cell" className="vt-source" title={`${formatCount(row.position)} in ${row.source}`}>
+            {row.source}
           </span>
           <span role="cell">{row.language ?? ''}</span>
           <span role="cell">

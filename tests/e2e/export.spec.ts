@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { readZip } from '../support/cli';
 import { expect, test } from './support/fixtures';
-import { expectCompleted, jobCard, startJob } from './support/screens';
+import { expectCompleted, goTo, jobCard, startJob } from './support/screens';
 
 test('Export writes the chosen formats into a ZIP the browser downloads', async ({ app: page, dataDir }) => {
   const title = await startJob(page, ['PLexportedCorpus_n30']);
@@ -35,4 +35,60 @@ test('Export writes the chosen formats into a ZIP the browser downloads', async 
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(jobCard(page, title).getByRole('button', { name: 'Export', exact: true })).toBeFocused();
+});
+
+test('The Export dialog puts the corpus title, authors and license in CITATION.cff, starting from Settings', async ({
+  app: page,
+  dataDir,
+}) => {
+  // Defaults for corpora, in Settings: a wrong license is refused there, nothing is saved.
+  await goTo(page, 'Settings');
+  const defaults = page.getByRole('region', { name: 'Defaults for corpora' });
+  await defaults.getByRole('textbox', { name: 'Authors' }).fill('Lovelace, Ada 0000-0002-1825-0097');
+  await defaults.getByRole('textbox', { name: 'License' }).fill('CC-BY-5.0');
+  await defaults.getByRole('button', { name: 'Save corpus defaults' }).click();
+  await expect(defaults.getByRole('textbox', { name: 'License' })).toHaveAccessibleDescription(
+    /is not an SPDX license id/,
+  );
+  await defaults.getByRole('textbox', { name: 'License' }).fill('cc-by-4.0');
+  await defaults.getByRole('button', { name: 'Save corpus defaults' }).click();
+  await expect(defaults.getByRole('status')).toContainText('Saved');
+
+  const title = await startJob(page, ['PLcitedCorpus_n4']);
+  await expectCompleted(page, title, 4);
+  await jobCard(page, title).getByRole('button', { name: 'Export', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: `Export “${title}”` });
+  const authors = dialog.getByRole('textbox', { name: 'Authors' });
+  await expect(authors).toHaveValue('Lovelace, Ada 0000-0002-1825-0097');
+  await expect(dialog.getByRole('textbox', { name: 'License' })).toHaveValue('cc-by-4.0');
+
+  // A mistyped ORCID iD (its check digit) is shown on its line, and no ZIP is written.
+  await dialog.getByRole('textbox', { name: 'Corpus title' }).fill('Lectures on engines');
+  await authors.fill('Lovelace, Ada 0000-0002-1825-0097\nCharles Babbage 0000-0002-1825-0098');
+  await dialog.getByRole('button', { name: 'Export ZIP' }).click();
+  await expect(authors).toHaveAccessibleDescription(/Line 2: .*is not an ORCID iD/);
+  await expect(dialog.getByRole('link', { name: /^Download / })).toHaveCount(0);
+
+  await authors.fill('Lovelace, Ada 0000-0002-1825-0097\nCharles Babbage');
+  await dialog.getByRole('button', { name: 'Export ZIP' }).click();
+  const link = dialog.getByRole('link', { name: /^Download scriptorium-job-1-.*\.zip$/ });
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  const path = join(dataDir, '..', download.suggestedFilename());
+  await download.saveAs(path);
+  const { citation } = await readZip(path);
+  expect(citation).toContain('title: "Lectures on engines"');
+  expect(citation).toContain(
+    '  - family-names: "Lovelace"\n    given-names: "Ada"\n    orcid: "https://orcid.org/0000-0002-1825-0097"',
+  );
+  expect(citation).toContain('  - family-names: "Babbage"\n    given-names: "Charles"');
+  expect(citation).toContain('license: "CC-BY-4.0"');
+  expect(citation).not.toContain('Scriptorium user');
+
+  // The job keeps its citation: the next export starts from it, not from the defaults.
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await jobCard(page, title).getByRole('button', { name: 'Export', exact: true }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Corpus title' })).toHaveValue('Lectures on engines');
+  await expect(dialog.getByRole('textbox', { name: 'Authors' })).toHaveValue(
+    'Ada Lovelace 0000-0002-1825-0097\nCharles Babbage',
+  );
 });

@@ -64,6 +64,8 @@ export interface ZipReading {
   manifest: ExportManifest & { syncs: Array<{ at: string; new_videos: number; credits: number }> };
   index: string[][];
   errors: string[][];
+  /** CITATION.cff's text. */
+  citation: string;
   transcripts: Array<Record<string, unknown> & { video_id: string; segments: unknown[] }>;
   /** chunks.jsonl, a record per line; null when the corpus has none. */
   chunks: ChunkRecord[] | null;

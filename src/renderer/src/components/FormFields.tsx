@@ -57,6 +57,34 @@ export function TextField({ id, label, help, value, problem, onChange }: InputFi
   );
 }
 
+/** Lines of text, such as names one a line. */
+export function TextAreaField({
+  id,
+  label,
+  help,
+  value,
+  problem,
+  rows = 3,
+  onChange,
+}: InputFieldProps & { rows?: number }) {
+  return (
+    <Field id={id} label={label} help={help} problem={problem}>
+      {(describedBy) => (
+        <textarea
+          id={id}
+          rows={rows}
+          value={value}
+          spellCheck={false}
+          autoComplete="off"
+          aria-describedby={describedBy}
+          aria-invalid={problem !== undefined}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
 interface NumberFieldProps extends InputFieldProps {
   min: number;
   max?: number;

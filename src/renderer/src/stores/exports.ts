@@ -1,5 +1,5 @@
 import { createStore } from 'zustand';
-import type { CommandOutput, EventPayload, ExportFormat, ScriptoriumApi } from '../../../shared/contract';
+import type { CommandInput, CommandOutput, EventPayload, ScriptoriumApi } from '../../../shared/contract';
 import { describeError, type ShownError } from '../lib/errors';
 
 export type ExportState =
@@ -10,8 +10,11 @@ export type ExportState =
 export interface ExportsState {
   /** The last export of each job, while its dialog may show it. */
   byJob: Readonly<Record<number, ExportState>>;
-  /** Writes the job's ZIP to `destination`, or for download when it is null. */
-  start(jobId: number, formats: ExportFormat[], destination: string | null): Promise<void>;
+  /**
+   * Writes the job's ZIP to `destination`, or for download when it is null, with the citation given
+   * (kept with the job for its next exports).
+   */
+  start(jobId: number, request: Omit<CommandInput<'exportJob'>, 'jobId'>): Promise<void>;
   progress(event: EventPayload<'exportProgress'>): void;
   forget(jobId: number): void;
 }
@@ -27,11 +30,11 @@ export function createExportsStore(api: ScriptoriumApi) {
 
     return {
       byJob: {},
-      async start(jobId, formats, destination) {
+      async start(jobId, request) {
         if (get().byJob[jobId]?.phase === 'writing') return;
         put(jobId, { phase: 'writing', done: 0, total: 0 });
         try {
-          put(jobId, { phase: 'done', result: await api.exportJob({ jobId, formats, destination }) });
+          put(jobId, { phase: 'done', result: await api.exportJob({ jobId, ...request }) });
         } catch (error) {
           put(jobId, { phase: 'failed', error: describeError(error) });
         }

@@ -27,6 +27,7 @@ export interface SettingsState {
   testConnection(serviceUrl: string): Promise<{ ok: boolean; message: string }>;
   saveBillingUrl(billingUrl: string): Promise<void>;
   saveDefaults(defaults: JobDefaults): Promise<void>;
+  saveCorpusDefaults(corpus: Settings['corpus']): Promise<void>;
 }
 
 /** The app's settings and the key's status: read once, changed only from the Settings screen. */
@@ -74,6 +75,9 @@ export function createSettingsStore(api: ScriptoriumApi) {
     },
     async saveDefaults(defaults) {
       set({ settings: await api.updateSettings({ defaults }) });
+    },
+    async saveCorpusDefaults(corpus) {
+      set({ settings: await api.updateSettings({ corpus }) });
     },
   }));
 }

@@ -1,11 +1,13 @@
 import { useId, useState } from 'react';
 import { EXPORT_FORMATS, type ExportFormat, type JobView } from '../../../../shared/contract';
+import { CitationFieldset } from '../../components/CitationFieldset';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ProgressBar } from '../../components/ProgressBar';
+import { citationFieldsOf, readCitationFields, type CitationProblems } from '../../lib/citation-fields';
 import { describeError } from '../../lib/errors';
 import { formatBytes, formatCount } from '../../lib/format';
-import { exportsStore, useExports } from '../../stores';
+import { exportsStore, useExports, useSettings } from '../../stores';
 import type { ExportState } from '../../stores/exports';
 
 const FORMAT_LABELS: Readonly<Record<ExportFormat, string>> = {
@@ -32,6 +34,9 @@ function suggestedName(job: JobView): string {
 export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }) {
   const titleId = useId();
   const [formats, setFormats] = useState<ExportFormat[]>(job.formats);
+  const corpusDefaults = useSettings((settings) => settings.settings?.corpus ?? null);
+  const [citation, setCitation] = useState(() => citationFieldsOf(job.citation, corpusDefaults));
+  const [citationProblems, setCitationProblems] = useState<CitationProblems>({});
   const [problem, setProblem] = useState<string | null>(null);
   const state = useExports((exports) => exports.byJob[job.id]);
   const desktop = window.scriptoriumDesktop;
@@ -45,6 +50,13 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
       setProblem('Choose at least one file format.');
       return;
     }
+    const checked = readCitationFields(citation);
+    if (!checked.ok) {
+      setCitationProblems(checked.problems);
+      setProblem('The corpus’s citation is not valid: see the fields marked above.');
+      return;
+    }
+    setCitationProblems({});
     setProblem(null);
     let destination: string | null = null;
     if (desktop !== undefined) {
@@ -56,7 +68,7 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
       }
       if (destination === null) return;
     }
-    await exportsStore.getState().start(job.id, formats, destination);
+    await exportsStore.getState().start(job.id, { formats, destination, citation: checked.value });
   };
 
   return (
@@ -82,6 +94,12 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
               </div>
             ))}
           </fieldset>
+          <CitationFieldset
+            idPrefix={`${titleId}-citation`}
+            fields={citation}
+            problems={citationProblems}
+            onChange={(change) => setCitation((current) => ({ ...current, ...change }))}
+          />
           <p className="help">
             Every ZIP also holds index.csv, errors.csv, transcripts.jsonl, manifest.json, a datasheet
             (README.md), CITATION.cff, datapackage.json and SHA256SUMS.

@@ -1,6 +1,7 @@
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ScreenHeading } from '../../components/ScreenHeading';
 import { useSettings } from '../../stores';
+import { CorpusDefaultsSection } from './CorpusDefaultsSection';
 import { DefaultsSection } from './DefaultsSection';
 import { KeySection } from './KeySection';
 import { ServiceSection } from './ServiceSection';
@@ -15,6 +16,7 @@ export function SettingsScreen() {
       <KeySection />
       {settings !== null && <ServiceSection settings={settings} />}
       {settings !== null && <DefaultsSection defaults={settings.defaults} />}
+      {settings !== null && <CorpusDefaultsSection corpus={settings.corpus} />}
     </>
   );
 }

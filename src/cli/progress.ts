@@ -83,6 +83,8 @@ class LiveBar implements ProgressView {
 class PlainLines implements ProgressView {
   #lastPrintedAt = 0;
   #latest: JobView | null = null;
+  /** Whether the latest snapshot is the last line printed, so that stop() does not print it twice. */
+  #latestPrinted = false;
 
   constructor(
     private readonly stream: NodeJS.WritableStream,
@@ -91,9 +93,11 @@ class PlainLines implements ProgressView {
 
   update(snapshot: JobView): void {
     this.#latest = snapshot;
+    this.#latestPrinted = false;
     const now = Date.now();
     if (now - this.#lastPrintedAt >= this.intervalMs) {
       this.#lastPrintedAt = now;
+      this.#latestPrinted = true;
       this.stream.write(`${describeProgress(snapshot)}\n`);
     }
   }
@@ -103,6 +107,6 @@ class PlainLines implements ProgressView {
   }
 
   stop(): void {
-    if (this.#latest) this.stream.write(`${describeProgress(this.#latest)}\n`);
+    if (this.#latest && !this.#latestPrinted) this.stream.write(`${describeProgress(this.#latest)}\n`);
   }
 }

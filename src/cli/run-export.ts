@@ -174,7 +174,11 @@ async function runWithProgress(
     );
   });
   try {
-    return await api.runJob({ jobId });
+    const ran = await api.runJob({ jobId });
+    // Progress events are throttled, so the last one may still be on its way: the last line printed
+    // is the job as its run left it, never a count the summary below contradicts.
+    progress.update(ran.job);
+    return ran;
   } finally {
     stopProgress();
     stopWaits();

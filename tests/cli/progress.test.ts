@@ -79,6 +79,18 @@ describe('terminal progress', () => {
     expect(text()).not.toContain('\u001b[');
   });
 
+  it('prints the last state once when it was just printed', () => {
+    const { output, text } = stream(false);
+    const view = createProgressView(output, 0);
+    view.update(snapshot(10));
+    view.update(snapshot(20));
+    view.stop();
+    expect(text().split('\n').filter(Boolean)).toEqual([
+      describeProgress(snapshot(10)),
+      describeProgress(snapshot(20)),
+    ]);
+  });
+
   it('draws a live bar on a terminal', () => {
     const { output, text } = stream(true);
     const view = createProgressView(output);

@@ -382,7 +382,11 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     expect(balance).toMatchObject({ balance: 20, estimatedRemaining: 20 });
     // The simulator starts with 100 credits; a 150-video playlist needs more.
     const { job } = await api.createJob({ draft: draft(['PLcontractCredits_n150']), start: true });
-    const waiting = await jobBecomes(job.id, (view) => view.status === 'waiting_credits');
+    // The stop is recorded at the 402; the requests already in flight were charged, and land after it.
+    const waiting = await jobBecomes(
+      job.id,
+      (view) => view.status === 'waiting_credits' && view.creditsSpent === 100,
+    );
     expect(waiting.stop).toMatchObject({ reason: 'credits', code: 'E_FREE_GRANT_DEPLETED' });
     await until('paymentRequired', () => payments.length > 0);
     const told402 = expect.objectContaining({

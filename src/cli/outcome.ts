@@ -1,4 +1,5 @@
 import type { RunOutcomeView } from '../shared/contract';
+import { JOB_STATUS } from '../shared/vocabulary';
 import { CliExit, ExitCode } from './exit';
 import type { ExitCodeValue } from './exit';
 
@@ -31,7 +32,8 @@ export function exitForUnfinishedSync(
   budget: number | null,
 ): CliExit {
   const { code, why } = unfinishedRun(outcome, budget);
-  const larger = outcome.status === 'paused' && outcome.reason === 'budget' ? ' with a larger --budget' : '';
+  const larger =
+    outcome.status === JOB_STATUS.paused && outcome.reason === 'budget' ? ' with a larger --budget' : '';
   return new CliExit(
     code,
     `${why} Progress is saved: run the command \`scriptorium jobs\` shows for job ${jobId}${larger} to finish it.`,
@@ -43,13 +45,13 @@ function unfinishedRun(
   budget: number | null,
 ): Unfinished {
   switch (outcome.status) {
-    case 'waiting_credits':
+    case JOB_STATUS.waiting_credits:
       return {
         code: ExitCode.paused,
         why: `Paused: ${outcome.meaning} (${outcome.code}).`,
         next: 'Progress is saved; run the same command again afterwards to continue.',
       };
-    case 'paused':
+    case JOB_STATUS.paused:
       switch (outcome.reason) {
         case 'budget':
           return {
@@ -78,13 +80,13 @@ function unfinishedRun(
           };
       }
       break;
-    case 'failed':
+    case JOB_STATUS.failed:
       return {
         code: ExitCode.keyRefused,
         why: `The service refused the API key (HTTP ${outcome.httpStatus}); nothing was charged.`,
         next: 'Check TRANSCRIPT_API_KEY, then run the same command again.',
       };
-    case 'cancelled':
+    case JOB_STATUS.cancelled:
       return {
         code: ExitCode.paused,
         why: 'The job was cancelled.',

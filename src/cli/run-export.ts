@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { checkExportTarget } from '../core/app';
 import type { JobView, RunOutcomeView, ScriptoriumApi } from '../shared/contract';
 import { ContractError } from '../shared/contract-error';
+import { JOB_STATUS } from '../shared/vocabulary';
 import { CliExit, ExitCode } from './exit';
 import type { JobRequest } from './job-options';
 import { exitForUnfinishedRun } from './outcome';
@@ -51,7 +52,7 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
       (run.retryFailed ? (await api.retryFailed({ jobId: job.id })).reset : 0) +
       (run.retryUnavailable ? (await api.retryUnavailable({ jobId: job.id })).reset : 0);
     const formats = request.draft.formats;
-    if (job.status !== 'completed' || retried > 0 || job.sourcesFailed > 0) {
+    if (job.status !== JOB_STATUS.completed || retried > 0 || job.sourcesFailed > 0) {
       const { estimate } = await api.jobDetail({ jobId: job.id });
       stderr.write(
         `${created ? 'Starting' : 'Continuing'} job ${job.id}: ${job.sources.length} source(s), ` +
@@ -59,7 +60,7 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
           `(${estimate.pages} page(s), up to ${estimate.transcripts} transcript(s)).\n`,
       );
       const { job: ran, outcome } = await runWithProgress(api, job.id, stderr);
-      if (outcome.status !== 'completed') {
+      if (outcome.status !== JOB_STATUS.completed) {
         const exit = exitForUnfinishedRun(outcome, ran.budget);
         // What was bought is the user's to read before paying more.
         if (exit.code === ExitCode.paused) throw await withPartialZip(exit, api, job.id, zipPath, formats);

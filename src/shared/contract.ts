@@ -2,9 +2,11 @@ import { z } from 'zod';
 import type { CommandName, EventName } from './channels';
 import type { AppErrorSchema } from './errors';
 import { FiltersSchema } from './filters';
+import { JOB_STATUS, JOB_STATUSES } from './vocabulary';
 
 export { commandNames, eventNames, ipcChannel } from './channels';
 export type { CommandName, EventName } from './channels';
+export type { JobStatus } from './vocabulary';
 
 /**
  * The app contract: every command a face may send and every event it may receive, with their
@@ -15,17 +17,8 @@ export type { CommandName, EventName } from './channels';
 // ---------------------------------------------------------------------------------------------
 // Values
 
-export const JobStatusSchema = z.enum([
-  /** Created (and perhaps previewed: its lists walked) but not started. */
-  'draft',
-  'queued',
-  'running',
-  'paused',
-  'waiting_credits',
-  'completed',
-  'failed',
-  'cancelled',
-]);
+/** src/shared/vocabulary.ts says what each status means. */
+export const JobStatusSchema = z.enum(JOB_STATUSES);
 
 /** What a ZIP corpus holds: files per transcript (txt, json, srt, vtt) and passages (chunks.jsonl). */
 export const EXPORT_FORMATS = ['txt', 'json', 'srt', 'vtt', 'chunks'] as const;
@@ -187,15 +180,19 @@ export const VideoRowSchema = z.object({
 export const VideoFilterSchema = z.enum(['all', 'pending', 'ok', 'unavailable', 'failed', 'skipped']);
 
 export const RunOutcomeSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('completed'), failed: z.number().int(), failedSources: z.number().int() }),
-  z.object({ status: z.literal('waiting_credits'), code: z.string(), meaning: z.string() }),
   z.object({
-    status: z.literal('paused'),
+    status: z.literal(JOB_STATUS.completed),
+    failed: z.number().int(),
+    failedSources: z.number().int(),
+  }),
+  z.object({ status: z.literal(JOB_STATUS.waiting_credits), code: z.string(), meaning: z.string() }),
+  z.object({
+    status: z.literal(JOB_STATUS.paused),
     reason: z.enum(['budget', 'interrupted', 'user', 'service', 'shutdown']),
     message: z.string().nullable(),
   }),
-  z.object({ status: z.literal('failed'), httpStatus: z.number().int(), message: z.string() }),
-  z.object({ status: z.literal('cancelled') }),
+  z.object({ status: z.literal(JOB_STATUS.failed), httpStatus: z.number().int(), message: z.string() }),
+  z.object({ status: z.literal(JOB_STATUS.cancelled) }),
 ]);
 
 export const CreditViewSchema = z.object({
@@ -412,7 +409,6 @@ export type ScriptoriumApi = {
   on<N extends EventName>(event: N, listener: (payload: EventPayload<N>) => void): () => void;
 };
 
-export type JobStatus = z.infer<typeof JobStatusSchema>;
 export type ExportFormat = z.infer<typeof ExportFormatSchema>;
 export type VideoStatus = z.infer<typeof VideoStatusSchema>;
 export type VideoFilter = z.infer<typeof VideoFilterSchema>;

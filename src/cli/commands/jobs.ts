@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CreditView, JobDetail, JobView } from '../../shared/contract';
+import { JOB_STATUS } from '../../shared/vocabulary';
 import { withApp } from '../environment';
 
 export function registerJobsCommand(program: Command): void {
@@ -74,15 +75,15 @@ function describeSources(inputs: string[]): string {
 function needsAction(job: JobView): boolean {
   return (
     job.stop !== null ||
-    job.status === 'draft' ||
-    (job.status === 'completed' && (job.counts.failed > 0 || job.sourcesFailed > 0))
+    job.status === JOB_STATUS.draft ||
+    (job.status === JOB_STATUS.completed && (job.counts.failed > 0 || job.sourcesFailed > 0))
   );
 }
 
 /** "Job 2 stopped: <why>. Continue with: scriptorium export ... --out FILE.zip" */
 function describeStop({ job, options }: JobDetail): string {
   const why =
-    job.status === 'draft'
+    job.status === JOB_STATUS.draft
       ? 'was created but not started'
       : job.stop === null
         ? `finished with ${job.counts.failed} failed video(s) and ${job.sourcesFailed} list(s) not walked`

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../../shared/contract';
+import { JOB_STATUS } from '../../shared/vocabulary';
 import { realClock, type Clock } from '../api';
 import { Engine, paymentMeaning, type Logger } from '../engine';
 import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
@@ -160,7 +161,7 @@ function forwardEngineFacts(
 ): void {
   engine.on('job', ({ jobId, status }) => {
     events.jobTouched(jobId);
-    if (status === 'waiting_credits') {
+    if (status === JOB_STATUS.waiting_credits) {
       const job = engine.job(jobId);
       const code = job?.stopCode ?? 'E_PAYMENT_REQUIRED';
       events.emit('paymentRequired', {
@@ -170,7 +171,7 @@ function forwardEngineFacts(
         billingUrl: billingUrl(),
       });
     }
-    if (status !== 'running') paces.delete(jobId);
+    if (status !== JOB_STATUS.running) paces.delete(jobId);
   });
   engine.on('snapshot', (snapshot) => {
     paces.set(snapshot.jobId, { ratePerSecond: snapshot.ratePerSecond, etaSeconds: snapshot.etaSeconds });
@@ -236,6 +237,6 @@ function watchOtherProcesses(
       ctx.events.jobRemoved(jobId);
     }
     ctx.events.creditsTouched();
-    if (jobs.some((job) => job.status === 'queued')) wake();
+    if (jobs.some((job) => job.status === JOB_STATUS.queued)) wake();
   });
 }

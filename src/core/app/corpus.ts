@@ -1,6 +1,7 @@
 import { rereadStoredTranscript } from '../api';
 import type { ExportRow, JobSummary } from '../engine';
 import { describeFilters } from '../../shared/filters';
+import { JOB_STATUS } from '../../shared/vocabulary';
 import type { ExportFormat, ExportInput, ExportSourceFailure, ExportSync, ExportVideo } from '../export';
 
 export interface CorpusOptions {
@@ -66,7 +67,7 @@ export function corpusInput(
       credits_spent: job.creditsSpent,
       credits_possible: job.creditsPossible,
       finished_at: job.finishedAt ?? job.updatedAt,
-      complete: job.status === 'completed' && failedSources.length === 0,
+      complete: job.status === JOB_STATUS.completed && failedSources.length === 0,
     },
     failedSources,
     formats: options.formats,

@@ -8,6 +8,7 @@ import {
   type SourceLine,
 } from '../../shared/contract';
 import type { checkSources } from '../../shared/sources';
+import { JOB_STATUS } from '../../shared/vocabulary';
 import { describeFilters } from '../../shared/filters';
 import type { CreditStatus, Engine, EstimateResult, JobSummary, RunOutcome } from '../engine';
 
@@ -42,7 +43,7 @@ function isUnwalked(status: string): boolean {
 }
 
 export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
-  const running = job.status === 'running';
+  const running = job.status === JOB_STATUS.running;
   return {
     id: job.id,
     title: jobTitle(job),
@@ -121,20 +122,20 @@ export function toCreditView(status: CreditStatus): CreditView {
 /** The engine's outcome of a run; 'busy' never gets here (it is an error: nothing ran). */
 export function toOutcomeView(outcome: Exclude<RunOutcome, { status: 'busy' }>): RunOutcomeView {
   switch (outcome.status) {
-    case 'completed':
-      return { status: 'completed', failed: outcome.failed, failedSources: outcome.failedSources };
-    case 'waiting_credits':
-      return { status: 'waiting_credits', code: outcome.code, meaning: outcome.meaning };
-    case 'paused':
+    case JOB_STATUS.completed:
+      return { status: outcome.status, failed: outcome.failed, failedSources: outcome.failedSources };
+    case JOB_STATUS.waiting_credits:
+      return { status: outcome.status, code: outcome.code, meaning: outcome.meaning };
+    case JOB_STATUS.paused:
       return {
-        status: 'paused',
+        status: outcome.status,
         reason: outcome.reason,
         message: outcome.reason === 'service' ? outcome.message : null,
       };
-    case 'failed':
-      return { status: 'failed', httpStatus: outcome.httpStatus, message: outcome.message };
-    case 'cancelled':
-      return { status: 'cancelled' };
+    case JOB_STATUS.failed:
+      return { status: outcome.status, httpStatus: outcome.httpStatus, message: outcome.message };
+    case JOB_STATUS.cancelled:
+      return { status: outcome.status };
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
+import { JOB_STATUS, jobAllows, type JobAction } from '../../shared/vocabulary';
 import { exportRowsOf, languagesOfJob, type ExportRow } from '../store/export-rows';
 import {
   recoverFetchingItems,
@@ -88,16 +89,6 @@ const RunLimitsSchema = z.object({
   budget: z.number().int().nonnegative().optional(),
 });
 
-/** Statuses from which the user may pause, resume or cancel a job that is not running. */
-const PAUSABLE: ReadonlySet<JobStatus> = new Set(['queued', 'waiting_credits', 'failed']);
-const RESUMABLE: ReadonlySet<JobStatus> = new Set([
-  'draft',
-  'paused',
-  'waiting_credits',
-  'failed',
-  'cancelled',
-]);
-
 /**
  * The job engine: creates jobs, runs them against the Transcript Service and keeps every step
  * in the database, so that a job survives anything and never pays twice. Faces talk to it and
@@ -125,7 +116,7 @@ export class Engine {
   /** Finds the job with the same identity (to resume it) or creates it. */
   findOrCreateJob(spec: JobSpec): { job: JobSummary; created: boolean } {
     const { jobId, created } = findOrCreateJobRow(this.#deps.db, parseJobSpec(spec), this.#now());
-    if (created) this.#emitter.emit('job', { jobId, status: 'draft' });
+    if (created) this.#emitter.emit('job', { jobId, status: JOB_STATUS.draft });
     return { job: this.#summary(jobId), created };
   }
 
@@ -150,9 +141,9 @@ export class Engine {
    */
   async run(jobId: number, settings: RunSettings = {}): Promise<RunOutcome> {
     const job = this.#record(jobId);
-    if (job.status === 'cancelled') return { status: 'cancelled' };
+    if (job.status === JOB_STATUS.cancelled) return { status: JOB_STATUS.cancelled };
     // A completed job runs again only for the lists it could not walk (they reopen as the run starts).
-    if (job.status === 'completed' && unwalkedLists(this.#deps.db, jobId) === 0) {
+    if (job.status === JOB_STATUS.completed && unwalkedLists(this.#deps.db, jobId) === 0) {
       return completedOutcome(this.#deps.db, jobId);
     }
     const outcome = await this.#execute(jobId, settings, 'full');
@@ -166,7 +157,7 @@ export class Engine {
    */
   async sync(jobId: number, settings: RunSettings = {}): Promise<SyncOutcome> {
     const job = this.#record(jobId);
-    if (job.status !== 'completed') throw new JobNotFinishedError(jobId);
+    if (!jobAllows(job.status, 'sync')) throw new JobNotFinishedError(jobId);
     const { db } = this.#deps;
     const before = {
       videos: itemCounts(db, jobId).total,
@@ -261,8 +252,8 @@ export class Engine {
       this.#runs.delete(jobId);
       releaseClaimsOf(db, claimOwner);
       lease.release();
-      if (this.#resumeWhenStopped.delete(jobId) && RESUMABLE.has(this.#record(jobId).status))
-        this.#setStatus(jobId, 'queued');
+      if (this.#resumeWhenStopped.delete(jobId) && jobAllows(this.#record(jobId).status, 'resume'))
+        this.#setStatus(jobId, JOB_STATUS.queued);
     }
   }
 
@@ -296,7 +287,10 @@ export class Engine {
     return this.#runs.has(jobId);
   }
 
-  /** Stops a running job (requests in flight finish and are recorded) or holds a queued one. */
+  /**
+   * Stops a job this engine runs (requests in flight finish and are recorded), or holds a queued
+   * or waiting one; any other status is left as it is (shared/vocabulary.ts's table).
+   */
   pause(jobId: number, how: { interrupted?: boolean; force?: boolean } = {}): void {
     const job = this.#record(jobId);
     const run = this.#runs.get(jobId);
@@ -304,7 +298,7 @@ export class Engine {
     if (run !== undefined) {
       run.control.stop({ kind });
       if (how.force) run.control.abortInFlight();
-    } else if (PAUSABLE.has(job.status)) this.#setStatus(jobId, 'paused', kind);
+    } else if (this.#atRestAllows(job, 'pause')) this.#setStatus(jobId, JOB_STATUS.paused, kind);
   }
 
   /**
@@ -321,9 +315,9 @@ export class Engine {
   /** Queues a draft, or a paused, waiting, failed or cancelled job again; the next run continues it. */
   resume(jobId: number): void {
     const job = this.#record(jobId);
-    if (!RESUMABLE.has(job.status)) return;
+    if (!jobAllows(job.status, 'resume')) return;
     const run = this.#runs.get(jobId);
-    if (run === undefined) this.#setStatus(jobId, 'queued');
+    if (run === undefined) this.#setStatus(jobId, JOB_STATUS.queued);
     else if (run.control.stopped) this.#resumeWhenStopped.add(jobId);
   }
 
@@ -331,8 +325,7 @@ export class Engine {
     const job = this.#record(jobId);
     const run = this.#runs.get(jobId);
     if (run !== undefined) run.control.stop({ kind: 'cancelled' });
-    else if (job.status !== 'completed' && job.status !== 'cancelled')
-      this.#setStatus(jobId, 'cancelled', 'cancelled');
+    else if (this.#atRestAllows(job, 'cancel')) this.#setStatus(jobId, JOB_STATUS.cancelled, 'cancelled');
   }
 
   /**
@@ -364,12 +357,13 @@ export class Engine {
     const requeued = db
       .transaction(() => {
         const count = reset(at);
-        if (count > 0 && job.status === 'completed')
-          setJobStatus(db, jobId, { status: 'paused', stopReason: 'retry', at });
+        if (count > 0 && job.status === JOB_STATUS.completed)
+          setJobStatus(db, jobId, { status: JOB_STATUS.paused, stopReason: 'retry', at });
         return count;
       })
       .immediate();
-    if (requeued > 0 && job.status === 'completed') this.#emitter.emit('job', { jobId, status: 'paused' });
+    if (requeued > 0 && job.status === JOB_STATUS.completed)
+      this.#emitter.emit('job', { jobId, status: JOB_STATUS.paused });
     this.#runs.get(jobId)?.reloadCounts();
     return requeued;
   }
@@ -377,7 +371,8 @@ export class Engine {
   /** Deletes a job that is not running; its spending stays in the ledger and its transcripts in the cache. */
   deleteJob(jobId: number): void {
     const job = this.#record(jobId);
-    if (this.#runs.has(jobId) || !this.#leaseIsFree(job)) throw new JobRunningError(jobId);
+    if (this.#runs.has(jobId) || !this.#leaseIsFree(job) || !jobAllows(job.status, 'delete'))
+      throw new JobRunningError(jobId);
     deleteJobRow(this.#deps.db, jobId);
   }
 
@@ -395,13 +390,13 @@ export class Engine {
         if (this.#runs.has(job.id) || !this.#leaseIsFree(job)) continue;
         recoverFetchingItems(db, job.id);
         if (job.lease !== null) clearLease(db, job.id);
-        if (job.status === 'running') {
-          setJobStatus(db, job.id, { status: 'queued', at });
+        if (job.status === JOB_STATUS.running) {
+          setJobStatus(db, job.id, { status: JOB_STATUS.queued, at });
           requeued.push(job.id);
         }
       }
     }).immediate();
-    for (const jobId of requeued) this.#emitter.emit('job', { jobId, status: 'queued' });
+    for (const jobId of requeued) this.#emitter.emit('job', { jobId, status: JOB_STATUS.queued });
   }
 
   listJobs(): JobSummary[] {
@@ -420,12 +415,12 @@ export class Engine {
   hold(jobId: number, stop: { reason: string; message: string }): void {
     this.#record(jobId);
     setJobStatus(this.#deps.db, jobId, {
-      status: 'paused',
+      status: JOB_STATUS.paused,
       stopReason: stop.reason,
       stopMessage: stop.message,
       at: this.#now(),
     });
-    this.#emitter.emit('job', { jobId, status: 'paused' });
+    this.#emitter.emit('job', { jobId, status: JOB_STATUS.paused });
   }
 
   creditStatus(): CreditStatus {
@@ -477,7 +472,16 @@ export class Engine {
 
   #runningIn(job: JobRecord): JobSummary['runningIn'] {
     if (this.#runs.has(job.id)) return 'here';
-    return job.status === 'running' && !this.#leaseIsFree(job) ? 'elsewhere' : null;
+    return job.status === JOB_STATUS.running && !this.#leaseIsFree(job) ? 'elsewhere' : null;
+  }
+
+  /**
+   * Whether `action` may change a job that no run of this engine holds. A running job without a run
+   * here is another process's (or a dead one's, which recover() queues again at the next start):
+   * only its own run can stop it.
+   */
+  #atRestAllows(job: JobRecord, action: JobAction): boolean {
+    return job.status !== JOB_STATUS.running && jobAllows(job.status, action);
   }
 
   #setStatus(jobId: number, status: JobStatus, stopReason?: string): void {

@@ -1,3 +1,4 @@
+import { JOB_STATUS } from '../../shared/vocabulary';
 import type { Database } from '../store';
 import { itemCounts, insertItem, type ItemCounts } from '../store/items';
 import { insertJob, jobByKey, setJobStatus, type JobRecord } from '../store/jobs';
@@ -23,7 +24,8 @@ export function findOrCreateJobRow(
       const existing = jobByKey(db, key);
       if (existing !== undefined) {
         // Asked for again: the caller starts it, as it does a new job.
-        if (existing.status === 'cancelled') setJobStatus(db, existing.id, { status: 'draft', at });
+        if (existing.status === JOB_STATUS.cancelled)
+          setJobStatus(db, existing.id, { status: JOB_STATUS.draft, at });
         return { jobId: existing.id, created: false };
       }
       const jobId = insertJob(db, {

@@ -1,3 +1,4 @@
+import { JOB_STATUS } from '../../shared/vocabulary';
 import type { Clock, TranscriptClient } from '../api/types';
 import type { Database } from '../store';
 import { BackgroundCheckpoints } from '../store/checkpoints';
@@ -59,36 +60,36 @@ function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatu
   switch (cause.kind) {
     case 'credits':
       return {
-        status: 'waiting_credits',
+        status: JOB_STATUS.waiting_credits,
         stopReason: 'credits',
         stopCode: cause.code,
         stopMessage: cause.meaning,
       };
     case 'auth':
       return {
-        status: 'failed',
+        status: JOB_STATUS.failed,
         stopReason: 'auth',
         stopCode: String(cause.httpStatus),
         stopMessage: cause.message,
       };
     case 'budget':
       return {
-        status: 'paused',
+        status: JOB_STATUS.paused,
         stopReason: 'budget',
         stopMessage: `the budget of ${budget ?? 0} credits is spent`,
       };
     case 'service':
-      return { status: 'paused', stopReason: 'service', stopMessage: cause.message };
+      return { status: JOB_STATUS.paused, stopReason: 'service', stopMessage: cause.message };
     case 'interrupted':
     case 'user':
-      return { status: 'paused', stopReason: cause.kind };
+      return { status: JOB_STATUS.paused, stopReason: cause.kind };
     case 'shutdown':
-      return { status: 'queued' };
+      return { status: JOB_STATUS.queued };
     case 'cancelled':
-      return { status: 'cancelled', stopReason: 'cancelled' };
+      return { status: JOB_STATUS.cancelled, stopReason: 'cancelled' };
     case 'error':
       return {
-        status: 'failed',
+        status: JOB_STATUS.failed,
         stopReason: 'error',
         stopMessage: cause.error instanceof Error ? cause.error.message : String(cause.error),
       };
@@ -98,25 +99,30 @@ function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatu
 function outcomeOf(cause: Exclude<StopCause, { kind: 'error' }>): RunOutcome {
   switch (cause.kind) {
     case 'credits':
-      return { status: 'waiting_credits', code: cause.code, meaning: cause.meaning };
+      return { status: JOB_STATUS.waiting_credits, code: cause.code, meaning: cause.meaning };
     case 'auth':
-      return { status: 'failed', reason: 'auth', httpStatus: cause.httpStatus, message: cause.message };
+      return {
+        status: JOB_STATUS.failed,
+        reason: 'auth',
+        httpStatus: cause.httpStatus,
+        message: cause.message,
+      };
     case 'budget':
     case 'interrupted':
     case 'user':
     case 'shutdown':
-      return { status: 'paused', reason: cause.kind };
+      return { status: JOB_STATUS.paused, reason: cause.kind };
     case 'service':
-      return { status: 'paused', reason: 'service', message: cause.message };
+      return { status: JOB_STATUS.paused, reason: 'service', message: cause.message };
     case 'cancelled':
-      return { status: 'cancelled' };
+      return { status: JOB_STATUS.cancelled };
   }
 }
 
 /** The outcome of a job with nothing left to do. */
 export function completedOutcome(db: Database, jobId: number): RunOutcome {
   return {
-    status: 'completed',
+    status: JOB_STATUS.completed,
     failed: itemCounts(db, jobId).failed,
     failedSources: unwalkedLists(db, jobId),
   };
@@ -189,9 +195,9 @@ export class JobRun {
       const at = this.#now();
       db.transaction(() => {
         setJobBudget(db, jobId, this.#options.budget ?? null, at);
-        setJobStatus(db, jobId, { status: 'running', at });
+        setJobStatus(db, jobId, { status: JOB_STATUS.running, at });
       }).immediate();
-      this.#options.emitter.emit('job', { jobId, status: 'running' });
+      this.#options.emitter.emit('job', { jobId, status: JOB_STATUS.running });
     }
     this.reloadCounts();
     this.#throttle.poke();
@@ -254,10 +260,10 @@ export class JobRun {
       return { status: 'walked' };
     }
     if (hasWorkLeft(this.#deps.db, jobId)) {
-      this.#writeFinalStatus({ status: 'queued' });
+      this.#writeFinalStatus({ status: JOB_STATUS.queued });
       throw new Error(`Job ${jobId} stopped with work left and no reason; run it again to continue.`);
     }
-    this.#writeFinalStatus({ status: 'completed', finishedAt: this.#now() });
+    this.#writeFinalStatus({ status: JOB_STATUS.completed, finishedAt: this.#now() });
     return completedOutcome(this.#deps.db, jobId);
   }
 

@@ -4,7 +4,6 @@ export { defaultDataDir, databasePath, DATABASE_FILE } from './data-dir';
 export type { DataDirContext } from './data-dir';
 export { NewerSchemaError, SCHEMA_VERSION, schemaVersion } from './migrate';
 export { StorageError, storageFailure } from './storage-error';
-export { JOB_STATUSES } from './jobs';
 export type { JobStatus, JobRecord } from './jobs';
 export { ITEM_STATUSES } from './items';
 export type { ItemStatus, ItemCounts } from './items';

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { Database } from './database';
-import { JobStatusSchema } from '../../shared/contract';
+import { JOB_STATUS, JOB_STATUSES, type JobStatus } from '../../shared/vocabulary';
 import type { Lease } from './leases';
-import { preparedFor } from './prepared';
+import { preparedFor, sqlLiterals } from './prepared';
 
-/** The job states the faces show; the contract is their one definition. */
-export const JOB_STATUSES = JobStatusSchema.options;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+export type { JobStatus };
+
+const JOB = sqlLiterals(JOB_STATUS);
 
 const JobRowSchema = z
   .object({
@@ -73,12 +73,12 @@ export interface JobStatusChange {
 const statements = preparedFor((db) => ({
   insert: db.prepare<[string, string, string, string, string, string]>(
     `INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at)
-     VALUES (?, 'draft', ?, ?, ?, ?, ?)`,
+     VALUES (?, ${JOB.draft}, ?, ?, ?, ?, ?)`,
   ),
   setSettings: db.prepare<[string, string, number]>(
     'UPDATE jobs SET settings = ?, updated_at = ? WHERE id = ?',
   ),
-  queued: db.prepare<[], unknown>("SELECT * FROM jobs WHERE status = 'queued' ORDER BY updated_at, id"),
+  queued: db.prepare<[], unknown>(`SELECT * FROM jobs WHERE status = ${JOB.queued} ORDER BY updated_at, id`),
   byId: db.prepare<[number], unknown>('SELECT * FROM jobs WHERE id = ?'),
   byKey: db.prepare<[string], unknown>('SELECT * FROM jobs WHERE key = ?'),
   all: db.prepare<[], unknown>('SELECT * FROM jobs ORDER BY id'),

@@ -1,5 +1,6 @@
 import type { JobView } from '../../../shared/contract';
 import { parseSource } from '../../../shared/sources';
+import { JOB_STATUS, jobAllows, type JobAction } from '../../../shared/vocabulary';
 import { capitalize, plural, sentence } from './format';
 
 /** Videos with an answer (fetched, unavailable, failed or left out by a filter). */
@@ -13,7 +14,10 @@ export function runsElsewhere(job: JobView): boolean {
   return job.runningIn === 'elsewhere';
 }
 
-/** What the user can do with the job now; each answers one button of the job's actions. */
+/**
+ * What the user can do with the job now, by shared/vocabulary.ts's table (which the engine follows
+ * too); each answers one button of the job's actions. Only the process that runs a job can stop it.
+ */
 export function availableActions(job: JobView): {
   pause: boolean;
   resume: boolean;
@@ -22,22 +26,16 @@ export function availableActions(job: JobView): {
   sync: boolean;
   remove: boolean;
 } {
-  const elsewhere = runsElsewhere(job);
-  const { status } = job;
+  const here = !runsElsewhere(job);
+  const allows = (action: JobAction): boolean => here && jobAllows(job.status, action);
   return {
-    pause: !elsewhere && (status === 'running' || status === 'queued' || status === 'waiting_credits'),
-    resume:
-      !elsewhere &&
-      (status === 'draft' ||
-        status === 'paused' ||
-        status === 'waiting_credits' ||
-        status === 'failed' ||
-        status === 'cancelled'),
-    cancel: !elsewhere && status !== 'completed' && status !== 'cancelled',
-    retryFailed: !elsewhere && (job.counts.failed > 0 || job.sourcesFailed > 0),
+    pause: allows('pause'),
+    resume: allows('resume'),
+    cancel: allows('cancel'),
+    retryFailed: here && (job.counts.failed > 0 || job.sourcesFailed > 0),
     // Failures or not, a finished job can be brought up to date when it has a list that can grow.
-    sync: !elsewhere && status === 'completed' && hasGrowingList(job),
-    remove: job.runningIn === null && status !== 'running',
+    sync: allows('sync') && hasGrowingList(job),
+    remove: job.runningIn === null && jobAllows(job.status, 'delete'),
   };
 }
 
@@ -55,7 +53,7 @@ function hasGrowingList(job: JobView): boolean {
  */
 export function describeStop(job: JobView): string | null {
   const { stop } = job;
-  if (stop === null || job.status === 'running' || job.status === 'queued') return null;
+  if (stop === null || job.status === JOB_STATUS.running || job.status === JOB_STATUS.queued) return null;
   const message = stop.message ?? '';
   switch (stop.reason) {
     case 'credits':
@@ -85,7 +83,7 @@ export function describeStop(job: JobView): string | null {
 
 /** For a finished job with gaps: what is missing and how to get it; null when nothing is. */
 export function describeGaps(job: JobView): string | null {
-  if (job.status !== 'completed') return null;
+  if (job.status !== JOB_STATUS.completed) return null;
   const { interrupted } = job.counts;
   const failed = job.counts.failed - interrupted;
   const parts = [

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { EXPORT_FORMATS, type ExportFormat, type JobView } from '../../../../shared/contract';
+import { JOB_STATUS } from '../../../../shared/vocabulary';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ProgressBar } from '../../components/ProgressBar';
@@ -85,7 +86,7 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
           <p className="help">
             Every ZIP also holds index.csv, errors.csv, transcripts.jsonl, manifest.json, a datasheet
             (README.md), CITATION.cff, datapackage.json and SHA256SUMS.
-            {job.status !== 'completed' &&
+            {job.status !== JOB_STATUS.completed &&
               ' The job has not finished: the ZIP will hold what is fetched so far, and its manifest will say it is incomplete.'}
           </p>
           <ErrorMessage error={problem ?? (state?.phase === 'failed' ? state.error : null)} />

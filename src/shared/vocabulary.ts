@@ -1,0 +1,73 @@
+/**
+ * The words the layers share, each defined once, as data: a job's statuses and what each allows.
+ * The store, the engine, the contract's schemas, the CLI and the renderer read them from here, and
+ * eslint/vocabulary.js reports a value spelled out anywhere else in src/. Code names a value through
+ * its object (`JOB_STATUS.completed`), so that a word that changes here changes everywhere.
+ * Free of packages, so that the renderer and the sandboxed preload can load it.
+ */
+
+/** `{ a: 'a', b: 'b' }` from `['a', 'b']`: each value under its own name. */
+function named<const T extends string>(values: readonly T[]): { readonly [K in T]: K } {
+  return Object.freeze(Object.fromEntries(values.map((value) => [value, value]))) as { readonly [K in T]: K };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs
+
+export const JOB_STATUSES = [
+  /** Created (and perhaps previewed: its lists walked) but not started. */
+  'draft',
+  /** Waiting for a job runner (the desktop app, browser mode) or the next start. */
+  'queued',
+  /** A process runs it now (its lease says which). */
+  'running',
+  /** Stopped before its end: by the user, an interruption, its budget, the service or a missing setting. */
+  'paused',
+  /** The service answered 402: it continues once the account has credits again. */
+  'waiting_credits',
+  /** Every list walked and every video answered (some perhaps failed or unavailable). */
+  'completed',
+  /** The key was refused, or an unexpected error stopped it. */
+  'failed',
+  /** The user cancelled it; it continues only when asked again. */
+  'cancelled',
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const JOB_STATUS = named(JOB_STATUSES);
+
+/**
+ * What the user may do with a job, by its status. Retry failed is not here: it depends on the job's
+ * counts (failed videos, lists not walked), not on its status.
+ */
+export const JOB_ACTIONS = [
+  /** Stop a running job (requests in flight finish), or hold a queued or waiting one. */
+  'pause',
+  /** Queue it again (a draft is started); the next run continues where it stopped. */
+  'resume',
+  'cancel',
+  /** Look for what is new in a finished job's playlists and channels. */
+  'sync',
+  'delete',
+] as const;
+export type JobAction = (typeof JOB_ACTIONS)[number];
+
+/**
+ * The one table of which action each status allows, read by the engine (which refuses the rest)
+ * and by the renderer (which offers only these buttons). A failed job is not paused: it is not
+ * running and will not run by itself, and pausing it would only replace why it failed (the refused
+ * key) with "you paused it". Only the process that runs a job can pause or cancel it while it runs.
+ */
+const ALLOWED_ACTIONS: { readonly [S in JobStatus]: readonly JobAction[] } = {
+  draft: ['resume', 'cancel', 'delete'],
+  queued: ['pause', 'cancel', 'delete'],
+  running: ['pause', 'cancel'],
+  paused: ['resume', 'cancel', 'delete'],
+  waiting_credits: ['pause', 'resume', 'cancel', 'delete'],
+  completed: ['sync', 'delete'],
+  failed: ['resume', 'cancel', 'delete'],
+  cancelled: ['resume', 'delete'],
+};
+
+export function jobAllows(status: JobStatus, action: JobAction): boolean {
+  return ALLOWED_ACTIONS[status].includes(action);
+}

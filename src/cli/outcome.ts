@@ -1,5 +1,5 @@
-import type { RunOutcomeView } from '../shared/contract';
-import { JOB_STATUS } from '../shared/vocabulary';
+import type { PauseReason, RunOutcomeView } from '../shared/contract';
+import { JOB_STATUS, STOP_REASON } from '../shared/vocabulary';
 import { CliExit, ExitCode } from './exit';
 import type { ExitCodeValue } from './exit';
 
@@ -33,7 +33,9 @@ export function exitForUnfinishedSync(
 ): CliExit {
   const { code, why } = unfinishedRun(outcome, budget);
   const larger =
-    outcome.status === JOB_STATUS.paused && outcome.reason === 'budget' ? ' with a larger --budget' : '';
+    outcome.status === JOB_STATUS.paused && outcome.reason === STOP_REASON.budget
+      ? ' with a larger --budget'
+      : '';
   return new CliExit(
     code,
     `${why} Progress is saved: run the command \`scriptorium jobs\` shows for job ${jobId}${larger} to finish it.`,
@@ -52,34 +54,7 @@ function unfinishedRun(
         next: 'Progress is saved; run the same command again afterwards to continue.',
       };
     case JOB_STATUS.paused:
-      switch (outcome.reason) {
-        case 'budget':
-          return {
-            code: ExitCode.paused,
-            why: `Paused: this job has spent its budget${budget === null ? '' : ` of ${budget} credits`}.`,
-            next: 'Run the same command with a larger --budget to continue.',
-          };
-        case 'interrupted':
-        case 'shutdown':
-          return {
-            code: ExitCode.interrupted,
-            why: 'Interrupted: progress is saved.',
-            next: 'Run the same command again to continue.',
-          };
-        case 'service':
-          return {
-            code: ExitCode.serviceUnavailable,
-            why: `Paused: ${outcome.message ?? 'the service cannot be used right now'}.`,
-            next: 'Progress is saved; run the same command again later to continue.',
-          };
-        case 'user':
-          return {
-            code: ExitCode.paused,
-            why: 'Paused: the job was paused.',
-            next: 'Run the same command again to continue.',
-          };
-      }
-      break;
+      return pausedRun(outcome.reason, outcome.message, budget);
     case JOB_STATUS.failed:
       return {
         code: ExitCode.keyRefused,
@@ -93,9 +68,34 @@ function unfinishedRun(
         next: 'Run the same command again to resume it.',
       };
   }
-  return {
-    code: ExitCode.internal,
-    why: 'The job stopped for a reason Scriptorium does not know.',
-    next: 'Please report this.',
-  };
+}
+
+function pausedRun(reason: PauseReason, message: string | null, budget: number | null): Unfinished {
+  switch (reason) {
+    case STOP_REASON.budget:
+      return {
+        code: ExitCode.paused,
+        why: `Paused: this job has spent its budget${budget === null ? '' : ` of ${budget} credits`}.`,
+        next: 'Run the same command with a larger --budget to continue.',
+      };
+    case STOP_REASON.interrupted:
+    case STOP_REASON.shutdown:
+      return {
+        code: ExitCode.interrupted,
+        why: 'Interrupted: progress is saved.',
+        next: 'Run the same command again to continue.',
+      };
+    case STOP_REASON.service:
+      return {
+        code: ExitCode.serviceUnavailable,
+        why: `Paused: ${message ?? 'the service cannot be used right now'}.`,
+        next: 'Progress is saved; run the same command again later to continue.',
+      };
+    case STOP_REASON.user:
+      return {
+        code: ExitCode.paused,
+        why: 'Paused: the job was paused.',
+        next: 'Run the same command again to continue.',
+      };
+  }
 }

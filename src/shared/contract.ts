@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { CommandName, EventName } from './channels';
 import type { AppErrorSchema } from './errors';
 import { FiltersSchema } from './filters';
-import { JOB_STATUS, JOB_STATUSES } from './vocabulary';
+import { JOB_STATUS, JOB_STATUSES, PAUSE_REASONS, STOP_REASONS } from './vocabulary';
 
 export { commandNames, eventNames, ipcChannel } from './channels';
 export type { CommandName, EventName } from './channels';
-export type { JobStatus } from './vocabulary';
+export type { JobStatus, PauseReason, StopReason } from './vocabulary';
 
 /**
  * The app contract: every command a face may send and every event it may receive, with their
@@ -94,8 +94,8 @@ export const JobDraftSchema = z.object({
 
 /** Why a job stopped before its end. */
 export const StopSchema = z.object({
-  /** budget, credits, auth, service, user, interrupted, cancelled, error, setup */
-  reason: z.string(),
+  /** src/shared/vocabulary.ts says what each reason means. */
+  reason: z.enum(STOP_REASONS),
   /** The 402 code, or the refused HTTP status. */
   code: z.string().nullable(),
   message: z.string().nullable(),
@@ -188,7 +188,7 @@ export const RunOutcomeSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal(JOB_STATUS.waiting_credits), code: z.string(), meaning: z.string() }),
   z.object({
     status: z.literal(JOB_STATUS.paused),
-    reason: z.enum(['budget', 'interrupted', 'user', 'service', 'shutdown']),
+    reason: z.enum(PAUSE_REASONS),
     message: z.string().nullable(),
   }),
   z.object({ status: z.literal(JOB_STATUS.failed), httpStatus: z.number().int(), message: z.string() }),

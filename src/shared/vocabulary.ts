@@ -71,3 +71,44 @@ const ALLOWED_ACTIONS: { readonly [S in JobStatus]: readonly JobAction[] } = {
 export function jobAllows(status: JobStatus, action: JobAction): boolean {
   return ALLOWED_ACTIONS[status].includes(action);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Why a job stopped
+
+/** Why a job stopped before its end, kept with it (with a code and a message where it has them). */
+export const STOP_REASONS = [
+  /** The service answered 402 (its code is kept): the job waits for credits. */
+  'credits',
+  /** The service refused the key (401, 403, or 431 for a key too long to read; the status is kept). */
+  'auth',
+  /** The job has spent the credits it was given. */
+  'budget',
+  /** The service cannot be reached, keeps failing, or asked to wait longer than Scriptorium will. */
+  'service',
+  /** The user paused it. */
+  'user',
+  /** Ctrl+C, SIGTERM or a forced stop interrupted it. */
+  'interrupted',
+  /** The process that ran it is closing: it stays queued, to continue at the next start (never stored). */
+  'shutdown',
+  /** The user cancelled it. */
+  'cancelled',
+  /** An unexpected error stopped it (its message is kept). */
+  'error',
+  /** It could not start: no key, or no service address (a job runner holds it, with what to do). */
+  'setup',
+  /** It had finished, and Retry failed queued its failed videos again. */
+  'retry',
+] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+export const STOP_REASON = named(STOP_REASONS);
+
+/** Why a run can end paused, as its outcome says: the job is paused for it, or queued for 'shutdown'. */
+export const PAUSE_REASONS = [
+  STOP_REASON.budget,
+  STOP_REASON.interrupted,
+  STOP_REASON.user,
+  STOP_REASON.service,
+  STOP_REASON.shutdown,
+] as const satisfies readonly StopReason[];
+export type PauseReason = (typeof PAUSE_REASONS)[number];

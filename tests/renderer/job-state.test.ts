@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { availableActions } from '../../src/renderer/src/lib/job-state';
+import { availableActions, describeStop } from '../../src/renderer/src/lib/job-state';
 import type { JobView } from '../../src/shared/contract';
-import { JOB_STATUSES, jobAllows, type JobStatus } from '../../src/shared/vocabulary';
+import { JOB_STATUSES, jobAllows, STOP_REASONS, type JobStatus } from '../../src/shared/vocabulary';
 
 function jobView(status: JobStatus, runningIn: JobView['runningIn'] = null): JobView {
   return {
@@ -45,4 +45,14 @@ describe("the job's buttons", () => {
   it('offer nothing but Export for a job another process runs', () => {
     expect(Object.values(availableActions(jobView('running', 'elsewhere')))).not.toContain(true);
   });
+});
+
+describe('why a job stopped', () => {
+  it.each(STOP_REASONS.filter((reason) => reason !== 'shutdown'))(
+    'is said in a sentence for every reason a job can keep (%s)',
+    (reason) => {
+      const said = describeStop({ ...jobView('paused'), stop: { reason, code: null, message: null } });
+      expect(said).toMatch(/^[A-Z].*\.$/);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CreditView, JobDetail, JobView } from '../../shared/contract';
-import { JOB_STATUS } from '../../shared/vocabulary';
+import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { withApp } from '../environment';
 
 export function registerJobsCommand(program: Command): void {
@@ -93,7 +93,7 @@ function describeStop({ job, options }: JobDetail): string {
     options.includeTimestamp ? '' : '--no-timestamps',
     options.sendMetadata ? '' : '--no-metadata',
     options.maxVideos === null ? '' : `--max-videos ${options.maxVideos}`,
-    job.stop?.reason === 'budget' ? '--budget <more credits>' : '',
+    job.stop?.reason === STOP_REASON.budget ? '--budget <more credits>' : '',
     job.counts.failed > 0 ? '--retry-failed' : '',
   ].filter((flag) => flag !== '');
   const command = ['scriptorium export', ...job.sources.map(shellQuote), ...flags, '--out FILE.zip'].join(

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../../shared/contract';
-import { JOB_STATUS } from '../../shared/vocabulary';
+import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { realClock, type Clock } from '../api';
 import { Engine, paymentMeaning, type Logger } from '../engine';
 import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
@@ -128,7 +128,7 @@ export function openApp(options: AppOptions): ScriptoriumApp {
           const failure = toAppError(error);
           // A job that cannot start (no key, no address) waits, paused, with what to do.
           if (failure.code === 'no_key' || failure.code === 'invalid_input')
-            engine.hold(jobId, { reason: 'setup', message: failure.message });
+            engine.hold(jobId, { reason: STOP_REASON.setup, message: failure.message });
           else if (failure.code !== 'job_busy') throw error;
         }
       },

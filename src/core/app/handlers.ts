@@ -7,7 +7,7 @@ import { parseLangPreference } from '../../shared/limits';
 import { checkServiceAddress } from '../../shared/service-access';
 import { checkSources } from '../../shared/sources';
 import { APP_NAME, APP_VERSION } from '../../shared/version';
-import { JOB_STATUS } from '../../shared/vocabulary';
+import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { isApiError, refusesTheKey, type Pacer, type TranscriptClient } from '../api';
 import type { Engine, JobSpec, JobSummary, RunOutcome } from '../engine';
 import { writeCorpus } from '../export';
@@ -316,8 +316,8 @@ function throwIfStoppedForGood(outcome: Exclude<RunOutcome, { status: 'busy' }>)
     case JOB_STATUS.failed:
       throw new AppError('key_refused', `The service refused the API key (HTTP ${outcome.httpStatus}).`);
     case JOB_STATUS.paused:
-      if (outcome.reason === 'service') throw new AppError('service_unavailable', outcome.message);
-      if (outcome.reason === 'budget')
+      if (outcome.reason === STOP_REASON.service) throw new AppError('service_unavailable', outcome.message);
+      if (outcome.reason === STOP_REASON.budget)
         throw new AppError('budget_reached', 'The budget is spent on list pages.');
       return;
     default:

@@ -8,7 +8,7 @@ import {
   type SourceLine,
 } from '../../shared/contract';
 import type { checkSources } from '../../shared/sources';
-import { JOB_STATUS } from '../../shared/vocabulary';
+import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { describeFilters } from '../../shared/filters';
 import type { CreditStatus, Engine, EstimateResult, JobSummary, RunOutcome } from '../engine';
 
@@ -130,7 +130,7 @@ export function toOutcomeView(outcome: Exclude<RunOutcome, { status: 'busy' }>):
       return {
         status: outcome.status,
         reason: outcome.reason,
-        message: outcome.reason === 'service' ? outcome.message : null,
+        message: outcome.reason === STOP_REASON.service ? outcome.message : null,
       };
     case JOB_STATUS.failed:
       return { status: outcome.status, httpStatus: outcome.httpStatus, message: outcome.message };

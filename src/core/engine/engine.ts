@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
-import { JOB_STATUS, jobAllows, type JobAction } from '../../shared/vocabulary';
+import { JOB_STATUS, jobAllows, STOP_REASON, type JobAction, type StopReason } from '../../shared/vocabulary';
 import { exportRowsOf, languagesOfJob, type ExportRow } from '../store/export-rows';
 import {
   recoverFetchingItems,
@@ -294,7 +294,7 @@ export class Engine {
   pause(jobId: number, how: { interrupted?: boolean; force?: boolean } = {}): void {
     const job = this.#record(jobId);
     const run = this.#runs.get(jobId);
-    const kind = how.interrupted ? 'interrupted' : 'user';
+    const kind = how.interrupted ? STOP_REASON.interrupted : STOP_REASON.user;
     if (run !== undefined) {
       run.control.stop({ kind });
       if (how.force) run.control.abortInFlight();
@@ -308,7 +308,7 @@ export class Engine {
    */
   async shutdown(): Promise<void> {
     const runs = [...this.#runs.values()];
-    for (const run of runs) run.control.stop({ kind: 'shutdown' });
+    for (const run of runs) run.control.stop({ kind: STOP_REASON.shutdown });
     await Promise.all(runs.map((run) => run.finished));
   }
 
@@ -324,8 +324,9 @@ export class Engine {
   cancel(jobId: number): void {
     const job = this.#record(jobId);
     const run = this.#runs.get(jobId);
-    if (run !== undefined) run.control.stop({ kind: 'cancelled' });
-    else if (this.#atRestAllows(job, 'cancel')) this.#setStatus(jobId, JOB_STATUS.cancelled, 'cancelled');
+    if (run !== undefined) run.control.stop({ kind: STOP_REASON.cancelled });
+    else if (this.#atRestAllows(job, 'cancel'))
+      this.#setStatus(jobId, JOB_STATUS.cancelled, STOP_REASON.cancelled);
   }
 
   /**
@@ -358,7 +359,7 @@ export class Engine {
       .transaction(() => {
         const count = reset(at);
         if (count > 0 && job.status === JOB_STATUS.completed)
-          setJobStatus(db, jobId, { status: JOB_STATUS.paused, stopReason: 'retry', at });
+          setJobStatus(db, jobId, { status: JOB_STATUS.paused, stopReason: STOP_REASON.retry, at });
         return count;
       })
       .immediate();
@@ -412,7 +413,7 @@ export class Engine {
    * Holds a job that cannot run yet (no key, no service address) with why: it waits, paused, for
    * the user to fix it and resume.
    */
-  hold(jobId: number, stop: { reason: string; message: string }): void {
+  hold(jobId: number, stop: { reason: StopReason; message: string }): void {
     this.#record(jobId);
     setJobStatus(this.#deps.db, jobId, {
       status: JOB_STATUS.paused,
@@ -484,7 +485,7 @@ export class Engine {
     return job.status !== JOB_STATUS.running && jobAllows(job.status, action);
   }
 
-  #setStatus(jobId: number, status: JobStatus, stopReason?: string): void {
+  #setStatus(jobId: number, status: JobStatus, stopReason?: StopReason): void {
     setJobStatus(this.#deps.db, jobId, { status, stopReason: stopReason ?? null, at: this.#now() });
     this.#emitter.emit('job', { jobId, status });
   }

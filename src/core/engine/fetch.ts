@@ -8,6 +8,7 @@ import { recordCredit } from '../store/ledger';
 import { storeTranscript, type TranscriptKey } from '../store/transcripts';
 import { claimBatch, claimTranscript, releaseTranscriptClaim } from './claims';
 import { classifyFailure, CUT_OFF_CODE, isServiceTrouble } from './failures';
+import { STOP_REASON } from '../../shared/vocabulary';
 import type { RunContext } from './run-context';
 import { cacheLang, requestLang } from './spec';
 
@@ -62,7 +63,9 @@ export async function fetchItems(ctx: RunContext, walkFinished: () => boolean): 
       else if (claim.kind === 'cached') finishFromCache(ctx, item, claim.transcriptId, 0);
       else
         void queue.add(() =>
-          fetchItem(ctx, item).catch((error: unknown) => ctx.control.stop({ kind: 'error', error })),
+          fetchItem(ctx, item).catch((error: unknown) =>
+            ctx.control.stop({ kind: STOP_REASON.error, error }),
+          ),
         );
     });
     // Wait until every queued item has started, so at most one batch waits in memory. Once
@@ -104,7 +107,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
     }
     if (ctx.control.stopped) return;
     if (!ctx.budget.reserve()) {
-      ctx.control.stop({ kind: 'budget' });
+      ctx.control.stop({ kind: STOP_REASON.budget });
       return;
     }
     if (!announcedInFlight) {
@@ -130,9 +133,9 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
       switch (failure.kind) {
         case 'aborted':
           return; // nothing was charged: the item is still pending, for the next run
-        case 'credits':
-        case 'auth':
-        case 'service':
+        case STOP_REASON.credits:
+        case STOP_REASON.auth:
+        case STOP_REASON.service:
           ctx.control.stop(failure);
           return;
         case 'not_found':
@@ -154,7 +157,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
           });
           if (!failure.cut) noteServiceTrouble(ctx, failure.message);
           return;
-        case 'failed':
+        case 'final':
           attempts += failure.attempts;
           finish(ctx, item, key, { ...failure, status: 'failed', attempts });
           if (isServiceTrouble(failure)) noteServiceTrouble(ctx, failure.message);
@@ -171,7 +174,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
 /** A failure that points at the service: stop the run once there are too many in a row. */
 function noteServiceTrouble(ctx: RunContext, message: string): void {
   const down = ctx.health.troubled(message);
-  if (down !== undefined) ctx.control.stop({ kind: 'service', message: down });
+  if (down !== undefined) ctx.control.stop({ kind: STOP_REASON.service, message: down });
 }
 
 /** Where one video's fetch ended, before it is written. */

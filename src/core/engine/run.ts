@@ -1,4 +1,4 @@
-import { JOB_STATUS } from '../../shared/vocabulary';
+import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import type { Clock, TranscriptClient } from '../api/types';
 import type { Database } from '../store';
 import { BackgroundCheckpoints } from '../store/checkpoints';
@@ -58,39 +58,39 @@ export interface JobRunOptions {
 /** The job status and stop fields that record each cause. */
 function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatusChange, 'at'> {
   switch (cause.kind) {
-    case 'credits':
+    case STOP_REASON.credits:
       return {
         status: JOB_STATUS.waiting_credits,
-        stopReason: 'credits',
+        stopReason: STOP_REASON.credits,
         stopCode: cause.code,
         stopMessage: cause.meaning,
       };
-    case 'auth':
+    case STOP_REASON.auth:
       return {
         status: JOB_STATUS.failed,
-        stopReason: 'auth',
+        stopReason: STOP_REASON.auth,
         stopCode: String(cause.httpStatus),
         stopMessage: cause.message,
       };
-    case 'budget':
+    case STOP_REASON.budget:
       return {
         status: JOB_STATUS.paused,
-        stopReason: 'budget',
+        stopReason: STOP_REASON.budget,
         stopMessage: `the budget of ${budget ?? 0} credits is spent`,
       };
-    case 'service':
-      return { status: JOB_STATUS.paused, stopReason: 'service', stopMessage: cause.message };
-    case 'interrupted':
-    case 'user':
+    case STOP_REASON.service:
+      return { status: JOB_STATUS.paused, stopReason: STOP_REASON.service, stopMessage: cause.message };
+    case STOP_REASON.interrupted:
+    case STOP_REASON.user:
       return { status: JOB_STATUS.paused, stopReason: cause.kind };
-    case 'shutdown':
+    case STOP_REASON.shutdown:
       return { status: JOB_STATUS.queued };
-    case 'cancelled':
-      return { status: JOB_STATUS.cancelled, stopReason: 'cancelled' };
-    case 'error':
+    case STOP_REASON.cancelled:
+      return { status: JOB_STATUS.cancelled, stopReason: STOP_REASON.cancelled };
+    case STOP_REASON.error:
       return {
         status: JOB_STATUS.failed,
-        stopReason: 'error',
+        stopReason: STOP_REASON.error,
         stopMessage: cause.error instanceof Error ? cause.error.message : String(cause.error),
       };
   }
@@ -98,23 +98,23 @@ function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatu
 
 function outcomeOf(cause: Exclude<StopCause, { kind: 'error' }>): RunOutcome {
   switch (cause.kind) {
-    case 'credits':
+    case STOP_REASON.credits:
       return { status: JOB_STATUS.waiting_credits, code: cause.code, meaning: cause.meaning };
-    case 'auth':
+    case STOP_REASON.auth:
       return {
         status: JOB_STATUS.failed,
-        reason: 'auth',
+        reason: STOP_REASON.auth,
         httpStatus: cause.httpStatus,
         message: cause.message,
       };
-    case 'budget':
-    case 'interrupted':
-    case 'user':
-    case 'shutdown':
+    case STOP_REASON.budget:
+    case STOP_REASON.interrupted:
+    case STOP_REASON.user:
+    case STOP_REASON.shutdown:
       return { status: JOB_STATUS.paused, reason: cause.kind };
-    case 'service':
-      return { status: JOB_STATUS.paused, reason: 'service', message: cause.message };
-    case 'cancelled':
+    case STOP_REASON.service:
+      return { status: JOB_STATUS.paused, reason: STOP_REASON.service, message: cause.message };
+    case STOP_REASON.cancelled:
       return { status: JOB_STATUS.cancelled };
   }
 }
@@ -225,7 +225,7 @@ export class JobRun {
   async #walkAndFetch(): Promise<void> {
     const ctx = this.#context();
     if (this.#options.mode === 'walk') {
-      await walkSources(ctx).catch((error: unknown) => this.control.stop({ kind: 'error', error }));
+      await walkSources(ctx).catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }));
       return;
     }
     // A second pass only happens when failed items were reset for retry during the run.
@@ -237,13 +237,13 @@ export class JobRun {
       const listing = this.#options.mode === 'sync' && firstPass ? syncLists(ctx) : walkSources(ctx);
       firstPass = false;
       const walking = listing
-        .catch((error: unknown) => this.control.stop({ kind: 'error', error }))
+        .catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }))
         .finally(() => {
           walkDone = true;
           this.control.notify();
         });
       const fetching = fetchItems(ctx, () => walkDone).catch((error: unknown) =>
-        this.control.stop({ kind: 'error', error }),
+        this.control.stop({ kind: STOP_REASON.error, error }),
       );
       await Promise.all([walking, fetching]);
       if (this.#progress === progressBefore || !hasWorkLeft(this.#deps.db, this.#options.jobId)) return;
@@ -253,7 +253,7 @@ export class JobRun {
   #finish(): RunOutcome | { status: 'walked' } {
     const { jobId } = this.#options;
     const cause = this.control.cause;
-    if (cause?.kind === 'error') throw cause.error;
+    if (cause?.kind === STOP_REASON.error) throw cause.error;
     if (cause !== undefined) return outcomeOf(cause);
     if (this.#options.mode === 'walk') {
       this.#options.lease.release();
@@ -289,7 +289,11 @@ export class JobRun {
       control: this.control,
       budget: new CreditBudget(this.#options.budget, creditsOfJob(db, jobId)),
       health: new ServiceHealth(),
-      writer: new ResultWriter(db, (error) => this.control.stop({ kind: 'error', error }), concurrency),
+      writer: new ResultWriter(
+        db,
+        (error) => this.control.stop({ kind: STOP_REASON.error, error }),
+        concurrency,
+      ),
       call: {
         stop: this.control.stopSignal,
         abort: this.control.abortSignal,
@@ -305,7 +309,7 @@ export class JobRun {
     const { db } = this.#deps;
     db.transaction(() => {
       this.#writeStatus(stopRecord(cause, this.#options.budget));
-      if (cause.kind === 'credits') {
+      if (cause.kind === STOP_REASON.credits) {
         recordLast402(db, { code: cause.code, meaning: cause.meaning, at: this.#now() });
       }
     }).immediate();

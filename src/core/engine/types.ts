@@ -2,6 +2,7 @@ import type { Source } from '../../shared/sources';
 import type { Clock, Endpoint, RetryNotice, TranscriptClient } from '../api/types';
 import type { Database, ItemStatus, JobStatus, WalkStatus } from '../store';
 import type { Filters } from '../../shared/filters';
+import type { PauseReason, StopReason } from '../../shared/vocabulary';
 import type { JobSettings } from './spec';
 
 export type { JobStatus, ItemStatus, WalkStatus };
@@ -48,7 +49,7 @@ export type RunOutcome =
   | { status: 'completed'; failed: number; failedSources: number }
   | { status: 'waiting_credits'; code: string; meaning: string }
   /** 'shutdown': the process that ran it is closing; the job stays queued for the next start. */
-  | { status: 'paused'; reason: 'budget' | 'interrupted' | 'user' | 'shutdown' }
+  | { status: 'paused'; reason: Exclude<PauseReason, 'service'> }
   /** The service cannot be reached, keeps failing, or asked to wait longer than we will. */
   | { status: 'paused'; reason: 'service'; message: string }
   | { status: 'failed'; reason: 'auth'; httpStatus: number; message: string }
@@ -136,8 +137,8 @@ export interface JobSummary {
   skipped: Array<{ input: string; reason: string }>;
   /** The credits it may spend in all; null for no limit. */
   budget: number | null;
-  /** Why the job stopped: 'budget' | 'interrupted' | 'user' | 'credits' | 'auth' | 'service' | 'error' | 'retry' | 'setup'; null otherwise. */
-  stopReason: string | null;
+  /** Why the job stopped (shared/vocabulary.ts); null when it did not. */
+  stopReason: StopReason | null;
   /** The 402 code, or the refused HTTP status for 'auth'. */
   stopCode: string | null;
   /** Plain-language explanation of the stop. */

@@ -11,6 +11,7 @@ import {
 import { recordCredit } from '../store/ledger';
 import { failWalk, recordPage, setResolvedChannel, sourcesOfJob, type SourceRecord } from '../store/sources';
 import { classifyFailure, isServiceTrouble, type Failure } from './failures';
+import { STOP_REASON } from '../../shared/vocabulary';
 import type { RunContext } from './run-context';
 import { lengthSeconds, NEEDS_LIST_SIZE, Selection, viewCount } from './selection';
 
@@ -61,7 +62,7 @@ export async function buyPage(
   cursor: string | null,
 ): Promise<ApiResponse<VideoPage> | undefined> {
   if (!ctx.budget.reserve()) {
-    ctx.control.stop({ kind: 'budget' });
+    ctx.control.stop({ kind: STOP_REASON.budget });
     return undefined;
   }
   let response: ApiResponse<VideoPage>;
@@ -358,9 +359,9 @@ function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown
   switch (failure.kind) {
     case 'aborted':
       return; // stopped before an answer that costs anything: the walk resumes from its cursor
-    case 'credits':
-    case 'auth':
-    case 'service':
+    case STOP_REASON.credits:
+    case STOP_REASON.auth:
+    case STOP_REASON.service:
       ctx.control.stop(failure);
       return;
     case 'not_found':
@@ -368,7 +369,7 @@ function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown
       failWalk(ctx.db, source.id, 'unavailable', failure);
       return;
     case 'uncertain':
-    case 'failed':
+    case 'final':
       recordFailedWalk(ctx, source, failure);
   }
 }
@@ -376,16 +377,16 @@ function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown
 function recordFailedWalk(
   ctx: RunContext,
   source: SourceRecord,
-  failure: Extract<Failure, { kind: 'uncertain' | 'failed' }>,
+  failure: Extract<Failure, { kind: 'uncertain' | 'final' }>,
 ): void {
-  const charged = failure.kind === 'failed' && failure.charged;
+  const charged = failure.kind === 'final' && failure.charged;
   const possible = failure.kind === 'uncertain';
   const at = ctx.now();
   ctx.db
     .transaction(() => {
       failWalk(ctx.db, source.id, 'failed', {
         message: failure.message,
-        ...(failure.kind === 'failed' && { httpStatus: failure.httpStatus, code: failure.code }),
+        ...(failure.kind === 'final' && { httpStatus: failure.httpStatus, code: failure.code }),
       });
       if (charged || possible) {
         recordCredit(ctx.db, {
@@ -401,6 +402,6 @@ function recordFailedWalk(
   if (charged || possible) ctx.emit('credit', { jobId: ctx.jobId, endpoint: endpointOf(source), possible });
   if (isServiceTrouble(failure)) {
     const down = ctx.health.troubled(failure.message);
-    if (down !== undefined) ctx.control.stop({ kind: 'service', message: down });
+    if (down !== undefined) ctx.control.stop({ kind: STOP_REASON.service, message: down });
   }
 }

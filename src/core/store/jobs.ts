@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { Database } from './database';
-import { JOB_STATUS, JOB_STATUSES, type JobStatus } from '../../shared/vocabulary';
+import {
+  JOB_STATUS,
+  JOB_STATUSES,
+  STOP_REASONS,
+  type JobStatus,
+  type StopReason,
+} from '../../shared/vocabulary';
 import type { Lease } from './leases';
 import { preparedFor, sqlLiterals } from './prepared';
 
@@ -17,7 +23,7 @@ const JobRowSchema = z
     sources: z.string(),
     skipped: z.string(),
     budget: z.number().int().nullable(),
-    stop_reason: z.string().nullable(),
+    stop_reason: z.enum(STOP_REASONS).nullable(),
     stop_code: z.string().nullable(),
     stop_message: z.string().nullable(),
     created_at: z.string(),
@@ -63,7 +69,7 @@ export interface NewJob {
 /** A job's new status; every field left out is cleared. */
 export interface JobStatusChange {
   status: JobStatus;
-  stopReason?: string | null;
+  stopReason?: StopReason | null;
   stopCode?: string | null;
   stopMessage?: string | null;
   finishedAt?: string | null;

@@ -1,6 +1,6 @@
 import type { JobView } from '../../../shared/contract';
 import { parseSource } from '../../../shared/sources';
-import { JOB_STATUS, jobAllows, type JobAction } from '../../../shared/vocabulary';
+import { JOB_STATUS, jobAllows, STOP_REASON, type JobAction } from '../../../shared/vocabulary';
 import { capitalize, plural, sentence } from './format';
 
 /** Videos with an answer (fetched, unavailable, failed or left out by a filter). */
@@ -56,28 +56,28 @@ export function describeStop(job: JobView): string | null {
   if (stop === null || job.status === JOB_STATUS.running || job.status === JOB_STATUS.queued) return null;
   const message = stop.message ?? '';
   switch (stop.reason) {
-    case 'credits':
+    case STOP_REASON.credits:
       return `${capitalize(message || 'The service asked for payment')} (${stop.code ?? 'HTTP 402'}). Once you have credits again, press Resume: the job continues where it stopped.`;
-    case 'budget':
+    case STOP_REASON.budget:
       return `${sentence(message || 'The budget is spent')} To go on, start the same sources again from New job with a larger budget.`;
-    case 'auth':
+    case STOP_REASON.auth:
       return `The service refused the API key (HTTP ${stop.code ?? '401'}). Check the key in Settings, then press Resume.`;
-    case 'service':
+    case STOP_REASON.service:
       return `${sentence(message || 'The service could not be reached')} Press Resume to try again.`;
-    case 'user':
+    case STOP_REASON.user:
       return 'You paused it. Resume continues where it stopped.';
-    case 'interrupted':
+    case STOP_REASON.interrupted:
       return 'It was interrupted; everything done so far is saved. Resume continues where it stopped.';
-    case 'cancelled':
+    case STOP_REASON.cancelled:
       return 'You cancelled it. Resume continues where it stopped; nothing fetched is bought again.';
-    case 'setup':
+    case STOP_REASON.setup:
       return `${sentence(message || 'Something is missing before it can run')} Then press Resume.`;
-    case 'retry':
+    case STOP_REASON.retry:
       return 'Its failed videos are queued again: press Resume to fetch them.';
-    case 'error':
+    case STOP_REASON.error:
       return `It stopped on an unexpected error: ${sentence(message || 'no details')} Resume tries again; if it happens again, please report it.`;
-    default:
-      return sentence(message || `It stopped (${stop.reason})`);
+    case STOP_REASON.shutdown:
+      return null; // never kept: the job stays queued, to continue at the next start
   }
 }
 

@@ -2,11 +2,26 @@ import { z } from 'zod';
 import type { CommandName, EventName } from './channels';
 import type { AppErrorSchema } from './errors';
 import { FiltersSchema } from './filters';
-import { JOB_STATUS, JOB_STATUSES, PAUSE_REASONS, STOP_REASONS } from './vocabulary';
+import {
+  ITEM_STATUSES,
+  JOB_STATUS,
+  JOB_STATUSES,
+  LIST_STATUSES,
+  PAUSE_REASONS,
+  STOP_REASONS,
+  VIDEO_FILTERS,
+} from './vocabulary';
 
 export { commandNames, eventNames, ipcChannel } from './channels';
 export type { CommandName, EventName } from './channels';
-export type { JobStatus, PauseReason, StopReason } from './vocabulary';
+export type {
+  ItemStatus as VideoStatus,
+  JobStatus,
+  ListStatus,
+  PauseReason,
+  StopReason,
+  VideoFilter,
+} from './vocabulary';
 
 /**
  * The app contract: every command a face may send and every event it may receive, with their
@@ -28,8 +43,8 @@ export const DEFAULT_FORMATS = ['txt', 'json', 'srt', 'vtt'] as const satisfies 
   (typeof EXPORT_FORMATS)[number]
 >;
 
-/** A video's state in a job; 'fetching' has a request in flight. */
-export const VideoStatusSchema = z.enum(['pending', 'fetching', 'ok', 'unavailable', 'failed', 'skipped']);
+/** A video's state in a job (src/shared/vocabulary.ts); 'fetching' has a request in flight. */
+export const VideoStatusSchema = z.enum(ITEM_STATUSES);
 
 export const SourceKindSchema = z.enum(['video', 'playlist', 'channel', 'search']);
 
@@ -133,8 +148,8 @@ export const ListViewSchema = z.object({
   input: z.string(),
   kind: SourceKindSchema,
   title: z.string().nullable(),
-  /** pending, done, unavailable (404) or failed */
-  status: z.string(),
+  /** How far its walk has come (src/shared/vocabulary.ts). */
+  status: z.enum(LIST_STATUSES),
   pages: z.number().int(),
   videos: z.number().int(),
   expectedVideos: z.number().int().nullable(),
@@ -177,7 +192,7 @@ export const VideoRowSchema = z.object({
   message: z.string().nullable(),
 });
 
-export const VideoFilterSchema = z.enum(['all', 'pending', 'ok', 'unavailable', 'failed', 'skipped']);
+export const VideoFilterSchema = z.enum(VIDEO_FILTERS);
 
 export const RunOutcomeSchema = z.discriminatedUnion('status', [
   z.object({
@@ -410,8 +425,6 @@ export type ScriptoriumApi = {
 };
 
 export type ExportFormat = z.infer<typeof ExportFormatSchema>;
-export type VideoStatus = z.infer<typeof VideoStatusSchema>;
-export type VideoFilter = z.infer<typeof VideoFilterSchema>;
 export type ItemCounts = z.infer<typeof ItemCountsSchema>;
 export type SourceEntry = z.infer<typeof SourceEntrySchema>;
 export type SourceLine = z.infer<typeof SourceLineSchema>;

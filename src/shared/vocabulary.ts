@@ -112,3 +112,99 @@ export const PAUSE_REASONS = [
   STOP_REASON.shutdown,
 ] as const satisfies readonly StopReason[];
 export type PauseReason = (typeof PAUSE_REASONS)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Videos and lists
+
+/** A video's state in a job. */
+export const ITEM_STATUSES = [
+  /** Still to fetch. */
+  'pending',
+  /** Its request is in flight. */
+  'fetching',
+  /** Its transcript is stored. */
+  'ok',
+  /** The service has no transcript for it (404): asked again only on request. */
+  'unavailable',
+  /** Its request failed after every retry, or was cut off (possibly charged): sent again only on request. */
+  'failed',
+  /** Left out by a selection filter, never charged. */
+  'skipped',
+] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+export const ITEM_STATUS = named(ITEM_STATUSES);
+
+/** Where a video's fetch ends. */
+export const FINAL_ITEM_STATUSES = [
+  ITEM_STATUS.ok,
+  ITEM_STATUS.unavailable,
+  ITEM_STATUS.failed,
+] as const satisfies readonly ItemStatus[];
+export type FinalItemStatus = (typeof FINAL_ITEM_STATUSES)[number];
+
+export function isFinalItemStatus(status: ItemStatus): status is FinalItemStatus {
+  return (FINAL_ITEM_STATUSES as readonly ItemStatus[]).includes(status);
+}
+
+/**
+ * What a corpus says of each video (index.csv's `status`, manifest.json's counts): its status in the
+ * job, a video in flight counted as pending (docs/product.md, "ZIP layout").
+ */
+export const CORPUS_STATUSES = [
+  ITEM_STATUS.ok,
+  ITEM_STATUS.unavailable,
+  ITEM_STATUS.failed,
+  ITEM_STATUS.skipped,
+  ITEM_STATUS.pending,
+] as const satisfies readonly ItemStatus[];
+export type CorpusStatus = (typeof CORPUS_STATUSES)[number];
+
+export function corpusStatusOf(status: ItemStatus): CorpusStatus {
+  return status === ITEM_STATUS.fetching ? ITEM_STATUS.pending : status;
+}
+
+/** Which of a job's videos a face lists: all, or those of one status (pending includes those in flight). */
+export const VIDEO_FILTERS = [
+  'all',
+  ITEM_STATUS.pending,
+  ITEM_STATUS.ok,
+  ITEM_STATUS.unavailable,
+  ITEM_STATUS.failed,
+  ITEM_STATUS.skipped,
+] as const;
+export type VideoFilter = (typeof VIDEO_FILTERS)[number];
+
+/** The codes Scriptorium gives a video itself; the service's own codes are kept as they come. */
+export const ITEM_CODE = {
+  /** Skipped: a selection filter left it out (the filter's words are its message). */
+  filteredOut: 'filter',
+  /** Skipped for now: its filters wait for its list's size (positions counted from the end). */
+  awaitingListSize: 'awaiting_list_size',
+  /** Failed: a forced stop cut its request off after it was sent (possibly charged). */
+  cutOff: 'interrupted',
+} as const;
+
+/** How far the walk of a playlist, channel or search has come. */
+export const LIST_STATUSES = [
+  /** Pages are still to be read (from its cursor). */
+  'pending',
+  /** Every page is read. */
+  'done',
+  /** The service said it does not exist (404). */
+  'unavailable',
+  /** A page could not be read; the next run reads it again from the cursor. */
+  'failed',
+] as const;
+export type ListStatus = (typeof LIST_STATUSES)[number];
+export const LIST_STATUS = named(LIST_STATUSES);
+
+/** Lists that could not be walked (counted in the manifest, listed in errors.csv); the next run tries again. */
+export const UNWALKED_LIST_STATUSES = [
+  LIST_STATUS.unavailable,
+  LIST_STATUS.failed,
+] as const satisfies readonly ListStatus[];
+export type UnwalkedListStatus = (typeof UNWALKED_LIST_STATUSES)[number];
+
+export function isUnwalkedList(status: ListStatus): status is UnwalkedListStatus {
+  return (UNWALKED_LIST_STATUSES as readonly ListStatus[]).includes(status);
+}

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CreditView, JobDetail, JobView } from '../../shared/contract';
-import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import { ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { withApp } from '../environment';
 
 export function registerJobsCommand(program: Command): void {
@@ -31,26 +31,14 @@ export function registerJobsCommand(program: Command): void {
 export function formatJobsTable(jobs: JobView[]): string {
   if (jobs.length === 0)
     return 'No jobs yet. Start one with `scriptorium export <source>... --out FILE.zip`.\n';
-  const header = [
-    'job',
-    'status',
-    'videos',
-    'ok',
-    'unavailable',
-    'failed',
-    'pending',
-    'credits',
-    'created',
-    'sources',
-  ];
+  // A column for each status a finished video can have, and one for those still to fetch.
+  const counted = [ITEM_STATUS.ok, ITEM_STATUS.unavailable, ITEM_STATUS.failed, ITEM_STATUS.pending] as const;
+  const header = ['job', 'status', 'videos', ...counted, 'credits', 'created', 'sources'];
   const rows = jobs.map((job) => [
     String(job.id),
     job.status.replace('_', ' '),
     String(job.counts.total),
-    String(job.counts.ok),
-    String(job.counts.unavailable),
-    String(job.counts.failed),
-    String(job.counts.pending),
+    ...counted.map((status) => String(job.counts[status])),
     String(job.creditsSpent),
     job.createdAt.slice(0, 16).replace('T', ' '),
     describeSources(job.sources),

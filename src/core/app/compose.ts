@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../../shared/contract';
-import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import { ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { realClock, type Clock } from '../api';
 import { Engine, paymentMeaning, type Logger } from '../engine';
 import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
@@ -178,7 +178,7 @@ function forwardEngineFacts(
     events.jobTouched(snapshot.jobId);
   });
   engine.on('item', ({ jobId, status }) => {
-    if (status !== 'fetching') events.videosTouched(jobId);
+    if (status !== ITEM_STATUS.fetching) events.videosTouched(jobId);
     events.jobTouched(jobId);
   });
   engine.on('page', ({ jobId, videos }) => {

@@ -8,7 +8,7 @@ import {
   type SourceLine,
 } from '../../shared/contract';
 import type { checkSources } from '../../shared/sources';
-import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import { isUnwalkedList, JOB_STATUS, LIST_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { describeFilters } from '../../shared/filters';
 import type { CreditStatus, Engine, EstimateResult, JobSummary, RunOutcome } from '../engine';
 
@@ -38,10 +38,6 @@ export function jobTitle(job: JobSummary): string {
   return named?.title ?? job.sources[0]?.input ?? `Job ${job.id}`;
 }
 
-function isUnwalked(status: string): boolean {
-  return status === 'failed' || status === 'unavailable';
-}
-
 export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
   const running = job.status === JOB_STATUS.running;
   return {
@@ -62,9 +58,9 @@ export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
       job.stopReason === null
         ? null
         : { reason: job.stopReason, code: job.stopCode, message: job.stopMessage },
-    sourcesWalked: job.walks.filter((walk) => walk.walkStatus !== 'pending').length,
+    sourcesWalked: job.walks.filter((walk) => walk.walkStatus !== LIST_STATUS.pending).length,
     sourcesTotal: job.walks.length,
-    sourcesFailed: job.walks.filter((walk) => isUnwalked(walk.walkStatus)).length,
+    sourcesFailed: job.walks.filter((walk) => isUnwalkedList(walk.walkStatus)).length,
     ratePerSecond: running ? pace.ratePerSecond : 0,
     etaSeconds: running ? pace.etaSeconds : null,
     runningIn: job.runningIn,

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
-import { JOB_STATUS, jobAllows, STOP_REASON, type JobAction, type StopReason } from '../../shared/vocabulary';
+import {
+  JOB_STATUS,
+  jobAllows,
+  LIST_STATUS,
+  STOP_REASON,
+  type JobAction,
+  type StopReason,
+} from '../../shared/vocabulary';
 import { exportRowsOf, languagesOfJob, type ExportRow } from '../store/export-rows';
 import {
   recoverFetchingItems,
@@ -124,7 +131,7 @@ export class Engine {
     const job = this.#record(jobId);
     const options = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
     const unwalked = sourcesOfJob(this.#deps.db, jobId).filter(
-      (source) => source.kind !== 'video' && source.walkStatus === 'pending',
+      (source) => source.kind !== 'video' && source.walkStatus === LIST_STATUS.pending,
     ).length;
     const transcripts = uncachedUnfinishedItems(this.#deps.db, jobId, {
       requestedLang: cacheLang(options.langs[0] ?? ORIGINAL_TRACK),
@@ -219,7 +226,7 @@ export class Engine {
       throw new Error('Engine.run needs a client: pass one to the Engine or in RunSettings.');
     const options = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
     const { db, clock } = this.#deps;
-    // Items left 'fetching' can only be a dead or lapsed holder's once the lease is ours. Walks
+    // Items left in flight can only be a dead or lapsed holder's once the lease is ours. Walks
     // that could not be done are tried again, each from its cursor: a list is never left half read.
     const lease = JobLease.take({ db, clock, owner: this.#leaseOwner }, jobId, () => {
       recoverFetchingItems(db, jobId);
@@ -378,8 +385,8 @@ export class Engine {
   }
 
   /**
-   * At start-up: items left 'fetching' and jobs left 'running' by a process that died go back
-   * to 'pending' and 'queued', and its lease is freed. Jobs that this engine or another live
+   * At start-up: items left in flight and jobs left running by a process that died are pending and
+   * queued again, and its lease is freed. Jobs that this engine or another live
    * process is running (per their lease) are left alone.
    */
   recover(): void {

@@ -13,9 +13,6 @@ export function paymentMeaning(code: string): string {
   return PAYMENT_MEANINGS[code] ?? `The service asked for payment (${code}): check your account`;
 }
 
-/** The item code of a request a forced stop cut off after it was sent (counted as `interrupted`). */
-export const CUT_OFF_CODE = 'interrupted';
-
 /** The message of a 422: the service refused a value that should have been checked before sending. */
 export const REJECTED_MESSAGE = 'the service rejected a value Scriptorium sent (a bug: please report it)';
 export const UNREADABLE_MESSAGE = 'unreadable response';

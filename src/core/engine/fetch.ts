@@ -7,8 +7,8 @@ import { finishItem, pendingItemsAfter, type FinalItemStatus, type PendingItem }
 import { recordCredit } from '../store/ledger';
 import { storeTranscript, type TranscriptKey } from '../store/transcripts';
 import { claimBatch, claimTranscript, releaseTranscriptClaim } from './claims';
-import { classifyFailure, CUT_OFF_CODE, isServiceTrouble } from './failures';
-import { STOP_REASON } from '../../shared/vocabulary';
+import { classifyFailure, isServiceTrouble } from './failures';
+import { ITEM_CODE, ITEM_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import type { RunContext } from './run-context';
 import { cacheLang, requestLang } from './spec';
 
@@ -112,7 +112,12 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
     }
     if (!announcedInFlight) {
       announcedInFlight = true;
-      ctx.emit('item', { jobId: ctx.jobId, itemId: item.id, videoId: item.videoId, status: 'fetching' });
+      ctx.emit('item', {
+        jobId: ctx.jobId,
+        itemId: item.id,
+        videoId: item.videoId,
+        status: ITEM_STATUS.fetching,
+      });
     }
     let response: ApiResponse<Transcript>;
     try {
@@ -144,14 +149,14 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
             releaseTranscriptClaim(ctx, key);
             continue; // free: try the next language
           }
-          finish(ctx, item, key, { ...failure, status: 'unavailable', attempts });
+          finish(ctx, item, key, { ...failure, status: ITEM_STATUS.unavailable, attempts });
           return;
         case 'uncertain':
           attempts += failure.attempts;
           finish(ctx, item, key, {
-            status: 'failed',
+            status: ITEM_STATUS.failed,
             attempts,
-            code: failure.cut ? CUT_OFF_CODE : null,
+            code: failure.cut ? ITEM_CODE.cutOff : null,
             message: failure.message,
             possiblyCharged: true,
           });
@@ -159,7 +164,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
           return;
         case 'final':
           attempts += failure.attempts;
-          finish(ctx, item, key, { ...failure, status: 'failed', attempts });
+          finish(ctx, item, key, { ...failure, status: ITEM_STATUS.failed, attempts });
           if (isServiceTrouble(failure)) noteServiceTrouble(ctx, failure.message);
           return;
       }
@@ -194,8 +199,9 @@ interface Finish {
 /** A video whose transcript another job (or an earlier run) stored: free, written with the next group. */
 function finishFromCache(ctx: RunContext, item: PendingItem, transcriptId: number, attempts: number): void {
   ctx.writer.add({
-    write: () => finishItem(ctx.db, item.id, { status: 'ok', attempts, transcriptId, at: ctx.now() }),
-    announce: () => announce(ctx, item, 'ok', false),
+    write: () =>
+      finishItem(ctx.db, item.id, { status: ITEM_STATUS.ok, attempts, transcriptId, at: ctx.now() }),
+    announce: () => announce(ctx, item, ITEM_STATUS.ok, false),
   });
 }
 
@@ -249,7 +255,7 @@ function storeFetched(
         body: response.text,
         fetchedAt: at,
       });
-      finishItem(ctx.db, item.id, { status: 'ok', attempts, transcriptId, at });
+      finishItem(ctx.db, item.id, { status: ITEM_STATUS.ok, attempts, transcriptId, at });
       if (response.charged) {
         recordCredit(ctx.db, {
           jobId: ctx.jobId,
@@ -261,7 +267,7 @@ function storeFetched(
       }
       releaseClaim(ctx.db, key, ctx.claimOwner);
     },
-    announce: () => announce(ctx, item, 'ok', response.charged),
+    announce: () => announce(ctx, item, ITEM_STATUS.ok, response.charged),
   });
 }
 

@@ -1,4 +1,4 @@
-import { JOB_STATUS } from '../../shared/vocabulary';
+import { JOB_STATUS, LIST_STATUS } from '../../shared/vocabulary';
 import type { Database } from '../store';
 import { itemCounts, insertItem, type ItemCounts } from '../store/items';
 import { insertJob, jobByKey, setJobStatus, type JobRecord } from '../store/jobs';
@@ -45,7 +45,7 @@ export function findOrCreateJobRow(
         });
         if (source.kind === 'video') {
           insertItem(db, { jobId, sourceId, position: 1, videoId: source.id, title: '', at });
-          setWalkStatus(db, sourceId, 'done', 1);
+          setWalkStatus(db, sourceId, LIST_STATUS.done, 1);
         }
       });
       return { jobId, created: true };
@@ -131,7 +131,7 @@ export function snapshotOf(
     jobId: job.id,
     status: job.status,
     counts: live.counts,
-    sourcesWalked: sources.filter((source) => source.walkStatus !== 'pending').length,
+    sourcesWalked: sources.filter((source) => source.walkStatus !== LIST_STATUS.pending).length,
     sourcesTotal: sources.length,
     ratePerSecond,
     etaSeconds: ratePerSecond > 0 ? Math.ceil(live.counts.pending / ratePerSecond) : null,

@@ -1,4 +1,11 @@
-import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import {
+  isFinalItemStatus,
+  isUnwalkedList,
+  ITEM_STATUS,
+  JOB_STATUS,
+  LIST_STATUS,
+  STOP_REASON,
+} from '../../shared/vocabulary';
 import type { Clock, TranscriptClient } from '../api/types';
 import type { Database } from '../store';
 import { BackgroundCheckpoints } from '../store/checkpoints';
@@ -130,16 +137,14 @@ export function completedOutcome(db: Database, jobId: number): RunOutcome {
 
 /** The job's lists that could not be walked (failed, or unavailable: a 404): the next run tries them again. */
 export function unwalkedLists(db: Database, jobId: number): number {
-  return sourcesOfJob(db, jobId).filter(
-    (source) => source.walkStatus === 'failed' || source.walkStatus === 'unavailable',
-  ).length;
+  return sourcesOfJob(db, jobId).filter((source) => isUnwalkedList(source.walkStatus)).length;
 }
 
 function hasWorkLeft(db: Database, jobId: number): boolean {
   const counts = itemCounts(db, jobId);
   return (
     counts.pending + counts.fetching > 0 ||
-    sourcesOfJob(db, jobId).some((source) => source.walkStatus === 'pending')
+    sourcesOfJob(db, jobId).some((source) => source.walkStatus === LIST_STATUS.pending)
   );
 }
 
@@ -274,7 +279,8 @@ export class JobRun {
       this.#count(event, payload);
       this.#options.emitter.emit(event, payload);
       if (event !== 'credit' && event !== 'wait') this.#progress++;
-      if (event === 'item' && 'status' in payload && payload.status !== 'fetching') this.#rate.record();
+      if (event === 'item' && 'status' in payload && payload.status !== ITEM_STATUS.fetching)
+        this.#rate.record();
       this.#throttle.poke();
     };
     return {
@@ -358,7 +364,7 @@ export class JobRun {
   #count<K extends RunFact>(event: K, payload: EngineEvents[K]): void {
     if (event === 'item') {
       const { status } = payload as EngineEvents['item'];
-      if (status === 'ok' || status === 'unavailable' || status === 'failed') {
+      if (isFinalItemStatus(status)) {
         this.#counts.pending -= 1;
         this.#counts[status] += 1;
       }

@@ -94,7 +94,7 @@ export interface EngineDeps {
   leaseOwner?: string;
 }
 
-/** Item counts as faces show them: 'pending' includes items with a request in flight. */
+/** Item counts as faces show them: pending includes items with a request in flight. */
 export interface ItemCountsView {
   total: number;
   pending: number;

@@ -1,3 +1,5 @@
+import type { CorpusStatus, UnwalkedListStatus } from '../../shared/vocabulary';
+
 /**
  * What a corpus can hold: the per-transcript formats (one folder each), and 'chunks' (one
  * chunks.jsonl of passages for retrieval).
@@ -23,10 +25,10 @@ export interface ExportVideo {
   /** The source as the user typed it. */
   source: string;
   /**
-   * 'pending' only in a corpus written before its job finished (paused for credits or budget);
-   * 'skipped' for a video a filter left out.
+   * Pending only in a corpus written before its job finished (paused for credits or budget);
+   * skipped for a video a filter left out.
    */
-  status: 'ok' | 'unavailable' | 'failed' | 'pending' | 'skipped';
+  status: CorpusStatus;
   /** ok only. */
   language?: string;
   /** ok only: how many segments the transcript has (segments.length, given apart: see below). */
@@ -39,7 +41,7 @@ export interface ExportVideo {
   segments?: ExportSegment[];
   /** ok only, when sent (snake_case as received). */
   metadata?: Record<string, unknown>;
-  /** Not ok only. For 'skipped', `code` is 'filter' and `message` names the filter that left it out. */
+  /** Not ok only. For a skipped video, `code` is ITEM_CODE.filteredOut and `message` names the filter. */
   httpStatus?: number;
   code?: string;
   message?: string;
@@ -75,8 +77,8 @@ export interface ExportSync {
 export interface ExportSourceFailure {
   /** The source as the user typed it. */
   source: string;
-  /** 'unavailable' when the service answered 404, else 'failed'. */
-  status: 'unavailable' | 'failed';
+  /** Unavailable when the service answered 404, else failed. */
+  status: UnwalkedListStatus;
   httpStatus?: number;
   code?: string;
   message: string;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { crc32 } from 'node:zlib';
 import { z } from 'zod';
+import { CORPUS_STATUSES } from '../../shared/vocabulary';
 import { CsvReader } from './csv-reader';
 import { systemErrorCode } from './errors';
 import { PATH_LIST_SEPARATOR } from './naming';
@@ -39,9 +40,6 @@ export class CorpusUnreadableError extends Error {
 
 /** `sha256  path` lines (a '*' in place of the second space marks binary mode, which changes nothing here). */
 const CHECKSUM_LINE = /^([0-9a-f]{64}) [ *](.+)$/;
-
-/** The statuses whose counts manifest.json gives and index.csv must match. */
-const COUNTED_STATUSES = ['ok', 'unavailable', 'failed', 'pending', 'skipped'] as const;
 
 /**
  * Checks a corpus ZIP as written by writeCorpus: every entry decompresses to bytes matching its CRC-32
@@ -228,7 +226,8 @@ function countDifferences(manifestText: string | undefined, index: IndexTally): 
   if (counts.videos !== index.rows) {
     differences.push(`counts: ${MANIFEST} says ${counts.videos} videos, ${INDEX} lists ${index.rows}`);
   }
-  for (const status of COUNTED_STATUSES) {
+  // The statuses whose counts manifest.json gives and index.csv must match.
+  for (const status of CORPUS_STATUSES) {
     const listed = index.counts.get(status) ?? 0;
     if (counts[status] !== listed) {
       differences.push(`counts: ${MANIFEST} says ${counts[status]} ${status}, ${INDEX} lists ${listed}`);

@@ -5,8 +5,6 @@ export type { DataDirContext } from './data-dir';
 export { NewerSchemaError, SCHEMA_VERSION, schemaVersion } from './migrate';
 export { StorageError, storageFailure } from './storage-error';
 export type { JobStatus, JobRecord } from './jobs';
-export { ITEM_STATUSES } from './items';
 export type { ItemStatus, ItemCounts } from './items';
-export { WALK_STATUSES } from './sources';
 export type { WalkStatus, SourceRecord } from './sources';
 export type { ExportRow } from './export-rows';

@@ -3,6 +3,9 @@ import type { CommandName, EventName } from './channels';
 import type { AppErrorSchema } from './errors';
 import { FiltersSchema } from './filters';
 import {
+  CHUNK_SECONDS,
+  CONCURRENCY,
+  EXPORT_FORMATS,
   ITEM_STATUSES,
   JOB_STATUS,
   JOB_STATUSES,
@@ -14,7 +17,9 @@ import {
 
 export { commandNames, eventNames, ipcChannel } from './channels';
 export type { CommandName, EventName } from './channels';
+export { EXPORT_FORMATS } from './vocabulary';
 export type {
+  ExportFormat,
   ItemStatus as VideoStatus,
   JobStatus,
   ListStatus,
@@ -36,12 +41,7 @@ export type {
 export const JobStatusSchema = z.enum(JOB_STATUSES);
 
 /** What a ZIP corpus holds: files per transcript (txt, json, srt, vtt) and passages (chunks.jsonl). */
-export const EXPORT_FORMATS = ['txt', 'json', 'srt', 'vtt', 'chunks'] as const;
 export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
-/** What an export writes unless asked otherwise: every per-transcript format (chunks on request). */
-export const DEFAULT_FORMATS = ['txt', 'json', 'srt', 'vtt'] as const satisfies ReadonlyArray<
-  (typeof EXPORT_FORMATS)[number]
->;
 
 /** A video's state in a job (src/shared/vocabulary.ts); 'fetching' has a request in flight. */
 export const VideoStatusSchema = z.enum(ITEM_STATUSES);
@@ -80,8 +80,8 @@ export const SourceLineSchema = z.object({
 /** How chunks.jsonl cuts transcripts into passages: a target length and an overlap, in seconds. */
 export const ChunkingSchema = z
   .object({
-    targetSeconds: z.number().int().min(5).max(3600),
-    overlapSeconds: z.number().int().min(0).max(3600),
+    targetSeconds: z.number().int().min(CHUNK_SECONDS.min).max(CHUNK_SECONDS.max),
+    overlapSeconds: z.number().int().min(0).max(CHUNK_SECONDS.max),
   })
   .refine((chunking) => chunking.overlapSeconds < chunking.targetSeconds, {
     message: 'the overlap must be shorter than the passages',
@@ -99,11 +99,11 @@ export const JobDraftSchema = z.object({
   sendMetadata: z.boolean(),
   maxVideos: z.number().int().positive().nullable(),
   budget: z.number().int().nonnegative().nullable(),
-  concurrency: z.number().int().min(1).max(64),
+  concurrency: z.number().int().min(CONCURRENCY.min).max(CONCURRENCY.max),
   formats: z.array(ExportFormatSchema).min(1),
   /** Selection filters (src/shared/filters.ts); none when left out. */
   filters: FiltersSchema.optional(),
-  /** For the chunks format; 60 s with 10 s of overlap when left out. */
+  /** For the chunks format; DEFAULT_CHUNKING (src/shared/vocabulary.ts) when left out. */
   chunking: ChunkingSchema.optional(),
 });
 
@@ -424,7 +424,6 @@ export type ScriptoriumApi = {
   on<N extends EventName>(event: N, listener: (payload: EventPayload<N>) => void): () => void;
 };
 
-export type ExportFormat = z.infer<typeof ExportFormatSchema>;
 export type ItemCounts = z.infer<typeof ItemCountsSchema>;
 export type SourceEntry = z.infer<typeof SourceEntrySchema>;
 export type SourceLine = z.infer<typeof SourceLineSchema>;

@@ -1,10 +1,13 @@
 /**
- * The words the layers share, each defined once, as data: a job's statuses and what each allows.
- * The store, the engine, the contract's schemas, the CLI and the renderer read them from here, and
- * eslint/vocabulary.js reports a value spelled out anywhere else in src/. Code names a value through
+ * The words and numbers the layers share, each defined once, as data: a job's statuses and the
+ * actions each allows, why a job stopped, the statuses of videos, lists and corpora, and a job's
+ * limits and defaults. The store, the engine, the export, the contract's schemas, the CLI and the
+ * renderer read them from here, and eslint/vocabulary.js reports a status or a reason spelled out
+ * anywhere else in src/. Code names a value through
  * its object (`JOB_STATUS.completed`), so that a word that changes here changes everywhere.
  * Free of packages, so that the renderer and the sandboxed preload can load it.
  */
+import { ORIGINAL_TRACK } from './limits';
 
 /** `{ a: 'a', b: 'b' }` from `['a', 'b']`: each value under its own name. */
 function named<const T extends string>(values: readonly T[]): { readonly [K in T]: K } {
@@ -208,3 +211,39 @@ export type UnwalkedListStatus = (typeof UNWALKED_LIST_STATUSES)[number];
 export function isUnwalkedList(status: ListStatus): status is UnwalkedListStatus {
   return (UNWALKED_LIST_STATUSES as readonly ListStatus[]).includes(status);
 }
+
+// ---------------------------------------------------------------------------------------------
+// A job's limits and defaults: the CLI's options, the window's forms, the contract's schemas, the
+// engine's stored settings and the export all take them from here.
+
+/** Transcript requests in flight at once. */
+export const CONCURRENCY = { min: 1, max: 64, default: 4 } as const;
+
+/** The longest span of a passage of chunks.jsonl, in seconds; its overlap is at least 0 and shorter. */
+export const CHUNK_SECONDS = { min: 5, max: 3600 } as const;
+
+/** How chunks.jsonl cuts transcripts when a job does not say. */
+export const DEFAULT_CHUNKING = { targetSeconds: 60, overlapSeconds: 10 } as const;
+
+/** What a ZIP corpus can hold, in the order its entries appear: a file per transcript, and passages. */
+export const EXPORT_FORMATS = ['txt', 'json', 'srt', 'vtt', 'chunks'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The formats written as a file per transcript, one folder each. */
+export const FILE_FORMATS = ['txt', 'json', 'srt', 'vtt'] as const satisfies readonly ExportFormat[];
+export type FileFormat = (typeof FILE_FORMATS)[number];
+
+/** The formats that need the segments' times: none of them can be written with --no-timestamps. */
+export const TIMED_FORMATS = ['srt', 'vtt', 'chunks'] as const satisfies readonly ExportFormat[];
+
+export function needsTimestamps(format: ExportFormat): boolean {
+  return (TIMED_FORMATS as readonly ExportFormat[]).includes(format);
+}
+
+/** What an export writes unless asked otherwise: every file format (chunks on request), or those without times. */
+export function defaultFormats(includeTimestamp = true): FileFormat[] {
+  return FILE_FORMATS.filter((format) => includeTimestamp || !needsTimestamps(format));
+}
+
+/** The languages a job asks for unless told: the video's original track. */
+export const DEFAULT_LANGUAGES = ORIGINAL_TRACK;

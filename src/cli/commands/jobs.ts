@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CreditView, JobDetail, JobView } from '../../shared/contract';
-import { ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import { DEFAULT_LANGUAGES, ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { withApp } from '../environment';
 
 export function registerJobsCommand(program: Command): void {
@@ -77,7 +77,7 @@ function describeStop({ job, options }: JobDetail): string {
         ? `finished with ${job.counts.failed} failed video(s) and ${job.sourcesFailed} list(s) not walked`
         : `${job.status.replace('_', ' ')}: ${job.stop.message ?? job.stop.reason}`;
   const flags = [
-    options.languages.join(',') === 'orig' ? '' : `--lang ${options.languages.join(',')}`,
+    options.languages.join(',') === DEFAULT_LANGUAGES ? '' : `--lang ${options.languages.join(',')}`,
     options.includeTimestamp ? '' : '--no-timestamps',
     options.sendMetadata ? '' : '--no-metadata',
     options.maxVideos === null ? '' : `--max-videos ${options.maxVideos}`,

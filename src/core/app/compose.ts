@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../../shared/contract';
-import { ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import { CONCURRENCY, ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { realClock, type Clock } from '../api';
 import { Engine, paymentMeaning, type Logger } from '../engine';
 import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
@@ -59,7 +59,7 @@ export interface ScriptoriumApp {
 }
 
 /** Enough keep-alive connections for the most requests a job may have in flight, and its list pages. */
-const CONNECTIONS = 64 + 2;
+const CONNECTIONS = CONCURRENCY.max + 2;
 
 /** Opens the database, recovers what a stopped process left, and wires the engine to the faces. */
 export function openApp(options: AppOptions): ScriptoriumApp {

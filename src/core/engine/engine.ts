@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
 import {
+  CONCURRENCY,
   JOB_STATUS,
   jobAllows,
   LIST_STATUS,
@@ -92,7 +93,7 @@ export class JobRunningError extends Error {
 
 /** The numbers of RunSettings; the objects (signal, client, pacer) are passed through. */
 const RunLimitsSchema = z.object({
-  concurrency: z.number().int().positive(),
+  concurrency: z.number().int().min(CONCURRENCY.min).max(CONCURRENCY.max),
   budget: z.number().int().nonnegative().optional(),
 });
 

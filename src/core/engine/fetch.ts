@@ -8,7 +8,7 @@ import { recordCredit } from '../store/ledger';
 import { storeTranscript, type TranscriptKey } from '../store/transcripts';
 import { claimBatch, claimTranscript, releaseTranscriptClaim } from './claims';
 import { classifyFailure, isServiceTrouble } from './failures';
-import { ITEM_CODE, ITEM_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import { DEFAULT_LANGUAGES, ITEM_CODE, ITEM_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import type { RunContext } from './run-context';
 import { cacheLang, requestLang } from './spec';
 
@@ -80,7 +80,7 @@ export async function fetchItems(ctx: RunContext, walkFinished: () => boolean): 
 function keyOf(ctx: RunContext, item: PendingItem, langIndex: number): TranscriptKey {
   return {
     videoId: item.videoId,
-    requestedLang: cacheLang(ctx.options.langs[langIndex] ?? 'orig'),
+    requestedLang: cacheLang(ctx.options.langs[langIndex] ?? DEFAULT_LANGUAGES),
     includeTimestamp: ctx.options.includeTimestamp,
     sendMetadata: ctx.options.sendMetadata,
   };

@@ -9,7 +9,7 @@ export type { JobStatus, ItemStatus, WalkStatus };
 export type { ExportRow } from '../store';
 
 export interface JobOptions {
-  /** Language preference, tried in order for each video; 'orig' = the original track (no lang parameter). Default ['orig']. */
+  /** Language preference, tried in order for each video; ORIGINAL_TRACK = no lang parameter. Default [DEFAULT_LANGUAGES]. */
   langs: string[];
   includeTimestamp: boolean;
   sendMetadata: boolean;
@@ -27,7 +27,7 @@ export interface JobSpec {
 }
 
 export interface RunSettings {
-  /** Transcript requests in flight at once. Default 4. */
+  /** Transcript requests in flight at once. Default: CONCURRENCY.default. */
   concurrency?: number;
   /** Credits this job may spend in total, over all its runs. Default: no limit. */
   budget?: number;

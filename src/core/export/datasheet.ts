@@ -1,3 +1,4 @@
+import { FILE_FORMATS } from '../../shared/vocabulary';
 import { PLACEHOLDER_AUTHOR } from './citation';
 import type { Chunking } from './chunks';
 import { CHUNK_FIELDS, ERRORS_FIELDS, INDEX_FIELDS, TRANSCRIPT_FIELDS } from './corpus-schema';
@@ -128,7 +129,7 @@ function counts(input: ExportInput): string[] {
 }
 
 function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
-  const folders = (['txt', 'json', 'srt', 'vtt'] as const).filter((format) => formats.includes(format));
+  const folders = FILE_FORMATS.filter((format) => formats.includes(format));
   const chunks = formats.includes('chunks');
   return [
     '## Files',

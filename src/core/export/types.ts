@@ -1,13 +1,7 @@
-import type { CorpusStatus, UnwalkedListStatus } from '../../shared/vocabulary';
+import type { CorpusStatus, ExportFormat, UnwalkedListStatus } from '../../shared/vocabulary';
 
-/**
- * What a corpus can hold: the per-transcript formats (one folder each), and 'chunks' (one
- * chunks.jsonl of passages for retrieval).
- */
-export type ExportFormat = 'txt' | 'json' | 'srt' | 'vtt' | 'chunks';
-
-/** Every format, in the order their entries appear in the ZIP. */
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['txt', 'json', 'srt', 'vtt', 'chunks'];
+export { EXPORT_FORMATS } from '../../shared/vocabulary';
+export type { ExportFormat };
 
 /** One caption segment; times are seconds exactly as the service sent them. */
 export interface ExportSegment {
@@ -132,7 +126,7 @@ export interface ExportInput {
   videos(): Iterable<ExportVideo>;
   /** Sources that could not be walked; each is a row of errors.csv. Default: none. */
   failedSources?: ExportSourceFailure[];
-  /** How chunks.jsonl cuts transcripts into passages (format 'chunks'). Default 60 s, 10 s of overlap. */
+  /** How chunks.jsonl cuts transcripts into passages (format 'chunks'). Default: DEFAULT_CHUNKING. */
   chunking?: { targetSeconds: number; overlapSeconds: number };
   /** The job's syncs, oldest first. Default: none. */
   syncs?: ExportSync[];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CommandName, EventName } from './channels';
-import type { AppErrorSchema } from './errors';
+import { AppErrorSchema } from './errors';
 import { FiltersSchema } from './filters';
 import {
   CHUNK_SECONDS,
@@ -406,6 +406,12 @@ export type EventPayload<N extends EventName> = z.infer<(typeof events)[N]>;
  * (errors never travel as bare text).
  */
 export type Answer<T> = { ok: true; value: T } | { ok: false; error: z.infer<typeof AppErrorSchema> };
+
+/** An answer as it arrives over a transport, before the face reads its value. */
+export const AnswerSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: AppErrorSchema }),
+]);
 
 /**
  * What the Electron preload exposes: one function per command that resolves with the answer

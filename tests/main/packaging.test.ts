@@ -262,10 +262,12 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
     );
     expect((completed['payload'] as JobView).counts).toMatchObject({ total: 12, ok: captioned, pending: 0 });
 
-    const destination = await desktop.request<string>('invoke', {
+    // The desktop bridge answers envelopes, as the contract's channels do.
+    const chosen = await desktop.request<Answer<string>>('invoke', {
       channel: desktopChannel.chooseExportPath,
       input: 'Packaged',
     });
+    const destination = chosen.ok ? chosen.value : '';
     expect(destination).toBe(join(downloads, 'chosen-corpus.zip'));
     await command(desktop, 'exportJob', { jobId: job.id, formats: ['txt', 'json'], destination });
     expect((await readZip(destination)).manifest).toMatchObject({ counts: { videos: 12, ok: captioned } });

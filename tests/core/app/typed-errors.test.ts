@@ -7,7 +7,7 @@ import { ContractError } from '../../../src/shared/contract-error';
 import { ERROR_CODES, type ErrorCode } from '../../../src/shared/errors';
 import { startWebServer, type RunningWebServer } from '../../../src/web/server';
 import { tempDir } from '../../support/cli';
-import { FACES, overHttp, type Connected } from '../../support/transports';
+import { FACES, overHttp, overIpc, type Connected } from '../../support/transports';
 
 // Every failure a face can see is a ContractError with its code, whichever way the face reaches the
 // app; and what the way itself refuses or loses (browser mode's server, a dropped connection) too.
@@ -65,6 +65,18 @@ describe.each(FACES)('over %s', (_name, connect) => {
     face = await connect(open());
     expect((await failure(face.api.jobDetail({ jobId: -1 }))).code).toBe('invalid_input');
     expect((await failure(face.api.jobDetail({ jobId: 7 }))).code).toBe('job_not_found');
+  });
+});
+
+describe('Electron IPC', () => {
+  it('a main process that no longer answers (the app closing) is unreachable', async () => {
+    const ipc = await overIpc(open());
+    await ipc.close();
+    const error = await failure(ipc.api.listJobs({}));
+    expect([error.code, error.message]).toEqual([
+      'unreachable',
+      expect.stringMatching(/lost its connection/),
+    ]);
   });
 });
 

@@ -5,6 +5,7 @@ import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ProgressBar } from '../../components/ProgressBar';
 import { describeError } from '../../lib/errors';
+import { desktop } from '../../transport';
 import { formatBytes, formatCount } from '../../lib/format';
 import { exportsStore, useExports } from '../../stores';
 import type { ExportState } from '../../stores/exports';
@@ -35,7 +36,7 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
   const [formats, setFormats] = useState<ExportFormat[]>(job.formats);
   const [problem, setProblem] = useState<string | null>(null);
   const state = useExports((exports) => exports.byJob[job.id]);
-  const desktop = window.scriptoriumDesktop;
+  const os = desktop();
 
   const close = () => {
     if (state?.phase !== 'writing') exportsStore.getState().forget(job.id);
@@ -48,9 +49,9 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
     }
     setProblem(null);
     let destination: string | null = null;
-    if (desktop !== undefined) {
+    if (os !== undefined) {
       try {
-        destination = await desktop.chooseExportPath(suggestedName(job));
+        destination = await os.chooseExportPath(suggestedName(job));
       } catch (error) {
         setProblem(describeError(error).message);
         return;
@@ -95,7 +96,7 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
               Close
             </button>
             <button type="button" className="button-primary" onClick={() => void start()}>
-              {desktop === undefined ? 'Export ZIP' : 'Choose where to save…'}
+              {os === undefined ? 'Export ZIP' : 'Choose where to save…'}
             </button>
           </div>
         </>
@@ -113,7 +114,7 @@ function ExportOutcome({
   state: Exclude<ExportState, { phase: 'failed' }>;
   onClose(): void;
 }) {
-  const desktop = window.scriptoriumDesktop;
+  const os = desktop();
   if (state.phase === 'writing') {
     return (
       <>
@@ -163,11 +164,11 @@ function ExportOutcome({
             Download {result.fileName}
           </a>
         ) : (
-          desktop !== undefined && (
+          os !== undefined && (
             <button
               type="button"
               className="button-primary"
-              onClick={() => void desktop.showInFolder(result.path ?? '')}
+              onClick={() => void os.showInFolder(result.path ?? '')}
             >
               Show in folder
             </button>

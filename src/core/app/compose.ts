@@ -116,7 +116,7 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   const handlers = createHandlers(ctx);
 
   forwardEngineFacts(engine, events, paces, () => readSettings(db).billingUrl);
-  const watcher = options.watch ? watchOtherProcesses(ctx, paces, () => runner?.wake()) : undefined;
+  const watcher = options.watch ? watchOtherProcesses(ctx, clock, paces, () => runner?.wake()) : undefined;
   if (options.runner) {
     runner = new JobRunner({
       queued: () => engine.queuedJobIds(),
@@ -197,16 +197,18 @@ function forwardEngineFacts(
 /**
  * Tells faces what another process (the CLI beside the window) changes: each job whose state moved
  * since the last look, the videos it finished, the credits; and a runner wakes for jobs queued there.
- * The pace of a job run elsewhere is measured from its finished videos between two looks.
+ * The pace of a job run elsewhere is measured from its finished videos between two looks, on the
+ * app's clock.
  */
 function watchOtherProcesses(
   ctx: AppContext,
+  clock: Clock,
   paces: Map<number, JobPace>,
   wake: () => void,
 ): DatabaseWatcher {
   const seen = new Map<number, { mark: string; done: number; at: number }>();
   return new DatabaseWatcher(ctx.db, () => {
-    const now = Date.now();
+    const now = clock.now();
     const jobs = ctx.engine.listJobs();
     for (const job of jobs) {
       const done = job.counts.ok + job.counts.unavailable + job.counts.failed + job.counts.skipped;

@@ -121,6 +121,7 @@ export function openApp(options: AppOptions): ScriptoriumApp {
     runner = new JobRunner({
       queued: () => engine.queuedJobIds(),
       logger,
+      clock,
       run: async (jobId) => {
         try {
           await handlers.runJob({ jobId });

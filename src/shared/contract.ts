@@ -279,7 +279,10 @@ export const commands = {
   /**
    * Stops a running job: no new request, those in flight finish and are kept (at most 10 s).
    * `force` cuts them at once (they count as possibly charged); `interrupted` records an
-   * interruption (Ctrl+C) rather than the user's pause.
+   * interruption (Ctrl+C) rather than the user's pause. Also stops the job's exports under way, of
+   * any status: each fails with `interrupted`, its target left as it was (the CLI's Ctrl+C while the
+   * ZIP is written relies on it). A job at rest is paused only if its status allows it
+   * (src/shared/vocabulary.ts).
    */
   pauseJob: {
     input: JobRef.extend({ force: z.boolean().optional(), interrupted: z.boolean().optional() }),

@@ -1,3 +1,4 @@
+import { DURABILITY_PROMISE } from '../../shared/durability';
 import { FILE_FORMATS } from '../../shared/vocabulary';
 import { PLACEHOLDER_AUTHOR } from './citation';
 import type { Chunking } from './chunks';
@@ -120,6 +121,8 @@ function counts(input: ExportInput): string[] {
     ...listOr(languages, '- (not recorded)'),
     '',
     `Credits spent: ${credits_spent}${possibly}.`,
+    '',
+    DURABILITY_PROMISE,
     '',
     'Syncs (each brought the job up to date with its playlists and channels):',
     '',

@@ -279,7 +279,11 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
     expect(files).toContain(join(userData, KEY_FILE));
     expect(files.filter((file) => readFileSync(file).includes(key))).toEqual([]);
     const keychain = fakeSafeStorage({ secret: Buffer.from(secret, 'hex') });
-    expect(keychain.decryptString(readFileSync(join(userData, KEY_FILE)))).toBe(sim.key);
+    // The key is kept with the address it was saved for (it goes nowhere else).
+    expect(JSON.parse(keychain.decryptString(readFileSync(join(userData, KEY_FILE))))).toEqual({
+      key: sim.key,
+      serviceUrl: sim.url,
+    });
     expect(desktop.stderr()).not.toContain(sim.key);
   });
 });

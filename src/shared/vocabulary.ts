@@ -3,9 +3,9 @@
  * actions each allows, why a job stopped, the statuses of videos, lists and corpora, and a job's
  * limits and defaults. The store, the engine, the export, the contract's schemas, the CLI and the
  * renderer read them from here, and eslint/vocabulary.js reports a status or a reason spelled out
- * anywhere else in src/. Code names a value through
- * its object (`JOB_STATUS.completed`), so that a word that changes here changes everywhere.
- * Free of packages, so that the renderer and the sandboxed preload can load it.
+ * anywhere else in src/. Code names a value through its object (`JOB_STATUS.completed`), so that a
+ * word that changes here changes everywhere. Free of packages, so that the renderer and the
+ * sandboxed preload can load it.
  */
 import { ORIGINAL_TRACK } from './limits';
 

@@ -23,7 +23,7 @@ export interface HttpTransportOptions {
 const RECONNECT_MS = 1_000;
 
 /** What a face says when browser mode's server does not answer at all. */
-export const UNREACHABLE_MESSAGE =
+const UNREACHABLE_MESSAGE =
   'Scriptorium cannot be reached. If it runs in a terminal (scriptorium ui), check that it is still running, then reload this page.';
 
 /**

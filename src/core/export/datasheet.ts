@@ -1,3 +1,5 @@
+import { DURABILITY_PROMISE } from '../../shared/durability';
+import { FILE_FORMATS } from '../../shared/vocabulary';
 import { PLACEHOLDER_AUTHOR } from './citation';
 import type { Chunking } from './chunks';
 import { CHUNK_FIELDS, ERRORS_FIELDS, INDEX_FIELDS, TRANSCRIPT_FIELDS } from './corpus-schema';
@@ -120,6 +122,8 @@ function counts(input: ExportInput): string[] {
     '',
     `Credits spent: ${credits_spent}${possibly}.`,
     '',
+    DURABILITY_PROMISE,
+    '',
     'Syncs (each brought the job up to date with its playlists and channels):',
     '',
     ...listOr(syncs, '- none.'),
@@ -128,7 +132,7 @@ function counts(input: ExportInput): string[] {
 }
 
 function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
-  const folders = (['txt', 'json', 'srt', 'vtt'] as const).filter((format) => formats.includes(format));
+  const folders = FILE_FORMATS.filter((format) => formats.includes(format));
   const chunks = formats.includes('chunks');
   return [
     '## Files',

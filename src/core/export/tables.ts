@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { ITEM_STATUS } from '../../shared/vocabulary';
 import { PATH_LIST_SEPARATOR } from './naming';
 import { withoutControls } from './plain-text';
 import { videoUrl } from './records';
@@ -102,7 +103,7 @@ export interface WrittenTranscript {
  * Status is ok, unavailable, failed, skipped, or pending in a corpus written before its job finished.
  */
 export function indexRow(video: ExportVideo, written: WrittenTranscript | undefined): string {
-  const ok = video.status === 'ok';
+  const ok = video.status === ITEM_STATUS.ok;
   const { listing } = video;
   return csvRecord([
     videoIdCell(video.videoId),
@@ -144,7 +145,7 @@ export function* errorsCsv(
     ]);
   }
   for (const video of videos) {
-    if (video.status === 'ok') continue;
+    if (video.status === ITEM_STATUS.ok) continue;
     yield csvRecord([
       videoIdCell(video.videoId),
       video.status,

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { JobView } from '../../../../shared/contract';
+import { JOB_STATUS } from '../../../../shared/vocabulary';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError, type ShownError } from '../../lib/errors';
 import { availableActions } from '../../lib/job-state';
@@ -81,7 +82,7 @@ export function JobActions({ job, onDeleted }: JobActionsProps) {
             onClick={primary === 'resume' ? resume : pause}
             {...busyProps(primary)}
           >
-            {primary === 'pause' ? 'Pause' : job.status === 'draft' ? 'Start' : 'Resume'}
+            {primary === 'pause' ? 'Pause' : job.status === JOB_STATUS.draft ? 'Start' : 'Resume'}
           </button>
         )}
         {secondaryPause && (

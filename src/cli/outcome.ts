@@ -64,8 +64,8 @@ function unfinishedRun(
     case JOB_STATUS.cancelled:
       return {
         code: ExitCode.paused,
-        why: 'The job was cancelled.',
-        next: 'Run the same command again to resume it.',
+        why: 'The job was cancelled: nothing more is bought, and what it bought is kept.',
+        next: 'Running the same command again starts it again, buying only what it lacks.',
       };
   }
 }

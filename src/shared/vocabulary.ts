@@ -32,7 +32,10 @@ export const JOB_STATUSES = [
   'completed',
   /** The key was refused, or an unexpected error stopped it. */
   'failed',
-  /** The user cancelled it; it continues only when asked again. */
+  /**
+   * The user cancelled it: stopped for good, what it bought kept (and exportable). Only asking for
+   * the same job again (the same sources and options, from New job or the CLI) makes it a draft again.
+   */
   'cancelled',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -58,7 +61,8 @@ export type JobAction = (typeof JOB_ACTIONS)[number];
  * The one table of which action each status allows, read by the engine (which refuses the rest)
  * and by the renderer (which offers only these buttons). A failed job is not paused: it is not
  * running and will not run by itself, and pausing it would only replace why it failed (the refused
- * key) with "you paused it". Only the process that runs a job can pause or cancel it while it runs.
+ * key) with "you paused it". A cancelled job is stopped for good: nothing resumes it (docs/product.md).
+ * Only the process that runs a job can pause or cancel it while it runs.
  */
 const ALLOWED_ACTIONS: { readonly [S in JobStatus]: readonly JobAction[] } = {
   draft: ['resume', 'cancel', 'delete'],
@@ -68,7 +72,7 @@ const ALLOWED_ACTIONS: { readonly [S in JobStatus]: readonly JobAction[] } = {
   waiting_credits: ['pause', 'resume', 'cancel', 'delete'],
   completed: ['sync', 'delete'],
   failed: ['resume', 'cancel', 'delete'],
-  cancelled: ['resume', 'delete'],
+  cancelled: ['delete'],
 };
 
 export function jobAllows(status: JobStatus, action: JobAction): boolean {

@@ -85,7 +85,9 @@ function describeStop(detail: JobDetail): string {
   const args = continueArguments(detail, detail.exportPath ?? 'FILE.zip');
   if (job.counts.failed > 0) args.push('--retry-failed');
   const command = [invocation(), ...args].map(shellQuote).join(' ');
-  const lines = [`Job ${job.id} ${whyItStopped(job)}.`, `  Continue with: ${command}`];
+  // A cancelled job is stopped for good: its command starts it again rather than continuing it.
+  const next = job.status === JOB_STATUS.cancelled ? 'Start it again with' : 'Continue with';
+  const lines = [`Job ${job.id} ${whyItStopped(job)}.`, `  ${next}: ${command}`];
   if (stoppedForBudget)
     lines.push(`  (with a --budget larger than its ${job.budget ?? 0} credits, to buy more)`);
   if (job.sources.length > SOURCES_ON_THE_LINE)

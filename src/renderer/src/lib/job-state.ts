@@ -82,7 +82,7 @@ export function describeStop(job: JobView): string | null {
     case STOP_REASON.interrupted:
       return 'It was interrupted; everything done so far is saved. Resume continues where it stopped.';
     case STOP_REASON.cancelled:
-      return 'You cancelled it. Resume continues where it stopped; nothing fetched is bought again.';
+      return 'You cancelled it: nothing more is bought. What it bought is kept, and Export writes it. To go on after all, start the same sources again from New job.';
     case STOP_REASON.setup:
       return `${sentence(message || 'Something is missing before it can run')} Then press Resume.`;
     case STOP_REASON.retry:

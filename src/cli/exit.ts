@@ -42,6 +42,9 @@ const EXIT_FOR_ERROR: Record<ErrorCode, ExitCodeValue> = {
   data_folder_unusable: ExitCode.storage,
   interrupted: ExitCode.interrupted,
   internal: ExitCode.internal,
+  // Never in the CLI, which runs the app in its own process: were one to reach it, it would be a bug.
+  unreachable: ExitCode.internal,
+  access_refused: ExitCode.internal,
 };
 
 export function exitCodeFor(code: ErrorCode): ExitCodeValue {

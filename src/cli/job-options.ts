@@ -1,16 +1,20 @@
 import type { Command } from 'commander';
-import {
-  DEFAULT_FORMATS,
-  EXPORT_FORMATS,
-  JobNameSchema,
-  type ExportFormat,
-  type JobDetail,
-  type JobDraft,
-  type SourceEntry,
-} from '../shared/contract';
+import { JobNameSchema, type JobDetail, type JobDraft, type SourceEntry } from '../shared/contract';
 import { checkFilters, type Filters } from '../shared/filters';
 import { parseLangPreference } from '../shared/limits';
 import { sourceEntry } from '../shared/source-files';
+import {
+  CHUNK_SECONDS,
+  CONCURRENCY,
+  DEFAULT_CHUNKING,
+  DEFAULT_LANGUAGES,
+  defaultFormats,
+  EXPORT_FORMATS,
+  FILE_FORMATS,
+  needsTimestamps,
+  TIMED_FORMATS,
+  type ExportFormat,
+} from '../shared/vocabulary';
 import { ArgumentError } from './argument-error';
 import { readSourceFile } from './source-file';
 
@@ -66,9 +70,12 @@ export function addJobOptions(command: Command): Command {
     .option('--no-metadata', 'do not ask for video metadata')
     .option(
       '--formats <list>',
-      'formats to write: txt,json,srt,vtt (default all four), and chunks (chunks.jsonl, for retrieval)',
+      `formats to write: ${FILE_FORMATS.join(',')} (default all four), and chunks (chunks.jsonl, for retrieval)`,
     )
-    .option('--concurrency <n>', 'transcript requests in flight at once (default 4)')
+    .option(
+      '--concurrency <n>',
+      `transcript requests in flight at once, ${CONCURRENCY.min} to ${CONCURRENCY.max} (default ${CONCURRENCY.default})`,
+    )
     .option('--max-videos <n>', 'at most this many videos from each playlist, channel or search')
     .option('--budget <n>', 'credits this job may spend in total')
     .option('--match-title <regex>', 'only videos whose title matches (case-insensitive)')
@@ -86,8 +93,14 @@ export function addJobOptions(command: Command): Command {
     )
     .option('--items <spec>', "positions within each list, as yt-dlp's --playlist-items: 1-50,100,-10:")
     .option('--skip-uncaptioned', 'leave out videos the listing says have no captions (saves a request each)')
-    .option('--chunk-seconds <n>', 'length of the passages of the chunks format (default 60)')
-    .option('--chunk-overlap <n>', 'seconds shared by consecutive passages of the chunks format (default 10)')
+    .option(
+      '--chunk-seconds <n>',
+      `length of the passages of the chunks format, ${CHUNK_SECONDS.min} to ${CHUNK_SECONDS.max} (default ${DEFAULT_CHUNKING.targetSeconds})`,
+    )
+    .option(
+      '--chunk-overlap <n>',
+      `seconds shared by consecutive passages of the chunks format (default ${DEFAULT_CHUNKING.overlapSeconds})`,
+    )
     .option('--name <text>', 'what to call the job (not part of what makes it the same job)')
     .option('--base-url <url>', 'the service address (or TRANSCRIPT_API_BASE_URL)')
     .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)');
@@ -95,7 +108,7 @@ export function addJobOptions(command: Command): Command {
 
 export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRequest {
   const langs =
-    raw.lang === undefined ? { ok: true as const, langs: ['orig'] } : parseLangPreference(raw.lang);
+    raw.lang === undefined ? parseLangPreference(DEFAULT_LANGUAGES) : parseLangPreference(raw.lang);
   if (!langs.ok) throw new ArgumentError(`--lang ${raw.lang}: ${langs.reason}`);
   const formats = parseFormats(raw.formats, raw.timestamps);
   const sources: SourceEntry[] = sourceArgs.map((text, index) => sourceEntry(`argument ${index + 1}`, text));
@@ -116,7 +129,9 @@ export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRe
       maxVideos: raw.maxVideos === undefined ? null : parseWholeNumber('--max-videos', raw.maxVideos, 1),
       budget: raw.budget === undefined ? null : parseWholeNumber('--budget', raw.budget, 0),
       concurrency:
-        raw.concurrency === undefined ? 4 : parseWholeNumber('--concurrency', raw.concurrency, 1, 64),
+        raw.concurrency === undefined
+          ? CONCURRENCY.default
+          : parseWholeNumber('--concurrency', raw.concurrency, CONCURRENCY.min, CONCURRENCY.max),
       formats,
       ...optionalField('filters', parseFilters(raw)),
       ...optionalField('chunking', parseChunking(raw)),
@@ -163,9 +178,13 @@ function parseFilters(raw: RawJobOptions): Filters | undefined {
 function parseChunking(raw: RawJobOptions): JobDraft['chunking'] {
   if (raw.chunkSeconds === undefined && raw.chunkOverlap === undefined) return undefined;
   const targetSeconds =
-    raw.chunkSeconds === undefined ? 60 : parseWholeNumber('--chunk-seconds', raw.chunkSeconds, 5, 3600);
+    raw.chunkSeconds === undefined
+      ? DEFAULT_CHUNKING.targetSeconds
+      : parseWholeNumber('--chunk-seconds', raw.chunkSeconds, CHUNK_SECONDS.min, CHUNK_SECONDS.max);
   const overlapSeconds =
-    raw.chunkOverlap === undefined ? 10 : parseWholeNumber('--chunk-overlap', raw.chunkOverlap, 0, 3600);
+    raw.chunkOverlap === undefined
+      ? DEFAULT_CHUNKING.overlapSeconds
+      : parseWholeNumber('--chunk-overlap', raw.chunkOverlap, 0, CHUNK_SECONDS.max);
   if (overlapSeconds >= targetSeconds) {
     throw new ArgumentError(
       `--chunk-overlap ${overlapSeconds} must be shorter than --chunk-seconds ${targetSeconds}.`,
@@ -175,7 +194,7 @@ function parseChunking(raw: RawJobOptions): JobDraft['chunking'] {
 }
 
 function parseFormats(value: string | undefined, timestamps: boolean): ExportFormat[] {
-  if (value === undefined) return timestamps ? [...DEFAULT_FORMATS] : ['txt', 'json'];
+  if (value === undefined) return defaultFormats(timestamps);
   const requested = value.split(',').map((format) => format.trim().toLowerCase());
   const known: ReadonlySet<string> = new Set(EXPORT_FORMATS);
   const unknown = requested.filter((format) => !known.has(format));
@@ -185,9 +204,9 @@ function parseFormats(value: string | undefined, timestamps: boolean): ExportFor
     );
   }
   const formats = EXPORT_FORMATS.filter((format) => requested.includes(format));
-  if (!timestamps && formats.some((format) => format === 'srt' || format === 'vtt' || format === 'chunks')) {
+  if (!timestamps && formats.some(needsTimestamps)) {
     throw new ArgumentError(
-      '--formats srt, vtt and chunks need timestamps: drop --no-timestamps or ask for txt,json only.',
+      `--formats ${TIMED_FORMATS.join(', ')} need timestamps: drop --no-timestamps or ask for ${defaultFormats(false).join(',')} only.`,
     );
   }
   return formats;
@@ -218,15 +237,14 @@ export const SOURCES_ON_THE_LINE = 20;
 export function continueArguments(detail: JobDetail, out: string): string[] {
   const { job, options } = detail;
   const { filters } = options;
-  const defaultFormats = options.includeTimestamp ? DEFAULT_FORMATS : ['txt', 'json'];
-  const sameFormats =
-    job.formats.length === defaultFormats.length && job.formats.every((f, i) => f === defaultFormats[i]);
+  const usual: readonly ExportFormat[] = defaultFormats(options.includeTimestamp);
+  const sameFormats = job.formats.length === usual.length && job.formats.every((f, i) => f === usual[i]);
   const sources =
     job.sources.length > SOURCES_ON_THE_LINE
       ? ['--from', `FILE_OF_ITS_${job.sources.length}_SOURCES`]
       : job.sources;
   const flags: Array<[string, string | number | boolean | undefined | null]> = [
-    ['--lang', options.languages.join(',') === 'orig' ? undefined : options.languages.join(',')],
+    ['--lang', options.languages.join(',') === DEFAULT_LANGUAGES ? undefined : options.languages.join(',')],
     ['--no-timestamps', !options.includeTimestamp],
     ['--no-metadata', !options.sendMetadata],
     ['--max-videos', options.maxVideos],
@@ -240,7 +258,7 @@ export function continueArguments(detail: JobDetail, out: string): string[] {
     ['--items', filters.items],
     ['--skip-uncaptioned', filters.skipUncaptioned === true],
     ['--formats', sameFormats ? undefined : job.formats.join(',')],
-    ['--concurrency', job.concurrency === 4 ? undefined : job.concurrency],
+    ['--concurrency', job.concurrency === CONCURRENCY.default ? undefined : job.concurrency],
     ['--budget', job.budget],
     ...(job.formats.includes('chunks')
       ? ([

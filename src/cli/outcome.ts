@@ -1,4 +1,5 @@
-import type { RunOutcomeView } from '../shared/contract';
+import type { PauseReason, RunOutcomeView } from '../shared/contract';
+import { JOB_STATUS, STOP_REASON } from '../shared/vocabulary';
 import { CliExit, ExitCode } from './exit';
 import type { ExitCodeValue } from './exit';
 
@@ -31,7 +32,10 @@ export function exitForUnfinishedSync(
   budget: number | null,
 ): CliExit {
   const { code, why } = unfinishedRun(outcome, budget);
-  const larger = outcome.status === 'paused' && outcome.reason === 'budget' ? ' with a larger --budget' : '';
+  const larger =
+    outcome.status === JOB_STATUS.paused && outcome.reason === STOP_REASON.budget
+      ? ' with a larger --budget'
+      : '';
   return new CliExit(
     code,
     `${why} Progress is saved: run the command \`scriptorium jobs\` shows for job ${jobId}${larger} to finish it.`,
@@ -43,57 +47,55 @@ function unfinishedRun(
   budget: number | null,
 ): Unfinished {
   switch (outcome.status) {
-    case 'waiting_credits':
+    case JOB_STATUS.waiting_credits:
       return {
         code: ExitCode.paused,
         why: `Paused: ${outcome.meaning} (${outcome.code}).`,
         next: 'Progress is saved; run the same command again afterwards to continue.',
       };
-    case 'paused':
-      switch (outcome.reason) {
-        case 'budget':
-          return {
-            code: ExitCode.paused,
-            why: `Paused: this job has spent its budget${budget === null ? '' : ` of ${budget} credits`}.`,
-            next: 'Run the same command with a larger --budget to continue.',
-          };
-        case 'interrupted':
-        case 'shutdown':
-          return {
-            code: ExitCode.interrupted,
-            why: 'Interrupted: progress is saved.',
-            next: 'Run the same command again to continue.',
-          };
-        case 'service':
-          return {
-            code: ExitCode.serviceUnavailable,
-            why: `Paused: ${outcome.message ?? 'the service cannot be used right now'}.`,
-            next: 'Progress is saved; run the same command again later to continue.',
-          };
-        case 'user':
-          return {
-            code: ExitCode.paused,
-            why: 'Paused: the job was paused.',
-            next: 'Run the same command again to continue.',
-          };
-      }
-      break;
-    case 'failed':
+    case JOB_STATUS.paused:
+      return pausedRun(outcome.reason, outcome.message, budget);
+    case JOB_STATUS.failed:
       return {
         code: ExitCode.keyRefused,
         why: `The service refused the API key (HTTP ${outcome.httpStatus}); nothing was charged.`,
         next: 'Check TRANSCRIPT_API_KEY, then run the same command again.',
       };
-    case 'cancelled':
+    case JOB_STATUS.cancelled:
       return {
         code: ExitCode.paused,
-        why: 'The job was cancelled.',
-        next: 'Run the same command again to resume it.',
+        why: 'The job was cancelled: nothing more is bought, and what it bought is kept.',
+        next: 'Running the same command again starts it again, buying only what it lacks.',
       };
   }
-  return {
-    code: ExitCode.internal,
-    why: 'The job stopped for a reason Scriptorium does not know.',
-    next: 'Please report this.',
-  };
+}
+
+function pausedRun(reason: PauseReason, message: string | null, budget: number | null): Unfinished {
+  switch (reason) {
+    case STOP_REASON.budget:
+      return {
+        code: ExitCode.paused,
+        why: `Paused: this job has spent its budget${budget === null ? '' : ` of ${budget} credits`}.`,
+        next: 'Run the same command with a larger --budget to continue.',
+      };
+    case STOP_REASON.interrupted:
+    case STOP_REASON.shutdown:
+      return {
+        code: ExitCode.interrupted,
+        why: 'Interrupted: progress is saved.',
+        next: 'Run the same command again to continue.',
+      };
+    case STOP_REASON.service:
+      return {
+        code: ExitCode.serviceUnavailable,
+        why: `Paused: ${message ?? 'the service cannot be used right now'}.`,
+        next: 'Progress is saved; run the same command again later to continue.',
+      };
+    case STOP_REASON.user:
+      return {
+        code: ExitCode.paused,
+        why: 'Paused: the job was paused.',
+        next: 'Run the same command again to continue.',
+      };
+  }
 }

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { checkExportTarget } from '../core/app';
 import type { JobDetail, JobView, RunOutcomeView, ScriptoriumApi } from '../shared/contract';
 import { ContractError } from '../shared/contract-error';
+import { JOB_STATUS, STOP_REASON } from '../shared/vocabulary';
 import { CliExit, ExitCode } from './exit';
 import type { CitationInput } from '../shared/citation';
 import type { JobRequest } from './job-options';
@@ -58,20 +59,20 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
       formats: request.draft.formats,
       ...(run.citation !== undefined && { citation: run.citation }),
     };
-    if (job.status !== 'completed' || retried > 0 || job.sourcesFailed > 0) {
+    if (job.status !== JOB_STATUS.completed || retried > 0 || job.sourcesFailed > 0) {
       const { job: current, estimate } = await api.jobDetail({ jobId: job.id });
       const budgetLeft = current.budget === null ? null : Math.max(0, current.budget - current.creditsSpent);
       if (budgetLeft === 0) {
         // Spent already: say so at once, rather than promise credits to spend and then pause.
         const spent = exitForUnfinishedRun(
-          { status: 'paused', reason: 'budget', message: null },
+          { status: JOB_STATUS.paused, reason: STOP_REASON.budget, message: null },
           current.budget,
         );
         throw await withPartialZip(spent, api, job.id, zipPath, target);
       }
       stderr.write(`${describePlan(current, estimate, created, budgetLeft)}\n`);
       const { job: ran, outcome } = await runWithProgress(api, job.id, stderr);
-      if (outcome.status !== 'completed') {
+      if (outcome.status !== JOB_STATUS.completed) {
         const exit = exitForUnfinishedRun(outcome, ran.budget);
         // What was bought is the user's to read before paying more.
         if (exit.code === ExitCode.paused) throw await withPartialZip(exit, api, job.id, zipPath, target);
@@ -95,7 +96,7 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
 /** Whether running the same command on this existing job would send anything. */
 function needsRun(job: JobView, run: ExportRun): boolean {
   return (
-    job.status !== 'completed' ||
+    job.status !== JOB_STATUS.completed ||
     job.sourcesFailed > 0 ||
     (run.retryFailed && job.counts.failed > 0) ||
     (run.retryUnavailable && job.counts.unavailable > 0)

@@ -22,7 +22,8 @@ export class ExportDestinations {
    */
   allow(path: string): string {
     if (this.#platform === 'win32' && !ON_A_DRIVE.test(path)) {
-      throw new Error(
+      throw new AppError(
+        'output_refused',
         'Scriptorium saves exports on a drive of this computer (C:\\ or a mapped drive letter), not at a network path: choose another folder.',
       );
     }

@@ -1,4 +1,5 @@
 import type { JobView } from '../shared/contract';
+import { JOB_STATUS } from '../shared/vocabulary';
 
 /** What a system notification says about a job. */
 export interface JobNotice {
@@ -41,7 +42,7 @@ export function notifyJobOutcomes(
 export function outcomeNotice(job: JobView): JobNotice | undefined {
   const notice = (title: string, body: string): JobNotice => ({ jobId: job.id, title, body });
   switch (job.status) {
-    case 'completed': {
+    case JOB_STATUS.completed: {
       const { ok, failed } = job.counts;
       const fetched = `${ok} ${ok === 1 ? 'transcript' : 'transcripts'} fetched`;
       return notice(
@@ -49,12 +50,12 @@ export function outcomeNotice(job: JobView): JobNotice | undefined {
         `${job.title}: ${fetched}${failed > 0 ? `, ${failed} failed after every retry` : ''}. Export it from Jobs.`,
       );
     }
-    case 'failed':
+    case JOB_STATUS.failed:
       return notice(
         'Job failed',
         `${job.title}: ${clause(job.stop?.message) ?? 'open Scriptorium to see why'}.`,
       );
-    case 'waiting_credits':
+    case JOB_STATUS.waiting_credits:
       return notice(
         'Job waiting for credits',
         `${job.title}: ${clause(job.stop?.message) ?? 'add credits to your account'}, then press Resume.`,

@@ -1,5 +1,6 @@
 import { commandNames, ipcChannel, type CommandName, type EventName } from '../shared/channels';
 import type { ScriptoriumBridge } from '../shared/contract';
+import { answerFrom } from './answer';
 
 /** The slice of Electron's ipcRenderer the preload uses (a fake stands in for it in tests). */
 export interface IpcRendererLike {
@@ -11,13 +12,14 @@ export interface IpcRendererLike {
 /**
  * Builds the one object the renderer talks to: a named method per command, which resolves with the
  * main process's answer envelope (the renderer turns a failed one into a typed error: an Error
- * thrown across contextBridge would lose its code), and event subscription. Never ipcRenderer itself.
+ * thrown across contextBridge would lose its code), or `unreachable` when main does not answer, and
+ * event subscription. Never ipcRenderer itself.
  */
 export function createPreloadApi(ipcRenderer: IpcRendererLike): ScriptoriumBridge {
   const methods = Object.fromEntries(
     commandNames.map((name: CommandName) => [
       name,
-      (input: unknown) => ipcRenderer.invoke(ipcChannel.command(name), input),
+      (input: unknown) => answerFrom(() => ipcRenderer.invoke(ipcChannel.command(name), input)),
     ]),
   );
   const on = (event: EventName, listener: (payload: unknown) => void) => {

@@ -1,12 +1,34 @@
 import { z } from 'zod';
 import type { CommandName, EventName } from './channels';
-import type { AppErrorSchema } from './errors';
+import { AppErrorSchema } from './errors';
 import { AuthorLineSchema, CitationSchema, LicenseSchema } from './citation';
 import { FiltersSchema } from './filters';
 import { MAX_SOURCE_LINE_CHARS } from './limits';
+import {
+  CHUNK_SECONDS,
+  CONCURRENCY,
+  EXPORT_FORMATS,
+  ITEM_STATUSES,
+  JOB_STATUS,
+  JOB_STATUSES,
+  LIST_STATUSES,
+  PAUSE_REASONS,
+  STOP_REASONS,
+  VIDEO_FILTERS,
+} from './vocabulary';
 
 export { commandNames, eventNames, ipcChannel } from './channels';
 export type { CommandName, EventName } from './channels';
+export { EXPORT_FORMATS } from './vocabulary';
+export type {
+  ExportFormat,
+  ItemStatus as VideoStatus,
+  JobStatus,
+  ListStatus,
+  PauseReason,
+  StopReason,
+  VideoFilter,
+} from './vocabulary';
 
 /**
  * The app contract: every command a face may send and every event it may receive, with their
@@ -17,28 +39,14 @@ export type { CommandName, EventName } from './channels';
 // ---------------------------------------------------------------------------------------------
 // Values
 
-export const JobStatusSchema = z.enum([
-  /** Created (and perhaps previewed: its lists walked) but not started. */
-  'draft',
-  'queued',
-  'running',
-  'paused',
-  'waiting_credits',
-  'completed',
-  'failed',
-  'cancelled',
-]);
+/** src/shared/vocabulary.ts says what each status means. */
+export const JobStatusSchema = z.enum(JOB_STATUSES);
 
 /** What a ZIP corpus holds: files per transcript (txt, json, srt, vtt) and passages (chunks.jsonl). */
-export const EXPORT_FORMATS = ['txt', 'json', 'srt', 'vtt', 'chunks'] as const;
 export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
-/** What an export writes unless asked otherwise: every per-transcript format (chunks on request). */
-export const DEFAULT_FORMATS = ['txt', 'json', 'srt', 'vtt'] as const satisfies ReadonlyArray<
-  (typeof EXPORT_FORMATS)[number]
->;
 
-/** A video's state in a job; 'fetching' has a request in flight. */
-export const VideoStatusSchema = z.enum(['pending', 'fetching', 'ok', 'unavailable', 'failed', 'skipped']);
+/** A video's state in a job (src/shared/vocabulary.ts); 'fetching' has a request in flight. */
+export const VideoStatusSchema = z.enum(ITEM_STATUSES);
 
 export const SourceKindSchema = z.enum(['video', 'playlist', 'channel', 'search']);
 
@@ -85,8 +93,8 @@ export const SourceLineSchema = z.object({
 /** How chunks.jsonl cuts transcripts into passages: a target length and an overlap, in seconds. */
 export const ChunkingSchema = z
   .object({
-    targetSeconds: z.number().int().min(5).max(3600),
-    overlapSeconds: z.number().int().min(0).max(3600),
+    targetSeconds: z.number().int().min(CHUNK_SECONDS.min).max(CHUNK_SECONDS.max),
+    overlapSeconds: z.number().int().min(0).max(CHUNK_SECONDS.max),
   })
   .refine((chunking) => chunking.overlapSeconds < chunking.targetSeconds, {
     message: 'the overlap must be shorter than the passages',
@@ -112,11 +120,11 @@ export const JobDraftSchema = z.object({
   sendMetadata: z.boolean(),
   maxVideos: z.number().int().positive().nullable(),
   budget: z.number().int().nonnegative().nullable(),
-  concurrency: z.number().int().min(1).max(64),
+  concurrency: z.number().int().min(CONCURRENCY.min).max(CONCURRENCY.max),
   formats: z.array(ExportFormatSchema).min(1),
   /** Selection filters (src/shared/filters.ts); none when left out. */
   filters: FiltersSchema.optional(),
-  /** For the chunks format; 60 s with 10 s of overlap when left out. */
+  /** For the chunks format; DEFAULT_CHUNKING (src/shared/vocabulary.ts) when left out. */
   chunking: ChunkingSchema.optional(),
   /** What the user calls the job; not part of its identity. Left out: named after what it holds. */
   name: JobNameSchema.optional(),
@@ -124,8 +132,8 @@ export const JobDraftSchema = z.object({
 
 /** Why a job stopped before its end. */
 export const StopSchema = z.object({
-  /** budget, credits, auth, service, user, interrupted, cancelled, error, setup */
-  reason: z.string(),
+  /** src/shared/vocabulary.ts says what each reason means. */
+  reason: z.enum(STOP_REASONS),
   /** The 402 code, or the refused HTTP status. */
   code: z.string().nullable(),
   message: z.string().nullable(),
@@ -174,8 +182,8 @@ export const ListViewSchema = z.object({
   input: z.string(),
   kind: SourceKindSchema,
   title: z.string().nullable(),
-  /** pending, done, unavailable (404) or failed */
-  status: z.string(),
+  /** How far its walk has come (src/shared/vocabulary.ts). */
+  status: z.enum(LIST_STATUSES),
   pages: z.number().int(),
   videos: z.number().int(),
   expectedVideos: z.number().int().nullable(),
@@ -225,18 +233,22 @@ export const VideoRowSchema = z.object({
   message: z.string().nullable(),
 });
 
-export const VideoFilterSchema = z.enum(['all', 'pending', 'ok', 'unavailable', 'failed', 'skipped']);
+export const VideoFilterSchema = z.enum(VIDEO_FILTERS);
 
 export const RunOutcomeSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('completed'), failed: z.number().int(), failedSources: z.number().int() }),
-  z.object({ status: z.literal('waiting_credits'), code: z.string(), meaning: z.string() }),
   z.object({
-    status: z.literal('paused'),
-    reason: z.enum(['budget', 'interrupted', 'user', 'service', 'shutdown']),
+    status: z.literal(JOB_STATUS.completed),
+    failed: z.number().int(),
+    failedSources: z.number().int(),
+  }),
+  z.object({ status: z.literal(JOB_STATUS.waiting_credits), code: z.string(), meaning: z.string() }),
+  z.object({
+    status: z.literal(JOB_STATUS.paused),
+    reason: z.enum(PAUSE_REASONS),
     message: z.string().nullable(),
   }),
-  z.object({ status: z.literal('failed'), httpStatus: z.number().int(), message: z.string() }),
-  z.object({ status: z.literal('cancelled') }),
+  z.object({ status: z.literal(JOB_STATUS.failed), httpStatus: z.number().int(), message: z.string() }),
+  z.object({ status: z.literal(JOB_STATUS.cancelled) }),
 ]);
 
 export const CreditViewSchema = z.object({
@@ -341,7 +353,10 @@ export const commands = {
   /**
    * Stops a running job: no new request, those in flight finish and are kept (at most 10 s).
    * `force` cuts them at once (they count as possibly charged); `interrupted` records an
-   * interruption (Ctrl+C) rather than the user's pause.
+   * interruption (Ctrl+C) rather than the user's pause. Also stops the job's exports under way, of
+   * any status: each fails with `interrupted`, its target left as it was (the CLI's Ctrl+C while the
+   * ZIP is written relies on it). A job at rest is paused only if its status allows it
+   * (src/shared/vocabulary.ts).
    */
   pauseJob: {
     input: JobRef.extend({ force: z.boolean().optional(), interrupted: z.boolean().optional() }),
@@ -488,6 +503,12 @@ export type EventPayload<N extends EventName> = z.infer<(typeof events)[N]>;
  */
 export type Answer<T> = { ok: true; value: T } | { ok: false; error: z.infer<typeof AppErrorSchema> };
 
+/** An answer as it arrives over a transport, before the face reads its value. */
+export const AnswerSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: AppErrorSchema }),
+]);
+
 /**
  * What the Electron preload exposes: one function per command that resolves with the answer
  * envelope (errors thrown across contextBridge would lose their code), and event subscription.
@@ -505,10 +526,6 @@ export type ScriptoriumApi = {
   on<N extends EventName>(event: N, listener: (payload: EventPayload<N>) => void): () => void;
 };
 
-export type JobStatus = z.infer<typeof JobStatusSchema>;
-export type ExportFormat = z.infer<typeof ExportFormatSchema>;
-export type VideoStatus = z.infer<typeof VideoStatusSchema>;
-export type VideoFilter = z.infer<typeof VideoFilterSchema>;
 export type ItemCounts = z.infer<typeof ItemCountsSchema>;
 export type SourceEntry = z.infer<typeof SourceEntrySchema>;
 export type SourceLine = z.infer<typeof SourceLineSchema>;

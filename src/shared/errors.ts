@@ -3,8 +3,9 @@ import { z } from 'zod';
 /**
  * Every failure that crosses a boundary (IPC, HTTP in browser mode, the CLI's exit) travels as
  * data: one code from this table and a plain-language message saying what happened and what to
- * do. The CLI maps codes to exit codes in one place (src/cli/exit.ts); the renderer shows the
- * message as it is.
+ * do. The app's handlers answer the first codes; the last two come from the way between a face and
+ * the app (browser mode's server, Electron's IPC), never from a handler. The CLI maps codes to exit
+ * codes in one place (src/cli/exit.ts); the renderer shows the message as it is.
  */
 export const ERROR_CODES = [
   /** A request, a source, an option or a payload is not valid; nothing was sent. */
@@ -37,6 +38,10 @@ export const ERROR_CODES = [
   'interrupted',
   /** A bug: something that should not happen did. */
   'internal',
+  /** The app cannot be reached: browser mode's server stopped, or the desktop app's main process did not answer. */
+  'unreachable',
+  /** Browser mode refused the request: it lacks this run's token, or names another site. */
+  'access_refused',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -266,13 +266,14 @@ function classifyChannelPath(segments: string[]): Classification | null {
 
   const [name] = names;
   if (name === undefined) return null;
-  const kind = first.toLowerCase();
-  if (kind === 'channel')
+  // The path's first segment: /channel/UC…, or a legacy /c/NAME or /user/NAME.
+  const page = first.toLowerCase();
+  if (page === 'channel')
     return CHANNEL_ID.test(name) ? { kind: 'channel', id: name } : { reason: BAD_CHANNEL_ID };
-  if (kind !== 'c' && kind !== 'user') return null;
+  if (page !== 'c' && page !== 'user') return null;
   if (!CHANNEL_NAME.test(name))
     return { reason: NON_ASCII.test(name) ? NON_ASCII_CHANNEL_NAME : BAD_CHANNEL_NAME };
-  return { kind: 'channel', id: `https://www.youtube.com/${kind}/${name}` };
+  return { kind: 'channel', id: `https://www.youtube.com/${page}/${name}` };
 }
 
 function checkIdLimits({ kind, id }: { kind: SourceKind; id: string }): string | null {

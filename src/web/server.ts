@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { dispatch, type ScriptoriumApp } from '../core/app';
 import { eventNames } from '../shared/contract';
+import type { AppErrorData } from '../shared/errors';
 import { downloadsOnly } from './downloads-only';
 
 export interface WebServerOptions {
@@ -69,21 +70,24 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
 
   const server = createServer((request, response) => {
     void handle(request, response).catch(() => {
-      if (!response.headersSent) reply(response, 500, { error: 'internal error' });
+      if (!response.headersSent) refuse(response, 500, REFUSALS.failed);
       else response.destroy();
     });
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://placeholder');
-    if (!hosts.has(request.headers.host ?? '')) return reply(response, 403, { error: 'foreign Host' });
+    if (!hosts.has(request.headers.host ?? '')) return refuse(response, 403, REFUSALS.foreignHost);
     const origin = request.headers.origin;
-    if (origin !== undefined && !origins.has(origin))
-      return reply(response, 403, { error: 'foreign Origin' });
+    if (origin !== undefined && !origins.has(origin)) return refuse(response, 403, REFUSALS.foreignOrigin);
 
     const access = accessOf(url.pathname, bearerToken(request), token);
-    if (access.kind === 'none') return refuse(response, 401);
-    if (access.kind === 'wrong') return refuse(response, 403);
+    // A page opened without its token gets a page saying where the way in is; a script, the typed error.
+    const api = API_PATH.test(url.pathname);
+    if (access.kind === 'none')
+      return api ? refuse(response, 401, REFUSALS.noToken) : refusePage(response, 401);
+    if (access.kind === 'wrong')
+      return api ? refuse(response, 403, REFUSALS.wrongToken) : refusePage(response, 403);
     if (access.kind === 'folder') {
       // Relative addresses resolve against the folder only with its trailing slash.
       response.writeHead(308, { location: `${url.pathname}/`, 'referrer-policy': 'no-referrer' });
@@ -99,21 +103,26 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     if (request.method === 'GET' && options.rendererDir !== undefined) {
       return serveFile(response, options.rendererDir, path);
     }
-    reply(response, 404, { error: 'not found' });
+    refuse(response, 404, REFUSALS.notFound);
   }
 
   async function runCommand(request: IncomingMessage, response: ServerResponse, name: string): Promise<void> {
-    if (request.method !== 'POST') return reply(response, 405, { error: 'commands are POSTed' });
+    if (request.method !== 'POST') return refuse(response, 405, REFUSALS.notPosted);
     if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
-      return reply(response, 415, { error: 'commands are sent as application/json' });
+      return refuse(response, 415, REFUSALS.notJsonType);
     }
     const body = await readBody(request, maxBody);
-    if (body === 'too large') return reply(response, 413, { error: `the body exceeds ${maxBody} bytes` });
+    if (body === 'too large') {
+      return refuse(response, 413, {
+        code: 'invalid_input',
+        message: `The request is larger than the ${maxBody} bytes Scriptorium accepts; nothing was done.`,
+      });
+    }
     let input: unknown;
     try {
       input = JSON.parse(body);
     } catch {
-      return reply(response, 400, { error: 'the body is not JSON' });
+      return refuse(response, 400, REFUSALS.notJson);
     }
     reply(response, 200, await dispatch(handlers, name, input));
   }
@@ -141,7 +150,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
 
   async function sendDownload(response: ServerResponse, exportId: string): Promise<void> {
     const file = options.app.download(exportId);
-    if (file === undefined) return reply(response, 404, { error: 'no such export' });
+    if (file === undefined) return refuse(response, 404, REFUSALS.noSuchExport);
     const { size } = await stat(file.path);
     response.writeHead(200, {
       'content-type': 'application/zip',
@@ -189,6 +198,50 @@ function accessOf(pathname: string, bearer: string | undefined, token: string): 
   return sameSecret(bearer, token) ? { kind: 'app', path: pathname } : { kind: 'wrong' };
 }
 
+/** Addresses of the API, with the token in the path or as a bearer token. */
+const API_PATH = /^\/(s\/[^/]*\/)?api\//;
+
+/**
+ * What browser mode itself refuses, as the typed error of src/shared/errors.ts (with the HTTP
+ * status that fits, given where each is answered): the renderer's transport rebuilds a
+ * ContractError from it. Commands the app refuses answer 200 with their envelope, as over IPC.
+ */
+const REFUSALS = {
+  foreignHost: {
+    code: 'access_refused',
+    message: 'Scriptorium answers only requests addressed to 127.0.0.1 or localhost at its own port.',
+  },
+  foreignOrigin: {
+    code: 'access_refused',
+    message: "Scriptorium refuses requests from another site's pages.",
+  },
+  noToken: {
+    code: 'access_refused',
+    message:
+      'This needs the private address `scriptorium ui` printed (or its token, as Authorization: Bearer).',
+  },
+  wrongToken: {
+    code: 'access_refused',
+    message:
+      'This address is not the one `scriptorium ui` printed for this run (it changes with every start): open the address it printed.',
+  },
+  notFound: { code: 'invalid_input', message: 'There is nothing at this address.' },
+  noSuchExport: {
+    code: 'invalid_input',
+    message:
+      'This export is no longer here (exports last as long as `scriptorium ui`): export the job again.',
+  },
+  notPosted: { code: 'invalid_input', message: 'Commands are sent with POST.' },
+  notJsonType: { code: 'invalid_input', message: 'Commands are sent as application/json.' },
+  notJson: { code: 'invalid_input', message: 'The request is not JSON; nothing was done.' },
+  badPath: { code: 'invalid_input', message: 'This address cannot be read.' },
+  failed: {
+    code: 'internal',
+    message:
+      "Scriptorium's server failed on this request. Progress is saved; please report this if it happens again.",
+  },
+} as const satisfies Record<string, AppErrorData>;
+
 /** A page without script for a request without its token: it says where the way in is. */
 const REFUSAL_PAGE = `<!doctype html>
 <html lang="en">
@@ -201,7 +254,7 @@ const REFUSAL_PAGE = `<!doctype html>
 </html>
 `;
 
-function refuse(response: ServerResponse, status: 401 | 403): void {
+function refusePage(response: ServerResponse, status: 401 | 403): void {
   response.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': Buffer.byteLength(REFUSAL_PAGE),
@@ -211,6 +264,10 @@ function refuse(response: ServerResponse, status: 401 | 403): void {
     'cache-control': 'no-store',
   });
   response.end(REFUSAL_PAGE);
+}
+
+function refuse(response: ServerResponse, status: number, error: AppErrorData): void {
+  reply(response, status, error);
 }
 
 function reply(response: ServerResponse, status: number, body: unknown): void {
@@ -230,15 +287,15 @@ async function serveFile(response: ServerResponse, root: string, pathname: strin
   try {
     relative = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
   } catch {
-    return reply(response, 400, { error: 'bad path' });
+    return refuse(response, 400, REFUSALS.badPath);
   }
   const path = normalize(join(root, relative));
-  if (!path.startsWith(normalize(root) + sep)) return reply(response, 404, { error: 'not found' });
+  if (!path.startsWith(normalize(root) + sep)) return refuse(response, 404, REFUSALS.notFound);
   let content: Buffer;
   try {
     content = await readFile(path);
   } catch {
-    return reply(response, 404, { error: 'not found' });
+    return refuse(response, 404, REFUSALS.notFound);
   }
   response.writeHead(200, {
     'content-type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',

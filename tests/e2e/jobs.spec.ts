@@ -53,19 +53,44 @@ test.describe('a job at work', () => {
     await expectCompleted(page, title, 150);
   });
 
-  test('Cancel stops the job and says it can be resumed', async ({ app: page, sim }) => {
+  test('Cancel asks first, then stops the job for good and keeps what it bought', async ({
+    app: page,
+    sim,
+  }) => {
     const title = await startJob(page, ['PLcancelledHalfway_n120'], { Concurrency: '1' });
     const card = jobCard(page, title);
     await expect.poll(() => videosDone(page, title)).toBeGreaterThan(0);
     // The job cannot finish before the click lands: the answer in flight waits for it.
     const release = sim.admin.holdAnswers();
     await card.getByRole('button', { name: 'Cancel', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `Cancel “${title}”?` });
+    await expect(dialog).toContainText(
+      'It stops for good: nothing more is bought, and it cannot be resumed.',
+    );
+    // The safe answer has the focus, and Escape keeps the job running.
+    await expect(dialog.getByRole('button', { name: 'Keep the job' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(card.getByText('Running', { exact: true })).toBeVisible();
+
+    await card.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Cancel job' }).click();
     release();
     await expect(card.getByText('Cancelled', { exact: true })).toBeVisible();
-    await expect(card.getByText(/^You cancelled it\. Resume continues where it stopped/)).toBeVisible();
-    await expect(card.getByRole('button', { name: 'Resume', exact: true })).toBeVisible();
+    await expect(
+      card.getByText(
+        /^You cancelled it: nothing more is bought\. What it bought is kept, and Export writes it\./,
+      ),
+    ).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Resume', exact: true })).toHaveCount(0);
     await expect(card.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
+    await expect(card.getByRole('button', { name: 'Export', exact: true })).toBeVisible();
+    const bought = sim.admin.ledger().length;
     expect(await videosDone(page, title)).toBeLessThan(120);
+    // Stopped for good: the app's runner never picks it up again.
+    await page.reload();
+    await expect(card.getByText('Cancelled', { exact: true })).toBeVisible();
+    expect(sim.admin.ledger()).toHaveLength(bought);
   });
 
   test('a job the command line runs on the same data folder appears and progresses live', async ({

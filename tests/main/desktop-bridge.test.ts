@@ -6,11 +6,14 @@ import type { IpcMainLike } from '../../src/main/ipc';
 import { openInBrowser } from '../../src/main/security';
 import type { IpcRendererLike } from '../../src/preload/api';
 import { createDesktopApi } from '../../src/preload/desktop';
+import { desktopApi } from '../../src/renderer/src/transport/desktop';
+import { ContractError } from '../../src/shared/contract-error';
 
 /**
  * Main's ipcMain and the preload's ipcRenderer joined as Electron joins them: invoke runs the handler
- * and a handler that throws rejects the invoke. Only the preload's real object and main's real
- * binding are under test.
+ * and copies its answer with structuredClone, and a handler that throws rejects the invoke with bare
+ * text (Electron keeps only the message). Main's real binding, the real preload object and the
+ * renderer's real reading of it are under test.
  */
 function ipcPair() {
   const handlers = new Map<string, (event: unknown, input: unknown) => unknown>();
@@ -21,8 +24,12 @@ function ipcPair() {
   const ipcRenderer: IpcRendererLike = {
     invoke: async (channel, input) => {
       const handler = handlers.get(channel);
-      if (!handler) throw new Error(`No handler registered for '${channel}'`);
-      return handler({}, input);
+      if (!handler) throw new Error(`Error invoking remote method '${channel}': No handler registered`);
+      try {
+        return structuredClone(await handler({}, structuredClone(input)));
+      } catch (error) {
+        throw new Error(`Error invoking remote method '${channel}': ${String(error)}`);
+      }
     },
     on: () => undefined,
     removeListener: () => undefined,
@@ -50,7 +57,7 @@ describe('the desktop bridge', () => {
     const { ipcMain, ipcRenderer } = ipcPair();
     const { services, calls } = fakeServices({ canceled: false, filePath: '/home/me/corpora/lectures' });
     bindDesktopBridge(ipcMain, services, new ExportDestinations(process.platform));
-    const desktop = createDesktopApi(ipcRenderer);
+    const desktop = desktopApi(createDesktopApi(ipcRenderer));
 
     expect(await desktop.chooseExportPath('Lectures 2024.zip')).toBe('/home/me/corpora/lectures.zip');
     expect(calls).toEqual([
@@ -70,7 +77,7 @@ describe('the desktop bridge', () => {
     const { ipcMain, ipcRenderer } = ipcPair();
     const { services, calls } = fakeServices({ canceled: true });
     bindDesktopBridge(ipcMain, services, new ExportDestinations(process.platform));
-    const desktop = createDesktopApi(ipcRenderer);
+    const desktop = desktopApi(createDesktopApi(ipcRenderer));
 
     expect(await desktop.chooseExportPath('../../.ssh/authorized_keys')).toBeNull();
     expect(await desktop.chooseExportPath('job\u0007 7')).toBeNull();
@@ -84,17 +91,22 @@ describe('the desktop bridge', () => {
       join('/home/me/Downloads', 'Q&A_ _why__.zip'),
     ]);
     await expect(desktop.chooseExportPath(42 as unknown as string)).rejects.toThrow(/file name must be text/);
+    await expect(desktop.chooseExportPath(42 as unknown as string)).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
   });
 
   it('shows an exported file in its folder, given an absolute path only', async () => {
     const { ipcMain, ipcRenderer } = ipcPair();
     const { services, calls } = fakeServices();
     bindDesktopBridge(ipcMain, services, new ExportDestinations(process.platform));
-    const desktop = createDesktopApi(ipcRenderer);
+    const desktop = desktopApi(createDesktopApi(ipcRenderer));
 
     await desktop.showInFolder('/home/me/corpora/lectures.zip');
     for (const refused of ['corpora/lectures.zip', '/home/me/a\0b.zip', ['/etc/passwd']]) {
-      await expect(desktop.showInFolder(refused as string)).rejects.toThrow(/absolute path/);
+      const error = await desktop.showInFolder(refused as string).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ContractError);
+      expect(error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/absolute path/) });
     }
     expect(calls).toEqual([['showItemInFolder', '/home/me/corpora/lectures.zip']]);
   });
@@ -103,15 +115,55 @@ describe('the desktop bridge', () => {
     const { ipcMain, ipcRenderer } = ipcPair();
     const { services, opened } = fakeServices();
     bindDesktopBridge(ipcMain, services, new ExportDestinations(process.platform));
-    const desktop = createDesktopApi(ipcRenderer);
+    const desktop = desktopApi(createDesktopApi(ipcRenderer));
 
     await desktop.openExternal('https://billing.example/top-up');
     for (const refused of ['file:///etc/passwd', 'smb://host/share', 'http://billing.example/']) {
-      await expect(desktop.openExternal(refused)).rejects.toThrow(
-        /Only https:\/\/ links open in your browser/,
-      );
+      await expect(desktop.openExternal(refused)).rejects.toMatchObject({
+        code: 'invalid_input',
+        message: expect.stringMatching(/Only https:\/\/ links open in your browser/),
+      });
     }
     expect(opened).toEqual(['https://billing.example/top-up']);
+  });
+
+  it('refuses a network path on Windows as output_refused, and a failing dialog as internal', async () => {
+    const network = ipcPair();
+    const share = fakeServices({ canceled: false, filePath: '\\\\server\\share\\corpus.zip' });
+    bindDesktopBridge(network.ipcMain, share.services, new ExportDestinations('win32'));
+    await expect(
+      desktopApi(createDesktopApi(network.ipcRenderer)).chooseExportPath('c.zip'),
+    ).rejects.toMatchObject({
+      code: 'output_refused',
+    });
+
+    const broken = ipcPair();
+    const services = {
+      ...fakeServices().services,
+      showSaveDialog: () => Promise.reject(new Error('no display')),
+    };
+    bindDesktopBridge(broken.ipcMain, services, new ExportDestinations(process.platform));
+    await expect(
+      desktopApi(createDesktopApi(broken.ipcRenderer)).chooseExportPath('c.zip'),
+    ).rejects.toMatchObject({
+      code: 'internal',
+      message: expect.stringMatching(/no display/),
+    });
+  });
+
+  it('answers unreachable once main no longer serves it (the app is closing)', async () => {
+    const { ipcMain, ipcRenderer } = ipcPair();
+    const unbind = bindDesktopBridge(
+      ipcMain,
+      fakeServices().services,
+      new ExportDestinations(process.platform),
+    );
+    unbind();
+    await expect(
+      desktopApi(createDesktopApi(ipcRenderer)).showInFolder('/home/me/c.zip'),
+    ).rejects.toMatchObject({
+      code: 'unreachable',
+    });
   });
 
   it('unbinds every channel it bound', () => {

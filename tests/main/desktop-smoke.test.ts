@@ -210,10 +210,12 @@ describe('the desktop app, built, booted with a stand-in for Electron', () => {
     ).rejects.toThrow('An export is written only where you chose in the save dialog');
     expect(existsSync(unchosen)).toBe(false);
 
-    const destination = await desktop.request<string>('invoke', {
+    // The desktop bridge answers envelopes, as the contract's channels do.
+    const chosen = await desktop.request<Answer<string>>('invoke', {
       channel: desktopChannel.chooseExportPath,
       input: 'Desktop smoke',
     });
+    const destination = chosen.ok ? chosen.value : '';
     expect(destination).toBe(join(env.downloads, 'chosen-corpus.zip'));
     const exported = await command<{ path: string; complete: boolean }>(desktop, 'exportJob', {
       jobId: job.id,

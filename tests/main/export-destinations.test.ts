@@ -5,6 +5,8 @@ import { memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app
 import { bindDesktopBridge, type DesktopServices } from '../../src/main/desktop-bridge';
 import { ExportDestinations, exportsOnlyWhereChosen } from '../../src/main/export-destinations';
 import { bindCommands, type IpcMainLike } from '../../src/main/ipc';
+import { unwrap } from '../../src/shared/client';
+import type { Answer } from '../../src/shared/contract';
 import { tempDir } from '../support/cli';
 
 /** A stand-in for Electron's ipcMain: keeps the handlers and lets the test invoke them as the page would. */
@@ -87,7 +89,9 @@ describe("the desktop's exports", () => {
     expect(await exportTo(null)).toEqual(refused);
     expect(existsSync(elsewhere)).toBe(false);
 
-    const path = await invoke('scriptorium:desktop:chooseExportPath', 'corpus.zip');
+    const path = unwrap(
+      (await invoke('scriptorium:desktop:chooseExportPath', 'corpus.zip')) as Answer<string>,
+    );
     expect(path).toBe(`${chosen}.zip`);
     expect(await exportTo(`${chosen}.zip`)).toMatchObject({ ok: true, value: { path: `${chosen}.zip` } });
     expect(existsSync(`${chosen}.zip`)).toBe(true);
@@ -104,17 +108,23 @@ describe("the desktop's exports", () => {
     ]) {
       const destinations = new ExportDestinations('win32');
       const unbind = bindDesktopBridge(ipc, dialogAnswering(network), destinations);
-      await expect(invoke('scriptorium:desktop:chooseExportPath', 'corpus.zip'), network).rejects.toThrow(
-        'Scriptorium saves exports on a drive of this computer (C:\\ or a mapped drive letter), not at a network path: choose another folder.',
-      );
+      expect(await invoke('scriptorium:desktop:chooseExportPath', 'corpus.zip'), network).toEqual({
+        ok: false,
+        error: {
+          code: 'output_refused',
+          message:
+            'Scriptorium saves exports on a drive of this computer (C:\\ or a mapped drive letter), not at a network path: choose another folder.',
+        },
+      });
       expect(destinations.take(network)).toBe(false);
       unbind();
     }
     const destinations = new ExportDestinations('win32');
     bindDesktopBridge(ipc, dialogAnswering('Z:\\corpora\\lectures.zip'), destinations);
-    expect(await invoke('scriptorium:desktop:chooseExportPath', 'corpus.zip')).toBe(
-      'Z:\\corpora\\lectures.zip',
-    );
+    expect(await invoke('scriptorium:desktop:chooseExportPath', 'corpus.zip')).toEqual({
+      ok: true,
+      value: 'Z:\\corpora\\lectures.zip',
+    });
     expect(destinations.take('Z:\\corpora\\lectures.zip')).toBe(true);
   });
 });

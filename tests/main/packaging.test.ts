@@ -262,10 +262,12 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
     );
     expect((completed['payload'] as JobView).counts).toMatchObject({ total: 12, ok: captioned, pending: 0 });
 
-    const destination = await desktop.request<string>('invoke', {
+    // The desktop bridge answers envelopes, as the contract's channels do.
+    const chosen = await desktop.request<Answer<string>>('invoke', {
       channel: desktopChannel.chooseExportPath,
       input: 'Packaged',
     });
+    const destination = chosen.ok ? chosen.value : '';
     expect(destination).toBe(join(downloads, 'chosen-corpus.zip'));
     await command(desktop, 'exportJob', { jobId: job.id, formats: ['txt', 'json'], destination });
     expect((await readZip(destination)).manifest).toMatchObject({ counts: { videos: 12, ok: captioned } });
@@ -277,9 +279,10 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
     expect(files).toContain(join(userData, KEY_FILE));
     expect(files.filter((file) => readFileSync(file).includes(key))).toEqual([]);
     const keychain = fakeSafeStorage({ secret: Buffer.from(secret, 'hex') });
-    // Kept with the address it was saved for, encrypted together.
-    expect(JSON.parse(keychain.decryptString(readFileSync(join(userData, KEY_FILE))))).toMatchObject({
+    // The key is kept with the address it was saved for (it goes nowhere else).
+    expect(JSON.parse(keychain.decryptString(readFileSync(join(userData, KEY_FILE))))).toEqual({
       key: sim.key,
+      serviceUrl: sim.url,
     });
     expect(desktop.stderr()).not.toContain(sim.key);
   });

@@ -36,6 +36,18 @@ describe('the preload API', () => {
     expect(invoked).toEqual([{ channel: 'scriptorium:command:pauseJob', input: { jobId: 7 } }]);
   });
 
+  it('answers unreachable, as an envelope, when the main process does not answer', async () => {
+    const { ipc } = fakeIpcRenderer();
+    const api = createPreloadApi({
+      ...ipc,
+      invoke: () => Promise.reject(new Error("Error invoking remote method 'x': No handler registered")),
+    });
+    expect(await api.listJobs({})).toEqual({
+      ok: false,
+      error: { code: 'unreachable', message: expect.stringMatching(/lost its connection to Scriptorium/) },
+    });
+  });
+
   it('delivers events until the subscriber unsubscribes', () => {
     const { ipc, emit } = fakeIpcRenderer();
     const api = createPreloadApi(ipc);

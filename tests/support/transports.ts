@@ -1,4 +1,4 @@
-import type { ScriptoriumApp } from '../../src/core/app';
+import { localApi, type ScriptoriumApp } from '../../src/core/app';
 import { bindCommands, forwardEvents, type IpcMainLike } from '../../src/main/ipc';
 import { createPreloadApi, type IpcRendererLike } from '../../src/preload/api';
 import { bridgeApi } from '../../src/renderer/src/transport/electron';
@@ -67,7 +67,15 @@ export async function overHttp(app: ScriptoriumApp): Promise<Connected> {
   };
 }
 
+/** The CLI's way: the same dispatcher, in the app's own process. */
+export async function inProcess(app: ScriptoriumApp): Promise<Connected> {
+  return { api: localApi(app), close: async () => undefined };
+}
+
 export const TRANSPORTS = [
   ['Electron IPC', overIpc],
   ['browser mode (HTTP + server-sent events)', overHttp],
 ] as const;
+
+/** Every way a face reaches the app: the transports, and the CLI's in-process dispatch. */
+export const FACES = [...TRANSPORTS, ['the CLI (in process)', inProcess]] as const;

@@ -1,9 +1,11 @@
 import { request as httpRequest } from 'node:http';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app';
 import type { JobView } from '../../src/shared/contract';
+import { AppErrorSchema, type ErrorCode } from '../../src/shared/errors';
 import { httpApi } from '../../src/renderer/src/transport/http';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
 import { startWebServer, type RunningWebServer } from '../../src/web/server';
@@ -70,17 +72,19 @@ afterEach(async () => {
   await app.close();
 });
 
-describe('browser mode refuses, with nothing changed,', () => {
-  const cases: Array<[string, () => Parameters<typeof send>[1], number]> = [
+describe('browser mode refuses, with nothing changed and a typed error,', () => {
+  const cases: Array<[string, () => Parameters<typeof send>[1], number, ErrorCode]> = [
     [
       'a request without the token',
       () => ({ method: 'POST', headers: { ...goodHeaders(), authorization: '' }, body: aDraft }),
       401,
+      'access_refused',
     ],
     [
       'a wrong token',
       () => ({ method: 'POST', headers: { ...goodHeaders(), authorization: 'Bearer guess' }, body: aDraft }),
       403,
+      'access_refused',
     ],
     [
       'a foreign Host (DNS rebinding)',
@@ -90,11 +94,13 @@ describe('browser mode refuses, with nothing changed,', () => {
         body: aDraft,
       }),
       403,
+      'access_refused',
     ],
     [
       'a foreign Origin (a cross-site request)',
       () => ({ method: 'POST', headers: { ...goodHeaders(), origin: 'https://evil.example' }, body: aDraft }),
       403,
+      'access_refused',
     ],
     [
       'an oversized body',
@@ -104,19 +110,47 @@ describe('browser mode refuses, with nothing changed,', () => {
         body: JSON.stringify({ pad: 'x'.repeat(70 * 1024) }),
       }),
       413,
+      'invalid_input',
     ],
-    ['a body that is not JSON', () => ({ method: 'POST', headers: goodHeaders(), body: '{"draft": ' }), 400],
+    [
+      'a body that is not JSON',
+      () => ({ method: 'POST', headers: goodHeaders(), body: '{"draft": ' }),
+      400,
+      'invalid_input',
+    ],
     [
       'a body sent as a form, not JSON',
       () => ({ method: 'POST', headers: { ...goodHeaders(), 'content-type': 'text/plain' }, body: aDraft }),
       415,
+      'invalid_input',
     ],
+    ['a command not POSTed', () => ({ method: 'GET', headers: goodHeaders() }), 405, 'invalid_input'],
   ];
 
-  it.each(cases)('%s', async (_name, options, status) => {
+  it.each(cases)('%s', async (_name, options, status, code) => {
     const response = await send('/api/command/createJob', options());
     expect(response.status).toBe(status);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(AppErrorSchema.parse(JSON.parse(response.body))).toMatchObject({
+      code,
+      message: expect.any(String),
+    });
     expect(await app.handlers.listJobs({})).toEqual([]);
+  });
+
+  it('an address where nothing is, and a download that is gone', async () => {
+    for (const path of ['/api/nothing-here', `/s/${server.token}/api/download/${randomUUID()}`]) {
+      const response = await send(path, { headers: goodHeaders() });
+      expect([response.status, JSON.parse(response.body).code]).toEqual([404, 'invalid_input']);
+    }
+  });
+
+  it('a request it fails on, as internal (a download whose file was removed)', async () => {
+    const { job } = await app.handlers.createJob(JSON.parse(aDraft));
+    const exported = await app.handlers.exportJob({ jobId: job.id, formats: ['txt'], destination: null });
+    rmSync(app.download(exported.exportId)!.path);
+    const response = await send(`/api/download/${exported.exportId}`, { headers: goodHeaders() });
+    expect([response.status, JSON.parse(response.body).code]).toEqual([500, 'internal']);
   });
 
   it('a body that does not fit the contract (answered with a typed error)', async () => {
@@ -136,7 +170,8 @@ describe('browser mode refuses, with nothing changed,', () => {
     expect(page.body).toMatch(/needs the private address that <code>scriptorium ui<\/code> printed/);
     expect(page.body).not.toMatch(/<script/i);
     expect(String(page.headers['content-security-policy'])).toMatch(/default-src 'self'; script-src 'self'/);
-    expect((await send('/api/events', { headers: { host: host() } })).status).toBe(401);
+    const events = await send('/api/events', { headers: { host: host() } });
+    expect([events.status, JSON.parse(events.body).code]).toEqual([401, 'access_refused']);
     // The token is no key in a query, nor in a cookie.
     expect((await send(`/?token=${server.token}`, { headers: { host: host() } })).status).toBe(401);
     const cookie = `scriptorium_token=${server.token}`;

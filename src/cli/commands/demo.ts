@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryKeyStore } from '../../core/app';
-import { DEFAULT_FORMATS } from '../../shared/contract';
+import { DEFAULT_LANGUAGES, defaultFormats } from '../../shared/vocabulary';
 import { startSimulator } from '../../simulator';
 import { withApp } from '../environment';
 import { runExport } from '../run-export';
@@ -35,13 +35,13 @@ export function registerDemoCommand(program: Command): void {
         const request = {
           sources: DEMO_SOURCES.map((text, index) => ({ where: `demo ${index + 1}`, text })),
           draft: {
-            languages: 'orig',
+            languages: DEFAULT_LANGUAGES,
             includeTimestamp: true,
             sendMetadata: true,
             maxVideos: null,
             budget: null,
             concurrency: 8,
-            formats: [...DEFAULT_FORMATS],
+            formats: defaultFormats(),
           },
         };
         const app = {

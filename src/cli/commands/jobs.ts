@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CreditView, JobDetail, JobView } from '../../shared/contract';
+import { ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { withApp } from '../environment';
 import { invocation } from '../invocation';
 import { continueArguments, SOURCES_ON_THE_LINE } from '../job-options';
@@ -32,26 +33,14 @@ export function registerJobsCommand(program: Command): void {
 export function formatJobsTable(jobs: JobView[]): string {
   if (jobs.length === 0)
     return 'No jobs yet. Start one with `scriptorium export <source>... --out FILE.zip`.\n';
-  const header = [
-    'job',
-    'status',
-    'videos',
-    'ok',
-    'unavailable',
-    'failed',
-    'pending',
-    'credits',
-    'created',
-    'sources',
-  ];
+  // A column for each status a finished video can have, and one for those still to fetch.
+  const counted = [ITEM_STATUS.ok, ITEM_STATUS.unavailable, ITEM_STATUS.failed, ITEM_STATUS.pending] as const;
+  const header = ['job', 'status', 'videos', ...counted, 'credits', 'created', 'sources'];
   const rows = jobs.map((job) => [
     String(job.id),
     describeStatus(job),
     String(job.counts.total),
-    String(job.counts.ok),
-    String(job.counts.unavailable),
-    String(job.counts.failed),
-    String(job.counts.pending),
+    ...counted.map((status) => String(job.counts[status])),
     String(job.creditsSpent),
     job.createdAt.slice(0, 16).replace('T', ' '),
     describeSources(job.sources),
@@ -70,7 +59,7 @@ export function formatJobsTable(jobs: JobView[]): string {
 /** "waiting credits"; a finished job with failures says how many ("completed, 2 failed"). */
 function describeStatus(job: JobView): string {
   const status = job.status.replace('_', ' ');
-  return job.status === 'completed' && job.counts.failed > 0
+  return job.status === JOB_STATUS.completed && job.counts.failed > 0
     ? `${status}, ${job.counts.failed} failed`
     : status;
 }
@@ -84,19 +73,21 @@ function describeSources(inputs: string[]): string {
 function needsAction(job: JobView): boolean {
   return (
     job.stop !== null ||
-    job.status === 'draft' ||
-    (job.status === 'completed' && (job.counts.failed > 0 || job.sourcesFailed > 0))
+    job.status === JOB_STATUS.draft ||
+    (job.status === JOB_STATUS.completed && (job.counts.failed > 0 || job.sourcesFailed > 0))
   );
 }
 
 /** "Job 2 stopped: <why>. Continue with: ./bin/scriptorium export ... --out corpus.zip" */
 function describeStop(detail: JobDetail): string {
   const { job } = detail;
-  const stoppedForBudget = job.stop?.reason === 'budget';
+  const stoppedForBudget = job.stop?.reason === STOP_REASON.budget;
   const args = continueArguments(detail, detail.exportPath ?? 'FILE.zip');
   if (job.counts.failed > 0) args.push('--retry-failed');
   const command = [invocation(), ...args].map(shellQuote).join(' ');
-  const lines = [`Job ${job.id} ${whyItStopped(job)}.`, `  Continue with: ${command}`];
+  // A cancelled job is stopped for good: its command starts it again rather than continuing it.
+  const next = job.status === JOB_STATUS.cancelled ? 'Start it again with' : 'Continue with';
+  const lines = [`Job ${job.id} ${whyItStopped(job)}.`, `  ${next}: ${command}`];
   if (stoppedForBudget)
     lines.push(`  (with a --budget larger than its ${job.budget ?? 0} credits, to buy more)`);
   if (job.sources.length > SOURCES_ON_THE_LINE)
@@ -108,7 +99,7 @@ function describeStop(detail: JobDetail): string {
 
 /** Why the job needs the user, without saying the same word twice ("cancelled: cancelled"). */
 function whyItStopped(job: JobView): string {
-  if (job.status === 'draft') return 'was created but not started';
+  if (job.status === JOB_STATUS.draft) return 'was created but not started';
   if (job.stop === null)
     return `finished with ${job.counts.failed} failed video(s) and ${job.sourcesFailed} list(s) not walked`;
   const status = job.status.replace('_', ' ');

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { JOB_STATUS } from '../../shared/vocabulary';
 import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
 import { exitForUnfinishedSync } from '../outcome';
@@ -24,7 +25,7 @@ export function registerSyncCommand(program: Command): void {
       const jobId = jobNumber(jobArgument);
       const synced = await withApp(flags, (api) => api.syncJob({ jobId }));
       const { newVideos, pages, credits, outcome } = synced;
-      if (outcome.status !== 'completed') {
+      if (outcome.status !== JOB_STATUS.completed) {
         process.stdout.write(
           `Job ${jobId}: the sync found ${newVideos} new video(s), spent ${credits} credit(s), and stopped before it was done.\n`,
         );

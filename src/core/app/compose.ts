@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInUse, EventName, EventPayload } from '../../shared/contract';
+import { CONCURRENCY, ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { realClock, type Clock } from '../api';
 import { Engine, paymentMeaning, type Logger } from '../engine';
 import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
@@ -59,7 +60,7 @@ export interface ScriptoriumApp {
 }
 
 /** Enough keep-alive connections for the most requests a job may have in flight, and its list pages. */
-const CONNECTIONS = 64 + 2;
+const CONNECTIONS = CONCURRENCY.max + 2;
 
 /** Opens the database, recovers what a stopped process left, and wires the engine to the faces. */
 export function openApp(options: AppOptions): ScriptoriumApp {
@@ -123,11 +124,12 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   const handlers = createHandlers(ctx);
 
   forwardEngineFacts(engine, events, paces, () => readSettings(db).billingUrl);
-  const watcher = options.watch ? watchOtherProcesses(ctx, paces, () => runner?.wake()) : undefined;
+  const watcher = options.watch ? watchOtherProcesses(ctx, clock, paces, () => runner?.wake()) : undefined;
   if (options.runner) {
     runner = new JobRunner({
       queued: () => engine.queuedJobIds(),
       logger,
+      clock,
       run: async (jobId) => {
         try {
           await handlers.runJob({ jobId });
@@ -135,7 +137,7 @@ export function openApp(options: AppOptions): ScriptoriumApp {
           const failure = toAppError(error);
           // A job that cannot start (no key, no address) waits, paused, with what to do.
           if (failure.code === 'no_key' || failure.code === 'invalid_input')
-            engine.hold(jobId, { reason: 'setup', message: failure.message });
+            engine.hold(jobId, { reason: STOP_REASON.setup, message: failure.message });
           else if (failure.code !== 'job_busy') throw error;
         }
       },
@@ -168,7 +170,7 @@ function forwardEngineFacts(
 ): void {
   engine.on('job', ({ jobId, status }) => {
     events.jobTouched(jobId);
-    if (status === 'waiting_credits') {
+    if (status === JOB_STATUS.waiting_credits) {
       const job = engine.job(jobId);
       const code = job?.stopCode ?? 'E_PAYMENT_REQUIRED';
       events.emit('paymentRequired', {
@@ -178,14 +180,14 @@ function forwardEngineFacts(
         billingUrl: billingUrl(),
       });
     }
-    if (status !== 'running') paces.delete(jobId);
+    if (status !== JOB_STATUS.running) paces.delete(jobId);
   });
   engine.on('snapshot', (snapshot) => {
     paces.set(snapshot.jobId, { ratePerSecond: snapshot.ratePerSecond, etaSeconds: snapshot.etaSeconds });
     events.jobTouched(snapshot.jobId);
   });
   engine.on('item', ({ jobId, status }) => {
-    if (status !== 'fetching') events.videosTouched(jobId);
+    if (status !== ITEM_STATUS.fetching) events.videosTouched(jobId);
     events.jobTouched(jobId);
   });
   engine.on('page', ({ jobId, videos }) => {
@@ -204,16 +206,18 @@ function forwardEngineFacts(
 /**
  * Tells faces what another process (the CLI beside the window) changes: each job whose state moved
  * since the last look, the videos it finished, the credits; and a runner wakes for jobs queued there.
- * The pace of a job run elsewhere is measured from its finished videos between two looks.
+ * The pace of a job run elsewhere is measured from its finished videos between two looks, on the
+ * app's clock.
  */
 function watchOtherProcesses(
   ctx: AppContext,
+  clock: Clock,
   paces: Map<number, JobPace>,
   wake: () => void,
 ): DatabaseWatcher {
   const seen = new Map<number, { mark: string; done: number; at: number }>();
   return new DatabaseWatcher(ctx.db, () => {
-    const now = Date.now();
+    const now = clock.now();
     const jobs = ctx.engine.listJobs();
     for (const job of jobs) {
       const done = job.counts.ok + job.counts.unavailable + job.counts.failed + job.counts.skipped;
@@ -244,6 +248,6 @@ function watchOtherProcesses(
       ctx.events.jobRemoved(jobId);
     }
     ctx.events.creditsTouched();
-    if (jobs.some((job) => job.status === 'queued')) wake();
+    if (jobs.some((job) => job.status === JOB_STATUS.queued)) wake();
   });
 }

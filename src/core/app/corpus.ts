@@ -1,6 +1,7 @@
 import { rereadStoredTranscript } from '../api';
 import type { ExportRow, JobSummary } from '../engine';
 import { describeFilters } from '../../shared/filters';
+import { corpusStatusOf, isUnwalkedList, ITEM_STATUS, JOB_STATUS } from '../../shared/vocabulary';
 import type { Source } from '../../shared/sources';
 import type {
   ExportChange,
@@ -90,7 +91,7 @@ export function corpusInput(
       finished_at: job.finishedAt ?? job.updatedAt,
       version: history.version,
       versions: history.versions,
-      complete: job.status === 'completed' && failedSources.length === 0,
+      complete: job.status === JOB_STATUS.completed && failedSources.length === 0,
     },
     failedSources,
     formats: options.formats,
@@ -118,7 +119,7 @@ function sourceLabel(source: Source): string {
 /** The job's lists that could not be walked, for errors.csv and the manifest. */
 function failedSourcesOf(job: JobSummary): ExportSourceFailure[] {
   return job.walks.flatMap((walk) =>
-    walk.walkStatus === 'failed' || walk.walkStatus === 'unavailable'
+    isUnwalkedList(walk.walkStatus)
       ? [
           {
             source: walk.input,
@@ -132,16 +133,6 @@ function failedSourcesOf(job: JobSummary): ExportSourceFailure[] {
   );
 }
 
-/** Item statuses as the corpus names them: one with a request in flight is still pending. */
-const EXPORT_STATUS: Record<ExportRow['status'], ExportVideo['status']> = {
-  pending: 'pending',
-  fetching: 'pending',
-  ok: 'ok',
-  unavailable: 'unavailable',
-  failed: 'failed',
-  skipped: 'skipped',
-};
-
 function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
   const listed = row.sourceKind !== 'video';
   const base = {
@@ -154,10 +145,11 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
     ...(listed && row.listedAt !== null && { listedAt: row.listedAt }),
   };
   const stored = row.transcript;
-  if (row.status !== 'ok' || !stored) {
+  if (row.status !== ITEM_STATUS.ok || !stored) {
     return {
       ...base,
-      status: row.status === 'ok' ? 'failed' : EXPORT_STATUS[row.status],
+      // A video marked ok without its transcript (a bug) is reported as failed rather than left out.
+      status: row.status === ITEM_STATUS.ok ? ITEM_STATUS.failed : corpusStatusOf(row.status),
       ...(row.httpStatus !== null && { httpStatus: row.httpStatus }),
       ...(row.code !== null && { code: row.code }),
       ...(row.message !== null && { message: row.message }),
@@ -169,7 +161,7 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
   const read = (): TranscriptContent => (content ??= readStoredTranscript(row.videoId, stored, job));
   return {
     ...base,
-    status: 'ok',
+    status: ITEM_STATUS.ok,
     language: stored.language,
     requestedLanguage: stored.requestedLang,
     fetchedAt: stored.fetchedAt,

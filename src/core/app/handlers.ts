@@ -16,6 +16,7 @@ import { parseLangPreference } from '../../shared/limits';
 import { checkServiceAddress } from '../../shared/service-access';
 import { checkSources } from '../../shared/sources';
 import { APP_NAME, APP_VERSION } from '../../shared/version';
+import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { isApiError, refusesTheKey, type Pacer, type TranscriptClient } from '../api';
 import type { Engine, JobSpec, JobSummary, RunOutcome } from '../engine';
 import { writeCorpus } from '../export';
@@ -349,13 +350,13 @@ function specOf(draft: JobDraft): { spec: JobSpec; rejected: SourceLine[] } {
 /** A preview that the service stopped (credits, key, availability) is an error; one the user stopped is not. */
 function throwIfStoppedForGood(outcome: Exclude<RunOutcome, { status: 'busy' }>): void {
   switch (outcome.status) {
-    case 'waiting_credits':
+    case JOB_STATUS.waiting_credits:
       throw new AppError('credits_ran_out', `${outcome.meaning} (${outcome.code}).`);
-    case 'failed':
+    case JOB_STATUS.failed:
       throw new AppError('key_refused', `The service refused the API key (HTTP ${outcome.httpStatus}).`);
-    case 'paused':
-      if (outcome.reason === 'service') throw new AppError('service_unavailable', outcome.message);
-      if (outcome.reason === 'budget')
+    case JOB_STATUS.paused:
+      if (outcome.reason === STOP_REASON.service) throw new AppError('service_unavailable', outcome.message);
+      if (outcome.reason === STOP_REASON.budget)
         throw new AppError('budget_reached', 'The budget is spent on list pages.');
       return;
     default:

@@ -1,4 +1,5 @@
-import { DEFAULT_FORMATS, SettingsSchema, type Settings } from '../../shared/contract';
+import { SettingsSchema, type Settings } from '../../shared/contract';
+import { CONCURRENCY, DEFAULT_LANGUAGES, defaultFormats } from '../../shared/vocabulary';
 import type { Database } from '../store';
 import { readSetting, writeSetting } from '../store/settings';
 
@@ -9,13 +10,13 @@ export const DEFAULT_SETTINGS: Settings = {
   serviceUrl: null,
   billingUrl: null,
   defaults: {
-    languages: 'orig',
+    languages: DEFAULT_LANGUAGES,
     includeTimestamp: true,
     sendMetadata: true,
     maxVideos: null,
     budget: null,
-    concurrency: 4,
-    formats: [...DEFAULT_FORMATS],
+    concurrency: CONCURRENCY.default,
+    formats: defaultFormats(),
   },
   corpus: { authors: [], license: null },
 };

@@ -9,6 +9,7 @@ import {
 } from '../../shared/contract';
 import type { checkSources } from '../../shared/sources';
 import { authorLine } from '../../shared/citation';
+import { isUnwalkedList, JOB_STATUS, LIST_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { describeFilters } from '../../shared/filters';
 import type { CreditStatus, Engine, EstimateResult, JobSummary, RunOutcome } from '../engine';
 
@@ -51,12 +52,8 @@ export function jobTitle(job: JobSummary): string {
   return kinds.length === 1 ? kinds.join('') : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
 }
 
-function isUnwalked(status: string): boolean {
-  return status === 'failed' || status === 'unavailable';
-}
-
 export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
-  const running = job.status === 'running';
+  const running = job.status === JOB_STATUS.running;
   return {
     id: job.id,
     title: jobTitle(job),
@@ -76,9 +73,9 @@ export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
       job.stopReason === null
         ? null
         : { reason: job.stopReason, code: job.stopCode, message: job.stopMessage },
-    sourcesWalked: job.walks.filter((walk) => walk.walkStatus !== 'pending').length,
+    sourcesWalked: job.walks.filter((walk) => walk.walkStatus !== LIST_STATUS.pending).length,
     sourcesTotal: job.walks.length,
-    sourcesFailed: job.walks.filter((walk) => isUnwalked(walk.walkStatus)).length,
+    sourcesFailed: job.walks.filter((walk) => isUnwalkedList(walk.walkStatus)).length,
     ratePerSecond: running ? pace.ratePerSecond : 0,
     etaSeconds: running ? pace.etaSeconds : null,
     runningIn: job.runningIn,
@@ -151,20 +148,20 @@ export function toCreditView(status: CreditStatus): CreditView {
 /** The engine's outcome of a run; 'busy' never gets here (it is an error: nothing ran). */
 export function toOutcomeView(outcome: Exclude<RunOutcome, { status: 'busy' }>): RunOutcomeView {
   switch (outcome.status) {
-    case 'completed':
-      return { status: 'completed', failed: outcome.failed, failedSources: outcome.failedSources };
-    case 'waiting_credits':
-      return { status: 'waiting_credits', code: outcome.code, meaning: outcome.meaning };
-    case 'paused':
+    case JOB_STATUS.completed:
+      return { status: outcome.status, failed: outcome.failed, failedSources: outcome.failedSources };
+    case JOB_STATUS.waiting_credits:
+      return { status: outcome.status, code: outcome.code, meaning: outcome.meaning };
+    case JOB_STATUS.paused:
       return {
-        status: 'paused',
+        status: outcome.status,
         reason: outcome.reason,
-        message: outcome.reason === 'service' ? outcome.message : null,
+        message: outcome.reason === STOP_REASON.service ? outcome.message : null,
       };
-    case 'failed':
-      return { status: 'failed', httpStatus: outcome.httpStatus, message: outcome.message };
-    case 'cancelled':
-      return { status: 'cancelled' };
+    case JOB_STATUS.failed:
+      return { status: outcome.status, httpStatus: outcome.httpStatus, message: outcome.message };
+    case JOB_STATUS.cancelled:
+      return { status: outcome.status };
   }
 }
 

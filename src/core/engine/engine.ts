@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
 import {
+  CONCURRENCY,
+  JOB_STATUS,
+  jobAllows,
+  LIST_STATUS,
+  STOP_REASON,
+  type JobAction,
+  type StopReason,
+} from '../../shared/vocabulary';
+import {
   exportRowsOf,
   languagesOfJob,
   membershipRowsOf,
@@ -102,19 +111,9 @@ export class JobRunningError extends Error {
 
 /** The numbers of RunSettings; the objects (signal, client, pacer) are passed through. */
 const RunLimitsSchema = z.object({
-  concurrency: z.number().int().positive(),
+  concurrency: z.number().int().min(CONCURRENCY.min).max(CONCURRENCY.max),
   budget: z.number().int().nonnegative().optional(),
 });
-
-/** Statuses from which the user may pause, resume or cancel a job that is not running. */
-const PAUSABLE: ReadonlySet<JobStatus> = new Set(['queued', 'waiting_credits', 'failed']);
-const RESUMABLE: ReadonlySet<JobStatus> = new Set([
-  'draft',
-  'paused',
-  'waiting_credits',
-  'failed',
-  'cancelled',
-]);
 
 /**
  * The job engine: creates jobs, runs them against the Transcript Service and keeps every step
@@ -143,7 +142,7 @@ export class Engine {
   /** Finds the job with the same identity (to resume it) or creates it. */
   findOrCreateJob(spec: JobSpec): { job: JobSummary; created: boolean } {
     const { jobId, created } = findOrCreateJobRow(this.#deps.db, parseJobSpec(spec), this.#now());
-    if (created) this.#emitter.emit('job', { jobId, status: 'draft' });
+    if (created) this.#emitter.emit('job', { jobId, status: JOB_STATUS.draft });
     return { job: this.#summary(jobId), created };
   }
 
@@ -157,7 +156,7 @@ export class Engine {
     const job = this.#record(jobId);
     const options = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
     const unwalked = sourcesOfJob(this.#deps.db, jobId).filter(
-      (source) => source.kind !== 'video' && source.walkStatus === 'pending',
+      (source) => source.kind !== 'video' && source.walkStatus === LIST_STATUS.pending,
     ).length;
     const transcripts = uncachedUnfinishedItems(this.#deps.db, jobId, {
       requestedLang: cacheLang(options.langs[0] ?? ORIGINAL_TRACK),
@@ -174,9 +173,9 @@ export class Engine {
    */
   async run(jobId: number, settings: RunSettings = {}): Promise<RunOutcome> {
     const job = this.#record(jobId);
-    if (job.status === 'cancelled') return { status: 'cancelled' };
+    if (job.status === JOB_STATUS.cancelled) return { status: JOB_STATUS.cancelled };
     // A completed job runs again only for the lists it could not walk (they reopen as the run starts).
-    if (job.status === 'completed' && unwalkedLists(this.#deps.db, jobId) === 0) {
+    if (job.status === JOB_STATUS.completed && unwalkedLists(this.#deps.db, jobId) === 0) {
       return completedOutcome(this.#deps.db, jobId);
     }
     const outcome = await this.#execute(jobId, settings, 'full');
@@ -190,7 +189,7 @@ export class Engine {
    */
   async sync(jobId: number, settings: RunSettings = {}): Promise<SyncOutcome> {
     const job = this.#record(jobId);
-    if (job.status !== 'completed') throw new JobNotFinishedError(jobId);
+    if (!jobAllows(job.status, 'sync')) throw new JobNotFinishedError(jobId);
     const { db } = this.#deps;
     const before = {
       videos: itemCounts(db, jobId).total,
@@ -273,7 +272,7 @@ export class Engine {
       throw new Error('Engine.run needs a client: pass one to the Engine or in RunSettings.');
     const options = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
     const { db, clock } = this.#deps;
-    // Items left 'fetching' can only be a dead or lapsed holder's once the lease is ours. Walks
+    // Items left in flight can only be a dead or lapsed holder's once the lease is ours. Walks
     // that could not be done are tried again, each from its cursor: a list is never left half read.
     const lease = JobLease.take({ db, clock, owner: this.#leaseOwner }, jobId, () => {
       recoverFetchingItems(db, jobId);
@@ -306,8 +305,8 @@ export class Engine {
       this.#runs.delete(jobId);
       releaseClaimsOf(db, claimOwner);
       lease.release();
-      if (this.#resumeWhenStopped.delete(jobId) && RESUMABLE.has(this.#record(jobId).status))
-        this.#setStatus(jobId, 'queued');
+      if (this.#resumeWhenStopped.delete(jobId) && jobAllows(this.#record(jobId).status, 'resume'))
+        this.#setStatus(jobId, JOB_STATUS.queued);
     }
   }
 
@@ -344,15 +343,18 @@ export class Engine {
     return this.#runs.has(jobId);
   }
 
-  /** Stops a running job (requests in flight finish and are recorded) or holds a queued one. */
+  /**
+   * Stops a job this engine runs (requests in flight finish and are recorded), or holds a queued
+   * or waiting one; any other status is left as it is (shared/vocabulary.ts's table).
+   */
   pause(jobId: number, how: { interrupted?: boolean; force?: boolean } = {}): void {
     const job = this.#record(jobId);
     const run = this.#runs.get(jobId);
-    const kind = how.interrupted ? 'interrupted' : 'user';
+    const kind = how.interrupted ? STOP_REASON.interrupted : STOP_REASON.user;
     if (run !== undefined) {
       run.control.stop({ kind });
       if (how.force) run.control.abortInFlight();
-    } else if (PAUSABLE.has(job.status)) this.#setStatus(jobId, 'paused', kind);
+    } else if (this.#atRestAllows(job, 'pause')) this.#setStatus(jobId, JOB_STATUS.paused, kind);
   }
 
   /**
@@ -362,25 +364,25 @@ export class Engine {
    */
   async shutdown(): Promise<void> {
     const runs = [...this.#runs.values()];
-    for (const run of runs) run.control.stop({ kind: 'shutdown' });
+    for (const run of runs) run.control.stop({ kind: STOP_REASON.shutdown });
     await Promise.all(runs.map((run) => run.finished));
   }
 
   /** Queues a draft, or a paused, waiting, failed or cancelled job again; the next run continues it. */
   resume(jobId: number): void {
     const job = this.#record(jobId);
-    if (!RESUMABLE.has(job.status)) return;
+    if (!jobAllows(job.status, 'resume')) return;
     const run = this.#runs.get(jobId);
-    if (run === undefined) this.#setStatus(jobId, 'queued');
+    if (run === undefined) this.#setStatus(jobId, JOB_STATUS.queued);
     else if (run.control.stopped) this.#resumeWhenStopped.add(jobId);
   }
 
   cancel(jobId: number): void {
     const job = this.#record(jobId);
     const run = this.#runs.get(jobId);
-    if (run !== undefined) run.control.stop({ kind: 'cancelled' });
-    else if (job.status !== 'completed' && job.status !== 'cancelled')
-      this.#setStatus(jobId, 'cancelled', 'cancelled');
+    if (run !== undefined) run.control.stop({ kind: STOP_REASON.cancelled });
+    else if (this.#atRestAllows(job, 'cancel'))
+      this.#setStatus(jobId, JOB_STATUS.cancelled, STOP_REASON.cancelled);
   }
 
   /**
@@ -415,12 +417,13 @@ export class Engine {
     const requeued = db
       .transaction(() => {
         const count = reset(at);
-        if (count > 0 && job.status === 'completed')
-          setJobStatus(db, jobId, { status: 'paused', stopReason: 'retry', at });
+        if (count > 0 && job.status === JOB_STATUS.completed)
+          setJobStatus(db, jobId, { status: JOB_STATUS.paused, stopReason: STOP_REASON.retry, at });
         return count;
       })
       .immediate();
-    if (requeued > 0 && job.status === 'completed') this.#emitter.emit('job', { jobId, status: 'paused' });
+    if (requeued > 0 && job.status === JOB_STATUS.completed)
+      this.#emitter.emit('job', { jobId, status: JOB_STATUS.paused });
     this.#runs.get(jobId)?.reloadCounts();
     return requeued;
   }
@@ -428,13 +431,14 @@ export class Engine {
   /** Deletes a job that is not running; its spending stays in the ledger and its transcripts in the cache. */
   deleteJob(jobId: number): void {
     const job = this.#record(jobId);
-    if (this.#runs.has(jobId) || !this.#leaseIsFree(job)) throw new JobRunningError(jobId);
+    if (this.#runs.has(jobId) || !this.#leaseIsFree(job) || !jobAllows(job.status, 'delete'))
+      throw new JobRunningError(jobId);
     deleteJobRow(this.#deps.db, jobId);
   }
 
   /**
-   * At start-up: items left 'fetching' and jobs left 'running' by a process that died go back
-   * to 'pending' and 'queued', and its lease is freed. Jobs that this engine or another live
+   * At start-up: items left in flight and jobs left running by a process that died are pending and
+   * queued again, and its lease is freed. Jobs that this engine or another live
    * process is running (per their lease) are left alone.
    */
   recover(): void {
@@ -446,13 +450,13 @@ export class Engine {
         if (this.#runs.has(job.id) || !this.#leaseIsFree(job)) continue;
         recoverFetchingItems(db, job.id);
         if (job.lease !== null) clearLease(db, job.id);
-        if (job.status === 'running') {
-          setJobStatus(db, job.id, { status: 'queued', at });
+        if (job.status === JOB_STATUS.running) {
+          setJobStatus(db, job.id, { status: JOB_STATUS.queued, at });
           requeued.push(job.id);
         }
       }
     }).immediate();
-    for (const jobId of requeued) this.#emitter.emit('job', { jobId, status: 'queued' });
+    for (const jobId of requeued) this.#emitter.emit('job', { jobId, status: JOB_STATUS.queued });
   }
 
   listJobs(): JobSummary[] {
@@ -468,15 +472,15 @@ export class Engine {
    * Holds a job that cannot run yet (no key, no service address) with why: it waits, paused, for
    * the user to fix it and resume.
    */
-  hold(jobId: number, stop: { reason: string; message: string }): void {
+  hold(jobId: number, stop: { reason: StopReason; message: string }): void {
     this.#record(jobId);
     setJobStatus(this.#deps.db, jobId, {
-      status: 'paused',
+      status: JOB_STATUS.paused,
       stopReason: stop.reason,
       stopMessage: stop.message,
       at: this.#now(),
     });
-    this.#emitter.emit('job', { jobId, status: 'paused' });
+    this.#emitter.emit('job', { jobId, status: JOB_STATUS.paused });
   }
 
   creditStatus(): CreditStatus {
@@ -540,10 +544,19 @@ export class Engine {
 
   #runningIn(job: JobRecord): JobSummary['runningIn'] {
     if (this.#runs.has(job.id)) return 'here';
-    return job.status === 'running' && !this.#leaseIsFree(job) ? 'elsewhere' : null;
+    return job.status === JOB_STATUS.running && !this.#leaseIsFree(job) ? 'elsewhere' : null;
   }
 
-  #setStatus(jobId: number, status: JobStatus, stopReason?: string): void {
+  /**
+   * Whether `action` may change a job that no run of this engine holds. A running job without a run
+   * here is another process's (or a dead one's, which recover() queues again at the next start):
+   * only its own run can stop it.
+   */
+  #atRestAllows(job: JobRecord, action: JobAction): boolean {
+    return job.status !== JOB_STATUS.running && jobAllows(job.status, action);
+  }
+
+  #setStatus(jobId: number, status: JobStatus, stopReason?: StopReason): void {
     setJobStatus(this.#deps.db, jobId, { status, stopReason: stopReason ?? null, at: this.#now() });
     this.#emitter.emit('job', { jobId, status });
   }

@@ -1,5 +1,6 @@
 import { isApiError, type ApiError } from '../api/errors';
 import { refusesTheKey } from '../api/retry-policy';
+import { STOP_REASON } from '../../shared/vocabulary';
 
 /** What each 402 code asks the user to do (docs/product.md "Request policy"). */
 const PAYMENT_MEANINGS: Record<string, string> = {
@@ -11,9 +12,6 @@ const PAYMENT_MEANINGS: Record<string, string> = {
 export function paymentMeaning(code: string): string {
   return PAYMENT_MEANINGS[code] ?? `The service asked for payment (${code}): check your account`;
 }
-
-/** The item code of a request a forced stop cut off after it was sent (counted as `interrupted`). */
-export const CUT_OFF_CODE = 'interrupted';
 
 /** The message of a 422: the service refused a value that should have been checked before sending. */
 export const REJECTED_MESSAGE = 'the service rejected a value Scriptorium sent (a bug: please report it)';
@@ -40,7 +38,7 @@ export type Failure =
   | { kind: 'uncertain'; message: string; attempts: number; cut: boolean }
   /** Anything else: final for this request. `charged` when it still cost a credit. */
   | {
-      kind: 'failed';
+      kind: 'final';
       httpStatus: number | null;
       code: string | null;
       message: string;
@@ -69,7 +67,7 @@ export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure
   }
   if (error.kind === 'aborted' || runSignal.aborted) return { kind: 'aborted', attempts: error.attempts };
   if (error.kind === 'unreachable' || error.kind === 'throttled') {
-    return { kind: 'service', message: error.message };
+    return { kind: STOP_REASON.service, message: error.message };
   }
   if (error.kind === 'unreadable') {
     return { ...finalFailure(error), httpStatus: error.status || 200, message: UNREADABLE_MESSAGE };
@@ -80,10 +78,10 @@ export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure
     const code = error.code ?? null;
     if (error.status === 402) {
       const paymentCode = code ?? 'E_PAYMENT_REQUIRED';
-      return { kind: 'credits', code: paymentCode, meaning: paymentMeaning(paymentCode) };
+      return { kind: STOP_REASON.credits, code: paymentCode, meaning: paymentMeaning(paymentCode) };
     }
     if (refusesTheKey(error.status)) {
-      return { kind: 'auth', httpStatus: error.status, message: error.message };
+      return { kind: STOP_REASON.auth, httpStatus: error.status, message: error.message };
     }
     if (error.status === 404) {
       return { kind: 'not_found', httpStatus: 404, code, message: error.message, attempts: error.attempts };
@@ -96,13 +94,13 @@ export function classifyFailure(error: unknown, runSignal: AbortSignal): Failure
 /** Failures that say the service, not the video or the list, is in trouble (see ServiceHealth). */
 export function isServiceTrouble(failure: Failure): boolean {
   if (failure.kind === 'uncertain') return !failure.cut;
-  return failure.kind === 'failed' && (failure.httpStatus === null || failure.httpStatus >= 500);
+  return failure.kind === 'final' && (failure.httpStatus === null || failure.httpStatus >= 500);
 }
 
 /** A failure that is final for its video or walk, with the last status, code and message. */
-function finalFailure(error: ApiError): Extract<Failure, { kind: 'failed' }> {
+function finalFailure(error: ApiError): Extract<Failure, { kind: 'final' }> {
   return {
-    kind: 'failed',
+    kind: 'final',
     httpStatus: error.status === 0 ? null : error.status,
     code: error.code ?? null,
     message: error.message,

@@ -7,7 +7,8 @@ import { finishItem, pendingItemsAfter, type FinalItemStatus, type PendingItem }
 import { recordCredit } from '../store/ledger';
 import { storeTranscript, type TranscriptKey } from '../store/transcripts';
 import { claimBatch, claimTranscript, releaseTranscriptClaim } from './claims';
-import { classifyFailure, CUT_OFF_CODE, isServiceTrouble } from './failures';
+import { classifyFailure, isServiceTrouble } from './failures';
+import { DEFAULT_LANGUAGES, ITEM_CODE, ITEM_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import type { RunContext } from './run-context';
 import { cacheLang, requestLang } from './spec';
 
@@ -62,7 +63,9 @@ export async function fetchItems(ctx: RunContext, walkFinished: () => boolean): 
       else if (claim.kind === 'cached') finishFromCache(ctx, item, claim.transcriptId, 0);
       else
         void queue.add(() =>
-          fetchItem(ctx, item).catch((error: unknown) => ctx.control.stop({ kind: 'error', error })),
+          fetchItem(ctx, item).catch((error: unknown) =>
+            ctx.control.stop({ kind: STOP_REASON.error, error }),
+          ),
         );
     });
     // Wait until every queued item has started, so at most one batch waits in memory. Once
@@ -77,7 +80,7 @@ export async function fetchItems(ctx: RunContext, walkFinished: () => boolean): 
 function keyOf(ctx: RunContext, item: PendingItem, langIndex: number): TranscriptKey {
   return {
     videoId: item.videoId,
-    requestedLang: cacheLang(ctx.options.langs[langIndex] ?? 'orig'),
+    requestedLang: cacheLang(ctx.options.langs[langIndex] ?? DEFAULT_LANGUAGES),
     includeTimestamp: ctx.options.includeTimestamp,
     sendMetadata: ctx.options.sendMetadata,
   };
@@ -104,12 +107,17 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
     }
     if (ctx.control.stopped) return;
     if (!ctx.budget.reserve()) {
-      ctx.control.stop({ kind: 'budget' });
+      ctx.control.stop({ kind: STOP_REASON.budget });
       return;
     }
     if (!announcedInFlight) {
       announcedInFlight = true;
-      ctx.emit('item', { jobId: ctx.jobId, itemId: item.id, videoId: item.videoId, status: 'fetching' });
+      ctx.emit('item', {
+        jobId: ctx.jobId,
+        itemId: item.id,
+        videoId: item.videoId,
+        status: ITEM_STATUS.fetching,
+      });
     }
     let response: ApiResponse<Transcript>;
     try {
@@ -130,9 +138,9 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
       switch (failure.kind) {
         case 'aborted':
           return; // nothing was charged: the item is still pending, for the next run
-        case 'credits':
-        case 'auth':
-        case 'service':
+        case STOP_REASON.credits:
+        case STOP_REASON.auth:
+        case STOP_REASON.service:
           ctx.control.stop(failure);
           return;
         case 'not_found':
@@ -141,22 +149,22 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
             releaseTranscriptClaim(ctx, key);
             continue; // free: try the next language
           }
-          finish(ctx, item, key, { ...failure, status: 'unavailable', attempts });
+          finish(ctx, item, key, { ...failure, status: ITEM_STATUS.unavailable, attempts });
           return;
         case 'uncertain':
           attempts += failure.attempts;
           finish(ctx, item, key, {
-            status: 'failed',
+            status: ITEM_STATUS.failed,
             attempts,
-            code: failure.cut ? CUT_OFF_CODE : null,
+            code: failure.cut ? ITEM_CODE.cutOff : null,
             message: failure.message,
             possiblyCharged: true,
           });
           if (!failure.cut) noteServiceTrouble(ctx, failure.message);
           return;
-        case 'failed':
+        case 'final':
           attempts += failure.attempts;
-          finish(ctx, item, key, { ...failure, status: 'failed', attempts });
+          finish(ctx, item, key, { ...failure, status: ITEM_STATUS.failed, attempts });
           if (isServiceTrouble(failure)) noteServiceTrouble(ctx, failure.message);
           return;
       }
@@ -171,7 +179,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
 /** A failure that points at the service: stop the run once there are too many in a row. */
 function noteServiceTrouble(ctx: RunContext, message: string): void {
   const down = ctx.health.troubled(message);
-  if (down !== undefined) ctx.control.stop({ kind: 'service', message: down });
+  if (down !== undefined) ctx.control.stop({ kind: STOP_REASON.service, message: down });
 }
 
 /** Where one video's fetch ended, before it is written. */
@@ -191,8 +199,9 @@ interface Finish {
 /** A video whose transcript another job (or an earlier run) stored: free, written with the next group. */
 function finishFromCache(ctx: RunContext, item: PendingItem, transcriptId: number, attempts: number): void {
   ctx.writer.add({
-    write: () => finishItem(ctx.db, item.id, { status: 'ok', attempts, transcriptId, at: ctx.now() }),
-    announce: () => announce(ctx, item, 'ok', false),
+    write: () =>
+      finishItem(ctx.db, item.id, { status: ITEM_STATUS.ok, attempts, transcriptId, at: ctx.now() }),
+    announce: () => announce(ctx, item, ITEM_STATUS.ok, false),
   });
 }
 
@@ -246,7 +255,7 @@ function storeFetched(
         body: response.text,
         fetchedAt: at,
       });
-      finishItem(ctx.db, item.id, { status: 'ok', attempts, transcriptId, at });
+      finishItem(ctx.db, item.id, { status: ITEM_STATUS.ok, attempts, transcriptId, at });
       if (response.charged) {
         recordCredit(ctx.db, {
           jobId: ctx.jobId,
@@ -258,7 +267,7 @@ function storeFetched(
       }
       releaseClaim(ctx.db, key, ctx.claimOwner);
     },
-    announce: () => announce(ctx, item, 'ok', response.charged),
+    announce: () => announce(ctx, item, ITEM_STATUS.ok, response.charged),
   });
 }
 

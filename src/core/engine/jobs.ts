@@ -1,3 +1,4 @@
+import { JOB_STATUS, LIST_STATUS } from '../../shared/vocabulary';
 import type { Database } from '../store';
 import { itemCounts, insertItem, type ItemCounts } from '../store/items';
 import { insertJob, jobByKey, setJobStatus, type JobRecord } from '../store/jobs';
@@ -24,7 +25,8 @@ export function findOrCreateJobRow(
       const existing = jobByKey(db, key);
       if (existing !== undefined) {
         // Asked for again: the caller starts it, as it does a new job.
-        if (existing.status === 'cancelled') setJobStatus(db, existing.id, { status: 'draft', at });
+        if (existing.status === JOB_STATUS.cancelled)
+          setJobStatus(db, existing.id, { status: JOB_STATUS.draft, at });
         return { jobId: existing.id, created: false };
       }
       const jobId = insertJob(db, {
@@ -46,7 +48,7 @@ export function findOrCreateJobRow(
           // A new job's videos belong to its first version.
           insertItem(db, { jobId, sourceId, position: 1, videoId: source.id, title: '', at, version: 1 });
           addMembership(db, { jobId, videoId: source.id, sourceId, position: null, listedAt: null });
-          setWalkStatus(db, sourceId, 'done', 1);
+          setWalkStatus(db, sourceId, LIST_STATUS.done, 1);
         }
       });
       return { jobId, created: true };
@@ -132,7 +134,7 @@ export function snapshotOf(
     jobId: job.id,
     status: job.status,
     counts: live.counts,
-    sourcesWalked: sources.filter((source) => source.walkStatus !== 'pending').length,
+    sourcesWalked: sources.filter((source) => source.walkStatus !== LIST_STATUS.pending).length,
     sourcesTotal: sources.length,
     ratePerSecond,
     etaSeconds: ratePerSecond > 0 ? Math.ceil(live.counts.pending / ratePerSecond) : null,

@@ -1,7 +1,5 @@
+import { RESULT_GROUP_MS } from '../../shared/durability';
 import type { Database } from '../store';
-
-/** How long a result may wait for the others of its group, in ms. */
-const GROUP_MS = 10;
 
 /** One result to store: what to write, and what to tell once it is written. */
 export interface PendingResult {
@@ -13,11 +11,12 @@ export interface PendingResult {
 
 /**
  * Writes the results of a run in groups, one transaction per group rather than one per result (a
- * commit per result was most of the engine's time). A result is announced only once its group has
- * committed, so nothing reported is ever lost; a crash loses at most the open group, whose items
- * are still pending in the database and are fetched again, exactly like requests in flight. A group
- * closes after 10 ms or at `groupSize` results (the run's concurrency), so that what a crash can
- * make the next run buy again stays within twice the requests in flight.
+ * commit per result costs about a fifth more CPU per video: bench/RESULTS.md, "Durability"). A
+ * result is announced only once its group has committed, so nothing reported is ever lost; a crash
+ * loses at most the open group, whose items are still pending in the database and are fetched
+ * again, exactly like requests in flight. A group closes after RESULT_GROUP_MS or at `groupSize`
+ * results (the run's concurrency), so that what a crash can make the next run buy again stays within
+ * twice the requests in flight: shared/durability.ts's promise.
  */
 export class ResultWriter {
   readonly #onError: (error: unknown) => void;
@@ -40,7 +39,7 @@ export class ResultWriter {
   add(result: PendingResult): void {
     this.#group.push(result);
     if (this.#group.length >= this.#groupSize) this.flush();
-    else this.#timer ??= setTimeout(() => this.flush(), GROUP_MS);
+    else this.#timer ??= setTimeout(() => this.flush(), RESULT_GROUP_MS);
   }
 
   /** Writes the open group now (the run is ending, or stopping). */

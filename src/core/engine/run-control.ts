@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
+import { STOP_REASON } from '../../shared/vocabulary';
 
-/** Why a run stops before its work is done. */
+/** Why a run stops before its work is done: a stop reason of shared/vocabulary.ts, with its details. */
 export type StopCause =
   | { kind: 'credits'; code: string; meaning: string }
   | { kind: 'auth'; httpStatus: number; message: string }
@@ -49,7 +50,7 @@ export class RunControl {
   readonly #stop = new AbortController();
   readonly #abort = new AbortController();
   readonly #options: RunControlOptions;
-  readonly #onInterrupt = (): void => this.stop({ kind: 'interrupted' });
+  readonly #onInterrupt = (): void => this.stop({ kind: STOP_REASON.interrupted });
   readonly #onForce = (): void => this.abortInFlight();
   readonly #onStop: (cause: StopCause) => void;
   #drainTimer: NodeJS.Timeout | undefined;
@@ -65,7 +66,7 @@ export class RunControl {
     const { interrupt, force } = options;
     if (force?.aborted) this.abortInFlight();
     else force?.addEventListener('abort', this.#onForce, { once: true });
-    if (interrupt?.aborted) this.stop({ kind: 'interrupted' });
+    if (interrupt?.aborted) this.stop({ kind: STOP_REASON.interrupted });
     else interrupt?.addEventListener('abort', this.#onInterrupt, { once: true });
   }
 
@@ -91,7 +92,7 @@ export class RunControl {
     if (this.#cause !== undefined && RANK[cause.kind] <= RANK[this.#cause.kind]) return;
     const first = this.#cause === undefined;
     this.#cause = cause;
-    if (cause.kind === 'error') this.abortInFlight();
+    if (cause.kind === STOP_REASON.error) this.abortInFlight();
     if (first) {
       this.#stop.abort(new Error(`run stopped (${cause.kind})`));
       this.#drainTimer = setTimeout(() => this.abortInFlight(), this.#options.drainMs ?? DRAIN_MS).unref();
@@ -102,7 +103,7 @@ export class RunControl {
 
   /** Cuts the requests in flight now (they may still be charged: the engine records them as such). */
   abortInFlight(): void {
-    if (!this.#stop.signal.aborted) this.stop({ kind: 'interrupted' });
+    if (!this.#stop.signal.aborted) this.stop({ kind: STOP_REASON.interrupted });
     this.#abort.abort(new Error('requests in flight aborted'));
   }
 

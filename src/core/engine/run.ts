@@ -1,3 +1,11 @@
+import {
+  isFinalItemStatus,
+  isUnwalkedList,
+  ITEM_STATUS,
+  JOB_STATUS,
+  LIST_STATUS,
+  STOP_REASON,
+} from '../../shared/vocabulary';
 import type { Clock, TranscriptClient } from '../api/types';
 import type { Database } from '../store';
 import { BackgroundCheckpoints } from '../store/checkpoints';
@@ -58,39 +66,39 @@ export interface JobRunOptions {
 /** The job status and stop fields that record each cause. */
 function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatusChange, 'at'> {
   switch (cause.kind) {
-    case 'credits':
+    case STOP_REASON.credits:
       return {
-        status: 'waiting_credits',
-        stopReason: 'credits',
+        status: JOB_STATUS.waiting_credits,
+        stopReason: STOP_REASON.credits,
         stopCode: cause.code,
         stopMessage: cause.meaning,
       };
-    case 'auth':
+    case STOP_REASON.auth:
       return {
-        status: 'failed',
-        stopReason: 'auth',
+        status: JOB_STATUS.failed,
+        stopReason: STOP_REASON.auth,
         stopCode: String(cause.httpStatus),
         stopMessage: cause.message,
       };
-    case 'budget':
+    case STOP_REASON.budget:
       return {
-        status: 'paused',
-        stopReason: 'budget',
+        status: JOB_STATUS.paused,
+        stopReason: STOP_REASON.budget,
         stopMessage: `the budget of ${budget ?? 0} credits is spent`,
       };
-    case 'service':
-      return { status: 'paused', stopReason: 'service', stopMessage: cause.message };
-    case 'interrupted':
-    case 'user':
-      return { status: 'paused', stopReason: cause.kind };
-    case 'shutdown':
-      return { status: 'queued' };
-    case 'cancelled':
-      return { status: 'cancelled', stopReason: 'cancelled' };
-    case 'error':
+    case STOP_REASON.service:
+      return { status: JOB_STATUS.paused, stopReason: STOP_REASON.service, stopMessage: cause.message };
+    case STOP_REASON.interrupted:
+    case STOP_REASON.user:
+      return { status: JOB_STATUS.paused, stopReason: cause.kind };
+    case STOP_REASON.shutdown:
+      return { status: JOB_STATUS.queued };
+    case STOP_REASON.cancelled:
+      return { status: JOB_STATUS.cancelled, stopReason: STOP_REASON.cancelled };
+    case STOP_REASON.error:
       return {
-        status: 'failed',
-        stopReason: 'error',
+        status: JOB_STATUS.failed,
+        stopReason: STOP_REASON.error,
         stopMessage: cause.error instanceof Error ? cause.error.message : String(cause.error),
       };
   }
@@ -98,26 +106,31 @@ function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatu
 
 function outcomeOf(cause: Exclude<StopCause, { kind: 'error' }>): RunOutcome {
   switch (cause.kind) {
-    case 'credits':
-      return { status: 'waiting_credits', code: cause.code, meaning: cause.meaning };
-    case 'auth':
-      return { status: 'failed', reason: 'auth', httpStatus: cause.httpStatus, message: cause.message };
-    case 'budget':
-    case 'interrupted':
-    case 'user':
-    case 'shutdown':
-      return { status: 'paused', reason: cause.kind };
-    case 'service':
-      return { status: 'paused', reason: 'service', message: cause.message };
-    case 'cancelled':
-      return { status: 'cancelled' };
+    case STOP_REASON.credits:
+      return { status: JOB_STATUS.waiting_credits, code: cause.code, meaning: cause.meaning };
+    case STOP_REASON.auth:
+      return {
+        status: JOB_STATUS.failed,
+        reason: STOP_REASON.auth,
+        httpStatus: cause.httpStatus,
+        message: cause.message,
+      };
+    case STOP_REASON.budget:
+    case STOP_REASON.interrupted:
+    case STOP_REASON.user:
+    case STOP_REASON.shutdown:
+      return { status: JOB_STATUS.paused, reason: cause.kind };
+    case STOP_REASON.service:
+      return { status: JOB_STATUS.paused, reason: STOP_REASON.service, message: cause.message };
+    case STOP_REASON.cancelled:
+      return { status: JOB_STATUS.cancelled };
   }
 }
 
 /** The outcome of a job with nothing left to do. */
 export function completedOutcome(db: Database, jobId: number): RunOutcome {
   return {
-    status: 'completed',
+    status: JOB_STATUS.completed,
     failed: itemCounts(db, jobId).failed,
     failedSources: unwalkedLists(db, jobId),
   };
@@ -125,16 +138,14 @@ export function completedOutcome(db: Database, jobId: number): RunOutcome {
 
 /** The job's lists that could not be walked (failed, or unavailable: a 404): the next run tries them again. */
 export function unwalkedLists(db: Database, jobId: number): number {
-  return sourcesOfJob(db, jobId).filter(
-    (source) => source.walkStatus === 'failed' || source.walkStatus === 'unavailable',
-  ).length;
+  return sourcesOfJob(db, jobId).filter((source) => isUnwalkedList(source.walkStatus)).length;
 }
 
 function hasWorkLeft(db: Database, jobId: number): boolean {
   const counts = itemCounts(db, jobId);
   return (
     counts.pending + counts.fetching > 0 ||
-    sourcesOfJob(db, jobId).some((source) => source.walkStatus === 'pending')
+    sourcesOfJob(db, jobId).some((source) => source.walkStatus === LIST_STATUS.pending)
   );
 }
 
@@ -190,9 +201,9 @@ export class JobRun {
       const at = this.#now();
       db.transaction(() => {
         setJobBudget(db, jobId, this.#options.budget ?? null, at);
-        setJobStatus(db, jobId, { status: 'running', at });
+        setJobStatus(db, jobId, { status: JOB_STATUS.running, at });
       }).immediate();
-      this.#options.emitter.emit('job', { jobId, status: 'running' });
+      this.#options.emitter.emit('job', { jobId, status: JOB_STATUS.running });
     }
     this.reloadCounts();
     this.#throttle.poke();
@@ -220,7 +231,7 @@ export class JobRun {
   async #walkAndFetch(): Promise<void> {
     const ctx = this.#context();
     if (this.#options.mode === 'walk') {
-      await walkSources(ctx).catch((error: unknown) => this.control.stop({ kind: 'error', error }));
+      await walkSources(ctx).catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }));
       return;
     }
     // A second pass only happens when failed items were reset for retry during the run.
@@ -232,13 +243,13 @@ export class JobRun {
       const listing = this.#options.mode === 'sync' && firstPass ? syncLists(ctx) : walkSources(ctx);
       firstPass = false;
       const walking = listing
-        .catch((error: unknown) => this.control.stop({ kind: 'error', error }))
+        .catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }))
         .finally(() => {
           walkDone = true;
           this.control.notify();
         });
       const fetching = fetchItems(ctx, () => walkDone).catch((error: unknown) =>
-        this.control.stop({ kind: 'error', error }),
+        this.control.stop({ kind: STOP_REASON.error, error }),
       );
       await Promise.all([walking, fetching]);
       if (this.#progress === progressBefore || !hasWorkLeft(this.#deps.db, this.#options.jobId)) return;
@@ -248,18 +259,18 @@ export class JobRun {
   #finish(): RunOutcome | { status: 'walked' } {
     const { jobId } = this.#options;
     const cause = this.control.cause;
-    if (cause?.kind === 'error') throw cause.error;
+    if (cause?.kind === STOP_REASON.error) throw cause.error;
     if (cause !== undefined) return outcomeOf(cause);
     if (this.#options.mode === 'walk') {
       this.#options.lease.release();
       return { status: 'walked' };
     }
     if (hasWorkLeft(this.#deps.db, jobId)) {
-      this.#writeFinalStatus({ status: 'queued' });
+      this.#writeFinalStatus({ status: JOB_STATUS.queued });
       throw new Error(`Job ${jobId} stopped with work left and no reason; run it again to continue.`);
     }
     const finishedAt = this.#now();
-    this.#writeFinalStatus({ status: 'completed', finishedAt }, () =>
+    this.#writeFinalStatus({ status: JOB_STATUS.completed, finishedAt }, () =>
       releaseVersion(this.#deps.db, jobId, finishedAt),
     );
     return completedOutcome(this.#deps.db, jobId);
@@ -272,7 +283,8 @@ export class JobRun {
       this.#count(event, payload);
       this.#options.emitter.emit(event, payload);
       if (event !== 'credit' && event !== 'wait') this.#progress++;
-      if (event === 'item' && 'status' in payload && payload.status !== 'fetching') this.#rate.record();
+      if (event === 'item' && 'status' in payload && payload.status !== ITEM_STATUS.fetching)
+        this.#rate.record();
       this.#throttle.poke();
     };
     return {
@@ -287,7 +299,11 @@ export class JobRun {
       control: this.control,
       budget: new CreditBudget(this.#options.budget, creditsOfJob(db, jobId)),
       health: new ServiceHealth(),
-      writer: new ResultWriter(db, (error) => this.control.stop({ kind: 'error', error }), concurrency),
+      writer: new ResultWriter(
+        db,
+        (error) => this.control.stop({ kind: STOP_REASON.error, error }),
+        concurrency,
+      ),
       call: {
         stop: this.control.stopSignal,
         abort: this.control.abortSignal,
@@ -303,7 +319,7 @@ export class JobRun {
     const { db } = this.#deps;
     db.transaction(() => {
       this.#writeStatus(stopRecord(cause, this.#options.budget));
-      if (cause.kind === 'credits') {
+      if (cause.kind === STOP_REASON.credits) {
         recordLast402(db, { code: cause.code, meaning: cause.meaning, at: this.#now() });
       }
     }).immediate();
@@ -357,7 +373,7 @@ export class JobRun {
   #count<K extends RunFact>(event: K, payload: EngineEvents[K]): void {
     if (event === 'item') {
       const { status } = payload as EngineEvents['item'];
-      if (status === 'ok' || status === 'unavailable' || status === 'failed') {
+      if (isFinalItemStatus(status)) {
         this.#counts.pending -= 1;
         this.#counts[status] += 1;
       }

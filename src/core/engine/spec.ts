@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { FiltersSchema, noFilters } from '../../shared/filters';
+import { ORIGINAL_TRACK } from '../../shared/limits';
 import type { Source } from '../../shared/sources';
+import { CHUNK_SECONDS, CONCURRENCY, DEFAULT_CHUNKING, DEFAULT_LANGUAGES } from '../../shared/vocabulary';
 import type { JobOptions, JobSpec } from './types';
 
-/** 'orig' in a language list: ask for the video's original track. */
-export const ORIGINAL_TRACK = 'orig';
+export { ORIGINAL_TRACK };
 
 const SourceSchema = z.object({
   kind: z.enum(['video', 'playlist', 'channel', 'search']),
@@ -13,7 +14,7 @@ const SourceSchema = z.object({
 }) satisfies z.ZodType<Source>;
 
 export const JobOptionsSchema = z.object({
-  langs: z.array(z.string().min(1)).default([ORIGINAL_TRACK]),
+  langs: z.array(z.string().min(1)).default([DEFAULT_LANGUAGES]),
   includeTimestamp: z.boolean(),
   sendMetadata: z.boolean(),
   maxVideos: z.number().int().positive().optional(),
@@ -35,7 +36,7 @@ export const SkippedSchema = JobSpecSchema.shape.skipped;
  */
 export function parseJobSpec(spec: JobSpec): JobSpec {
   const parsed = JobSpecSchema.parse(spec);
-  const langs = parsed.options.langs.length > 0 ? parsed.options.langs : [ORIGINAL_TRACK];
+  const langs = parsed.options.langs.length > 0 ? parsed.options.langs : [DEFAULT_LANGUAGES];
   const { filters, ...options } = parsed.options;
   return { ...parsed, options: { ...options, langs, ...(!noFilters(filters) && { filters }) } };
 }
@@ -66,12 +67,15 @@ const StoredCitationSchema = z.object({
  * budget has a column.)
  */
 export const JobSettingsSchema = z.object({
-  concurrency: z.number().int().min(1).max(64).default(4),
+  concurrency: z.number().int().min(CONCURRENCY.min).max(CONCURRENCY.max).default(CONCURRENCY.default),
   formats: z.array(z.string()).default([]),
   /** How chunks.jsonl cuts transcripts into passages, in seconds. */
   chunking: z
-    .object({ targetSeconds: z.number().int().positive(), overlapSeconds: z.number().int().nonnegative() })
-    .default({ targetSeconds: 60, overlapSeconds: 10 }),
+    .object({
+      targetSeconds: z.number().int().min(CHUNK_SECONDS.min).max(CHUNK_SECONDS.max),
+      overlapSeconds: z.number().int().nonnegative(),
+    })
+    .default(DEFAULT_CHUNKING),
   /** Where the job's corpus was last written (a path, never a download); the next export's default. */
   exportPath: z.string().nullable().default(null),
   /** What the user calls the job; null: it is named after what it holds. */

@@ -1,5 +1,6 @@
 import { jobHasVideos, lastItemId, shiftPositions } from '../store/items';
 import { failWalk, recordSyncPage, sourcesOfJob, type SourceRecord } from '../store/sources';
+import { LIST_STATUS } from '../../shared/vocabulary';
 import { pendingVersion } from '../store/versions';
 import type { RunContext } from './run-context';
 import { Selection } from './selection';
@@ -79,7 +80,7 @@ async function syncList(ctx: RunContext, source: SourceRecord): Promise<number> 
         });
         recordPageCredit(ctx, source, response, at);
         recordSyncPage(ctx.db, source.id, next);
-        if (loop !== undefined) failWalk(ctx.db, source.id, 'failed', { message: loop.message });
+        if (loop !== undefined) failWalk(ctx.db, source.id, LIST_STATUS.failed, { message: loop.message });
       })
       .immediate();
     const newOnPage = tally.added + tally.skipped;

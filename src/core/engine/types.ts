@@ -2,13 +2,14 @@ import type { Source } from '../../shared/sources';
 import type { Clock, Endpoint, RetryNotice, TranscriptClient } from '../api/types';
 import type { Database, ItemStatus, JobStatus, WalkStatus } from '../store';
 import type { Filters } from '../../shared/filters';
+import type { PauseReason, StopReason } from '../../shared/vocabulary';
 import type { JobSettings } from './spec';
 
 export type { JobStatus, ItemStatus, WalkStatus };
 export type { ExportRow } from '../store';
 
 export interface JobOptions {
-  /** Language preference, tried in order for each video; 'orig' = the original track (no lang parameter). Default ['orig']. */
+  /** Language preference, tried in order for each video; ORIGINAL_TRACK = no lang parameter. Default [DEFAULT_LANGUAGES]. */
   langs: string[];
   includeTimestamp: boolean;
   sendMetadata: boolean;
@@ -26,7 +27,7 @@ export interface JobSpec {
 }
 
 export interface RunSettings {
-  /** Transcript requests in flight at once. Default 4. */
+  /** Transcript requests in flight at once. Default: CONCURRENCY.default. */
   concurrency?: number;
   /** Credits this job may spend in total, over all its runs. Default: no limit. */
   budget?: number;
@@ -48,7 +49,7 @@ export type RunOutcome =
   | { status: 'completed'; failed: number; failedSources: number }
   | { status: 'waiting_credits'; code: string; meaning: string }
   /** 'shutdown': the process that ran it is closing; the job stays queued for the next start. */
-  | { status: 'paused'; reason: 'budget' | 'interrupted' | 'user' | 'shutdown' }
+  | { status: 'paused'; reason: Exclude<PauseReason, 'service'> }
   /** The service cannot be reached, keeps failing, or asked to wait longer than we will. */
   | { status: 'paused'; reason: 'service'; message: string }
   | { status: 'failed'; reason: 'auth'; httpStatus: number; message: string }
@@ -93,7 +94,7 @@ export interface EngineDeps {
   leaseOwner?: string;
 }
 
-/** Item counts as faces show them: 'pending' includes items with a request in flight. */
+/** Item counts as faces show them: pending includes items with a request in flight. */
 export interface ItemCountsView {
   total: number;
   pending: number;
@@ -136,8 +137,8 @@ export interface JobSummary {
   skipped: Array<{ input: string; reason: string }>;
   /** The credits it may spend in all; null for no limit. */
   budget: number | null;
-  /** Why the job stopped: 'budget' | 'interrupted' | 'user' | 'credits' | 'auth' | 'service' | 'error' | 'retry' | 'setup'; null otherwise. */
-  stopReason: string | null;
+  /** Why the job stopped (shared/vocabulary.ts); null when it did not. */
+  stopReason: StopReason | null;
   /** The 402 code, or the refused HTTP status for 'auth'. */
   stopCode: string | null;
   /** Plain-language explanation of the stop. */

@@ -1,7 +1,6 @@
 import type { ApiResponse, VideoItem, VideoPage } from '../api/types';
 import { isApiError } from '../api/errors';
 import {
-  AWAITING_LIST_SIZE,
   countListedBySource,
   insertItem,
   itemsAwaitingListSize,
@@ -13,6 +12,7 @@ import { addMembership, adoptListing } from '../store/memberships';
 import { pendingVersion, recordChange } from '../store/versions';
 import { failWalk, recordPage, setResolvedChannel, sourcesOfJob, type SourceRecord } from '../store/sources';
 import { classifyFailure, isServiceTrouble, type Failure } from './failures';
+import { ITEM_CODE, LIST_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import type { RunContext } from './run-context';
 import { lengthSeconds, NEEDS_LIST_SIZE, Selection, viewCount } from './selection';
 
@@ -30,7 +30,7 @@ export async function walkSources(ctx: RunContext): Promise<void> {
   await resolveChannels(ctx);
   for (const source of sourcesOfJob(ctx.db, ctx.jobId)) {
     if (ctx.control.stopped) return;
-    if (source.walkStatus !== 'pending' || source.kind === 'video') continue;
+    if (source.walkStatus !== LIST_STATUS.pending || source.kind === 'video') continue;
     await walkSource(ctx, source);
   }
 }
@@ -39,7 +39,11 @@ export async function walkSources(ctx: RunContext): Promise<void> {
 async function resolveChannels(ctx: RunContext): Promise<void> {
   for (const source of sourcesOfJob(ctx.db, ctx.jobId)) {
     if (ctx.control.stopped) return;
-    if (source.kind !== 'channel' || source.walkStatus !== 'pending' || source.resolvedChannelId !== null)
+    if (
+      source.kind !== 'channel' ||
+      source.walkStatus !== LIST_STATUS.pending ||
+      source.resolvedChannelId !== null
+    )
       continue;
     try {
       await ctx.pacer?.wait(ctx.control.stopSignal);
@@ -63,7 +67,7 @@ export async function buyPage(
   cursor: string | null,
 ): Promise<ApiResponse<VideoPage> | undefined> {
   if (!ctx.budget.reserve()) {
-    ctx.control.stop({ kind: 'budget' });
+    ctx.control.stop({ kind: STOP_REASON.budget });
     return undefined;
   }
   let response: ApiResponse<VideoPage>;
@@ -143,11 +147,11 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
         recordPage(ctx.db, source.id, {
           cursor: next,
           videos: loop?.beforeListing ? 0 : listed.length,
-          walkStatus: done ? 'done' : 'pending',
+          walkStatus: done ? LIST_STATUS.done : LIST_STATUS.pending,
           expectedVideos: expectedVideosOf(page),
           title: page.info?.['title'] ?? null,
         });
-        if (loop !== undefined) failWalk(ctx.db, source.id, 'failed', { message: loop.message });
+        if (loop !== undefined) failWalk(ctx.db, source.id, LIST_STATUS.failed, { message: loop.message });
       })
       .immediate();
     videosFound += loop?.beforeListing ? 0 : listed.length;
@@ -288,8 +292,8 @@ export function insertListedVideo(
     verdict === null
       ? undefined
       : verdict === NEEDS_LIST_SIZE
-        ? { code: AWAITING_LIST_SIZE, message: 'waits for the size of its list' }
-        : { code: 'filter', message: verdict };
+        ? { code: ITEM_CODE.awaitingListSize, message: 'waits for the size of its list' }
+        : { code: ITEM_CODE.filteredOut, message: verdict };
   const inserted = insertItem(ctx.db, {
     jobId: ctx.jobId,
     sourceId: source.id,
@@ -379,17 +383,17 @@ function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown
   switch (failure.kind) {
     case 'aborted':
       return; // stopped before an answer that costs anything: the walk resumes from its cursor
-    case 'credits':
-    case 'auth':
-    case 'service':
+    case STOP_REASON.credits:
+    case STOP_REASON.auth:
+    case STOP_REASON.service:
       ctx.control.stop(failure);
       return;
     case 'not_found':
       ctx.health.answered();
-      failWalk(ctx.db, source.id, 'unavailable', failure);
+      failWalk(ctx.db, source.id, LIST_STATUS.unavailable, failure);
       return;
     case 'uncertain':
-    case 'failed':
+    case 'final':
       recordFailedWalk(ctx, source, failure);
   }
 }
@@ -397,16 +401,16 @@ function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown
 function recordFailedWalk(
   ctx: RunContext,
   source: SourceRecord,
-  failure: Extract<Failure, { kind: 'uncertain' | 'failed' }>,
+  failure: Extract<Failure, { kind: 'uncertain' | 'final' }>,
 ): void {
-  const charged = failure.kind === 'failed' && failure.charged;
+  const charged = failure.kind === 'final' && failure.charged;
   const possible = failure.kind === 'uncertain';
   const at = ctx.now();
   ctx.db
     .transaction(() => {
-      failWalk(ctx.db, source.id, 'failed', {
+      failWalk(ctx.db, source.id, LIST_STATUS.failed, {
         message: failure.message,
-        ...(failure.kind === 'failed' && { httpStatus: failure.httpStatus, code: failure.code }),
+        ...(failure.kind === 'final' && { httpStatus: failure.httpStatus, code: failure.code }),
       });
       if (charged || possible) {
         recordCredit(ctx.db, {
@@ -422,6 +426,6 @@ function recordFailedWalk(
   if (charged || possible) ctx.emit('credit', { jobId: ctx.jobId, endpoint: endpointOf(source), possible });
   if (isServiceTrouble(failure)) {
     const down = ctx.health.troubled(failure.message);
-    if (down !== undefined) ctx.control.stop({ kind: 'service', message: down });
+    if (down !== undefined) ctx.control.stop({ kind: STOP_REASON.service, message: down });
   }
 }

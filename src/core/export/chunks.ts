@@ -1,3 +1,4 @@
+import { DEFAULT_CHUNKING } from '../../shared/vocabulary';
 import { clampSeconds, isTimed, roundToMs } from './cues';
 import { plainLine } from './plain-text';
 import type { ExportSegment } from './types';
@@ -8,7 +9,7 @@ export interface Chunking {
   overlapSeconds: number;
 }
 
-export const DEFAULT_CHUNKING: Chunking = { targetSeconds: 60, overlapSeconds: 10 };
+export { DEFAULT_CHUNKING };
 
 /** A passage of a transcript, in whole milliseconds, with its plain text. */
 export interface Chunk {

@@ -1,3 +1,5 @@
+import { CORPUS_STATUSES, ITEM_STATUS } from '../../shared/vocabulary';
+
 /**
  * The columns of the corpus's tables and the fields of its JSON Lines records, described once for
  * datapackage.json (as Table Schema fields) and for README.md (as a list). Each list follows the
@@ -13,8 +15,6 @@ export interface SchemaField {
   description: string;
   constraints?: { enum: string[] };
 }
-
-const STATUSES = ['ok', 'unavailable', 'failed', 'skipped', 'pending'];
 
 const text = (name: string, description: string): SchemaField => ({ name, type: 'string', description });
 const integer = (name: string, description: string): SchemaField => ({ name, type: 'integer', description });
@@ -39,7 +39,7 @@ export const INDEX_FIELDS: readonly SchemaField[] = [
   text('language', 'The language of the transcript obtained (ok only).'),
   {
     ...text('status', 'ok, unavailable (no transcript), failed, skipped (left out by a filter), or pending.'),
-    constraints: { enum: STATUSES },
+    constraints: { enum: [...CORPUS_STATUSES] },
   },
   integer('segments', 'How many segments the transcript has (ok only).'),
   text(
@@ -79,7 +79,7 @@ export const ERRORS_FIELDS: readonly SchemaField[] = [
   text('video_id', 'The video ID; none for a playlist, channel or search that could not be walked.'),
   {
     ...text('status', 'unavailable, failed, skipped or pending.'),
-    constraints: { enum: STATUSES.filter((status) => status !== 'ok') },
+    constraints: { enum: CORPUS_STATUSES.filter((status) => status !== ITEM_STATUS.ok) },
   },
   integer('http_status', "The service's HTTP status, when it answered."),
   text('code', "The service's error code; 'filter' for a video a filter left out."),

@@ -1,3 +1,5 @@
+import { DURABILITY_PROMISE } from '../../shared/durability';
+import { FILE_FORMATS } from '../../shared/vocabulary';
 import { PLACEHOLDER_AUTHOR } from './citation';
 import type { Chunking } from './chunks';
 import type { CompositionTally, Share } from './composition';
@@ -234,6 +236,8 @@ function collection(input: ExportInput): string[] {
     '',
     finished,
     '',
+    DURABILITY_PROMISE,
+    '',
     `Endpoints used: ${endpoints(input)}. Credits spent: ${credits_spent}${possibly}.`,
     '',
     'Options:',
@@ -276,7 +280,7 @@ function preprocessing(formats: readonly ExportFormat[], chunking: Chunking): st
 }
 
 function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
-  const folders = (['txt', 'json', 'srt', 'vtt'] as const).filter((format) => formats.includes(format));
+  const folders = FILE_FORMATS.filter((format) => formats.includes(format));
   const chunks = formats.includes('chunks');
   return [
     '## Files',

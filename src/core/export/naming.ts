@@ -1,10 +1,9 @@
-import type { ExportFormat, ExportVideo } from './types';
+import { FILE_FORMATS, type FileFormat } from '../../shared/vocabulary';
+import type { ExportVideo } from './types';
 import { formatCorpusNumber } from '../../shared/corpus-number';
 import { MAX_ENTRY_PATH_BYTES } from './zip-layout';
 
-/** The formats written as a file per transcript, one folder each, in the order they appear in the ZIP. */
-export const FILE_FORMATS = ['txt', 'json', 'srt', 'vtt'] as const satisfies readonly ExportFormat[];
-export type FileFormat = (typeof FILE_FORMATS)[number];
+export { FILE_FORMATS, type FileFormat };
 
 export const DEFAULT_NAME_TEMPLATE = '{title} [{video_id}]';
 

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { ITEM_STATUS } from '../../shared/vocabulary';
 import { PATH_LIST_SEPARATOR } from './naming';
 import { withoutControls } from './plain-text';
 import { channelTitleOf, publishedOf, requestedLanguageOf, videoUrl } from './records';
@@ -136,7 +137,7 @@ export interface WrittenTranscript {
  * spreadsheets; identifiers, numbers and dates are written as they are.
  */
 export function indexRow(video: ExportVideo, written: WrittenTranscript | undefined): string {
-  const ok = video.status === 'ok';
+  const ok = video.status === ITEM_STATUS.ok;
   const { listing } = video;
   const published = publishedOf(video);
   return csvRecord([
@@ -207,7 +208,7 @@ export function* errorsCsv(
     ]);
   }
   for (const video of videos) {
-    if (video.status === 'ok') continue;
+    if (video.status === ITEM_STATUS.ok) continue;
     yield csvRecord([
       identifierCell(video.videoId),
       video.status,

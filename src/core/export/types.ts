@@ -1,11 +1,7 @@
-/**
- * What a corpus can hold: the per-transcript formats (one folder each), and 'chunks' (one
- * chunks.jsonl of passages for retrieval).
- */
-export type ExportFormat = 'txt' | 'json' | 'srt' | 'vtt' | 'chunks';
+import type { CorpusStatus, ExportFormat, UnwalkedListStatus } from '../../shared/vocabulary';
 
-/** Every format, in the order their entries appear in the ZIP. */
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['txt', 'json', 'srt', 'vtt', 'chunks'];
+export { EXPORT_FORMATS } from '../../shared/vocabulary';
+export type { ExportFormat };
 
 /** One caption segment; times are seconds exactly as the service sent them. */
 export interface ExportSegment {
@@ -28,10 +24,10 @@ export interface ExportVideo {
   /** The source as the user typed it. */
   source: string;
   /**
-   * 'pending' only in a corpus written before its job finished (paused for credits or budget);
-   * 'skipped' for a video a filter left out.
+   * Pending only in a corpus written before its job finished (paused for credits or budget);
+   * skipped for a video a filter left out.
    */
-  status: 'ok' | 'unavailable' | 'failed' | 'pending' | 'skipped';
+  status: CorpusStatus;
   /** ok only. */
   language?: string;
   /** ok only: how many segments the transcript has (segments.length, given apart: see below). */
@@ -44,7 +40,7 @@ export interface ExportVideo {
   segments?: ExportSegment[];
   /** ok only, when sent (snake_case as received). */
   metadata?: Record<string, unknown>;
-  /** Not ok only. For 'skipped', `code` is 'filter' and `message` names the filter that left it out. */
+  /** Not ok only. For a skipped video, `code` is ITEM_CODE.filteredOut and `message` names the filter. */
   httpStatus?: number;
   code?: string;
   message?: string;
@@ -134,8 +130,8 @@ export interface ExportSync {
 export interface ExportSourceFailure {
   /** The source as the user typed it. */
   source: string;
-  /** 'unavailable' when the service answered 404, else 'failed'. */
-  status: 'unavailable' | 'failed';
+  /** Unavailable when the service answered 404, else failed. */
+  status: UnwalkedListStatus;
   httpStatus?: number;
   code?: string;
   message: string;
@@ -199,7 +195,7 @@ export interface ExportInput {
   changes?(): Iterable<ExportChange>;
   /** Title, description, authors and license. Default: a title made from the sources, no author. */
   citation?: ExportCitation;
-  /** How chunks.jsonl cuts transcripts into passages (format 'chunks'). Default 60 s, 10 s of overlap. */
+  /** How chunks.jsonl cuts transcripts into passages (format 'chunks'). Default: DEFAULT_CHUNKING. */
   chunking?: { targetSeconds: number; overlapSeconds: number };
   /** The job's syncs, oldest first. Default: none. */
   syncs?: ExportSync[];

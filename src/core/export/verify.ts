@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { crc32 } from 'node:zlib';
 import { z } from 'zod';
+import { CORPUS_STATUSES } from '../../shared/vocabulary';
 import { CsvLimitError, CsvReader } from './csv-reader';
 import { Differences } from './differences';
 import { systemErrorCode } from './errors';
@@ -453,9 +454,6 @@ const ManifestCountsSchema = z.object({
   skipped: z.number(),
 });
 
-/** The statuses whose counts manifest.json gives and index.csv must match. */
-const COUNTED_STATUSES = ['ok', 'unavailable', 'failed', 'pending', 'skipped'] as const;
-
 /** Adds where manifest.json's counts and index.csv's rows disagree. */
 function countDifferences(manifest: ManifestCounts, index: IndexTally, differences: Differences): void {
   const reading = manifest.reading;
@@ -478,7 +476,8 @@ function countDifferences(manifest: ManifestCounts, index: IndexTally, differenc
   if (data.videos !== index.rows) {
     differences.add('counts', `${MANIFEST} says ${data.videos} videos, ${INDEX} lists ${index.rows}`);
   }
-  for (const status of COUNTED_STATUSES) {
+  // The statuses whose counts manifest.json gives and index.csv must match.
+  for (const status of CORPUS_STATUSES) {
     const listed = index.counts.get(status) ?? 0;
     if (data[status] !== listed) {
       differences.add('counts', `${MANIFEST} says ${data[status]} ${status}, ${INDEX} lists ${listed}`);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { ITEM_STATUS } from '../../shared/vocabulary';
 import { ExportInterruptedError, toExportError, VideoReadError } from './errors';
 import { DEFAULT_CHUNKING } from './chunks';
 import { renderCitation } from './citation';
@@ -118,7 +119,7 @@ export async function writeCorpus(
     for (const video of readVideos(input, signal)) {
       progress.done += 1;
       onProgress?.(progress);
-      if (video.status !== 'ok') {
+      if (video.status !== ITEM_STATUS.ok) {
         tally.add(video, undefined);
         await index.write(indexRow(video, undefined));
         continue;

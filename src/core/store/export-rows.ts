@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import type { Database } from './database';
-import { preparedFor } from './prepared';
-import { ITEM_STATUSES, type ItemListing, type ItemStatus } from './items';
+import { ITEM_STATUS, ITEM_STATUSES, type ItemStatus } from '../../shared/vocabulary';
+import { preparedFor, sqlLiterals } from './prepared';
+import type { ItemListing } from './items';
 import { SOURCE_KINDS, type SourceKindName } from './sources';
+
+const ITEM = sqlLiterals(ITEM_STATUS);
 
 /**
  * One row of the page query, as SQLite returns it. Every column comes from this version's schema
@@ -158,7 +161,7 @@ const statements = preparedFor((db) => ({
   body: db.prepare<[number], unknown>('SELECT body FROM transcripts WHERE id = ?'),
   languages: db.prepare<[number], { language: string; n: number }>(
     `SELECT t.language, count(*) AS n FROM items i JOIN transcripts t ON t.id = i.transcript_id
-     WHERE i.job_id = ? AND i.status = 'ok' GROUP BY t.language ORDER BY n DESC, t.language`,
+     WHERE i.job_id = ? AND i.status = ${ITEM.ok} GROUP BY t.language ORDER BY n DESC, t.language`,
   ),
 }));
 

@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import type { Database } from './database';
-import { preparedFor } from './prepared';
+import {
+  ITEM_CODE,
+  ITEM_STATUS,
+  ITEM_STATUSES,
+  type FinalItemStatus,
+  type ItemStatus,
+} from '../../shared/vocabulary';
+import { preparedFor, sqlLiterals } from './prepared';
 
-export const ITEM_STATUSES = ['pending', 'fetching', 'ok', 'unavailable', 'failed', 'skipped'] as const;
-export type ItemStatus = (typeof ITEM_STATUSES)[number];
-/** Where an item's fetch ended. */
-export type FinalItemStatus = 'ok' | 'unavailable' | 'failed';
+export type { FinalItemStatus, ItemStatus };
+
+const ITEM = sqlLiterals(ITEM_STATUS);
+const CODE = sqlLiterals(ITEM_CODE);
 
 const PendingItemSchema = z
   .object({ id: z.number().int(), video_id: z.string() })
@@ -32,12 +39,9 @@ export interface NewItem {
   /** The version of the job's corpus that adds it (store/versions.ts, pendingVersion). */
   version: number;
   listing?: ItemListing;
-  /** Left out by a filter (`code` 'filter', `message` its words), or waiting for its list's size. */
+  /** Left out by a filter, or waiting for its list's size (ITEM_CODE, with `message` saying why). */
   skipped?: { code: string; message: string };
 }
-
-/** A skipped item whose filters wait for its list's size (positions counted from the end). */
-export const AWAITING_LIST_SIZE = 'awaiting_list_size';
 
 const AwaitingItemSchema = z
   .object({
@@ -79,7 +83,7 @@ export interface ItemCounts {
   unavailable: number;
   failed: number;
   skipped: number;
-  /** Of the failed, those whose request a forced stop cut off after it was sent (code 'interrupted'). */
+  /** Of the failed, those whose request a forced stop cut off after it was sent (ITEM_CODE.cutOff). */
   interrupted: number;
 }
 
@@ -95,10 +99,10 @@ const statements = preparedFor((db) => ({
        :channelId, :channelTitle, :published, :durationSeconds, :viewCount, :hasCaptions, :version,
        (SELECT coalesce(max(number), 0) + 1 FROM items WHERE job_id = :jobId))`,
   ),
-  awaiting: db.prepare<[number, string], unknown>(
+  awaiting: db.prepare<[number], unknown>(
     `SELECT i.id, i.position, i.title, i.published, i.duration_seconds, i.has_captions, m.listed_at
      FROM items i LEFT JOIN memberships m ON m.item_id = i.id AND m.source_id = i.source_id
-     WHERE i.source_id = ? AND i.status = 'skipped' AND i.code = ? ORDER BY i.id`,
+     WHERE i.source_id = ? AND i.status = ${ITEM.skipped} AND i.code = ${CODE.awaitingListSize} ORDER BY i.id`,
   ),
   hasAll: db.prepare<[string, number], { n: number }>(
     `SELECT count(*) AS n FROM json_each(?) j
@@ -113,13 +117,13 @@ const statements = preparedFor((db) => ({
   ),
   skippedByFilter: db.prepare<[number], { reason: string; videos: number }>(
     `SELECT message AS reason, count(*) AS videos FROM items
-     WHERE job_id = ? AND status = 'skipped' AND code = 'filter' GROUP BY message ORDER BY videos DESC, message`,
+     WHERE job_id = ? AND status = ${ITEM.skipped} AND code = ${CODE.filteredOut} GROUP BY message ORDER BY videos DESC, message`,
   ),
   select: db.prepare<[string, string | null, string | null, string, number]>(
     'UPDATE items SET status = ?, code = ?, message = ?, updated_at = ? WHERE id = ?',
   ),
   pendingAfter: db.prepare<[number, number, number], unknown>(
-    `SELECT id, video_id FROM items WHERE job_id = ? AND status = 'pending' AND id > ? ORDER BY id LIMIT ?`,
+    `SELECT id, video_id FROM items WHERE job_id = ? AND status = ${ITEM.pending} AND id > ? ORDER BY id LIMIT ?`,
   ),
   finish: db.prepare<
     [string, number, number | null, string | null, string | null, number | null, string, number]
@@ -129,22 +133,22 @@ const statements = preparedFor((db) => ({
      WHERE id = ?`,
   ),
   toPending: db.prepare<[number, string, number]>(
-    "UPDATE items SET status = 'pending', attempts = attempts + ?, updated_at = ? WHERE id = ?",
+    `UPDATE items SET status = ${ITEM.pending}, attempts = attempts + ?, updated_at = ? WHERE id = ?`,
   ),
   recoverJob: db.prepare<[number]>(
-    "UPDATE items SET status = 'pending' WHERE job_id = ? AND status = 'fetching'",
+    `UPDATE items SET status = ${ITEM.pending} WHERE job_id = ? AND status = ${ITEM.fetching}`,
   ),
-  recoverAll: db.prepare<[]>("UPDATE items SET status = 'pending' WHERE status = 'fetching'"),
+  recoverAll: db.prepare<[]>(`UPDATE items SET status = ${ITEM.pending} WHERE status = ${ITEM.fetching}`),
   // Answered from the index items_by_job_status alone, without reading a row.
   counts: db.prepare<[number], unknown>(
     'SELECT status, count(*) AS n FROM items WHERE job_id = ? GROUP BY status',
   ),
   // Reads the failed rows only, usually few.
   interrupted: db.prepare<[number], { n: number }>(
-    "SELECT count(*) AS n FROM items WHERE job_id = ? AND status = 'failed' AND code = 'interrupted'",
+    `SELECT count(*) AS n FROM items WHERE job_id = ? AND status = ${ITEM.failed} AND code = ${CODE.cutOff}`,
   ),
-  resetStatus: db.prepare<[string, number, 'failed' | 'unavailable']>(
-    `UPDATE items SET status = 'pending', http_status = NULL, code = NULL, message = NULL, updated_at = ?
+  resetStatus: db.prepare<[string, number, ItemStatus]>(
+    `UPDATE items SET status = ${ITEM.pending}, http_status = NULL, code = NULL, message = NULL, updated_at = ?
      WHERE job_id = ? AND status = ?`,
   ),
   // One lookup per id in the (job_id, video_id) index; the unary + keeps SQLite from scanning the
@@ -160,7 +164,7 @@ const statements = preparedFor((db) => ({
   ),
   uncached: db.prepare<[number, string, number, number], { n: number }>(
     `SELECT count(*) AS n FROM items i
-     WHERE i.job_id = ? AND i.status IN ('pending', 'fetching') AND NOT EXISTS (
+     WHERE i.job_id = ? AND i.status IN (${ITEM.pending}, ${ITEM.fetching}) AND NOT EXISTS (
        SELECT 1 FROM transcripts t WHERE t.video_id = i.video_id AND t.requested_lang = ?
          AND t.include_timestamp = ? AND t.send_metadata = ?)`,
   ),
@@ -180,7 +184,7 @@ export function insertItem(db: Database, item: NewItem): boolean {
     videoId: item.videoId,
     title: item.title,
     at: item.at,
-    status: item.skipped === undefined ? 'pending' : 'skipped',
+    status: item.skipped === undefined ? ITEM_STATUS.pending : ITEM_STATUS.skipped,
     code: item.skipped?.code ?? null,
     message: item.skipped?.message ?? null,
     channelId: listing.channelId ?? null,
@@ -196,7 +200,7 @@ export function insertItem(db: Database, item: NewItem): boolean {
 /** The source's items whose filters wait for its list's size, to be decided now that it is known. */
 export function itemsAwaitingListSize(db: Database, sourceId: number): AwaitingItem[] {
   return statements(db)
-    .awaiting.all(sourceId, AWAITING_LIST_SIZE)
+    .awaiting.all(sourceId)
     .map((row) => AwaitingItemSchema.parse(row));
 }
 
@@ -227,8 +231,8 @@ export function skippedByFilter(db: Database, jobId: number): Array<{ reason: st
 /** Decides an item that waited: pending (to fetch), or skipped with the filter's words. */
 export function settleSelection(db: Database, itemId: number, skippedBy: string | null, at: string): void {
   statements(db).select.run(
-    skippedBy === null ? 'pending' : 'skipped',
-    skippedBy === null ? null : 'filter',
+    skippedBy === null ? ITEM_STATUS.pending : ITEM_STATUS.skipped,
+    skippedBy === null ? null : ITEM_CODE.filteredOut,
     skippedBy,
     at,
     itemId,
@@ -265,7 +269,7 @@ export function returnToPending(db: Database, itemId: number, attempts: number, 
   statements(db).toPending.run(attempts, at, itemId);
 }
 
-/** Items left 'fetching' by a process that died go back to 'pending'; all jobs when jobId is omitted. */
+/** Items left in flight by a process that died are pending again; all jobs when jobId is omitted. */
 export function recoverFetchingItems(db: Database, jobId?: number): number {
   const s = statements(db);
   return (jobId === undefined ? s.recoverAll.run() : s.recoverJob.run(jobId)).changes;
@@ -292,12 +296,12 @@ export function itemCounts(db: Database, jobId: number): ItemCounts {
 }
 
 export function resetFailedItems(db: Database, jobId: number, at: string): number {
-  return statements(db).resetStatus.run(at, jobId, 'failed').changes;
+  return statements(db).resetStatus.run(at, jobId, ITEM_STATUS.failed).changes;
 }
 
 /** The job's videos the service had no transcript for, pending again (asked for by the user). */
 export function resetUnavailableItems(db: Database, jobId: number, at: string): number {
-  return statements(db).resetStatus.run(at, jobId, 'unavailable').changes;
+  return statements(db).resetStatus.run(at, jobId, ITEM_STATUS.unavailable).changes;
 }
 
 /** How many of `videoIds` the source has listed already (a page that repeats them is a pagination loop). */

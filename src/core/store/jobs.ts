@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import type { Database } from './database';
-import { JobStatusSchema } from '../../shared/contract';
+import {
+  JOB_STATUS,
+  JOB_STATUSES,
+  STOP_REASONS,
+  type JobStatus,
+  type StopReason,
+} from '../../shared/vocabulary';
 import type { Lease } from './leases';
-import { preparedFor } from './prepared';
+import { preparedFor, sqlLiterals } from './prepared';
 
-/** The job states the faces show; the contract is their one definition. */
-export const JOB_STATUSES = JobStatusSchema.options;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+export type { JobStatus };
+
+const JOB = sqlLiterals(JOB_STATUS);
 
 const JobRowSchema = z
   .object({
@@ -17,7 +23,7 @@ const JobRowSchema = z
     sources: z.string(),
     skipped: z.string(),
     budget: z.number().int().nullable(),
-    stop_reason: z.string().nullable(),
+    stop_reason: z.enum(STOP_REASONS).nullable(),
     stop_code: z.string().nullable(),
     stop_message: z.string().nullable(),
     created_at: z.string(),
@@ -63,7 +69,7 @@ export interface NewJob {
 /** A job's new status; every field left out is cleared. */
 export interface JobStatusChange {
   status: JobStatus;
-  stopReason?: string | null;
+  stopReason?: StopReason | null;
   stopCode?: string | null;
   stopMessage?: string | null;
   finishedAt?: string | null;
@@ -73,12 +79,12 @@ export interface JobStatusChange {
 const statements = preparedFor((db) => ({
   insert: db.prepare<[string, string, string, string, string, string]>(
     `INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at)
-     VALUES (?, 'draft', ?, ?, ?, ?, ?)`,
+     VALUES (?, ${JOB.draft}, ?, ?, ?, ?, ?)`,
   ),
   setSettings: db.prepare<[string, string, number]>(
     'UPDATE jobs SET settings = ?, updated_at = ? WHERE id = ?',
   ),
-  queued: db.prepare<[], unknown>("SELECT * FROM jobs WHERE status = 'queued' ORDER BY updated_at, id"),
+  queued: db.prepare<[], unknown>(`SELECT * FROM jobs WHERE status = ${JOB.queued} ORDER BY updated_at, id`),
   byId: db.prepare<[number], unknown>('SELECT * FROM jobs WHERE id = ?'),
   byKey: db.prepare<[string], unknown>('SELECT * FROM jobs WHERE key = ?'),
   all: db.prepare<[], unknown>('SELECT * FROM jobs ORDER BY id'),

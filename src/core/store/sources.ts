@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import type { Database } from './database';
-import { preparedFor } from './prepared';
+import {
+  LIST_STATUS,
+  LIST_STATUSES,
+  type ListStatus,
+  type UnwalkedListStatus,
+} from '../../shared/vocabulary';
+import { preparedFor, sqlLiterals } from './prepared';
 
 export const SOURCE_KINDS = ['video', 'playlist', 'channel', 'search'] as const;
 export type SourceKindName = (typeof SOURCE_KINDS)[number];
-export const WALK_STATUSES = ['pending', 'done', 'unavailable', 'failed'] as const;
-export type WalkStatus = (typeof WALK_STATUSES)[number];
+/** How far a source's walk has come: a list status of shared/vocabulary.ts. */
+export type WalkStatus = ListStatus;
+
+const LIST = sqlLiterals(LIST_STATUS);
 
 const SourceRowSchema = z
   .object({
@@ -17,7 +25,7 @@ const SourceRowSchema = z
     input: z.string(),
     resolved_channel_id: z.string().nullable(),
     cursor: z.string().nullable(),
-    walk_status: z.enum(WALK_STATUSES),
+    walk_status: z.enum(LIST_STATUSES),
     pages: z.number().int(),
     videos_found: z.number().int(),
     error: z.string().nullable(),
@@ -99,8 +107,8 @@ const statements = preparedFor((db) => ({
     'UPDATE sources SET cursor = ?, pages = pages + 1 WHERE id = ?',
   ),
   reopenFailed: db.prepare<[number]>(
-    `UPDATE sources SET walk_status = 'pending', error = NULL, http_status = NULL, error_code = NULL
-     WHERE job_id = ? AND walk_status IN ('failed', 'unavailable')`,
+    `UPDATE sources SET walk_status = ${LIST.pending}, error = NULL, http_status = NULL, error_code = NULL
+     WHERE job_id = ? AND walk_status IN (${LIST.failed}, ${LIST.unavailable})`,
   ),
 }));
 
@@ -141,11 +149,11 @@ export function setWalkStatus(db: Database, sourceId: number, walkStatus: WalkSt
   statements(db).setWalk.run(walkStatus, videos, sourceId);
 }
 
-/** Ends a walk that could not go on: 'unavailable' (404) or 'failed'; its cursor stays for the next try. */
+/** Ends a walk that could not go on: unavailable (404) or failed; its cursor stays for the next try. */
 export function failWalk(
   db: Database,
   sourceId: number,
-  walkStatus: 'unavailable' | 'failed',
+  walkStatus: UnwalkedListStatus,
   failure: WalkFailure,
 ): void {
   statements(db).failWalk.run(

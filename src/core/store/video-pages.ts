@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Database } from './database';
-import { ITEM_STATUSES } from './items';
-import { preparedFor } from './prepared';
+import { ITEM_STATUS, ITEM_STATUSES, type VideoFilter } from '../../shared/vocabulary';
+import { preparedFor, sqlLiterals } from './prepared';
+
+const ITEM = sqlLiterals(ITEM_STATUS);
 
 /** One video of a job as faces list it. */
 const VideoRowSchema = z
@@ -36,13 +38,11 @@ const VideoRowSchema = z
   }));
 export type StoredVideoRow = z.output<typeof VideoRowSchema>;
 
-/** Which videos a page shows: all, or those of one status ('pending' includes those in flight). */
-export type VideoStatusFilter = 'all' | 'pending' | 'ok' | 'unavailable' | 'failed' | 'skipped';
-
 export interface VideoPageQuery {
   offset: number;
   limit: number;
-  status: VideoStatusFilter;
+  /** All, or those of one status (pending includes those in flight). */
+  status: VideoFilter;
   /** Words of the title, matched anywhere and without regard to case; '' matches every video. */
   search: string;
   /** The index of a source in the job: only the videos it holds (memberships.csv's). Null: all. */
@@ -53,7 +53,7 @@ export interface VideoPageQuery {
 // every query; the order is that of the items_by_job_number index.
 const STATUS_FILTER = `
   WHERE i.job_id = :jobId
-    AND (:status = 'all' OR i.status = :status OR (:status = 'pending' AND i.status = 'fetching'))
+    AND (:status = 'all' OR i.status = :status OR (:status = ${ITEM.pending} AND i.status = ${ITEM.fetching}))
     AND (:source IS NULL OR EXISTS (SELECT 1 FROM memberships m JOIN sources ms ON ms.id = m.source_id
       WHERE m.item_id = i.id AND ms.job_id = :jobId AND ms.position = :source))`;
 const FILTERS = `${STATUS_FILTER}

@@ -8,6 +8,7 @@ import { CreditsAlert } from './shell/CreditsAlert';
 import { CreditsBar } from './shell/CreditsBar';
 import { Navigation } from './shell/Navigation';
 import { useWindowDrop } from './shell/useWindowDrop';
+import { JOB_STATUS } from '../../shared/vocabulary';
 import { videosDone } from './lib/job-state';
 import { startStores, useJobs } from './stores';
 import type { JobsState } from './stores/jobs';
@@ -21,7 +22,9 @@ const TITLES: Readonly<Record<Route['screen'], string>> = {
 
 /** The whole percentage done of the newest running job, or null when none runs. */
 function runningProgress(state: JobsState): number | null {
-  const job = state.order.map((id) => state.byId[id]).find((candidate) => candidate?.status === 'running');
+  const job = state.order
+    .map((id) => state.byId[id])
+    .find((candidate) => candidate?.status === JOB_STATUS.running);
   if (job === undefined || job.counts.total === 0) return null;
   return Math.floor((videosDone(job) / job.counts.total) * 100);
 }

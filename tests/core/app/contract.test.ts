@@ -230,6 +230,11 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
 
     const cancelled = (await api.createJob({ draft: draft(['PLcontractCancelled_n5']), start: false })).job;
     expect((await api.cancelJob({ jobId: cancelled.id })).status).toBe('cancelled');
+    // Stopped for good: Resume does nothing; only asking for the same job again makes it a draft.
+    expect((await api.resumeJob({ jobId: cancelled.id })).status).toBe('cancelled');
+    const askedAgain = await api.createJob({ draft: draft(['PLcontractCancelled_n5']), start: false });
+    expect(askedAgain).toMatchObject({ created: false, job: { id: cancelled.id, status: 'draft' } });
+    await api.cancelJob({ jobId: cancelled.id });
 
     const removed = record('jobRemoved');
     await api.deleteJob({ jobId: cancelled.id });

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { safeHttpsUrl } from '../lib/links';
+import { desktop } from '../transport';
 
 /**
  * A link that leaves the app: https only. The desktop app opens it in the user's browser; browser
@@ -8,19 +9,19 @@ import { safeHttpsUrl } from '../lib/links';
 export function ExternalLink({ href, children }: { href: string | null; children: ReactNode }) {
   const url = safeHttpsUrl(href);
   if (url === null) return null;
-  const desktop = window.scriptoriumDesktop;
+  const os = desktop();
   return (
     <a
       href={url}
       target="_blank"
       rel="noopener noreferrer"
       onClick={
-        desktop === undefined
+        os === undefined
           ? undefined
           : (event) => {
               event.preventDefault();
               // Reviewed: a request to the main process, which opens https links only (openInBrowser).
-              void desktop.openExternal(url); // eng-disable OPEN_EXTERNAL_JS_CHECK
+              void os.openExternal(url); // eng-disable OPEN_EXTERNAL_JS_CHECK
             }
       }
     >

@@ -1,10 +1,5 @@
-import { EXPORT_FORMATS, type ExportFormat } from '../../../shared/contract';
-import {
-  CHUNK_SECONDS,
-  MAX_CONCURRENCY,
-  type OptionFields as Fields,
-  type OptionProblems,
-} from '../lib/job-options';
+import { CHUNK_SECONDS, CONCURRENCY, EXPORT_FORMATS, type ExportFormat } from '../../../shared/vocabulary';
+import type { OptionFields as Fields, OptionProblems } from '../lib/job-options';
 import { Choice, Field, NumberField } from './FormFields';
 
 const FORMAT_NAMES: Readonly<Record<ExportFormat, { label: string; help: string }>> = {
@@ -139,9 +134,9 @@ export function OptionFields({ idPrefix, fields, problems, onChange }: OptionFie
         <NumberField
           id={id('concurrency')}
           label="Concurrency"
-          help={`Requests at once, 1 to ${MAX_CONCURRENCY}.`}
-          min={1}
-          max={MAX_CONCURRENCY}
+          help={`Requests at once, ${CONCURRENCY.min} to ${CONCURRENCY.max}.`}
+          min={CONCURRENCY.min}
+          max={CONCURRENCY.max}
           value={fields.concurrency}
           problem={problems.concurrency}
           onChange={(concurrency) => onChange({ concurrency })}

@@ -10,19 +10,13 @@ export interface ShownError {
 const FIXED_IN_SETTINGS: ReadonlySet<ErrorCode> = new Set(['no_key', 'key_refused']);
 
 /**
- * What to tell the user about a failed command. The app's errors already carry a plain message;
- * anything else means the app itself could not be reached (browser mode's server stopped).
+ * What to tell the user about a failed command. Every failure of the contract, one that never
+ * reached the app included (`unreachable`), is a ContractError with a plain message; anything else
+ * is a bug of the window itself.
  */
 export function describeError(error: unknown): ShownError {
   if (error instanceof ContractError) {
     return { message: error.message, fixInSettings: FIXED_IN_SETTINGS.has(error.code) };
-  }
-  if (error instanceof TypeError) {
-    return {
-      message:
-        'Scriptorium cannot be reached. If it runs in a terminal (scriptorium ui), check that it is still running, then reload this page.',
-      fixInSettings: false,
-    };
   }
   const detail = error instanceof Error ? error.message : String(error);
   return { message: `Something went wrong: ${detail}`, fixInSettings: false };

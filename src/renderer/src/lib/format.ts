@@ -1,4 +1,4 @@
-import type { JobStatus, SourceLine, VideoStatus } from '../../../shared/contract';
+import type { JobStatus, ListStatus, SourceLine, VideoStatus } from '../../../shared/contract';
 
 /**
  * How numbers, times and states read on screen. English only, so the locale is fixed: a user's
@@ -72,6 +72,18 @@ const VIDEO_STATUS_LABELS: Readonly<Record<VideoStatus, string>> = {
 
 export function videoStatusLabel(status: VideoStatus): string {
   return VIDEO_STATUS_LABELS[status];
+}
+
+const LIST_STATUS_LABELS: Readonly<Record<ListStatus, string>> = {
+  pending: 'Being read',
+  done: 'Read',
+  unavailable: 'Not found',
+  failed: 'Could not be read',
+};
+
+/** How far a playlist's, channel's or search's walk has come. */
+export function listStatusLabel(status: ListStatus): string {
+  return LIST_STATUS_LABELS[status];
 }
 
 const SOURCE_KIND_LABELS: Readonly<Record<NonNullable<SourceLine['kind']>, string>> = {

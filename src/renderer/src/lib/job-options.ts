@@ -1,9 +1,14 @@
+import type { JobDefaults } from '../../../shared/contract';
+import { ORIGINAL_TRACK } from '../../../shared/limits';
 import {
-  DEFAULT_FORMATS,
+  CHUNK_SECONDS,
+  CONCURRENCY,
+  DEFAULT_CHUNKING,
+  DEFAULT_LANGUAGES,
+  defaultFormats,
   EXPORT_FORMATS,
   type ExportFormat,
-  type JobDefaults,
-} from '../../../shared/contract';
+} from '../../../shared/vocabulary';
 
 /**
  * The job options as a form holds them: numbers as the text the user typed, so that a half-typed
@@ -26,21 +31,15 @@ export interface OptionFields {
 
 export type OptionProblems = Partial<Record<keyof OptionFields, string>>;
 
-export const MAX_CONCURRENCY = 64;
-
-/** The chunks' bounds the app accepts (ChunkingSchema), and what it uses when a job leaves them out. */
-export const CHUNK_SECONDS = { min: 5, max: 3600 };
-const DEFAULT_CHUNKING = { targetSeconds: 60, overlapSeconds: 10 };
-
 /** The app's own defaults, for a form whose Settings could not be read. */
 export const FALLBACK_DEFAULTS: JobDefaults = {
-  languages: 'orig',
+  languages: DEFAULT_LANGUAGES,
   includeTimestamp: true,
   sendMetadata: true,
   maxVideos: null,
   budget: null,
-  concurrency: 4,
-  formats: [...DEFAULT_FORMATS],
+  concurrency: CONCURRENCY.default,
+  formats: defaultFormats(),
 };
 
 export function fieldsOf(defaults: JobDefaults): OptionFields {
@@ -68,11 +67,11 @@ export function readOptionFields(
   const budget = wholeNumber(fields.budget, 0);
   if (budget === undefined)
     problems.budget = 'Enter a whole number of credits, or leave it empty for no limit.';
-  const concurrency = wholeNumber(fields.concurrency, 1, MAX_CONCURRENCY);
+  const concurrency = wholeNumber(fields.concurrency, CONCURRENCY.min, CONCURRENCY.max);
   if (concurrency === undefined || concurrency === null)
-    problems.concurrency = `Enter a whole number from 1 to ${MAX_CONCURRENCY}.`;
+    problems.concurrency = `Enter a whole number from ${CONCURRENCY.min} to ${CONCURRENCY.max}.`;
   if (fields.languages.trim() === '')
-    problems.languages = 'Enter at least one language code, such as en, or orig for the original track.';
+    problems.languages = `Enter at least one language code, such as en, or ${ORIGINAL_TRACK} for the original track.`;
   if (fields.formats.length === 0) problems.formats = 'Choose at least one file format.';
   const chunking = fields.formats.includes('chunks') ? readChunking(fields, problems) : undefined;
   if (Object.keys(problems).length > 0) return { ok: false, problems };
@@ -85,7 +84,7 @@ export function readOptionFields(
       formats: EXPORT_FORMATS.filter((format) => fields.formats.includes(format)),
       maxVideos: maxVideos ?? null,
       budget: budget ?? null,
-      concurrency: concurrency ?? 1,
+      concurrency: concurrency ?? CONCURRENCY.min,
       ...(chunking !== undefined && { chunking }),
     },
   };

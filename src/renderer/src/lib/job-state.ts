@@ -1,5 +1,6 @@
 import type { JobView } from '../../../shared/contract';
 import { parseSource } from '../../../shared/sources';
+import { JOB_STATUS, jobAllows, STOP_REASON, type JobAction } from '../../../shared/vocabulary';
 import { capitalize, formatCount, plural, sentence } from './format';
 
 /** Videos with an answer (fetched, unavailable, failed or left out by a filter). */
@@ -13,7 +14,7 @@ export function videosDone(job: JobView): number {
  * when it is not finished or lacks nothing. A job with gaps is not shown as a plain success.
  */
 export function shortfall(job: JobView): string | null {
-  if (job.status !== 'completed') return null;
+  if (job.status !== JOB_STATUS.completed) return null;
   const parts = [
     job.counts.failed > 0 ? `${formatCount(job.counts.failed)} failed` : '',
     job.sourcesFailed > 0 ? `${plural(job.sourcesFailed, 'list')} not read` : '',
@@ -26,7 +27,10 @@ export function runsElsewhere(job: JobView): boolean {
   return job.runningIn === 'elsewhere';
 }
 
-/** What the user can do with the job now; each answers one button of the job's actions. */
+/**
+ * What the user can do with the job now, by shared/vocabulary.ts's table (which the engine follows
+ * too); each answers one button of the job's actions. Only the process that runs a job can stop it.
+ */
 export function availableActions(job: JobView): {
   pause: boolean;
   resume: boolean;
@@ -35,22 +39,16 @@ export function availableActions(job: JobView): {
   sync: boolean;
   remove: boolean;
 } {
-  const elsewhere = runsElsewhere(job);
-  const { status } = job;
+  const here = !runsElsewhere(job);
+  const allows = (action: JobAction): boolean => here && jobAllows(job.status, action);
   return {
-    pause: !elsewhere && (status === 'running' || status === 'queued' || status === 'waiting_credits'),
-    resume:
-      !elsewhere &&
-      (status === 'draft' ||
-        status === 'paused' ||
-        status === 'waiting_credits' ||
-        status === 'failed' ||
-        status === 'cancelled'),
-    cancel: !elsewhere && status !== 'completed' && status !== 'cancelled',
-    retryFailed: !elsewhere && (job.counts.failed > 0 || job.sourcesFailed > 0),
+    pause: allows('pause'),
+    resume: allows('resume'),
+    cancel: allows('cancel'),
+    retryFailed: here && (job.counts.failed > 0 || job.sourcesFailed > 0),
     // Failures or not, a finished job can be brought up to date when it has a list that can grow.
-    sync: !elsewhere && status === 'completed' && hasGrowingList(job),
-    remove: job.runningIn === null && status !== 'running',
+    sync: allows('sync') && hasGrowingList(job),
+    remove: job.runningIn === null && jobAllows(job.status, 'delete'),
   };
 }
 
@@ -68,37 +66,37 @@ function hasGrowingList(job: JobView): boolean {
  */
 export function describeStop(job: JobView): string | null {
   const { stop } = job;
-  if (stop === null || job.status === 'running' || job.status === 'queued') return null;
+  if (stop === null || job.status === JOB_STATUS.running || job.status === JOB_STATUS.queued) return null;
   const message = stop.message ?? '';
   switch (stop.reason) {
-    case 'credits':
+    case STOP_REASON.credits:
       return `${capitalize(message || 'The service asked for payment')} (${stop.code ?? 'HTTP 402'}). Once you have credits again, press Resume: the job continues where it stopped.`;
-    case 'budget':
+    case STOP_REASON.budget:
       return `${sentence(message || 'The budget is spent')} To go on, start the same sources again from New job with a larger budget.`;
-    case 'auth':
+    case STOP_REASON.auth:
       return `The service refused the API key (HTTP ${stop.code ?? '401'}). Check the key in Settings, then press Resume.`;
-    case 'service':
+    case STOP_REASON.service:
       return `${sentence(message || 'The service could not be reached')} Press Resume to try again.`;
-    case 'user':
+    case STOP_REASON.user:
       return 'You paused it. Resume continues where it stopped.';
-    case 'interrupted':
+    case STOP_REASON.interrupted:
       return 'It was interrupted; everything done so far is saved. Resume continues where it stopped.';
-    case 'cancelled':
-      return 'You cancelled it. Resume continues where it stopped; nothing fetched is bought again.';
-    case 'setup':
+    case STOP_REASON.cancelled:
+      return 'You cancelled it: nothing more is bought. What it bought is kept, and Export writes it. To go on after all, start the same sources again from New job.';
+    case STOP_REASON.setup:
       return `${sentence(message || 'Something is missing before it can run')} Then press Resume.`;
-    case 'retry':
+    case STOP_REASON.retry:
       return 'Its failed videos are queued again: press Resume to fetch them.';
-    case 'error':
+    case STOP_REASON.error:
       return `It stopped on an unexpected error: ${sentence(message || 'no details')} Resume tries again; if it happens again, please report it.`;
-    default:
-      return sentence(message || `It stopped (${stop.reason})`);
+    case STOP_REASON.shutdown:
+      return null; // never kept: the job stays queued, to continue at the next start
   }
 }
 
 /** For a finished job with gaps: what is missing and how to get it; null when nothing is. */
 export function describeGaps(job: JobView): string | null {
-  if (job.status !== 'completed') return null;
+  if (job.status !== JOB_STATUS.completed) return null;
   const { interrupted } = job.counts;
   const failed = job.counts.failed - interrupted;
   const parts = [

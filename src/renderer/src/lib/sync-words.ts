@@ -1,4 +1,5 @@
 import type { CommandOutput } from '../../../shared/contract';
+import { JOB_STATUS } from '../../../shared/vocabulary';
 import { plural } from './format';
 
 /** What a sync found and cost, in a few words: "3 new videos, 4 credits", or "No new videos". */
@@ -7,6 +8,8 @@ export function describeSync({ newVideos, credits, outcome }: CommandOutput<'syn
   // Reading a playlist again costs its pages even when nothing is new.
   const cost = newVideos === 0 && credits === 0 ? '' : `, ${plural(credits, 'credit')}`;
   const stopped =
-    outcome.status === 'completed' ? '' : '. The job stopped before fetching them all: its state says why.';
+    outcome.status === JOB_STATUS.completed
+      ? ''
+      : '. The job stopped before fetching them all: its state says why.';
   return `${found}${cost}${stopped}`;
 }

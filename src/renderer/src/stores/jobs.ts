@@ -1,5 +1,6 @@
 import { createStore } from 'zustand';
 import type { EventPayload, JobView, ScriptoriumApi } from '../../../shared/contract';
+import { JOB_STATUS } from '../../../shared/vocabulary';
 import { describeError } from '../lib/errors';
 
 export interface RetryWait {
@@ -115,7 +116,11 @@ export function createJobsStore(api: ScriptoriumApi, now: () => number = Date.no
   }));
 }
 
-const ACTIVE: ReadonlySet<JobView['status']> = new Set(['running', 'queued', 'waiting_credits']);
+const ACTIVE: ReadonlySet<JobView['status']> = new Set([
+  JOB_STATUS.running,
+  JOB_STATUS.queued,
+  JOB_STATUS.waiting_credits,
+]);
 
 /** The job the credits bar speaks of: the one the user chose, else a job at work, else the newest. */
 export function focusedJobId(state: Pick<JobsState, 'byId' | 'order' | 'selectedJobId'>): number | null {
@@ -130,5 +135,5 @@ export function focusedJobId(state: Pick<JobsState, 'byId' | 'order' | 'selected
 
 /** Jobs waiting for credits, oldest first: each gets its part of the credits alert. */
 export function jobsWaitingForCredits(state: Pick<JobsState, 'byId' | 'order'>): number[] {
-  return state.order.filter((id) => state.byId[id]?.status === 'waiting_credits').reverse();
+  return state.order.filter((id) => state.byId[id]?.status === JOB_STATUS.waiting_credits).reverse();
 }

@@ -7,6 +7,7 @@ import {
   type ScriptoriumApi,
   type SourceLine,
 } from '../../../shared/contract';
+import { JOB_STATUS } from '../../../shared/vocabulary';
 import { describeError, type ShownError } from '../lib/errors';
 import { fieldsOf, readOptionFields, type OptionFields, type OptionProblems } from '../lib/job-options';
 import { NO_SELECTION, readSelectionFields, type SelectionFields } from '../lib/selection-fields';
@@ -263,7 +264,9 @@ export function createNewJobStore(api: ScriptoriumApi) {
         // A job the preview created was a draft until now: starting it is starting a new job.
         const { preview } = get();
         const previewedDraft =
-          preview.phase === 'done' && preview.detail.job.status === 'draft' ? preview.detail.job.id : null;
+          preview.phase === 'done' && preview.detail.job.status === JOB_STATUS.draft
+            ? preview.detail.job.id
+            : null;
         try {
           const answer = await api.createJob({ draft, start: true });
           const { job } = answer;

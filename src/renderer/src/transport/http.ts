@@ -1,5 +1,13 @@
-import type { Answer, CommandName, EventName, EventPayload, ScriptoriumApi } from '../../../shared/contract';
+import {
+  AnswerSchema,
+  type Answer,
+  type CommandName,
+  type EventName,
+  type EventPayload,
+  type ScriptoriumApi,
+} from '../../../shared/contract';
 import { createApi } from '../../../shared/client';
+import { AppErrorSchema, type ErrorCode } from '../../../shared/errors';
 
 export interface HttpTransportOptions {
   /**
@@ -14,6 +22,10 @@ export interface HttpTransportOptions {
 /** How long to wait before opening the event stream again after it broke. */
 const RECONNECT_MS = 1_000;
 
+/** What a face says when browser mode's server does not answer at all. */
+const UNREACHABLE_MESSAGE =
+  'Scriptorium cannot be reached. If it runs in a terminal (scriptorium ui), check that it is still running, then reload this page.';
+
 /**
  * The contract over browser mode's HTTP: commands are POSTed as JSON and answer with envelopes,
  * events arrive as server-sent events read from one streamed response (fetch rather than
@@ -24,22 +36,35 @@ export function httpApi(options: HttpTransportOptions): ScriptoriumApi & { close
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   const stream = new AbortController();
 
-  const send = async (name: CommandName, input: unknown) => {
-    const response = await fetch(`${options.base}api/command/${name}`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify(input ?? {}),
-    });
-    if (!response.ok) {
-      return {
-        ok: false as const,
-        error: {
-          code: 'invalid_input' as const,
-          message: `Scriptorium's server refused the ${name} request (HTTP ${response.status}).`,
-        },
-      };
+  const send = async (name: CommandName, input: unknown): Promise<Answer<unknown>> => {
+    let response: Response;
+    let body: unknown;
+    try {
+      response = await fetch(`${options.base}api/command/${name}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(input ?? {}),
+      });
+      body = await response.json().catch(() => undefined);
+    } catch {
+      // fetch rejects (a TypeError) only when no answer came: the server is gone, or the network.
+      return failed('unreachable', UNREACHABLE_MESSAGE);
     }
-    return (await response.json()) as Answer<unknown>;
+    if (response.ok) {
+      const answer = AnswerSchema.safeParse(body);
+      if (answer.success) return answer.data;
+      return failed(
+        'internal',
+        `Scriptorium's server answered the ${name} request with something it cannot read.`,
+      );
+    }
+    // The server's own refusals carry their code; anything else (a proxy's page) is told by its status.
+    const refusal = AppErrorSchema.safeParse(body);
+    if (refusal.success) return { ok: false, error: refusal.data };
+    return failed(
+      codeForStatus(response.status),
+      `Scriptorium's server refused the ${name} request (HTTP ${response.status}).`,
+    );
   };
 
   const deliver = (event: string, data: string): void => {
@@ -70,6 +95,16 @@ export function httpApi(options: HttpTransportOptions): ScriptoriumApi & { close
     return () => void set.delete(listener as (payload: never) => void);
   };
   return Object.assign(createApi(send, on), { close: () => stream.abort() });
+}
+
+function failed(code: ErrorCode, message: string): Answer<never> {
+  return { ok: false, error: { code, message } };
+}
+
+/** The code of a refusal that came without one, by its HTTP status. */
+function codeForStatus(status: number): ErrorCode {
+  if (status === 401 || status === 403) return 'access_refused';
+  return status >= 500 ? 'internal' : 'invalid_input';
 }
 
 /** Parses a text/event-stream body, calling `deliver` for each complete event. */

@@ -1,4 +1,6 @@
 import type { ScriptoriumApi } from '../../../shared/contract';
+import type { DesktopApi } from '../../../shared/desktop';
+import { desktopApi } from './desktop';
 import { bridgeApi } from './electron';
 import { httpApi } from './http';
 
@@ -9,4 +11,10 @@ import { httpApi } from './http';
  */
 export function connect(): ScriptoriumApi {
   return window.scriptorium !== undefined ? bridgeApi(window.scriptorium) : httpApi({ base: '' });
+}
+
+/** The operating system's dialogs and browser in the desktop app; undefined in browser mode. */
+export function desktop(): DesktopApi | undefined {
+  const bridge = window.scriptoriumDesktop;
+  return bridge === undefined ? undefined : desktopApi(bridge);
 }

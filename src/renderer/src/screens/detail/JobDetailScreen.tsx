@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { JobDetail, JobView, VideoRow } from '../../../../shared/contract';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ScreenHeading } from '../../components/ScreenHeading';
-import { formatCount, sourceKindLabel } from '../../lib/format';
+import { formatCount, listStatusLabel, sourceKindLabel } from '../../lib/format';
 import { navigate, routeHref } from '../../routing';
 import { jobsStore, useJobs, useVideoPages, videoPagesStore } from '../../stores';
 import { JobActions } from '../jobs/JobActions';
@@ -100,7 +100,7 @@ function Lists({ detail }: { detail: JobDetail }) {
                 <td>{sourceKindLabel(list.kind)}</td>
                 <td>
                   {list.error === null ? (
-                    listState(list.status)
+                    listStatusLabel(list.status)
                   ) : (
                     <span className="count-problem">
                       Could not be read{list.httpStatus !== null && ` (HTTP ${list.httpStatus})`}:{' '}
@@ -134,17 +134,4 @@ function Lists({ detail }: { detail: JobDetail }) {
       )}
     </section>
   );
-}
-
-function listState(status: string): string {
-  switch (status) {
-    case 'pending':
-      return 'Being read';
-    case 'done':
-      return 'Read';
-    case 'unavailable':
-      return 'Not found';
-    default:
-      return status;
-  }
 }

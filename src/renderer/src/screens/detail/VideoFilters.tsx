@@ -1,19 +1,18 @@
 import { useEffect, useState } from 'react';
 import type { JobView, VideoFilter } from '../../../../shared/contract';
-import { formatCount } from '../../lib/format';
+import { VIDEO_FILTERS } from '../../../../shared/vocabulary';
+import { formatCount, videoStatusLabel } from '../../lib/format';
 import { useVideoPages, videoPagesStore } from '../../stores';
 
 /** How long typing in the search box must pause before the table is searched. */
 const SEARCH_DELAY_MS = 250;
 
-const FILTERS: ReadonlyArray<{ filter: VideoFilter; label: string; count(job: JobView): number }> = [
-  { filter: 'all', label: 'All', count: (job) => job.counts.total },
-  { filter: 'pending', label: 'Pending', count: (job) => job.counts.pending },
-  { filter: 'ok', label: 'OK', count: (job) => job.counts.ok },
-  { filter: 'unavailable', label: 'Unavailable', count: (job) => job.counts.unavailable },
-  { filter: 'failed', label: 'Failed', count: (job) => job.counts.failed },
-  { filter: 'skipped', label: 'Skipped', count: (job) => job.counts.skipped },
-];
+const FILTERS: ReadonlyArray<{ filter: VideoFilter; label: string; count(job: JobView): number }> =
+  VIDEO_FILTERS.map((filter) =>
+    filter === 'all'
+      ? { filter, label: 'All', count: (job) => job.counts.total }
+      : { filter, label: videoStatusLabel(filter), count: (job) => job.counts[filter] },
+  );
 
 /**
  * The status filter (with each status's count), the source filter (for a job of several sources) and

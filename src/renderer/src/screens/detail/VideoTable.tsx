@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { VideoRow } from '../../../../shared/contract';
 import { formatCorpusNumber } from '../../../../shared/corpus-number';
+import { ITEM_STATUS } from '../../../../shared/vocabulary';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formatCount, plural, videoStatusLabel } from '../../lib/format';
 import { rowAt } from '../../lib/page-cache';
@@ -170,7 +171,7 @@ const TableRow = memo(function TableRow({ index, top, row, active, onActivate, o
       aria-rowindex={index + 2}
       data-index={index}
       tabIndex={active ? 0 : -1}
-      className={`vt-row vt-item${row?.status === 'failed' ? ' vt-failed' : ''}`}
+      className={`vt-row vt-item${row?.status === ITEM_STATUS.failed ? ' vt-failed' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       onFocus={() => onActivate(index)}
       onClick={() => {

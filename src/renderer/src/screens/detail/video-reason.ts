@@ -1,20 +1,21 @@
 import type { VideoRow } from '../../../../shared/contract';
+import { ITEM_STATUS } from '../../../../shared/vocabulary';
 import { capitalize, plural } from '../../lib/format';
 
 /** Why a video is not fetched (or what its fetch is waiting for), in a few words; '' when nothing to say. */
 export function videoReason(row: VideoRow): string {
   switch (row.status) {
-    case 'failed':
+    case ITEM_STATUS.failed:
       return `${row.message ?? 'Failed'}${row.httpStatus !== null ? ` (HTTP ${row.httpStatus})` : ''}`;
-    case 'unavailable':
+    case ITEM_STATUS.unavailable:
       return row.message ?? 'No transcript in the languages asked for';
-    case 'skipped':
+    case ITEM_STATUS.skipped:
       // A filter's words, such as "not at positions 1-10", as the start of a sentence.
       return row.message === null ? 'Left out by the job’s options' : capitalize(row.message);
-    case 'pending':
-    case 'fetching':
+    case ITEM_STATUS.pending:
+    case ITEM_STATUS.fetching:
       return row.attempts > 0 ? `Tried ${plural(row.attempts, 'time')}; will try again` : '';
-    case 'ok':
+    case ITEM_STATUS.ok:
       return '';
   }
 }

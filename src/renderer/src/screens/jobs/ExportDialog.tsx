@@ -1,11 +1,13 @@
 import { useId, useState } from 'react';
 import { EXPORT_FORMATS, type ExportFormat, type JobView } from '../../../../shared/contract';
+import { JOB_STATUS } from '../../../../shared/vocabulary';
 import { CitationFieldset } from '../../components/CitationFieldset';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ProgressBar } from '../../components/ProgressBar';
 import { citationFieldsOf, readCitationFields, type CitationProblems } from '../../lib/citation-fields';
 import { describeError } from '../../lib/errors';
+import { desktop } from '../../transport';
 import { formatBytes, formatCount } from '../../lib/format';
 import { exportsStore, useExports, useSettings } from '../../stores';
 import type { ExportState } from '../../stores/exports';
@@ -39,7 +41,7 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
   const [citationProblems, setCitationProblems] = useState<CitationProblems>({});
   const [problem, setProblem] = useState<string | null>(null);
   const state = useExports((exports) => exports.byJob[job.id]);
-  const desktop = window.scriptoriumDesktop;
+  const os = desktop();
 
   const close = () => {
     if (state?.phase !== 'writing') exportsStore.getState().forget(job.id);
@@ -59,9 +61,9 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
     setCitationProblems({});
     setProblem(null);
     let destination: string | null = null;
-    if (desktop !== undefined) {
+    if (os !== undefined) {
       try {
-        destination = await desktop.chooseExportPath(suggestedName(job));
+        destination = await os.chooseExportPath(suggestedName(job));
       } catch (error) {
         setProblem(describeError(error).message);
         return;
@@ -103,7 +105,7 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
           <p className="help">
             Every ZIP also holds index.csv, errors.csv, transcripts.jsonl, manifest.json, a datasheet
             (README.md), CITATION.cff, datapackage.json and SHA256SUMS.
-            {job.status !== 'completed' &&
+            {job.status !== JOB_STATUS.completed &&
               ' The job has not finished: the ZIP will hold what is fetched so far, and its manifest will say it is incomplete.'}
           </p>
           <ErrorMessage error={problem ?? (state?.phase === 'failed' ? state.error : null)} />
@@ -112,7 +114,7 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
               Close
             </button>
             <button type="button" className="button-primary" onClick={() => void start()}>
-              {desktop === undefined ? 'Export ZIP' : 'Choose where to save…'}
+              {os === undefined ? 'Export ZIP' : 'Choose where to save…'}
             </button>
           </div>
         </>
@@ -130,7 +132,7 @@ function ExportOutcome({
   state: Exclude<ExportState, { phase: 'failed' }>;
   onClose(): void;
 }) {
-  const desktop = window.scriptoriumDesktop;
+  const os = desktop();
   if (state.phase === 'writing') {
     return (
       <>
@@ -180,11 +182,11 @@ function ExportOutcome({
             Download {result.fileName}
           </a>
         ) : (
-          desktop !== undefined && (
+          os !== undefined && (
             <button
               type="button"
               className="button-primary"
-              onClick={() => void desktop.showInFolder(result.path ?? '')}
+              onClick={() => void os.showInFolder(result.path ?? '')}
             >
               Show in folder
             </button>

@@ -1,9 +1,11 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { JobView } from '../../../../shared/contract';
+import { JOB_STATUS } from '../../../../shared/vocabulary';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError, type ShownError } from '../../lib/errors';
 import { availableActions } from '../../lib/job-state';
 import { api, syncsStore, useSyncs } from '../../stores';
+import { CancelJobDialog } from './CancelJobDialog';
 import { DeleteJobDialog } from './DeleteJobDialog';
 import { ExportDialog } from './ExportDialog';
 
@@ -25,7 +27,7 @@ export function JobActions({ job, onDeleted }: JobActionsProps) {
   const syncMessage = syncing ? 'Looking for new videos…' : sync?.phase === 'done' ? sync.message : '';
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<ShownError | null>(null);
-  const [dialog, setDialog] = useState<'export' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'export' | 'delete' | 'cancel' | null>(null);
   const group = useRef<HTMLDivElement>(null);
   const acted = useRef(false);
 
@@ -52,7 +54,11 @@ export function JobActions({ job, onDeleted }: JobActionsProps) {
   const jobId = job.id;
   const pause = () => void run('pause', () => api.pauseJob({ jobId }));
   const resume = () => void run('resume', () => api.resumeJob({ jobId }));
-  const cancel = () => void run('cancel', () => api.cancelJob({ jobId }));
+  const cancel = () =>
+    void run('cancel', async () => {
+      await api.cancelJob({ jobId });
+      setDialog(null);
+    });
   const retryFailed = () =>
     void run('retry', async () => {
       await api.retryFailed({ jobId });
@@ -81,7 +87,7 @@ export function JobActions({ job, onDeleted }: JobActionsProps) {
             onClick={primary === 'resume' ? resume : pause}
             {...busyProps(primary)}
           >
-            {primary === 'pause' ? 'Pause' : job.status === 'draft' ? 'Start' : 'Resume'}
+            {primary === 'pause' ? 'Pause' : job.status === JOB_STATUS.draft ? 'Start' : 'Resume'}
           </button>
         )}
         {secondaryPause && (
@@ -90,7 +96,7 @@ export function JobActions({ job, onDeleted }: JobActionsProps) {
           </button>
         )}
         {can.cancel && (
-          <button type="button" onClick={cancel} {...busyProps('cancel')}>
+          <button type="button" onClick={() => setDialog('cancel')} {...busyProps('cancel')}>
             Cancel
           </button>
         )}
@@ -130,6 +136,15 @@ export function JobActions({ job, onDeleted }: JobActionsProps) {
           deleting={busy === 'delete'}
           problem={problem}
           onConfirm={remove}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'cancel' && (
+        <CancelJobDialog
+          job={job}
+          cancelling={busy === 'cancel'}
+          problem={problem}
+          onConfirm={cancel}
           onClose={() => setDialog(null)}
         />
       )}

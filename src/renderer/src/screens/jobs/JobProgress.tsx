@@ -1,4 +1,5 @@
 import type { JobView } from '../../../../shared/contract';
+import { JOB_STATUS } from '../../../../shared/vocabulary';
 import { ProgressBar, type Tone } from '../../components/ProgressBar';
 import { useSecondsUntil } from '../../components/useSecondsUntil';
 import { formatCount, formatDuration, formatRate, formatWhen, plural } from '../../lib/format';
@@ -47,7 +48,7 @@ export function JobProgress({ job }: { job: JobView }) {
         )}
       </p>
       <dl className="job-facts">
-        {job.status === 'running' && (
+        {job.status === JOB_STATUS.running && (
           <>
             <div>
               <dt>Rate</dt>
@@ -69,7 +70,7 @@ export function JobProgress({ job }: { job: JobView }) {
             {job.creditsPossible > 0 && ` (${formatCount(job.creditsPossible)} maybe charged)`}
           </dd>
         </div>
-        {job.finishedAt !== null && job.status === 'completed' && (
+        {job.finishedAt !== null && job.status === JOB_STATUS.completed && (
           <div>
             <dt>Finished</dt>
             <dd>{formatWhen(job.finishedAt)}</dd>
@@ -102,9 +103,15 @@ function JobNotes({ job }: { job: JobView }) {
           Another Scriptorium process (such as the command line) is running this job: stop it there.
         </p>
       )}
-      {stop && <p className={`note note-${job.status === 'waiting_credits' ? 'warning' : 'stop'}`}>{stop}</p>}
+      {stop && (
+        <p className={`note note-${job.status === JOB_STATUS.waiting_credits ? 'warning' : 'stop'}`}>
+          {stop}
+        </p>
+      )}
       {gaps && <p className="note note-warning">{gaps}</p>}
-      {job.status === 'running' && wait !== undefined && <RetryWaitNote key={wait.until} wait={wait} />}
+      {job.status === JOB_STATUS.running && wait !== undefined && (
+        <RetryWaitNote key={wait.until} wait={wait} />
+      )}
     </>
   );
 }

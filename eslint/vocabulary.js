@@ -1,0 +1,166 @@
+// The words of src/shared/vocabulary.ts are defined there once: a job status, a video's or a list's
+// status, or a stop reason spelled out anywhere else in src/ is an error, so that the layers cannot
+// drift apart again. Code names a value instead (JOB_STATUS.completed, STOP_REASON.user); the
+// store's statements name theirs through sqlLiterals. Type positions may spell values, since the
+// compiler checks them against the vocabulary's types.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const VOCABULARY_FILE = fileURLToPath(new URL('../src/shared/vocabulary.ts', import.meta.url));
+
+/** The lists of the vocabulary this rule guards, with the object that names their values. */
+const GUARDED = {
+  JOB_STATUSES: { what: 'job status', named: 'JOB_STATUS' },
+  ITEM_STATUSES: { what: 'video status', named: 'ITEM_STATUS' },
+  LIST_STATUSES: { what: 'list status', named: 'LIST_STATUS' },
+  STOP_REASONS: { what: 'stop reason', named: 'STOP_REASON' },
+};
+
+/**
+ * The names under which code keeps a status or a reason: a literal compared with, switched on, or
+ * given to one of these is a restatement.
+ */
+const HOLDERS = new Set(['status', 'walkStatus', 'stopReason', 'reason', 'kind', 'filter']);
+
+/** Functions whose arguments set or end a status, by their name: setStatus, setWalkStatus, failWalk. */
+const SETTER = /status$|^fail/i;
+
+/** Where the store's statements live: a status quoted inside SQL text counts there too. */
+const SQL_FOLDER = 'src/core/store/';
+
+/** value -> the vocabulary lists that hold it, read from the vocabulary module itself. */
+export function readVocabulary(source = readFileSync(VOCABULARY_FILE, 'utf8')) {
+  const file = ts.createSourceFile(VOCABULARY_FILE, source, ts.ScriptTarget.Latest);
+  const owners = new Map();
+  for (const statement of file.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const declaration of statement.declarationList.declarations) {
+      const name = ts.isIdentifier(declaration.name) ? declaration.name.text : '';
+      const list = GUARDED[name];
+      let init = declaration.initializer;
+      while (init !== undefined && (ts.isAsExpression(init) || ts.isSatisfiesExpression(init))) {
+        init = init.expression;
+      }
+      if (list === undefined || init === undefined || !ts.isArrayLiteralExpression(init)) continue;
+      for (const element of init.elements) {
+        if (!ts.isStringLiteral(element)) continue;
+        owners.set(element.text, [...(owners.get(element.text) ?? []), list]);
+      }
+    }
+  }
+  if (owners.size === 0) throw new Error(`no vocabulary found in ${VOCABULARY_FILE}`);
+  return owners;
+}
+
+/** The name an expression ends in: `job.status` -> status, `this.#status` -> status. */
+function nameOf(node) {
+  switch (node?.type) {
+    case 'Identifier':
+    case 'PrivateIdentifier':
+      return node.name;
+    case 'MemberExpression':
+      if (!node.computed) return nameOf(node.property);
+      return node.property.type === 'Literal' ? String(node.property.value) : undefined;
+    case 'ChainExpression':
+    case 'TSNonNullExpression':
+    case 'TSAsExpression':
+      return nameOf(node.expression);
+    default:
+      return undefined;
+  }
+}
+
+/** The expression a literal is the value of, through conditionals, ?? and || and type assertions. */
+function useOf(node) {
+  let use = node;
+  for (;;) {
+    const parent = use.parent;
+    const passesThrough =
+      (parent.type === 'ConditionalExpression' && parent.test !== use) ||
+      parent.type === 'LogicalExpression' ||
+      parent.type === 'TSAsExpression' ||
+      parent.type === 'TSSatisfiesExpression' ||
+      parent.type === 'TSNonNullExpression';
+    if (!passesThrough) return use;
+    use = parent;
+  }
+}
+
+/** Whether the literal is given to, compared with or switched on something that holds a status. */
+function heldAsStatus(node) {
+  const use = useOf(node);
+  const parent = use.parent;
+  switch (parent.type) {
+    case 'BinaryExpression':
+      if (!['===', '!==', '==', '!='].includes(parent.operator)) return false;
+      return HOLDERS.has(nameOf(parent.left === use ? parent.right : parent.left));
+    case 'SwitchCase':
+      return parent.test === use && HOLDERS.has(nameOf(parent.parent.discriminant));
+    case 'Property':
+      return parent.value === use && !parent.computed && HOLDERS.has(nameOf(parent.key) ?? parent.key.value);
+    case 'AssignmentExpression':
+      return parent.right === use && HOLDERS.has(nameOf(parent.left));
+    case 'VariableDeclarator':
+      return parent.init === use && HOLDERS.has(nameOf(parent.id));
+    case 'CallExpression':
+    case 'NewExpression':
+      return parent.arguments.includes(use) && SETTER.test(nameOf(parent.callee) ?? '');
+    default:
+      return false;
+  }
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const rule = {
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Statuses and stop reasons are named from src/shared/vocabulary.ts, never spelled out.',
+    },
+    schema: [],
+  },
+  create(context) {
+    const owners = readVocabulary();
+    const file = context.filename.split('\\').join('/');
+    const inStore = file.includes(`/${SQL_FOLDER}`) || file.startsWith(SQL_FOLDER);
+    const describe = (value) => {
+      const lists = owners.get(value);
+      const what = [...new Set(lists.map((list) => list.what))].join(' or ');
+      const named = lists.map((list) => `${list.named}.${value}`).join(' or ');
+      return `'${value}' is a ${what} of src/shared/vocabulary.ts: name it (${named}) instead of spelling it out.`;
+    };
+    const checkLiteral = (node, value) => {
+      if (typeof value !== 'string') return;
+      if (owners.has(value) && heldAsStatus(node)) context.report({ node, message: describe(value) });
+      else if (inStore) checkSql(node, value);
+    };
+    const checkSql = (node, text) => {
+      for (const [, word] of text.matchAll(/'([a-z_]+)'/g)) {
+        if (owners.has(word)) context.report({ node, message: `In SQL: ${describe(word)} (sqlLiterals)` });
+      }
+    };
+    return {
+      Literal: (node) => checkLiteral(node, node.value),
+      TemplateLiteral(node) {
+        if (node.expressions.length === 0) checkLiteral(node, node.quasis[0].value.cooked);
+        else if (inStore) node.quasis.forEach((quasi) => checkSql(quasi, quasi.value.cooked ?? ''));
+      },
+      // A list that spells two or more values of one vocabulary restates it (or part of it).
+      ArrayExpression(node) {
+        const spelled = node.elements.filter(
+          (element) => element?.type === 'Literal' && owners.has(element.value),
+        );
+        const byList = new Map();
+        for (const element of spelled) {
+          for (const list of owners.get(element.value)) byList.set(list, (byList.get(list) ?? 0) + 1);
+        }
+        if ([...byList.values()].some((count) => count >= 2)) {
+          for (const element of spelled) context.report({ node: element, message: describe(element.value) });
+        }
+      },
+    };
+  },
+};
+
+export default { rules: { vocabulary: rule } };

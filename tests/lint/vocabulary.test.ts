@@ -1,0 +1,100 @@
+import { ESLint } from 'eslint';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readVocabulary } from '../../eslint/vocabulary.js';
+import { ITEM_STATUSES, JOB_STATUSES, LIST_STATUSES, STOP_REASONS } from '../../src/shared/vocabulary';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+/** The vocabulary messages ESLint gives `code` as if it were the file at `path`. */
+async function restatements(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${root}/${path}` });
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === 'scriptorium/vocabulary')
+    .map((message) => message.message);
+}
+
+describe('the vocabulary rule (eslint/vocabulary.js)', () => {
+  it('knows exactly the values src/shared/vocabulary.ts defines', () => {
+    const values = [...JOB_STATUSES, ...ITEM_STATUSES, ...LIST_STATUSES, ...STOP_REASONS];
+    expect([...readVocabulary().keys()].sort()).toEqual([...new Set(values)].sort());
+  });
+
+  it.each([
+    ['a status compared', 'src/core/app/x.ts', "export const done = (job) => job.status === 'completed';", 1],
+    [
+      'a reason switched on',
+      'src/cli/x.ts',
+      "export function f(stop) { switch (stop.reason) { case 'budget': return 1; } return 0; }",
+      1,
+    ],
+    [
+      'a status given as a value',
+      'src/core/engine/x.ts',
+      "export const change = { status: 'paused', at: '' };",
+      1,
+    ],
+    [
+      'both branches of a conditional status',
+      'src/core/engine/x.ts',
+      "export const page = (done) => ({ walkStatus: done ? 'done' : 'pending' });",
+      2,
+    ],
+    ['a status given to a setter', 'src/core/engine/x.ts', "failWalk(db, 1, 'failed', {});", 1],
+    [
+      'a restated list',
+      'src/renderer/src/x.ts',
+      "export const ACTIVE = new Set(['running', 'queued', 'waiting_credits']);",
+      3,
+    ],
+    [
+      'a status held by a private field',
+      'src/main/x.ts',
+      "export class A { #status; stop() { this.#status = 'cancelled'; } }",
+      1,
+    ],
+    [
+      "a status quoted in the store's SQL",
+      'src/core/store/x.ts',
+      "export const sql = `UPDATE items SET status = 'pending' WHERE status = 'fetching'`;",
+      2,
+    ],
+  ])('reports %s', async (_name, path, code, reports) => {
+    const messages = await restatements(path, code);
+    expect(messages).toHaveLength(reports);
+    expect(messages[0]).toMatch(/of src\/shared\/vocabulary\.ts: name it \([A-Z_]+\.[a-z_]+/);
+  });
+
+  it.each([
+    [
+      'the vocabulary itself',
+      'src/shared/vocabulary.ts',
+      "export const JOB_STATUSES = ['draft', 'queued'] as const;",
+    ],
+    [
+      'a named value',
+      'src/core/app/x.ts',
+      "import { JOB_STATUS } from '../../shared/vocabulary';\nexport const done = (job) => job.status === JOB_STATUS.completed;",
+    ],
+    [
+      'types',
+      'src/core/engine/x.ts',
+      "export type Outcome = { status: 'paused'; reason: 'budget' | 'user' };",
+    ],
+    [
+      "a screen's own phases",
+      'src/renderer/src/x.ts',
+      "export const shown = (preview) => preview.phase === 'failed';",
+    ],
+    ['event names', 'src/core/export/x.ts', "worker.on('error', () => undefined);"],
+    [
+      'a shipped migration',
+      'src/core/store/migrations/009-x.ts',
+      "export const sql = `UPDATE items SET status = 'pending' WHERE status = 'fetching'`;",
+    ],
+    ['the simulator', 'src/simulator/x.ts', "export const answer = { status: 'failed' };"],
+  ])('leaves alone %s', async (_name, path, code) => {
+    expect(await restatements(path, code)).toEqual([]);
+  });
+});

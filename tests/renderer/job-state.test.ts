@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { availableActions, describeStop } from '../../src/renderer/src/lib/job-state';
+import type { JobView } from '../../src/shared/contract';
+import { JOB_STATUSES, jobAllows, STOP_REASONS, type JobStatus } from '../../src/shared/vocabulary';
+
+function jobView(status: JobStatus, runningIn: JobView['runningIn'] = null): JobView {
+  return {
+    id: 1,
+    title: 'A playlist',
+    name: null,
+    status,
+    sources: ['PLjobStateList_n3'],
+    createdAt: '2030-01-01T00:00:00.000Z',
+    updatedAt: '2030-01-01T00:00:00.000Z',
+    finishedAt: null,
+    counts: { total: 3, pending: 3, ok: 0, unavailable: 0, failed: 0, skipped: 0, interrupted: 0 },
+    creditsSpent: 0,
+    creditsPossible: 0,
+    budget: null,
+    concurrency: 4,
+    formats: ['txt'],
+    stop: null,
+    sourcesWalked: 1,
+    sourcesTotal: 1,
+    sourcesFailed: 0,
+    ratePerSecond: 0,
+    etaSeconds: null,
+    runningIn,
+    citation: null,
+  };
+}
+
+describe("the job's buttons", () => {
+  it.each(JOB_STATUSES)('for a job %s are the actions the shared table allows it', (status) => {
+    const runningIn = status === 'running' ? 'here' : null;
+    const can = availableActions(jobView(status, runningIn));
+    expect(can).toEqual({
+      pause: jobAllows(status, 'pause'),
+      resume: jobAllows(status, 'resume'),
+      cancel: jobAllows(status, 'cancel'),
+      retryFailed: false,
+      sync: jobAllows(status, 'sync'),
+      remove: runningIn === null && jobAllows(status, 'delete'),
+    });
+  });
+
+  it('offer nothing but Export for a job another process runs', () => {
+    expect(Object.values(availableActions(jobView('running', 'elsewhere')))).not.toContain(true);
+  });
+});
+
+describe('why a job stopped', () => {
+  it.each(STOP_REASONS.filter((reason) => reason !== 'shutdown'))(
+    'is said in a sentence for every reason a job can keep (%s)',
+    (reason) => {
+      const said = describeStop({ ...jobView('paused'), stop: { reason, code: null, message: null } });
+      expect(said).toMatch(/^[A-Z].*\.$/);
+    },
+  );
+});

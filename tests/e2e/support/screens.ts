@@ -34,7 +34,14 @@ export async function startJob(
     await page.getByRole('spinbutton', { name }).fill(value);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Jobs' })).toBeVisible();
-  const heading = page.getByRole('article').first().getByRole('heading', { level: 2 });
+  // The job Start made, by the id its notice names: the first card may still be an older job's.
+  const notice = page.getByRole('status').filter({ hasText: /^(Started|These sources and options match)/ });
+  await expect(notice).toContainText(/job \d+/i);
+  const jobId = /job (\d+)/i.exec((await notice.textContent()) ?? '')?.[1] ?? '';
+  const heading = page
+    .getByRole('article')
+    .filter({ has: page.locator(`a[href="#/jobs/${jobId}"]`) })
+    .getByRole('heading', { level: 2 });
   await expect(heading).not.toHaveText(sources[0] ?? '');
   return (await heading.textContent()) ?? '';
 }

@@ -11,8 +11,10 @@ import { baseline } from './baseline';
 // A regression check CI can afford (the real figures are bench/run.mjs's): the engine's CPU time per
 // video over 1,000-video walks + fetches, against the baseline recorded in bench/baseline.json with a
 // generous margin, so that a change cannot quietly give back what the speed work won. CPU time, not
-// wall time: it hardly depends on what else the machine is doing. The simulator runs in a process of
-// its own, so only the engine (and this test's own small overhead) is counted.
+// wall time, but it still grows on a busy machine (shared cores, more wake-ups): the margin is wide
+// enough for two busy loops beside the suite, so it catches a doubling, not a few per cent. The
+// simulator runs in a process of its own, so only the engine (and this test's own small overhead) is
+// counted.
 
 const VIDEOS = 1000;
 let sim: { child: ChildProcess; url: string; key: string };
@@ -37,7 +39,7 @@ afterAll(() => {
   sim.child.kill('SIGINT');
 });
 
-it(`spends no more CPU per video than ${baseline.margin}x the recorded baseline`, async () => {
+it(`spends no more CPU per video than ${baseline.engineMargin}x the recorded baseline`, async () => {
   const db = openDatabase(join(tempDir(), 'scriptorium.db'));
   const client = createClient({ baseUrl: sim.url, apiKey: sim.key, userAgent: 'Scriptorium/perf' });
   const engine = new Engine({
@@ -65,5 +67,5 @@ it(`spends no more CPU per video than ${baseline.margin}x the recorded baseline`
   console.log(
     `CPU per video: ${perVideo.map((ms) => ms.toFixed(3)).join(', ')} ms (baseline ${baseline.cpuMillisecondsPerVideo} ms)`,
   );
-  expect(least).toBeLessThanOrEqual(baseline.cpuMillisecondsPerVideo * baseline.margin);
+  expect(least).toBeLessThanOrEqual(baseline.cpuMillisecondsPerVideo * baseline.engineMargin);
 }, 120_000);

@@ -44,8 +44,9 @@ it('the temporary files of an export killed while writing its ZIP are removed by
   const running = startCli(args, env);
   let exited = false;
   void running.done.then(() => (exited = true));
-  // Three spool files (the SHA256SUMS lines, index.csv and transcripts.jsonl) are there once the ZIP
-  // has its first tables: the export is then in the middle of the files.
+  // Three spool files (the SHA256SUMS lines, index.csv and transcripts.jsonl, then memberships.csv's
+  // and changes.csv's as the export reaches them) mean the ZIP has its first tables: the export is
+  // then in the middle of the files.
   const spools = () => readdirSync(folder).filter((name) => name.endsWith('.spool'));
   while (!exited && spools().length < 3) await wait(5);
   expect(exited, 'the export ended before it started its ZIP').toBe(false);
@@ -59,7 +60,8 @@ it('the temporary files of an export killed while writing its ZIP are removed by
   expect((await running.done).signal).toBe('SIGKILL');
   const left = readdirSync(folder);
   expect(left.filter((name) => name.endsWith('.partial'))).toHaveLength(1);
-  expect(left.filter((name) => name.endsWith('.spool'))).toHaveLength(3);
+  // However far it got, everything it left is its own.
+  expect(left.filter((name) => name.endsWith('.spool')).length).toBeGreaterThanOrEqual(3);
   expect(left.every((name) => name.includes(`.${running.child.pid}.`))).toBe(true);
 
   const next = await runCli(args, env);

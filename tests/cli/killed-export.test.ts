@@ -51,10 +51,12 @@ it('the temporary files of an export killed while writing its ZIP are removed by
   while (!exited && spools().length < 3) await wait(5);
   expect(exited, 'the export ended before it started its ZIP').toBe(false);
 
-  // A writer at work keeps its files, whoever else exports to the same path meanwhile.
+  // A writer at work keeps its files, whoever else exports to the same path meanwhile (it may have
+  // started more of them by then).
   const writing = readdirSync(folder).filter(isTemporary);
   await removeStaleTempFiles(out);
-  expect(readdirSync(folder).filter(isTemporary)).toEqual(writing);
+  const kept = readdirSync(folder);
+  expect(writing.filter((name) => !kept.includes(name))).toEqual([]);
 
   running.child.kill('SIGKILL');
   expect((await running.done).signal).toBe('SIGKILL');

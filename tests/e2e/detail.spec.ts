@@ -107,6 +107,7 @@ test('Job detail numbers each video as its files in the ZIP do, names its source
   app: page,
 }) => {
   const sources = ['PLnumberedFirst_n5', 'PLnumberedSecond_n3'];
+  const EVERY_NUMBER = ['000001', '000002', '000003', '000004', '000005', '000006', '000007', '000008'];
   const title = await startJob(page, sources);
   await expectCompleted(page, title, 8);
   await jobCard(page, title).getByRole('link', { name: title }).click();
@@ -115,16 +116,7 @@ test('Job detail numbers each video as its files in the ZIP do, names its source
 
   // Every video has its own corpus number, six digits, 1 to 8: positions in each list would repeat.
   const numbers = async () => (await table.locator('.vt-item .vt-number').allTextContents()).sort();
-  expect(await numbers()).toEqual([
-    '000001',
-    '000002',
-    '000003',
-    '000004',
-    '000005',
-    '000006',
-    '000007',
-    '000008',
-  ]);
+  expect(await numbers()).toEqual(EVERY_NUMBER);
 
   const source = page.getByRole('combobox', { name: 'Source' });
   await source.selectOption({ label: 'PLnumberedSecond_n3' });
@@ -138,16 +130,7 @@ test('Job detail numbers each video as its files in the ZIP do, names its source
   await source.selectOption({ label: 'PLnumberedFirst_n5' });
   await expect(page.getByRole('status').filter({ hasText: '5 matching videos' })).toBeVisible();
   const first = await numbers();
-  expect([...first, ...second].sort()).toEqual([
-    '000001',
-    '000002',
-    '000003',
-    '000004',
-    '000005',
-    '000006',
-    '000007',
-    '000008',
-  ]);
+  expect([...first, ...second].sort()).toEqual(EVERY_NUMBER);
 
   // A row's details name its corpus number and its place in its source.
   await table.locator('.vt-item').first().click();

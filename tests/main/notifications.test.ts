@@ -26,6 +26,14 @@ function job(id: number, status: JobStatus, overrides: Partial<JobView> = {}): J
     etaSeconds: null,
     runningIn: null,
     citation: null,
+    keepCurrent: {
+      available: true,
+      marked: false,
+      lastSyncAt: null,
+      nextSyncAt: null,
+      autoExportPath: null,
+      limitMessage: null,
+    },
     ...overrides,
   };
 }

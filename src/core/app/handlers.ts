@@ -188,6 +188,11 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       return view(jobId);
     },
 
+    // Keep current is being built (issue 20): the contract is final, these answers are not yet.
+    setKeepCurrent: async () => notYet(),
+    setAutoExport: async () => notYet(),
+    autoSyncJob: async () => notYet(),
+
     retryFailed: async ({ jobId }) => requeued(jobId, engine.retryFailed(jobId)),
 
     retryUnavailable: async ({ jobId }) => requeued(jobId, engine.retryUnavailable(jobId)),
@@ -312,6 +317,10 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       }
     },
   };
+}
+
+function notYet(): never {
+  throw new AppError('internal', 'Keep current is not built yet.');
 }
 
 /** The job a draft describes; throws AppError when nothing in it can run. */

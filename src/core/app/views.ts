@@ -9,7 +9,13 @@ import {
 } from '../../shared/contract';
 import type { checkSources } from '../../shared/sources';
 import { authorLine } from '../../shared/citation';
-import { isUnwalkedList, JOB_STATUS, LIST_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import {
+  isUnwalkedList,
+  JOB_STATUS,
+  LIST_STATUS,
+  STOP_REASON,
+  SYNCED_SOURCE_KINDS,
+} from '../../shared/vocabulary';
 import { describeFilters } from '../../shared/filters';
 import type { CreditStatus, Engine, EstimateResult, JobSummary, RunOutcome } from '../engine';
 
@@ -80,6 +86,17 @@ export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
     etaSeconds: running ? pace.etaSeconds : null,
     runningIn: job.runningIn,
     citation: citationView(job.settings.citation),
+    // Keep current is being built (issue 20): the view is final, the values are not yet kept.
+    keepCurrent: {
+      available: job.sources.some((source) =>
+        (SYNCED_SOURCE_KINDS as readonly string[]).includes(source.kind),
+      ),
+      marked: false,
+      lastSyncAt: null,
+      nextSyncAt: null,
+      autoExportPath: null,
+      limitMessage: null,
+    },
   };
 }
 

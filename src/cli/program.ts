@@ -5,6 +5,7 @@ import { registerCreditsCommand } from './commands/credits';
 import { registerDemoCommand } from './commands/demo';
 import { registerExportCommand } from './commands/export';
 import { registerJobsCommand } from './commands/jobs';
+import { registerKeepCommand } from './commands/keep';
 import { registerPreviewCommand } from './commands/preview';
 import { registerSimCommand } from './commands/sim';
 import { registerSyncCommand } from './commands/sync';
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerExportCommand(program);
   registerPreviewCommand(program);
   registerSyncCommand(program);
+  registerKeepCommand(program);
   registerDemoCommand(program);
   registerJobsCommand(program);
   registerCreditsCommand(program);

@@ -39,7 +39,8 @@ export class ExportDestinations {
 
 /**
  * The app's handlers, with exportJob writing only to a destination the save dialog returned for that
- * export. No destination (a download, browser mode's way) is refused too: the desktop has none.
+ * export, and setAutoExport keeping only such a destination (or clearing it). No destination for an
+ * export (a download, browser mode's way) is refused too: the desktop has none.
  */
 export function exportsOnlyWhereChosen(handlers: AppHandlers, destinations: ExportDestinations): AppHandlers {
   return {
@@ -52,6 +53,15 @@ export function exportsOnlyWhereChosen(handlers: AppHandlers, destinations: Expo
         );
       }
       return handlers.exportJob(input);
+    },
+    setAutoExport: async (input) => {
+      if (input.destination !== null && !destinations.take(input.destination)) {
+        throw new AppError(
+          'output_refused',
+          'The file for automatic exports is one you chose in the save dialog: choose it again. Nothing was changed.',
+        );
+      }
+      return handlers.setAutoExport(input);
     },
   };
 }

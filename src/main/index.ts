@@ -19,7 +19,7 @@ import { appOnlyIpc, bindCommands, forwardEvents } from './ipc';
 import { KEY_FILE, safeStorageKeyStore } from './key-vault';
 import { applicationMenu } from './menu';
 import { developmentBinding } from './native-binding';
-import { notifyJobOutcomes, type JobNotice } from './notifications';
+import { notifyJobOutcomes, notifyNewVideos, type JobNotice } from './notifications';
 import { closeBeforeQuit } from './quit';
 import { appSenderCheck, hardenSession, openInBrowser } from './security';
 import { openMainWindow } from './window';
@@ -60,6 +60,7 @@ async function startDesktop(): Promise<void> {
       keys: safeStorageKeyStore({ safeStorage, file: join(userData, KEY_FILE) }),
       addressFromSettings: true,
       runner: true,
+      keepCurrent: true,
       watch: true,
       nativeBinding,
     });
@@ -106,6 +107,10 @@ async function startDesktop(): Promise<void> {
       onJobChanged: (listener) => scriptorium.on('jobChanged', listener),
       onJobRemoved: (listener) => scriptorium.on('jobRemoved', ({ jobId }) => listener(jobId)),
     },
+    (notice) => showNotification(notice, showWindow),
+  );
+  notifyNewVideos(
+    (listener) => scriptorium.on('jobSynced', listener),
     (notice) => showNotification(notice, showWindow),
   );
 

@@ -1,4 +1,4 @@
-import type { JobView } from '../shared/contract';
+import type { EventPayload, JobView } from '../shared/contract';
 import { JOB_STATUS } from '../shared/vocabulary';
 
 /** What a system notification says about a job. */
@@ -16,7 +16,8 @@ export interface JobEvents {
 /**
  * Tells the user, through `notify`, when a job finishes, fails or waits for credits: each time a job
  * moves into one of those states, never again while it stays there. `known` are the jobs at start,
- * whose states are not news.
+ * whose states are not news. A finished job that runs again straight away is being synced: its
+ * return to finished is no news either (notifyNewVideos tells what the sync found, if anything).
  */
 export function notifyJobOutcomes(
   known: JobView[],
@@ -24,18 +25,49 @@ export function notifyJobOutcomes(
   notify: (notice: JobNotice) => void,
 ): () => void {
   const statuses = new Map(known.map((job) => [job.id, job.status]));
+  const syncing = new Set<number>();
   const stopChanges = events.onJobChanged((job) => {
     const before = statuses.get(job.id);
     statuses.set(job.id, job.status);
     if (before === job.status) return;
+    if (before === JOB_STATUS.completed && job.status === JOB_STATUS.running) syncing.add(job.id);
+    const synced = job.status !== JOB_STATUS.running && syncing.delete(job.id);
+    if (synced && job.status === JOB_STATUS.completed) return;
     const notice = outcomeNotice(job);
     if (notice !== undefined) notify(notice);
   });
-  const stopRemovals = events.onJobRemoved((jobId) => statuses.delete(jobId));
+  const stopRemovals = events.onJobRemoved((jobId) => {
+    statuses.delete(jobId);
+    syncing.delete(jobId);
+  });
   return () => {
     stopChanges();
     stopRemovals();
   };
+}
+
+/**
+ * Tells the user, through `notify`, what each sync run here found: "3 new videos in <job>". A sync
+ * that found nothing new is silent.
+ */
+export function notifyNewVideos(
+  onJobSynced: (listener: (sync: EventPayload<'jobSynced'>) => void) => () => void,
+  notify: (notice: JobNotice) => void,
+): () => void {
+  return onJobSynced((sync) => {
+    const notice = newVideosNotice(sync);
+    if (notice !== undefined) notify(notice);
+  });
+}
+
+/** The notice for a sync that found new videos; undefined for one that found none. */
+export function newVideosNotice(sync: EventPayload<'jobSynced'>): JobNotice | undefined {
+  if (sync.newVideos === 0) return undefined;
+  const videos = `${sync.newVideos} new ${sync.newVideos === 1 ? 'video' : 'videos'}`;
+  const body = sync.completed
+    ? `Brought up to date for ${sync.credits} ${sync.credits === 1 ? 'credit' : 'credits'}.`
+    : `The sync stopped before its end: ${clause(sync.stopMessage) ?? 'open Scriptorium to see why'}.`;
+  return { jobId: sync.jobId, title: `${videos} in ${sync.title}`, body };
 }
 
 /** The notice for a job that has just reached an outcome worth telling; undefined otherwise. */

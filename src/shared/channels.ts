@@ -15,6 +15,9 @@ export const commandNames = [
   'resumeJob',
   'renameJob',
   'cancelJob',
+  'setKeepCurrent',
+  'setAutoExport',
+  'autoSyncJob',
   'retryFailed',
   'retryUnavailable',
   'deleteJob',
@@ -42,6 +45,7 @@ export const eventNames = [
   'retryWait',
   'exportProgress',
   'creditsChanged',
+  'jobSynced',
 ] as const;
 
 export type CommandName = (typeof commandNames)[number];

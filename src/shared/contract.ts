@@ -7,6 +7,7 @@ import { MAX_SOURCE_LINE_CHARS } from './limits';
 import {
   CHUNK_SECONDS,
   CONCURRENCY,
+  DAILY_CREDIT_LIMIT,
   EXPORT_FORMATS,
   ITEM_STATUSES,
   JOB_STATUS,
@@ -14,6 +15,7 @@ import {
   LIST_STATUSES,
   PAUSE_REASONS,
   STOP_REASONS,
+  SYNC_EVERY_HOURS,
   VIDEO_FILTERS,
 } from './vocabulary';
 
@@ -139,6 +141,32 @@ export const StopSchema = z.object({
   message: z.string().nullable(),
 });
 
+/** What all automatic syncs may spend together in a day, in credits (src/shared/vocabulary.ts). */
+export const DailyCreditLimitSchema = z
+  .number()
+  .int()
+  .min(DAILY_CREDIT_LIMIT.min)
+  .max(DAILY_CREDIT_LIMIT.max);
+
+/** A job's Keep current state, as the Jobs and Job detail screens show it. */
+export const KeepCurrentViewSchema = z.object({
+  /** Whether it can be kept current: it has a playlist or a channel. */
+  available: z.boolean(),
+  /** Marked Keep current: the desktop app syncs it at start and every "Sync every (hours)"; so does `sync --all`. */
+  marked: z.boolean(),
+  /** When its last automatic sync started; null: never. */
+  lastSyncAt: z.string().nullable(),
+  /** When this process syncs it next; null when it is not marked or nothing here syncs it (the CLI). */
+  nextSyncAt: z.string().nullable(),
+  /** The file its corpus is written to after each automatic sync (chosen in the save dialog); null: none. */
+  autoExportPath: z.string().nullable(),
+  /**
+   * Why it is paused when a limit stopped it (its budget, or the daily credit limit of automatic
+   * syncs, which the next automatic sync continues after), in plain words; null otherwise.
+   */
+  limitMessage: z.string().nullable(),
+});
+
 export const JobViewSchema = z.object({
   id: z.number().int(),
   /** The name the user gave the job, else what it holds (a list's title, "3 playlists and 2 channels"). */
@@ -176,6 +204,7 @@ export const JobViewSchema = z.object({
       license: z.string().nullable(),
     })
     .nullable(),
+  keepCurrent: KeepCurrentViewSchema,
 });
 
 export const ListViewSchema = z.object({
@@ -279,6 +308,12 @@ const CorpusDefaultsInputSchema = z.object({
   license: LicenseSchema.nullable(),
 });
 
+/** Settings' "Sync every (hours)" and "Daily credit limit" (null: none), for jobs marked Keep current. */
+export const KeepCurrentSettingsSchema = z.object({
+  syncEveryHours: z.number().int().min(SYNC_EVERY_HOURS.min).max(SYNC_EVERY_HOURS.max),
+  dailyCreditLimit: DailyCreditLimitSchema.nullable(),
+});
+
 export const SettingsSchema = z.object({
   /** The service's address; null until set. */
   serviceUrl: z.string().nullable(),
@@ -286,6 +321,10 @@ export const SettingsSchema = z.object({
   billingUrl: z.string().nullable(),
   defaults: JobDefaultsSchema,
   corpus: CorpusDefaultsSchema.default({ authors: [], license: null }),
+  keepCurrent: KeepCurrentSettingsSchema.default({
+    syncEveryHours: SYNC_EVERY_HOURS.default,
+    dailyCreditLimit: DAILY_CREDIT_LIMIT.default,
+  }),
 });
 
 /** The service address requests go to now, and where it comes from (docs/product.md, one rule). */
@@ -381,6 +420,51 @@ export const commands = {
       credits: z.number().int(),
     }),
   },
+  /**
+   * Marks the job Keep current, or not. A job without a playlist or a channel cannot be kept current:
+   * refused (invalid_input), nothing changed.
+   */
+  setKeepCurrent: { input: JobRef.extend({ on: z.boolean() }), output: JobViewSchema },
+  /**
+   * Sets the file the job's corpus is written to after each automatic sync that completes (in the
+   * formats and with the citation of its last export), or clears it (null). The desktop app accepts
+   * only a path its save dialog returned for it; browser mode refuses any path (output_refused).
+   */
+  setAutoExport: {
+    input: JobRef.extend({ destination: z.string().min(1).max(4096).nullable() }),
+    output: JobViewSchema,
+  },
+  /**
+   * One automatic sync of a job with a playlist or a channel (the desktop app's schedule, `sync --all`),
+   * run here: a finished job is synced, and one the daily credit limit stopped is continued, within
+   * its budget and what `dailyLimit` leaves of today's automatic spending (a limit that stops it
+   * pauses it like a budget stop, with the message on the job); any other job is left as it is
+   * (`skipped` says why). A sync that completes is then written to the job's auto-export file, if any.
+   */
+  autoSyncJob: {
+    input: JobRef.extend({ dailyLimit: DailyCreditLimitSchema.nullable() }),
+    output: z.object({
+      job: JobViewSchema,
+      /** What the sync found and cost; null when the job was not synced. */
+      sync: z
+        .object({
+          outcome: RunOutcomeSchema,
+          newVideos: z.number().int(),
+          pages: z.number().int(),
+          credits: z.number().int(),
+        })
+        .nullable(),
+      /** Why the job was not synced (it has not finished, say); null when it was. */
+      skipped: z.string().nullable(),
+      /** The export to the job's auto-export file after the sync: where, or why it failed; null: none. */
+      autoExport: z
+        .discriminatedUnion('ok', [
+          z.object({ ok: z.literal(true), path: z.string() }),
+          z.object({ ok: z.literal(false), message: z.string() }),
+        ])
+        .nullable(),
+    }),
+  },
   /** Puts the failed videos and the lists that could not be walked back in the queue. */
   retryFailed: { input: JobRef, output: z.object({ job: JobViewSchema, reset: z.number().int() }) },
   /** Asks the service again for the videos it said it had no transcript for. */
@@ -442,6 +526,7 @@ export const commands = {
       billingUrl: HttpUrlSchema.nullable().optional(),
       defaults: JobDefaultsSchema.partial().optional(),
       corpus: CorpusDefaultsInputSchema.optional(),
+      keepCurrent: KeepCurrentSettingsSchema.partial().optional(),
     }),
     output: SettingsSchema,
   },
@@ -491,6 +576,22 @@ export const events = {
     total: z.number().int(),
   }),
   creditsChanged: CreditViewSchema,
+  /**
+   * A sync run in this process has ended (not one another process ran): what it found and cost, and
+   * the stop's message when it did not complete. A desktop notification names what was new.
+   */
+  jobSynced: z.object({
+    jobId: z.number().int(),
+    /** The job's title (JobView.title). */
+    title: z.string(),
+    /** Started by the schedule or `sync --all` rather than by the user's Sync. */
+    automatic: z.boolean(),
+    newVideos: z.number().int(),
+    credits: z.number().int(),
+    completed: z.boolean(),
+    /** Why it stopped before its end (a limit, the credits, the service); null when it completed. */
+    stopMessage: z.string().nullable(),
+  }),
 } as const satisfies { [N in EventName]: z.ZodType };
 
 export type CommandInput<N extends CommandName> = z.input<(typeof commands)[N]['input']>;
@@ -540,3 +641,5 @@ export type Settings = z.infer<typeof SettingsSchema>;
 export type JobDefaults = z.infer<typeof JobDefaultsSchema>;
 export type KeyStatus = z.infer<typeof KeyStatusSchema>;
 export type AddressInUse = z.infer<typeof AddressInUseSchema>;
+export type KeepCurrentView = z.infer<typeof KeepCurrentViewSchema>;
+export type KeepCurrentSettings = z.infer<typeof KeepCurrentSettingsSchema>;

@@ -251,3 +251,25 @@ export function defaultFormats(includeTimestamp = true): FileFormat[] {
 
 /** The languages a job asks for unless told: the video's original track. */
 export const DEFAULT_LANGUAGES = ORIGINAL_TRACK;
+
+// ---------------------------------------------------------------------------------------------
+// Keeping jobs current: Settings' "Sync every (hours)" and "Daily credit limit", the CLI's
+// --daily-limit, the contract's schemas and the scheduler take their bounds and defaults from here.
+
+/** How often the desktop app syncs the jobs marked Keep current while it runs, in whole hours. */
+export const SYNC_EVERY_HOURS = { min: 1, max: 24 * 30, default: 24 } as const;
+
+/**
+ * What all automatic syncs may spend together in a day (from local midnight), in credits; no limit
+ * unless one is set.
+ */
+export const DAILY_CREDIT_LIMIT = { min: 1, max: 1_000_000, default: null } as const;
+
+/** The kinds of source a sync brings up to date: a job can be kept current only with one of them. */
+export const SYNCED_SOURCE_KINDS = ['playlist', 'channel'] as const;
+
+/**
+ * The code a budget stop carries when the daily credit limit of automatic syncs stopped it rather
+ * than the job's own budget (JobView.stop.code): the next automatic sync continues such a job.
+ */
+export const DAILY_LIMIT_STOP_CODE = 'daily_limit';

@@ -3,7 +3,8 @@ import { AppError, type AppHandlers } from '../core/app';
 /**
  * The app's handlers as browser mode serves them: an export is offered as a download, never written
  * to a path the page names, so that whoever holds the page cannot make Scriptorium write a file
- * anywhere on this computer (docs/product.md, browser mode).
+ * anywhere on this computer (docs/product.md, browser mode). For the same reason a job's automatic
+ * export file can be cleared here, never set.
  */
 export function downloadsOnly(handlers: AppHandlers): AppHandlers {
   return {
@@ -16,6 +17,15 @@ export function downloadsOnly(handlers: AppHandlers): AppHandlers {
         );
       }
       return handlers.exportJob(input);
+    },
+    setAutoExport: async (input) => {
+      if (input.destination !== null) {
+        throw new AppError(
+          'output_refused',
+          'In browser mode no file is written after a sync: export the job to download it. Nothing was changed.',
+        );
+      }
+      return handlers.setAutoExport(input);
     },
   };
 }

@@ -34,6 +34,14 @@ const snapshot = (ok: number, overrides: Partial<JobView> = {}): JobView => ({
   etaSeconds: 56,
   runningIn: 'here',
   citation: null,
+  keepCurrent: {
+    available: true,
+    marked: false,
+    lastSyncAt: null,
+    nextSyncAt: null,
+    autoExportPath: null,
+    limitMessage: null,
+  },
   ...overrides,
 });
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KEY_FILE } from '../../src/main/key-vault';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/security';
 import { WINDOW_STATE_FILE } from '../../src/main/window-state';
@@ -272,6 +272,57 @@ describe('the desktop app, built, booted with a stand-in for Electron', () => {
     } finally {
       await slow.close();
     }
+  });
+
+  it('keeps a marked job current from the start: syncs it, names what was new in a notification, and writes its chosen file', async () => {
+    const env = environment();
+    const first = startDesktop(env);
+    await command(first, 'updateSettings', { serviceUrl: sim.url });
+    await command(first, 'setKey', { key: sim.key });
+    const { job } = await command<{ job: JobView }>(first, 'createJob', {
+      draft: draft('@desktopKeptCurrent_n6'),
+      start: true,
+    });
+    await first.waitFor(jobChanged((view) => view.id === job.id && view.status === 'completed'));
+    await command(first, 'setKeepCurrent', { jobId: job.id, on: true });
+    // The file for automatic exports comes from the save dialog, as an export's does.
+    await expect(
+      command(first, 'setAutoExport', { jobId: job.id, destination: join(env.downloads, 'not-chosen.zip') }),
+    ).rejects.toThrow('The file for automatic exports is one you chose in the save dialog');
+    const chosen = await first.request<Answer<string>>('invoke', {
+      channel: desktopChannel.chooseExportPath,
+      input: 'Kept current',
+    });
+    const destination = chosen.ok ? chosen.value : '';
+    expect(await command<JobView>(first, 'setAutoExport', { jobId: job.id, destination })).toMatchObject({
+      keepCurrent: { available: true, marked: true, autoExportPath: destination },
+    });
+    expect(await quitByClosingTheWindow(first)).toBe(0);
+    expect(existsSync(destination)).toBe(false);
+
+    sim.admin.addUploads('@desktopKeptCurrent_n6', 2);
+    const second = startDesktop(env);
+    const synced = await second.waitFor(
+      jobChanged((view) => view.id === job.id && view.status === 'completed' && view.counts.total === 8),
+    );
+    expect((synced['payload'] as JobView).keepCurrent.lastSyncAt).toEqual(expect.any(String));
+    const notice = await second.waitFor((report) => report.type === 'notification');
+    expect(notice).toEqual({
+      type: 'notification',
+      title: `2 new videos in ${(synced['payload'] as JobView).title}`,
+      body: expect.stringMatching(/^Brought up to date for \d+ credits?\.$/),
+    });
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await command<{ exportPath: string | null }>(second, 'jobDetail', { jobId: job.id })).exportPath,
+        ).toBe(destination),
+      { timeout: 15_000, interval: 50 },
+    );
+    expect((await readZip(destination)).manifest).toMatchObject({ counts: { videos: 8 } });
+    expect(await quitByClosingTheWindow(second)).toBe(0);
+    // The sync's return to finished is no "Job finished": the notice of what was new says it.
+    expect(second.reports.filter((report) => report.type === 'notification')).toEqual([notice]);
   });
 
   it('says why in a dialog and leaves when the data folder cannot be used', async () => {

@@ -6,7 +6,7 @@ import { bindDesktopBridge, type DesktopServices } from '../../src/main/desktop-
 import { ExportDestinations, exportsOnlyWhereChosen } from '../../src/main/export-destinations';
 import { bindCommands, type IpcMainLike } from '../../src/main/ipc';
 import { unwrap } from '../../src/shared/client';
-import type { Answer } from '../../src/shared/contract';
+import type { Answer, JobView } from '../../src/shared/contract';
 import { tempDir } from '../support/cli';
 
 /** A stand-in for Electron's ipcMain: keeps the handlers and lets the test invoke them as the page would. */
@@ -97,6 +97,40 @@ describe("the desktop's exports", () => {
     expect(existsSync(`${chosen}.zip`)).toBe(true);
     // The choice was for that export: another one asks again.
     expect(await exportTo(`${chosen}.zip`)).toEqual(refused);
+  });
+
+  it("keep as a job's automatic export file only a path the save dialog returned, and may clear it", async () => {
+    const { ipc, invoke } = fakeIpcMain();
+    const destinations = new ExportDestinations('linux');
+    bindCommands(ipc, exportsOnlyWhereChosen(app.handlers, destinations));
+    const chosen = join(dir, 'kept');
+    bindDesktopBridge(ipc, dialogAnswering(chosen), destinations);
+    const jobId = await createJob(invoke);
+    const keepAt = (destination: string | null) =>
+      invoke('scriptorium:command:setAutoExport', { jobId, destination });
+    const autoExportPath = async () =>
+      unwrap((await invoke('scriptorium:command:jobDetail', { jobId })) as Answer<{ job: JobView }>).job
+        .keepCurrent.autoExportPath;
+
+    expect(await keepAt(join(dir, 'not-chosen.zip'))).toEqual({
+      ok: false,
+      error: {
+        code: 'output_refused',
+        message:
+          'The file for automatic exports is one you chose in the save dialog: choose it again. Nothing was changed.',
+      },
+    });
+    expect(await autoExportPath()).toBeNull();
+
+    unwrap((await invoke('scriptorium:desktop:chooseExportPath', 'corpus.zip')) as Answer<string>);
+    expect(await keepAt(`${chosen}.zip`)).toMatchObject({
+      ok: true,
+      value: { keepCurrent: { autoExportPath: `${chosen}.zip` } },
+    });
+    // Once: the same path again needs the dialog again. Clearing needs no dialog.
+    expect(await keepAt(`${chosen}.zip`)).toMatchObject({ ok: false, error: { code: 'output_refused' } });
+    expect(await keepAt(null)).toMatchObject({ ok: true, value: { keepCurrent: { autoExportPath: null } } });
+    expect(await autoExportPath()).toBeNull();
   });
 
   it('are never written to a network path on Windows, even one the save dialog returned', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { notifyJobOutcomes, type JobNotice } from '../../src/main/notifications';
-import type { JobStatus, JobView } from '../../src/shared/contract';
+import { notifyJobOutcomes, notifyNewVideos, type JobNotice } from '../../src/main/notifications';
+import type { EventPayload, JobStatus, JobView } from '../../src/shared/contract';
 
 function job(id: number, status: JobStatus, overrides: Partial<JobView> = {}): JobView {
   return {
@@ -26,6 +26,14 @@ function job(id: number, status: JobStatus, overrides: Partial<JobView> = {}): J
     etaSeconds: null,
     runningIn: null,
     citation: null,
+    keepCurrent: {
+      available: true,
+      marked: false,
+      lastSyncAt: null,
+      nextSyncAt: null,
+      autoExportPath: null,
+      limitMessage: null,
+    },
     ...overrides,
   };
 }
@@ -124,5 +132,70 @@ describe('system notifications of job outcomes', () => {
     expect(notices.map((notice) => notice.jobId)).toEqual([5, 5]);
     stop();
     expect(listening()).toBe(0);
+  });
+});
+
+describe('system notifications of syncs', () => {
+  it('say once how many new videos a sync found, and nothing for a sync that found none', () => {
+    const notices: JobNotice[] = [];
+    const listeners = new Set<(sync: EventPayload<'jobSynced'>) => void>();
+    const stop = notifyNewVideos(
+      (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+      (notice) => notices.push(notice),
+    );
+    const synced = (sync: Partial<EventPayload<'jobSynced'>>) =>
+      listeners.forEach((listener) =>
+        listener({
+          jobId: 1,
+          title: 'Lectures',
+          automatic: true,
+          newVideos: 0,
+          credits: 0,
+          completed: true,
+          stopMessage: null,
+          ...sync,
+        }),
+      );
+    synced({ newVideos: 0 });
+    synced({ newVideos: 3, credits: 4 });
+    synced({ newVideos: 1, credits: 1, automatic: false });
+    synced({
+      newVideos: 5,
+      credits: 2,
+      completed: false,
+      stopMessage:
+        'the daily credit limit of automatic syncs (2 credits) is spent; the first automatic sync after midnight continues it',
+    });
+    expect(notices).toEqual([
+      { jobId: 1, title: '3 new videos in Lectures', body: 'Brought up to date for 4 credits.' },
+      { jobId: 1, title: '1 new video in Lectures', body: 'Brought up to date for 1 credit.' },
+      {
+        jobId: 1,
+        title: '5 new videos in Lectures',
+        body: 'The sync stopped before its end: the daily credit limit of automatic syncs (2 credits) is spent; the first automatic sync after midnight continues it.',
+      },
+    ]);
+    stop();
+    expect(listeners.size).toBe(0);
+  });
+
+  it('do not call a synced job finished again: it was, and the sync tells its own news', () => {
+    const { notices, change } = watch([job(1, 'completed')]);
+    change(job(1, 'running'));
+    change(job(1, 'completed'));
+    expect(notices).toEqual([]);
+    // A sync the service stopped is still told.
+    change(job(1, 'running'));
+    change(
+      job(1, 'waiting_credits', {
+        stop: { reason: 'credits', code: 'E_PAYMENT_REQUIRED', message: 'Out of credits' },
+      }),
+    );
+    expect(notices.map((notice) => notice.title)).toEqual(['Job waiting for credits']);
+    // Resumed and finished, it is a job finishing like any other.
+    change(job(1, 'queued'));
+    change(job(1, 'running'));
+    change(job(1, 'completed'));
+    expect(notices.map((notice) => notice.title)).toEqual(['Job waiting for credits', 'Job finished']);
   });
 });

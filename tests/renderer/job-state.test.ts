@@ -27,6 +27,14 @@ function jobView(status: JobStatus, runningIn: JobView['runningIn'] = null): Job
     etaSeconds: null,
     runningIn,
     citation: null,
+    keepCurrent: {
+      available: true,
+      marked: false,
+      lastSyncAt: null,
+      nextSyncAt: null,
+      autoExportPath: null,
+      limitMessage: null,
+    },
   };
 }
 

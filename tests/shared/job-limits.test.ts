@@ -4,13 +4,22 @@ import { DEFAULT_SETTINGS } from '../../src/core/app/settings';
 import { JobSettingsSchema } from '../../src/core/engine/spec';
 import { DEFAULT_CHUNKING as EXPORT_DEFAULT_CHUNKING } from '../../src/core/export/chunks';
 import { FALLBACK_DEFAULTS, fieldsOf, readOptionFields } from '../../src/renderer/src/lib/job-options';
-import { JobDraftSchema, type JobDraft } from '../../src/shared/contract';
+import { parseDailyLimit } from '../../src/cli/sync-all';
+import {
+  commands,
+  JobDraftSchema,
+  KeepCurrentSettingsSchema,
+  SettingsSchema,
+  type JobDraft,
+} from '../../src/shared/contract';
 import {
   CHUNK_SECONDS,
   CONCURRENCY,
+  DAILY_CREDIT_LIMIT,
   DEFAULT_CHUNKING,
   DEFAULT_LANGUAGES,
   defaultFormats,
+  SYNC_EVERY_HOURS,
 } from '../../src/shared/vocabulary';
 
 // Every layer that reads a job's concurrency and chunking takes its bounds and defaults from
@@ -123,5 +132,48 @@ describe('the defaults', () => {
       chunking: DEFAULT_CHUNKING,
     });
     expect(EXPORT_DEFAULT_CHUNKING).toEqual(DEFAULT_CHUNKING);
+  });
+});
+
+describe('the Keep current settings', () => {
+  const dailyLimitLayers: Record<string, (credits: number) => boolean> = {
+    "the CLI's --daily-limit": (credits) => {
+      try {
+        parseDailyLimit(String(credits));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    "the contract's Settings": (credits) =>
+      KeepCurrentSettingsSchema.safeParse({ syncEveryHours: 24, dailyCreditLimit: credits }).success,
+    "the contract's autoSyncJob": (credits) =>
+      commands.autoSyncJob.input.safeParse({ jobId: 1, dailyLimit: credits }).success,
+  };
+
+  it.each(Object.entries(dailyLimitLayers))(
+    '%s takes a daily credit limit from its least to its most, and nothing beyond',
+    (_layer, accepts) => {
+      const { min, max } = DAILY_CREDIT_LIMIT;
+      expect([min - 1, min, max, max + 1, 2.5].map(accepts)).toEqual([false, true, true, false, false]);
+    },
+  );
+
+  it('take "Sync every (hours)" from its least to its most, and nothing beyond', () => {
+    const { min, max } = SYNC_EVERY_HOURS;
+    const accepts = (hours: number) =>
+      KeepCurrentSettingsSchema.safeParse({ syncEveryHours: hours, dailyCreditLimit: null }).success;
+    expect([min - 1, min, max, max + 1, 1.5].map(accepts)).toEqual([false, true, true, false, false]);
+  });
+
+  it("default to the vocabulary's, also for settings saved before they existed", () => {
+    const defaults = {
+      syncEveryHours: SYNC_EVERY_HOURS.default,
+      dailyCreditLimit: DAILY_CREDIT_LIMIT.default,
+    };
+    expect(DEFAULT_SETTINGS.keepCurrent).toEqual(defaults);
+    const { serviceUrl, billingUrl, defaults: jobDefaults, corpus } = DEFAULT_SETTINGS;
+    const savedBefore = { serviceUrl, billingUrl, defaults: jobDefaults, corpus };
+    expect(SettingsSchema.parse(savedBefore).keepCurrent).toEqual(defaults);
   });
 });

@@ -200,6 +200,28 @@ describe('browser mode writes no file where the page says', () => {
   });
 });
 
+describe('browser mode keeps no file for automatic exports', () => {
+  it('refuses to set one, and clears one', async () => {
+    const { job } = await app.handlers.createJob(JSON.parse(aDraft));
+    const keepAt = async (destination: string | null) =>
+      JSON.parse(
+        (
+          await send('/api/command/setAutoExport', {
+            method: 'POST',
+            headers: goodHeaders(),
+            body: JSON.stringify({ jobId: job.id, destination }),
+          })
+        ).body,
+      );
+    expect(await keepAt(join(dataDir, 'named-by-the-page.zip'))).toMatchObject({
+      ok: false,
+      error: { code: 'output_refused' },
+    });
+    expect((await app.handlers.jobDetail({ jobId: job.id })).job.keepCurrent.autoExportPath).toBeNull();
+    expect(await keepAt(null)).toMatchObject({ ok: true, value: { keepCurrent: { autoExportPath: null } } });
+  });
+});
+
 describe('browser mode serves', () => {
   it('the whole app under its private path, the token, and sets no cookie', async () => {
     expect(server.url).toBe(`${server.origin}/s/${server.token}/`);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CreditView, JobDetail, JobView } from '../../shared/contract';
-import { ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import { DAILY_LIMIT_STOP_CODE, ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { withApp } from '../environment';
 import { invocation } from '../invocation';
 import { continueArguments, SOURCES_ON_THE_LINE } from '../job-options';
@@ -82,13 +82,15 @@ function needsAction(job: JobView): boolean {
 function describeStop(detail: JobDetail): string {
   const { job } = detail;
   const stoppedForBudget = job.stop?.reason === STOP_REASON.budget;
+  const byDailyLimit = stoppedForBudget && job.stop?.code === DAILY_LIMIT_STOP_CODE;
   const args = continueArguments(detail, detail.exportPath ?? 'FILE.zip');
   if (job.counts.failed > 0) args.push('--retry-failed');
   const command = [invocation(), ...args].map(shellQuote).join(' ');
   // A cancelled job is stopped for good: its command starts it again rather than continuing it.
   const next = job.status === JOB_STATUS.cancelled ? 'Start it again with' : 'Continue with';
   const lines = [`Job ${job.id} ${whyItStopped(job)}.`, `  ${next}: ${command}`];
-  if (stoppedForBudget)
+  if (byDailyLimit) lines.push('  (or let the first `scriptorium sync --all` after midnight continue it)');
+  else if (stoppedForBudget)
     lines.push(`  (with a --budget larger than its ${job.budget ?? 0} credits, to buy more)`);
   if (job.sources.length > SOURCES_ON_THE_LINE)
     lines.push(

@@ -48,6 +48,7 @@ export function registerUiCommand(program: Command): void {
         addressFromSettings: true,
         missingServiceUrlHint: 'enter it in Settings, or start `scriptorium ui` with --base-url.',
         runner: true,
+        keepCurrent: true,
         watch: true,
       });
       const server = await startWebServer({ app, port, rendererDir: RENDERER_DIR }).catch(

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import PQueue from 'p-queue';
 import type { AddressInUse, EventName, EventPayload } from '../../shared/contract';
 import { CONCURRENCY, ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { realClock, type Clock } from '../api';
@@ -12,6 +13,7 @@ import { JobRunner } from './job-runner';
 import type { KeyStore } from './keys';
 import { openSession } from './service';
 import { readSettings } from './settings';
+import { SyncSchedule } from './sync-schedule';
 import { toCreditView, toJobView, type JobPace } from './views';
 import { DatabaseWatcher } from './watcher';
 
@@ -37,6 +39,11 @@ export interface AppOptions {
   missingServiceUrlHint?: string;
   /** Run queued jobs in this process (the desktop app, browser mode); the CLI runs its own. */
   runner?: boolean;
+  /**
+   * Sync the jobs marked Keep current at start and then every "Sync every (hours)" while the app
+   * runs, within Settings' "Daily credit limit" (the desktop app, browser mode).
+   */
+  keepCurrent?: boolean;
   /** Notice what other processes write to the database, to show it live. */
   watch?: boolean;
   /** Default: the real clock. */
@@ -59,6 +66,8 @@ export interface ScriptoriumApp {
   close(): Promise<void>;
 }
 
+const HOUR_MS = 60 * 60_000;
+
 /** Enough keep-alive connections for the most requests a job may have in flight, and its list pages. */
 const CONNECTIONS = CONCURRENCY.max + 2;
 
@@ -80,12 +89,17 @@ export function openApp(options: AppOptions): ScriptoriumApp {
 
   const paces = new Map<number, JobPace>();
   const pace = (jobId: number): JobPace => paces.get(jobId) ?? { ratePerSecond: 0, etaSeconds: null };
+  let schedule: SyncSchedule | undefined;
+  const nextSyncAt = (jobId: number): string | null => {
+    const at = schedule?.nextSyncAt(jobId);
+    return at === undefined ? null : new Date(at).toISOString();
+  };
   const events = new EventHub({
     clock,
     logger,
     jobView: (jobId) => {
       const job = engine.job(jobId);
-      return job === undefined ? undefined : toJobView(job, pace(jobId));
+      return job === undefined ? undefined : toJobView(job, pace(jobId), nextSyncAt(jobId));
     },
     credits: () => toCreditView(engine.creditStatus()),
   });
@@ -118,6 +132,8 @@ export function openApp(options: AppOptions): ScriptoriumApp {
       }),
     wakeRunner: () => runner?.wake(),
     pace,
+    nextSyncAt,
+    rescheduleSyncs: () => schedule?.reschedule(),
     downloads: new Map(),
     exporting: new Map(),
   };
@@ -125,22 +141,48 @@ export function openApp(options: AppOptions): ScriptoriumApp {
 
   forwardEngineFacts(engine, events, paces, () => readSettings(db).billingUrl);
   const watcher = options.watch ? watchOtherProcesses(ctx, clock, paces, () => runner?.wake()) : undefined;
+  // The runner's jobs and the schedule's syncs take turns: one job at a time runs here (DESIGN.md).
+  const turns = new PQueue({ concurrency: 1 });
+  let closing = false;
+  const inTurn = (work: () => Promise<void>): Promise<void> =>
+    turns.add(async () => {
+      if (!closing) await work();
+    });
   if (options.runner) {
     runner = new JobRunner({
       queued: () => engine.queuedJobIds(),
       logger,
       clock,
-      run: async (jobId) => {
-        try {
-          await handlers.runJob({ jobId });
-        } catch (error) {
-          const failure = toAppError(error);
-          // A job that cannot start (no key, no address) waits, paused, with what to do.
-          if (failure.code === 'no_key' || failure.code === 'invalid_input')
-            engine.hold(jobId, { reason: STOP_REASON.setup, message: failure.message });
-          else if (failure.code !== 'job_busy') throw error;
-        }
-      },
+      run: (jobId) =>
+        inTurn(async () => {
+          try {
+            await handlers.runJob({ jobId });
+          } catch (error) {
+            const failure = toAppError(error);
+            // A job that cannot start (no key, no address) waits, paused, with what to do.
+            if (failure.code === 'no_key' || failure.code === 'invalid_input')
+              engine.hold(jobId, { reason: STOP_REASON.setup, message: failure.message });
+            else if (failure.code !== 'job_busy') throw error;
+          }
+        }),
+    });
+  }
+  if (options.keepCurrent) {
+    schedule = new SyncSchedule({
+      marked: () => engine.keptJobIds(),
+      sync: (jobId) =>
+        inTurn(async () => {
+          const { dailyCreditLimit } = readSettings(db).keepCurrent;
+          const result = await handlers.autoSyncJob({ jobId, dailyLimit: dailyCreditLimit });
+          if (result.autoExport?.ok === false)
+            logger.warn(
+              `Job ${jobId} was synced, but its automatic export failed: ${result.autoExport.message}`,
+            );
+        }),
+      intervalMs: () => readSettings(db).keepCurrent.syncEveryHours * HOUR_MS,
+      onScheduled: () => engine.keptJobIds().forEach((jobId) => events.jobTouched(jobId)),
+      clock,
+      logger,
     });
   }
 
@@ -149,8 +191,9 @@ export function openApp(options: AppOptions): ScriptoriumApp {
     on: (event, listener) => events.on(event, listener),
     download: (exportId) => ctx.downloads.get(exportId),
     async close() {
+      closing = true;
       watcher?.stop();
-      const stopped = runner?.stop();
+      const stopped = Promise.all([runner?.stop(), schedule?.stop()]);
       await engine.shutdown();
       await stopped;
       for (const controllers of ctx.exporting.values())

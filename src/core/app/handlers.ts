@@ -18,13 +18,14 @@ import { checkSources } from '../../shared/sources';
 import { APP_NAME, APP_VERSION } from '../../shared/version';
 import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { isApiError, refusesTheKey, type Pacer, type TranscriptClient } from '../api';
-import type { Engine, JobSpec, JobSummary, RunOutcome } from '../engine';
+import type { Engine, JobSpec, JobSummary, RunOutcome, RunSettings } from '../engine';
 import { writeCorpus } from '../export';
 import type { Database } from '../store';
 import { videoPage } from '../store/video-pages';
 import { corpusInput } from './corpus';
 import { AppError } from './errors';
 import type { EventHub } from './events';
+import { syncAutomatically, type SyncResult } from './keep-current';
 import { assertSendableKey, keyStatusFor, type KeyStore } from './keys';
 import type { ServiceSession } from './service';
 import { readSettings, writeSettings } from './settings';
@@ -49,6 +50,10 @@ export interface AppContext {
   /** Jobs queued here are run by this process's runner, when it has one. */
   wakeRunner(): void;
   pace(jobId: number): JobPace;
+  /** When this process's schedule syncs the job next (ISO time); null when it does not. */
+  nextSyncAt(jobId: number): string | null;
+  /** Settings' "Sync every (hours)" may have changed: the schedule measures its wait again. */
+  rescheduleSyncs(): void;
   /** Exports written for download (browser mode), by id. */
   downloads: Map<string, { path: string; fileName: string }>;
   /** Exports under way, by job, so that an interrupt can stop them. */
@@ -66,9 +71,9 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     if (job === undefined) throw new AppError('job_not_found', `There is no job ${jobId}.`);
     return job;
   };
-  const view = (jobId: number) => toJobView(summary(jobId), ctx.pace(jobId));
+  const view = (jobId: number) => toJobView(summary(jobId), ctx.pace(jobId), ctx.nextSyncAt(jobId));
   const detail = (jobId: number) =>
-    toJobDetail(summary(jobId), engine.estimate(jobId), engine.history(jobId), ctx.pace(jobId));
+    toJobDetail(summary(jobId), view(jobId), engine.estimate(jobId), engine.history(jobId));
 
   /** Finds or creates the draft's job with its run settings; returns it with the lines refused. */
   const jobFor = (draft: JobDraft): { job: JobSummary; created: boolean; rejected: SourceLine[] } => {
@@ -106,6 +111,28 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     }
   };
 
+  /** Syncs a job here and tells the faces what it found; 'busy' (another process runs it) is an error. */
+  const syncHere = async (
+    jobId: number,
+    how: Pick<RunSettings, 'automatic' | 'cap'> = {},
+  ): Promise<SyncResult> => {
+    const synced = await withSession(jobId, (settings) => engine.sync(jobId, { ...settings, ...how }));
+    const { outcome, newVideos, pages, credits } = synced;
+    if (outcome.status === 'busy') throw new AppError('job_busy', outcome.message);
+    const job = view(jobId);
+    const completed = outcome.status === JOB_STATUS.completed;
+    events.emit('jobSynced', {
+      jobId,
+      title: job.title,
+      automatic: how.automatic ?? false,
+      newVideos,
+      credits,
+      completed,
+      stopMessage: completed ? null : (job.stop?.message ?? null),
+    });
+    return { outcome: toOutcomeView(outcome), newVideos, pages, credits };
+  };
+
   /** Runs a job here; 'busy' (another process runs it) is an error. */
   const runHere = async (jobId: number, mode: 'run' | 'preview') => {
     const outcome = await withSession(jobId, (settings) =>
@@ -115,7 +142,8 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     return outcome;
   };
 
-  return {
+  // autoSyncJob exports through the exportJob command itself.
+  const handlers: AppHandlers = {
     validateSources: async ({ sources }) => ({ lines: toSourceLines(sources, checkSources(sources)) }),
 
     previewJob: async ({ draft }) => {
@@ -153,16 +181,28 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     },
 
     syncJob: async ({ jobId }) => {
-      const synced = await withSession(jobId, (settings) => engine.sync(jobId, settings));
-      if (synced.outcome.status === 'busy') throw new AppError('job_busy', synced.outcome.message);
-      return {
-        job: view(jobId),
-        outcome: toOutcomeView(synced.outcome),
-        newVideos: synced.newVideos,
-        pages: synced.pages,
-        credits: synced.credits,
-      };
+      const synced = await syncHere(jobId);
+      return { job: view(jobId), ...synced };
     },
+
+    setKeepCurrent: async ({ jobId, on }) => {
+      engine.setKeepCurrent(jobId, on);
+      events.jobTouched(jobId);
+      return view(jobId);
+    },
+
+    setAutoExport: async ({ jobId, destination }) => {
+      engine.setAutoExportPath(jobId, destination);
+      events.jobTouched(jobId);
+      return view(jobId);
+    },
+
+    autoSyncJob: async ({ jobId, dailyLimit }) =>
+      syncAutomatically(
+        { engine, view, sync: syncHere, exportJob: (input) => handlers.exportJob(input) },
+        jobId,
+        dailyLimit,
+      ),
 
     pauseJob: async ({ jobId, force, interrupted }) => {
       engine.pause(jobId, { force: force ?? false, interrupted: interrupted ?? false });
@@ -199,7 +239,8 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       return null;
     },
 
-    listJobs: async () => engine.listJobs().map((job) => toJobView(job, ctx.pace(job.id))),
+    listJobs: async () =>
+      engine.listJobs().map((job) => toJobView(job, ctx.pace(job.id), ctx.nextSyncAt(job.id))),
 
     jobDetail: async ({ jobId }) => detail(jobId),
 
@@ -268,7 +309,9 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       const addressProblem = change.serviceUrl ? checkServiceAddress(change.serviceUrl) : null;
       if (addressProblem !== null)
         throw new AppError('invalid_input', `${addressProblem} Nothing was saved.`);
-      return writeSettings(ctx.db, change);
+      const settings = writeSettings(ctx.db, change);
+      if (change.keepCurrent !== undefined) ctx.rescheduleSyncs();
+      return settings;
     },
 
     keyStatus: async () => keyStatusFor(ctx.keys, ctx.serviceUrl()),
@@ -312,6 +355,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       }
     },
   };
+  return handlers;
 }
 
 /** The job a draft describes; throws AppError when nothing in it can run. */

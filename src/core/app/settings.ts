@@ -1,5 +1,11 @@
 import { SettingsSchema, type Settings } from '../../shared/contract';
-import { CONCURRENCY, DEFAULT_LANGUAGES, defaultFormats } from '../../shared/vocabulary';
+import {
+  CONCURRENCY,
+  DAILY_CREDIT_LIMIT,
+  DEFAULT_LANGUAGES,
+  defaultFormats,
+  SYNC_EVERY_HOURS,
+} from '../../shared/vocabulary';
 import type { Database } from '../store';
 import { readSetting, writeSetting } from '../store/settings';
 
@@ -19,6 +25,7 @@ export const DEFAULT_SETTINGS: Settings = {
     formats: defaultFormats(),
   },
   corpus: { authors: [], license: null },
+  keepCurrent: { syncEveryHours: SYNC_EVERY_HOURS.default, dailyCreditLimit: DAILY_CREDIT_LIMIT.default },
 };
 
 /** The user's settings; a value written by another version that no longer parses reads as the defaults. */
@@ -31,8 +38,9 @@ export function readSettings(db: Database): Settings {
 
 export function writeSettings(
   db: Database,
-  change: Partial<Omit<Settings, 'defaults'>> & {
+  change: Partial<Omit<Settings, 'defaults' | 'keepCurrent'>> & {
     defaults?: Partial<Settings['defaults']>;
+    keepCurrent?: Partial<Settings['keepCurrent']>;
   },
 ): Settings {
   const current = readSettings(db);
@@ -41,6 +49,7 @@ export function writeSettings(
     billingUrl: change.billingUrl === undefined ? current.billingUrl : change.billingUrl,
     defaults: { ...current.defaults, ...change.defaults },
     corpus: change.corpus ?? current.corpus,
+    keepCurrent: { ...current.keepCurrent, ...change.keepCurrent },
   });
   writeSetting(db, SETTINGS_KEY, JSON.stringify(next));
   return next;

@@ -11,7 +11,14 @@ import type { checkSources } from '../../shared/sources';
 import { authorLine } from '../../shared/citation';
 import { isUnwalkedList, JOB_STATUS, LIST_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { describeFilters } from '../../shared/filters';
-import type { CreditStatus, Engine, EstimateResult, JobSummary, RunOutcome } from '../engine';
+import {
+  canKeepCurrent,
+  type CreditStatus,
+  type Engine,
+  type EstimateResult,
+  type JobSummary,
+  type RunOutcome,
+} from '../engine';
 
 /**
  * Engine rows to contract objects, field by field: what faces see is decided here, and nothing of
@@ -52,7 +59,11 @@ export function jobTitle(job: JobSummary): string {
   return kinds.length === 1 ? kinds.join('') : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
 }
 
-export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
+/**
+ * `nextSyncAt`: when this process's schedule syncs the job next, if it does (only the desktop app and
+ * browser mode keep jobs current).
+ */
+export function toJobView(job: JobSummary, pace: JobPace = IDLE, nextSyncAt: string | null = null): JobView {
   const running = job.status === JOB_STATUS.running;
   return {
     id: job.id,
@@ -80,6 +91,15 @@ export function toJobView(job: JobSummary, pace: JobPace = IDLE): JobView {
     etaSeconds: running ? pace.etaSeconds : null,
     runningIn: job.runningIn,
     citation: citationView(job.settings.citation),
+    keepCurrent: {
+      available: canKeepCurrent(job),
+      marked: job.keepCurrent.marked,
+      lastSyncAt: job.keepCurrent.lastSyncAt,
+      nextSyncAt: job.keepCurrent.marked ? nextSyncAt : null,
+      autoExportPath: job.keepCurrent.autoExportPath,
+      limitMessage:
+        job.status === JOB_STATUS.paused && job.stopReason === STOP_REASON.budget ? job.stopMessage : null,
+    },
   };
 }
 
@@ -94,14 +114,15 @@ function citationView(citation: JobSummary['settings']['citation']): JobView['ci
   };
 }
 
+/** `view`: the job as every command shows it (toJobView). */
 export function toJobDetail(
   job: JobSummary,
+  view: JobView,
   estimate: EstimateResult,
   history: ReturnType<Engine['history']>,
-  pace?: JobPace,
 ): JobDetail {
   return {
-    job: toJobView(job, pace),
+    job: view,
     options: {
       languages: job.options.langs,
       includeTimestamp: job.options.includeTimestamp,

@@ -34,10 +34,16 @@ export function setBalanceSetting(db: Database, credits: number | null, at: stri
   else writeSetting(db, BALANCE_KEY, JSON.stringify({ credits, ledgerMark: lastLedgerId(db), at }));
 }
 
-/** `now` in ms; "today" starts at local midnight. */
-export function creditStatusOf(db: Database, now: number): CreditStatus {
+/** The local midnight that starts the day of `now` (ms): where "today" starts for credits. */
+export function startOfLocalDay(now: number): Date {
   const midnight = new Date(now);
   midnight.setHours(0, 0, 0, 0);
+  return midnight;
+}
+
+/** `now` in ms; "today" starts at local midnight. */
+export function creditStatusOf(db: Database, now: number): CreditStatus {
+  const midnight = startOfLocalDay(now);
   const status: CreditStatus = {
     byJob: creditsByJob(db),
     today: creditsSince(db, midnight.toISOString()),

@@ -2,10 +2,12 @@ import { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
 import {
   CONCURRENCY,
+  DAILY_LIMIT_STOP_CODE,
   JOB_STATUS,
   jobAllows,
   LIST_STATUS,
   STOP_REASON,
+  SYNCED_SOURCE_KINDS,
   type JobAction,
   type StopReason,
 } from '../../shared/vocabulary';
@@ -28,8 +30,11 @@ import {
   deleteJobRow,
   jobById,
   jobByKey,
+  keptJobs,
   queuedJobs,
+  setJobAutoExportPath,
   setJobBudget,
+  setJobKeepCurrent,
   setJobSettings,
   setJobStatus,
   type JobRecord,
@@ -38,7 +43,7 @@ import {
 import { clearLease } from '../store/leases';
 import { releaseClaimsOf } from '../store/claims';
 import { itemCounts, skippedByFilter } from '../store/items';
-import { creditsOfJob } from '../store/ledger';
+import { automaticCreditsSince, creditsOfJob } from '../store/ledger';
 import { finishSync, startSync, syncsOfJob, type SyncRecord } from '../store/syncs';
 import { pagesOfJob, reopenFailedWalks, sourcesOfJob } from '../store/sources';
 import {
@@ -49,7 +54,7 @@ import {
   type ChangeRecord,
   type VersionRecord,
 } from '../store/versions';
-import { creditStatusOf, setBalanceSetting } from './credits';
+import { creditStatusOf, setBalanceSetting, startOfLocalDay } from './credits';
 import { TypedEmitter } from './emitter';
 import { jobKey } from './identity';
 import { findOrCreateJobRow, summarize } from './jobs';
@@ -96,6 +101,18 @@ export class JobNotFinishedError extends Error {
   constructor(jobId: number) {
     super(`Job ${jobId} has not finished: continue it first (run it again), then bring it up to date.`);
     this.name = 'JobNotFinishedError';
+  }
+}
+
+/** Thrown for marking Keep current a job that has no playlist or channel: a sync would find nothing. */
+export class CannotKeepCurrentError extends Error {
+  readonly code = 'invalid_input' satisfies ErrorCode;
+
+  constructor(jobId: number) {
+    super(
+      `Job ${jobId} has no playlist or channel, so it cannot be kept current: only their new videos are synced. Nothing was changed.`,
+    );
+    this.name = 'CannotKeepCurrentError';
   }
 }
 
@@ -188,15 +205,14 @@ export class Engine {
    * what it found and cost. A job that has not finished is refused: running it again continues it.
    */
   async sync(jobId: number, settings: RunSettings = {}): Promise<SyncOutcome> {
-    const job = this.#record(jobId);
-    if (!jobAllows(job.status, 'sync')) throw new JobNotFinishedError(jobId);
+    if (!this.maySync(jobId)) throw new JobNotFinishedError(jobId);
     const { db } = this.#deps;
     const before = {
       videos: itemCounts(db, jobId).total,
       pages: pagesOfJob(db, jobId),
       credits: creditsOfJob(db, jobId),
     };
-    const syncId = startSync(db, jobId, this.#now());
+    const syncId = startSync(db, jobId, this.#now(), settings.automatic ?? false);
     const outcome = await this.#execute(jobId, settings, 'sync');
     if (outcome.status === 'walked') throw new Error(`job ${jobId} was previewed instead of synced`);
     const found = {
@@ -206,6 +222,43 @@ export class Engine {
     };
     if (outcome.status !== 'busy') finishSync(db, syncId, { at: this.#now(), ...found });
     return { outcome, ...found };
+  }
+
+  /**
+   * Whether the job can be synced now: it has finished, or the daily credit limit of automatic syncs
+   * stopped its last sync (syncing it again continues that one).
+   */
+  maySync(jobId: number): boolean {
+    const job = this.#record(jobId);
+    return (
+      jobAllows(job.status, 'sync') ||
+      (job.status === JOB_STATUS.paused &&
+        job.stopReason === STOP_REASON.budget &&
+        job.stopCode === DAILY_LIMIT_STOP_CODE)
+    );
+  }
+
+  /** Marks the job Keep current, or not; a job without a playlist or a channel cannot be marked. */
+  setKeepCurrent(jobId: number, on: boolean): void {
+    const job = this.#summary(jobId);
+    if (on && !canKeepCurrent(job)) throw new CannotKeepCurrentError(jobId);
+    setJobKeepCurrent(this.#deps.db, jobId, on, this.#now());
+  }
+
+  /** Where the job's corpus is written after each automatic sync that completes; null: nowhere. */
+  setAutoExportPath(jobId: number, path: string | null): void {
+    this.#record(jobId);
+    setJobAutoExportPath(this.#deps.db, jobId, path, this.#now());
+  }
+
+  /** The jobs marked Keep current, oldest first. */
+  keptJobIds(): number[] {
+    return keptJobs(this.#deps.db).map((job) => job.id);
+  }
+
+  /** What automatic syncs spent today (since local midnight), possibly charged credits included. */
+  automaticCreditsToday(): number {
+    return automaticCreditsSince(this.#deps.db, startOfLocalDay(this.#deps.clock.now()).toISOString());
   }
 
   /**
@@ -298,6 +351,8 @@ export class Engine {
         lease,
         claimOwner,
         mode,
+        automatic: settings.automatic ?? false,
+        cap: settings.cap,
       });
       this.#runs.set(jobId, run);
       return await run.execute();
@@ -564,4 +619,9 @@ export class Engine {
   #now(): string {
     return new Date(this.#deps.clock.now()).toISOString();
   }
+}
+
+/** Whether a sync can bring the job anything new: it has a playlist or a channel. */
+export function canKeepCurrent(job: Pick<JobSummary, 'sources'>): boolean {
+  return job.sources.some((source) => (SYNCED_SOURCE_KINDS as readonly string[]).includes(source.kind));
 }

@@ -107,7 +107,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
     }
     if (ctx.control.stopped) return;
     if (!ctx.budget.reserve()) {
-      ctx.control.stop({ kind: STOP_REASON.budget });
+      ctx.control.stop(ctx.budget.stopCause());
       return;
     }
     if (!announcedInFlight) {
@@ -226,6 +226,7 @@ function finish(ctx: RunContext, item: PendingItem, key: TranscriptKey, result: 
           videoId: item.videoId,
           requestId: result.requestId ?? null,
           possible: result.possiblyCharged ?? false,
+          automatic: ctx.automatic,
           at,
         });
       }
@@ -262,6 +263,7 @@ function storeFetched(
           endpoint: 'transcript',
           videoId: item.videoId,
           requestId: response.requestId ?? null,
+          automatic: ctx.automatic,
           at,
         });
       }

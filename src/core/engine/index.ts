@@ -1,4 +1,11 @@
-export { Engine, JobNotFinishedError, JobNotFoundError, JobRunningError } from './engine';
+export {
+  canKeepCurrent,
+  CannotKeepCurrentError,
+  Engine,
+  JobNotFinishedError,
+  JobNotFoundError,
+  JobRunningError,
+} from './engine';
 export { DRAIN_MS } from './run-control';
 export { Throttle } from './throttle';
 export type { ThrottleOptions } from './throttle';
@@ -22,6 +29,7 @@ export type {
   RequestPacer,
   RunOutcome,
   RunSettings,
+  SpendingCap,
   SyncOutcome,
   SourceProgress,
   WalkStatus,

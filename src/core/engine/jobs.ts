@@ -5,6 +5,7 @@ import { insertJob, jobByKey, setJobStatus, type JobRecord } from '../store/jobs
 import { addMembership } from '../store/memberships';
 import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
 import { insertSource, setWalkStatus, sourcesOfJob } from '../store/sources';
+import { lastAutomaticSyncOf } from '../store/syncs';
 import { jobKey } from './identity';
 import { JobOptionsSchema, parseJobSettings, SkippedSchema, SourcesSchema } from './spec';
 import type { ItemCountsView, JobSnapshot, JobSpec, JobSummary } from './types';
@@ -119,6 +120,11 @@ export function summarize(
       httpStatus: source.httpStatus,
       errorCode: source.errorCode,
     })),
+    keepCurrent: {
+      marked: job.keepCurrent,
+      autoExportPath: job.autoExportPath,
+      lastSyncAt: lastAutomaticSyncOf(db, job.id),
+    },
   };
 }
 

@@ -20,6 +20,8 @@ export interface RunContext {
   readonly concurrency: number;
   readonly control: RunControl;
   readonly budget: CreditBudget;
+  /** An automatic sync's run: its ledger rows are marked for the daily credit limit. */
+  readonly automatic: boolean;
   readonly health: ServiceHealth;
   /** Writes each video's outcome in groups; listeners hear of it once written. */
   readonly writer: ResultWriter;

@@ -5,7 +5,8 @@ import { STOP_REASON } from '../../shared/vocabulary';
 export type StopCause =
   | { kind: 'credits'; code: string; meaning: string }
   | { kind: 'auth'; httpStatus: number; message: string }
-  | { kind: 'budget' }
+  /** The job's budget, or (with its code and message) a cap on the run such as the daily credit limit. */
+  | { kind: 'budget'; code?: string; message?: string }
   /** The service cannot be reached, keeps failing, or asked to wait longer than we will. */
   | { kind: 'service'; message: string }
   | { kind: 'interrupted' }

@@ -26,7 +26,15 @@ import { RunControl, type StopCause } from './run-control';
 import { ResultWriter } from './result-writer';
 import { ServiceHealth } from './service-health';
 import { Throttle } from './throttle';
-import type { EngineEvents, ItemCountsView, JobOptions, Logger, RequestPacer, RunOutcome } from './types';
+import type {
+  EngineEvents,
+  ItemCountsView,
+  JobOptions,
+  Logger,
+  RequestPacer,
+  RunOutcome,
+  SpendingCap,
+} from './types';
 import { syncLists } from './sync';
 import { walkSources } from './walk';
 
@@ -61,6 +69,10 @@ export interface JobRunOptions {
   mode: 'full' | 'walk' | 'sync';
   /** Taken by the engine before the run; released here with a completing status, by the engine otherwise. */
   lease: JobLease;
+  /** An automatic sync's run: its credits are marked in the ledger for the daily credit limit. */
+  automatic: boolean;
+  /** A limit on this run's spending besides the job's budget (see SpendingCap). */
+  cap: SpendingCap | undefined;
 }
 
 /** The job status and stop fields that record each cause. */
@@ -84,7 +96,8 @@ function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatu
       return {
         status: JOB_STATUS.paused,
         stopReason: STOP_REASON.budget,
-        stopMessage: `the budget of ${budget ?? 0} credits is spent`,
+        stopCode: cause.code ?? null,
+        stopMessage: cause.message ?? `the budget of ${budget ?? 0} credits is spent`,
       };
     case STOP_REASON.service:
       return { status: JOB_STATUS.paused, stopReason: STOP_REASON.service, stopMessage: cause.message };
@@ -297,7 +310,8 @@ export class JobRun {
       concurrency,
       claimOwner,
       control: this.control,
-      budget: new CreditBudget(this.#options.budget, creditsOfJob(db, jobId)),
+      budget: new CreditBudget(this.#options.budget, creditsOfJob(db, jobId), this.#options.cap),
+      automatic: this.#options.automatic,
       health: new ServiceHealth(),
       writer: new ResultWriter(
         db,

@@ -42,6 +42,23 @@ export interface RunSettings {
   client?: TranscriptClient;
   /** The pacer for this run. Default: the engine's, else none. */
   pacer?: RequestPacer;
+  /**
+   * An automatic sync's run (the desktop app's schedule, `sync --all`): its credits are marked in the
+   * ledger, where the daily credit limit counts them, and its sync is recorded as automatic.
+   */
+  automatic?: boolean;
+  /** A limit on this run's spending besides the job's budget, not kept with the job. */
+  cap?: SpendingCap;
+}
+
+/**
+ * At most `credits` more for this run (the daily credit limit's remainder, say). Reaching it stops the
+ * run as the budget does, the job paused with `code` and `message` as the reason's details.
+ */
+export interface SpendingCap {
+  credits: number;
+  code: string;
+  message: string;
 }
 
 export type RunOutcome =
@@ -152,6 +169,14 @@ export interface JobSummary {
   /** How many of them may or may not have been charged (requests sent and never answered). */
   creditsPossible: number;
   walks: SourceProgress[];
+  keepCurrent: {
+    /** Marked Keep current: synced automatically. */
+    marked: boolean;
+    /** Where its corpus is written after each automatic sync that completes; null: nowhere. */
+    autoExportPath: string | null;
+    /** When its last automatic sync started; null: never. */
+    lastSyncAt: string | null;
+  };
 }
 
 /** Throttled progress of a running job: at most ten a second, whatever the throughput. */

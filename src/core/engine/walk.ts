@@ -67,7 +67,7 @@ export async function buyPage(
   cursor: string | null,
 ): Promise<ApiResponse<VideoPage> | undefined> {
   if (!ctx.budget.reserve()) {
-    ctx.control.stop({ kind: STOP_REASON.budget });
+    ctx.control.stop(ctx.budget.stopCause());
     return undefined;
   }
   let response: ApiResponse<VideoPage>;
@@ -97,6 +97,7 @@ export function recordPageCredit(
     endpoint: endpointOf(source),
     sourceId: source.id,
     requestId: response.requestId ?? null,
+    automatic: ctx.automatic,
     at,
   });
 }
@@ -418,6 +419,7 @@ function recordFailedWalk(
           endpoint: endpointOf(source),
           sourceId: source.id,
           possible,
+          automatic: ctx.automatic,
           at,
         });
       }

@@ -32,6 +32,8 @@ const JobRowSchema = z
     lease_owner: z.string().nullable(),
     lease_expires_at: z.number().int().nullable(),
     settings: z.string(),
+    keep_current: z.number().int(),
+    auto_export_path: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -55,6 +57,10 @@ const JobRowSchema = z
       row.lease_owner === null || row.lease_expires_at === null
         ? null
         : ({ owner: row.lease_owner, expiresAt: row.lease_expires_at } satisfies Lease),
+    /** Marked Keep current: synced automatically. */
+    keepCurrent: row.keep_current === 1,
+    /** Where its corpus is written after each automatic sync; null: nowhere. */
+    autoExportPath: row.auto_export_path,
   }));
 export type JobRecord = z.output<typeof JobRowSchema>;
 
@@ -96,6 +102,13 @@ const statements = preparedFor((db) => ({
     'UPDATE jobs SET budget = ?, updated_at = ? WHERE id = ?',
   ),
   remove: db.prepare<[number]>('DELETE FROM jobs WHERE id = ?'),
+  setKeepCurrent: db.prepare<[number, string, number]>(
+    'UPDATE jobs SET keep_current = ?, updated_at = ? WHERE id = ?',
+  ),
+  setAutoExportPath: db.prepare<[string | null, string, number]>(
+    'UPDATE jobs SET auto_export_path = ?, updated_at = ? WHERE id = ?',
+  ),
+  kept: db.prepare<[], unknown>('SELECT * FROM jobs WHERE keep_current = 1 ORDER BY id'),
 }));
 
 function parseJob(row: unknown): JobRecord | undefined {
@@ -158,4 +171,19 @@ export function setJobBudget(db: Database, id: number, budget: number | null, at
 /** Deletes the job with its sources and items; its ledger rows stay, detached. */
 export function deleteJobRow(db: Database, id: number): boolean {
   return statements(db).remove.run(id).changes > 0;
+}
+
+export function setJobKeepCurrent(db: Database, id: number, on: boolean, at: string): void {
+  statements(db).setKeepCurrent.run(Number(on), at, id);
+}
+
+export function setJobAutoExportPath(db: Database, id: number, path: string | null, at: string): void {
+  statements(db).setAutoExportPath.run(path, at, id);
+}
+
+/** The jobs marked Keep current, oldest first. */
+export function keptJobs(db: Database): JobRecord[] {
+  return statements(db)
+    .kept.all()
+    .map((row) => JobRowSchema.parse(row));
 }

@@ -10,13 +10,20 @@ export interface CreditSpent {
   requestId?: string | null;
   /** The request may or may not have been charged (it was sent and never answered). */
   possible?: boolean;
+  /** Spent by an automatic sync (the desktop app's schedule, `sync --all`): the daily credit limit counts it. */
+  automatic?: boolean;
   at: string;
 }
 
 const statements = preparedFor((db) => ({
-  insert: db.prepare<[number | null, string, string | null, number | null, string | null, number, string]>(
-    `INSERT INTO ledger (job_id, endpoint, video_id, source_id, request_id, possible, at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  insert: db.prepare<
+    [number | null, string, string | null, number | null, string | null, number, number, string]
+  >(
+    `INSERT INTO ledger (job_id, endpoint, video_id, source_id, request_id, possible, automatic, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  automaticSince: db.prepare<[string], { n: number }>(
+    'SELECT count(*) AS n FROM ledger WHERE automatic = 1 AND at >= ?',
   ),
   possibleOfJob: db.prepare<[number], { n: number }>(
     'SELECT count(*) AS n FROM ledger WHERE job_id = ? AND possible = 1',
@@ -40,6 +47,7 @@ export function recordCredit(db: Database, credit: CreditSpent): void {
     credit.sourceId ?? null,
     credit.requestId ?? null,
     Number(credit.possible ?? false),
+    Number(credit.automatic ?? false),
     credit.at,
   );
 }
@@ -69,6 +77,11 @@ export function creditsByJob(db: Database): Record<number, number> {
 /** Credits spent at or after the ISO time `at`. */
 export function creditsSince(db: Database, at: string): number {
   return statements(db).since.get(at)?.n ?? 0;
+}
+
+/** Credits automatic syncs spent at or after the ISO time `at`, possibly charged ones included. */
+export function automaticCreditsSince(db: Database, at: string): number {
+  return statements(db).automaticSince.get(at)?.n ?? 0;
 }
 
 export function creditsTotal(db: Database): number {

@@ -14,7 +14,12 @@ const SyncRowSchema = z
   .transform((row): SyncRecord => ({ at: row.started_at, newVideos: row.new_videos, credits: row.credits }));
 
 const statements = preparedFor((db) => ({
-  start: db.prepare<[number, string]>('INSERT INTO syncs (job_id, started_at) VALUES (?, ?)'),
+  start: db.prepare<[number, string, number]>(
+    'INSERT INTO syncs (job_id, started_at, automatic) VALUES (?, ?, ?)',
+  ),
+  lastAutomatic: db.prepare<[number], { at: string | null }>(
+    'SELECT max(started_at) AS at FROM syncs WHERE job_id = ? AND automatic = 1',
+  ),
   finish: db.prepare<[string, number, number, number]>(
     'UPDATE syncs SET finished_at = ?, new_videos = ?, credits = ? WHERE id = ?',
   ),
@@ -23,8 +28,14 @@ const statements = preparedFor((db) => ({
   ),
 }));
 
-export function startSync(db: Database, jobId: number, at: string): number {
-  return Number(statements(db).start.run(jobId, at).lastInsertRowid);
+/** Records a sync as it starts; `automatic` when the schedule or `sync --all` started it, not the user. */
+export function startSync(db: Database, jobId: number, at: string, automatic: boolean): number {
+  return Number(statements(db).start.run(jobId, at, Number(automatic)).lastInsertRowid);
+}
+
+/** When the job's last automatic sync started; null when it never had one. */
+export function lastAutomaticSyncOf(db: Database, jobId: number): string | null {
+  return statements(db).lastAutomatic.get(jobId)?.at ?? null;
 }
 
 export function finishSync(

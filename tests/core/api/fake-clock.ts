@@ -30,3 +30,47 @@ export class FakeClock implements Clock {
     });
   }
 }
+
+/**
+ * A Clock for tests whose time moves only when advance() moves it, and whose sleeps end when it has
+ * moved past them, as timers would: a schedule of hours runs in no time, and only when the test says.
+ */
+export class TimerClock implements Clock {
+  #now: number;
+  readonly #timers = new Set<{ at: number; resolve: () => void }>();
+
+  constructor(start = Date.UTC(2030, 0, 1, 12)) {
+    this.#now = start;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  /** Moves time on by `ms`, ending every sleep due by then. */
+  advance(ms: number): void {
+    this.#now += ms;
+    for (const timer of [...this.#timers]) {
+      if (timer.at > this.#now) continue;
+      this.#timers.delete(timer);
+      timer.resolve();
+    }
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = { at: this.#now + ms, resolve };
+      this.#timers.add(timer);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.#timers.delete(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  }
+}

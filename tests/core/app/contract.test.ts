@@ -259,6 +259,68 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     expect(detail.job.counts).toMatchObject({ total: 27, skipped: 5 });
   });
 
+  it('keeps a job current: marks it, syncs it as an automatic sync, tells of it, and keeps its settings', async () => {
+    expect((await api.getSettings({})).keepCurrent).toEqual({ syncEveryHours: 24, dailyCreditLimit: null });
+    const { job } = await api.createJob({ draft: draft(['@contract_kept_n8']), start: true });
+    await jobBecomes(job.id, (view) => view.status === 'completed');
+    const video = (await api.createJob({ draft: draft(['dQw4w9WgXcQ']), start: false })).job;
+    expect(video.keepCurrent).toMatchObject({ available: false, marked: false });
+    expect((await failure(api.setKeepCurrent({ jobId: video.id, on: true }))).code).toBe('invalid_input');
+    expect((await failure(api.autoSyncJob({ jobId: video.id, dailyLimit: null }))).code).toBe(
+      'invalid_input',
+    );
+    expect(await api.setKeepCurrent({ jobId: job.id, on: true })).toMatchObject({
+      keepCurrent: { available: true, marked: true, lastSyncAt: null, nextSyncAt: null, limitMessage: null },
+    });
+
+    const synced = record('jobSynced');
+    sim.admin.addUploads('@contract_kept_n8', 2);
+    const automatic = await api.autoSyncJob({ jobId: job.id, dailyLimit: 100 });
+    expect(automatic).toMatchObject({
+      sync: { newVideos: 2, outcome: { status: 'completed' } },
+      skipped: null,
+      autoExport: null,
+      job: { status: 'completed', counts: { total: 10 }, keepCurrent: { lastSyncAt: expect.any(String) } },
+    });
+    await until('jobSynced', () => synced.length === 1);
+    expect(synced[0]).toMatchObject({ jobId: job.id, automatic: true, newVideos: 2, completed: true });
+
+    // A job that has not finished is left as it is.
+    const unfinished = (await api.createJob({ draft: draft(['@contract_kept_later_n4']), start: false })).job;
+    expect(await api.autoSyncJob({ jobId: unfinished.id, dailyLimit: null })).toMatchObject({
+      sync: null,
+      skipped: 'it has not finished (it is draft): it is synced once it has',
+      autoExport: null,
+    });
+
+    const settings = await api.updateSettings({ keepCurrent: { syncEveryHours: 6, dailyCreditLimit: 50 } });
+    expect(settings.keepCurrent).toEqual({ syncEveryHours: 6, dailyCreditLimit: 50 });
+    expect((await api.updateSettings({ keepCurrent: { dailyCreditLimit: null } })).keepCurrent).toEqual({
+      syncEveryHours: 6,
+      dailyCreditLimit: null,
+    });
+    expect((await failure(api.updateSettings({ keepCurrent: { syncEveryHours: 0 } }))).code).toBe(
+      'invalid_input',
+    );
+    expect((await failure(api.updateSettings({ keepCurrent: { dailyCreditLimit: 1.5 } }))).code).toBe(
+      'invalid_input',
+    );
+
+    // Browser mode keeps no file to write after a sync (the desktop's comes from its save dialog).
+    const kept = join(dataDir, 'kept.zip');
+    if (face.server)
+      expect((await failure(api.setAutoExport({ jobId: job.id, destination: kept }))).code).toBe(
+        'output_refused',
+      );
+    else
+      expect(await api.setAutoExport({ jobId: job.id, destination: kept })).toMatchObject({
+        keepCurrent: { autoExportPath: kept },
+      });
+    expect(await api.setKeepCurrent({ jobId: job.id, on: false })).toMatchObject({
+      keepCurrent: { marked: false },
+    });
+  });
+
   it("pages through a job's videos, filtered by status and searched by title, in list order", async () => {
     const { job } = await api.createJob({ draft: draft(['PLcontractPagedList_n230']), start: true });
     await jobBecomes(job.id, (view) => view.status === 'completed');

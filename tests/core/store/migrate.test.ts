@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, SCHEMA_VERSION } from '../../../src/core/store';
-import { jobById } from '../../../src/core/store/jobs';
+import { jobById, keptJobs, setJobAutoExportPath, setJobKeepCurrent } from '../../../src/core/store/jobs';
+import { automaticCreditsSince, recordCredit } from '../../../src/core/store/ledger';
+import { finishSync, lastAutomaticSyncOf, startSync, syncsOfJob } from '../../../src/core/store/syncs';
 import { writeLease } from '../../../src/core/store/leases';
 import { initialSchema } from '../../../src/core/store/migrations/001-initial';
 import { MIGRATIONS } from '../../../src/core/store/migrations';
@@ -101,6 +103,58 @@ describe('migration 005, citable corpora, on the data of an earlier version', ()
       expect(rows('SELECT job_id, version, released_at FROM versions')).toEqual([
         { job_id: 1, version: 1, released_at: '2025-01-02T03:04:05.000Z' },
       ]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 006, keep current, on the data of an earlier version', () => {
+  it('leaves every job unmarked without an auto-export file, and counts earlier syncs and credits as not automatic', () => {
+    const file = join(dir, 'scriptorium.db');
+    const old = new BetterSqlite3(file);
+    MIGRATIONS.slice(0, 5).forEach((migration, index) => {
+      old.exec(migration);
+      old.pragma(`user_version = ${index + 1}`);
+    });
+    old.exec(`
+      INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at, finished_at)
+        VALUES ('k1', 'completed', '{}', '[]', '[]', 't', 't', '2025-01-02T03:04:05.000Z');
+      INSERT INTO sources (job_id, position, kind, source_id, input) VALUES (1, 0, 'channel', '@c', '@c');
+      INSERT INTO syncs (job_id, started_at, finished_at, new_videos, credits)
+        VALUES (1, '2025-01-03T00:00:00.000Z', '2025-01-03T00:01:00.000Z', 2, 3);
+      INSERT INTO ledger (job_id, endpoint, at) VALUES
+        (1, 'channel/videos', '2025-01-03T00:00:10.000Z'), (1, 'transcript', '2025-01-03T00:00:20.000Z');
+    `);
+    old.close();
+
+    const db = openDatabase(file);
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(6);
+      expect(jobById(db, 1)).toMatchObject({ status: 'completed', keepCurrent: false, autoExportPath: null });
+      expect(keptJobs(db)).toEqual([]);
+      expect(lastAutomaticSyncOf(db, 1)).toBeNull();
+      expect(syncsOfJob(db, 1)).toEqual([{ at: '2025-01-03T00:00:00.000Z', newVideos: 2, credits: 3 }]);
+      expect(automaticCreditsSince(db, '2025-01-01T00:00:00.000Z')).toBe(0);
+
+      // What the new columns hold once written.
+      setJobKeepCurrent(db, 1, true, 't2');
+      setJobAutoExportPath(db, 1, '/corpora/c.zip', 't2');
+      expect(keptJobs(db).map((job) => [job.id, job.autoExportPath])).toEqual([[1, '/corpora/c.zip']]);
+      const automaticSync = startSync(db, 1, '2025-01-04T00:00:00.000Z', true);
+      finishSync(db, automaticSync, { at: '2025-01-04T00:01:00.000Z', newVideos: 0, credits: 1 });
+      expect(lastAutomaticSyncOf(db, 1)).toBe('2025-01-04T00:00:00.000Z');
+      recordCredit(db, {
+        jobId: 1,
+        endpoint: 'channel/videos',
+        automatic: true,
+        at: '2025-01-04T00:00:30.000Z',
+      });
+      expect(automaticCreditsSince(db, '2025-01-04T00:00:00.000Z')).toBe(1);
+      expect(automaticCreditsSince(db, '2025-01-05T00:00:00.000Z')).toBe(0);
+      // Deleting the job keeps what automatic syncs spent, as the ledger keeps every credit.
+      db.prepare('DELETE FROM jobs WHERE id = 1').run();
+      expect(automaticCreditsSince(db, '2025-01-04T00:00:00.000Z')).toBe(1);
     } finally {
       db.close();
     }

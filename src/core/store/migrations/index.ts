@@ -3,6 +3,7 @@ import { jobLease } from './002-job-lease';
 import { trustSchema } from './003-trust';
 import { researchSchema } from './004-research';
 import { citableCorporaSchema } from './005-citable-corpora';
+import { keepCurrentSchema } from './006-keep-current';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly string[] = [
   trustSchema,
   researchSchema,
   citableCorporaSchema,
+  keepCurrentSchema,
 ];

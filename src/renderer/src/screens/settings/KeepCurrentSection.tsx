@@ -4,6 +4,7 @@ import { DAILY_CREDIT_LIMIT, SYNC_EVERY_HOURS } from '../../../../shared/vocabul
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { NumberField } from '../../components/FormFields';
 import { describeError } from '../../lib/errors';
+import { formatCount } from '../../lib/format';
 import { everyHours } from '../../lib/keep-current';
 import {
   readSyncSettingsFields,
@@ -34,7 +35,9 @@ export function KeepCurrentSection({ settings }: { settings: KeepCurrentSettings
       await settingsStore.getState().saveKeepCurrent(read.value);
       const { syncEveryHours, dailyCreditLimit } = read.value;
       const limit =
-        dailyCreditLimit === null ? 'with no daily limit' : `within ${dailyCreditLimit} credits a day`;
+        dailyCreditLimit === null
+          ? 'with no daily limit'
+          : `within ${formatCount(dailyCreditLimit)} credits a day`;
       setDone(`Saved: jobs marked Keep current are synced ${everyHours(syncEveryHours)}, ${limit}.`);
     } catch (error) {
       setProblem(describeError(error).message);

@@ -47,6 +47,8 @@ test('every screen, in light and dark, has no serious or critical axe-core viola
   await admin(sim, 'faults', { match: { videoId: failing }, kind: 'status', status: 500 });
   const finished = await startJob(page, [playlist, 'nocapVideo1']);
   await expectCompleted(page, finished, 25);
+  // Kept current: its card and its screen show the sync times and why browser mode writes no file.
+  await jobCard(page, finished).getByRole('checkbox', { name: 'Keep current' }).check();
 
   // New job with every kind of line, a warning and a refusal, and a preview over budget.
   await goTo(page, 'New job');

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { availableActions, describeStop } from '../../src/renderer/src/lib/job-state';
 import type { JobView } from '../../src/shared/contract';
-import { JOB_STATUSES, jobAllows, STOP_REASONS, type JobStatus } from '../../src/shared/vocabulary';
+import {
+  DAILY_LIMIT_STOP_CODE,
+  JOB_STATUSES,
+  jobAllows,
+  STOP_REASON,
+  STOP_REASONS,
+  type JobStatus,
+} from '../../src/shared/vocabulary';
 
 function jobView(status: JobStatus, runningIn: JobView['runningIn'] = null): JobView {
   return {
@@ -65,4 +72,26 @@ describe('why a job stopped', () => {
       expect(said).toMatch(/^[A-Z].*\.$/);
     },
   );
+
+  it('tells a job its own budget stopped to raise the budget, and one the daily limit stopped that it goes on by itself', () => {
+    const budget = describeStop({
+      ...jobView('paused'),
+      stop: { reason: STOP_REASON.budget, code: null, message: 'the budget of 30 credits is spent' },
+    });
+    expect(budget).toBe(
+      'The budget of 30 credits is spent. To go on, start the same sources again from New job with a larger budget.',
+    );
+    const daily = describeStop({
+      ...jobView('paused'),
+      stop: {
+        reason: STOP_REASON.budget,
+        code: DAILY_LIMIT_STOP_CODE,
+        message:
+          'the daily credit limit of automatic syncs (2 credits) is spent; the first automatic sync after midnight continues it',
+      },
+    });
+    expect(daily).toBe(
+      'The daily credit limit of automatic syncs (2 credits) is spent; the first automatic sync after midnight continues it.',
+    );
+  });
 });

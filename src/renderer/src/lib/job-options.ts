@@ -109,7 +109,11 @@ function readChunking(
 }
 
 /** null for an empty field, undefined for a value that is not a whole number within the bounds. */
-function wholeNumber(text: string, min: number, max = Number.MAX_SAFE_INTEGER): number | null | undefined {
+export function wholeNumber(
+  text: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | null | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return null;
   if (!/^\d+$/.test(trimmed)) return undefined;

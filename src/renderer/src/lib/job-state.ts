@@ -1,6 +1,12 @@
 import type { JobView } from '../../../shared/contract';
 import { parseSource } from '../../../shared/sources';
-import { JOB_STATUS, jobAllows, STOP_REASON, type JobAction } from '../../../shared/vocabulary';
+import {
+  DAILY_LIMIT_STOP_CODE,
+  JOB_STATUS,
+  jobAllows,
+  STOP_REASON,
+  type JobAction,
+} from '../../../shared/vocabulary';
 import { capitalize, formatCount, plural, sentence } from './format';
 
 /** Videos with an answer (fetched, unavailable, failed or left out by a filter). */
@@ -72,6 +78,9 @@ export function describeStop(job: JobView): string | null {
     case STOP_REASON.credits:
       return `${capitalize(message || 'The service asked for payment')} (${stop.code ?? 'HTTP 402'}). Once you have credits again, press Resume: the job continues where it stopped.`;
     case STOP_REASON.budget:
+      // The daily credit limit of automatic syncs stops like a budget, but its message says what continues it.
+      if (stop.code === DAILY_LIMIT_STOP_CODE)
+        return sentence(message || 'The daily credit limit of automatic syncs is spent');
       return `${sentence(message || 'The budget is spent')} To go on, start the same sources again from New job with a larger budget.`;
     case STOP_REASON.auth:
       return `The service refused the API key (HTTP ${stop.code ?? '401'}). Check the key in Settings, then press Resume.`;

@@ -43,6 +43,7 @@ export function startStores(): () => void {
     api.on('creditsChanged', (view) => creditsStore.getState().changed(view)),
     api.on('videosChanged', ({ jobId }) => videoPagesStore.getState().refresh(jobId)),
     api.on('exportProgress', (event) => exportsStore.getState().progress(event)),
+    api.on('jobSynced', (event) => syncsStore.getState().ended(event)),
   ];
   void jobsStore.getState().load();
   void creditsStore.getState().load();

@@ -32,6 +32,13 @@ export interface JobsState {
   select(jobId: number | null): void;
   /** Names the job; null names it after what it holds again. Throws ContractError when refused. */
   rename(jobId: number, name: string | null): Promise<void>;
+  /** Marks the job Keep current, or not. Throws ContractError when refused. */
+  setKeepCurrent(jobId: number, on: boolean): Promise<void>;
+  /**
+   * Sets the file the job's corpus is written to after each automatic sync (a path the desktop's save
+   * dialog returned), or none. Throws ContractError when refused.
+   */
+  setAutoExport(jobId: number, destination: string | null): Promise<void>;
 }
 
 const newestFirst = (byId: Readonly<Record<number, JobView>>): number[] =>
@@ -112,6 +119,14 @@ export function createJobsStore(api: ScriptoriumApi, now: () => number = Date.no
 
     async rename(jobId, name) {
       get().jobChanged(await api.renameJob({ jobId, name }));
+    },
+
+    async setKeepCurrent(jobId, on) {
+      get().jobChanged(await api.setKeepCurrent({ jobId, on }));
+    },
+
+    async setAutoExport(jobId, destination) {
+      get().jobChanged(await api.setAutoExport({ jobId, destination }));
     },
   }));
 }

@@ -28,6 +28,7 @@ export interface SettingsState {
   saveBillingUrl(billingUrl: string): Promise<void>;
   saveDefaults(defaults: JobDefaults): Promise<void>;
   saveCorpusDefaults(corpus: Settings['corpus']): Promise<void>;
+  saveKeepCurrent(keepCurrent: Settings['keepCurrent']): Promise<void>;
 }
 
 /** The app's settings and the key's status: read once, changed only from the Settings screen. */
@@ -78,6 +79,9 @@ export function createSettingsStore(api: ScriptoriumApi) {
     },
     async saveCorpusDefaults(corpus) {
       set({ settings: await api.updateSettings({ corpus }) });
+    },
+    async saveKeepCurrent(keepCurrent) {
+      set({ settings: await api.updateSettings({ keepCurrent }) });
     },
   }));
 }

@@ -7,6 +7,7 @@ import { navigate, routeHref } from '../../routing';
 import { jobsStore, useJobs, useVideoPages, videoPagesStore } from '../../stores';
 import { JobActions } from '../jobs/JobActions';
 import { JobProgress } from '../jobs/JobProgress';
+import { KeepCurrent } from '../jobs/KeepCurrent';
 import { StatusBadge } from '../jobs/StatusBadge';
 import { SelectionLine, SyncsTable } from './JobHistory';
 import { RenameJob } from './RenameJob';
@@ -58,6 +59,7 @@ function JobSections({ job }: { job: JobView }) {
       <section className="card" aria-label="Progress">
         <JobProgress job={job} />
         {detail !== null && <SelectionLine filters={detail.filters} />}
+        <KeepCurrent job={job} />
         <JobActions job={job} onDeleted={() => navigate(routeHref.jobs)} />
       </section>
       {detail !== null && <SyncsTable syncs={detail.syncs} />}

@@ -5,7 +5,7 @@ import { api, useSyncs } from '../../stores';
 
 /**
  * The job's detail (its lists, filters and syncs), asked again when a list is done, the job's state
- * changes or a sync started here ends; not on every page: the detail holds the job's estimate, which
+ * changes or a sync ends; not on every page: the detail holds the job's estimate, which
  * is not free to work out on a large job.
  */
 export function useJobDetail(job: JobView): { detail: JobDetail | null; problem: string | null } {
@@ -14,6 +14,7 @@ export function useJobDetail(job: JobView): { detail: JobDetail | null; problem:
   const { id, sourcesWalked, sourcesFailed, status } = job;
   // The sync is recorded after the job's last change: its end is a reason of its own to ask again.
   const sync = useSyncs((state) => state.byJob[id]);
+  const automaticSyncs = useSyncs((state) => state.automaticEnded[id] ?? 0);
 
   useEffect(() => {
     let current = true;
@@ -28,7 +29,7 @@ export function useJobDetail(job: JobView): { detail: JobDetail | null; problem:
     return () => {
       current = false;
     };
-  }, [id, sourcesWalked, sourcesFailed, status, sync]);
+  }, [id, sourcesWalked, sourcesFailed, status, sync, automaticSyncs]);
 
   return { detail, problem };
 }

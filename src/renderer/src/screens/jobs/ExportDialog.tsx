@@ -7,6 +7,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { ProgressBar } from '../../components/ProgressBar';
 import { citationFieldsOf, readCitationFields, type CitationProblems } from '../../lib/citation-fields';
 import { describeError } from '../../lib/errors';
+import { suggestedZipName } from '../../lib/export-names';
 import { desktop } from '../../transport';
 import { formatBytes, formatCount } from '../../lib/format';
 import { exportsStore, useExports, useSettings } from '../../stores';
@@ -19,15 +20,6 @@ const FORMAT_LABELS: Readonly<Record<ExportFormat, string>> = {
   vtt: 'VTT',
   chunks: 'Chunks',
 };
-
-/** A name for the save dialog: "scriptorium-job-3-Lectures.zip". */
-function suggestedName(job: JobView): string {
-  const title = job.title
-    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
-    .slice(0, 60)
-    .trim();
-  return `scriptorium-job-${job.id}${title ? `-${title}` : ''}.zip`;
-}
 
 /**
  * Writes the job's ZIP: the formats first, then the desktop's save dialog or, in a browser, a
@@ -63,7 +55,7 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
     let destination: string | null = null;
     if (os !== undefined) {
       try {
-        destination = await os.chooseExportPath(suggestedName(job));
+        destination = await os.chooseExportPath(suggestedZipName(job));
       } catch (error) {
         setProblem(describeError(error).message);
         return;

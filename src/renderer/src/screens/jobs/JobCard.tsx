@@ -4,6 +4,7 @@ import { routeHref } from '../../routing';
 import { jobsStore, useJobs } from '../../stores';
 import { JobActions } from './JobActions';
 import { JobProgress } from './JobProgress';
+import { KeepCurrent } from './KeepCurrent';
 import { StatusBadge } from './StatusBadge';
 
 /** One job on the Jobs screen. Clicking or focusing in it makes it the credits bar's job. */
@@ -37,6 +38,7 @@ export function JobCard({
         Job {job.id} · created {formatWhen(job.createdAt)} · {describeSources(job)}
       </p>
       <JobProgress job={job} />
+      <KeepCurrent job={job} />
       <JobActions job={job} onDeleted={onDeleted} />
     </article>
   );

@@ -3,6 +3,7 @@ import { ScreenHeading } from '../../components/ScreenHeading';
 import { useSettings } from '../../stores';
 import { CorpusDefaultsSection } from './CorpusDefaultsSection';
 import { DefaultsSection } from './DefaultsSection';
+import { KeepCurrentSection } from './KeepCurrentSection';
 import { KeySection } from './KeySection';
 import { ServiceSection } from './ServiceSection';
 
@@ -17,6 +18,7 @@ export function SettingsScreen() {
       {settings !== null && <ServiceSection settings={settings} />}
       {settings !== null && <DefaultsSection defaults={settings.defaults} />}
       {settings !== null && <CorpusDefaultsSection corpus={settings.corpus} />}
+      {settings !== null && <KeepCurrentSection settings={settings.keepCurrent} />}
     </>
   );
 }

@@ -12,8 +12,10 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     reporters: ['default', './tests/support/summary-reporter.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // A safety net that fails a hung test, never a verdict on speed: a CLI test runs a dozen
+    // processes one after another, and two workers beside two busy loops took one past 20 s.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,

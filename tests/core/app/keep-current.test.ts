@@ -74,7 +74,7 @@ function recordSyncs(scriptorium: ScriptoriumApp): Array<EventPayload<'jobSynced
 }
 
 const syncCount = (syncs: unknown[], count: number) =>
-  vi.waitFor(() => expect(syncs).toHaveLength(count), { timeout: 10_000, interval: 5 });
+  vi.waitFor(() => expect(syncs).toHaveLength(count), { timeout: 30_000, interval: 5 });
 
 async function jobView(scriptorium: ScriptoriumApp, jobId: number): Promise<JobView> {
   return (await scriptorium.handlers.jobDetail({ jobId })).job;
@@ -103,7 +103,7 @@ it('syncs a marked job at start and every "Sync every (hours)", telling what was
   });
   // The round is over once the next one is set.
   await vi.waitFor(async () => expect((await jobView(app!, jobId)).keepCurrent.nextSyncAt).not.toBeNull(), {
-    timeout: 10_000,
+    timeout: 30_000,
     interval: 5,
   });
   const afterStart = await jobView(app, jobId);
@@ -130,14 +130,14 @@ it('syncs a marked job at start and every "Sync every (hours)", telling what was
         lastSyncAt: iso(start + 24 * HOUR_MS),
         nextSyncAt: iso(start + 48 * HOUR_MS),
       }),
-    { timeout: 10_000, interval: 5 },
+    { timeout: 30_000, interval: 5 },
   );
 
   // Sync every 6 hours from now on: the next round is 6 hours after the last one started.
   await app.handlers.updateSettings({ keepCurrent: { syncEveryHours: 6 } });
   await vi.waitFor(
     async () => expect((await jobView(app!, jobId)).keepCurrent.nextSyncAt).toBe(iso(start + 30 * HOUR_MS)),
-    { timeout: 10_000, interval: 5 },
+    { timeout: 30_000, interval: 5 },
   );
   sim.admin.addUploads(CHANNEL, 2);
   clock.advance(6 * HOUR_MS);
@@ -210,7 +210,7 @@ it('leaves unmarked jobs alone, and writes the auto-export file after a sync tha
   await syncCount(syncs, 1);
   expect(syncs.map((sync) => sync.jobId)).toEqual([jobId]);
   await vi.waitFor(async () => expect((await app!.handlers.jobDetail({ jobId })).exportPath).toBe(path), {
-    timeout: 10_000,
+    timeout: 30_000,
     interval: 5,
   });
   expect((await readZip(path)).manifest.counts).toMatchObject({ videos: 11 });

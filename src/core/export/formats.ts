@@ -70,6 +70,8 @@ export interface RenderedTranscript {
   wordCount: number;
   /** How far its captions reach, in seconds (the latest end of a timed segment); 0 without times. */
   spokenSeconds: number;
+  /** Every segment has times: it has srt and vtt files (when asked for) and passages. */
+  timed: boolean;
 }
 
 /**
@@ -103,6 +105,7 @@ export function renderTranscript(
     chunks: passages.map((passage, at) => `${jsonText(chunkRecord(video, passage, ids[at] ?? ''))}\n`),
     wordCount,
     spokenSeconds: spokenSecondsOf(segments),
+    timed: segments.every(isTimed),
   };
 }
 

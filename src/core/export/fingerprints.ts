@@ -37,6 +37,8 @@ function digest(hash: Hash): Buffer {
 export class Fingerprints {
   readonly #base: string;
   readonly #chunking: readonly number[];
+  /** The fingerprints of the last video asked about: its files are asked about one after another. */
+  #last: { video: ExportVideo; content?: Buffer; record?: Buffer } | undefined;
 
   constructor(toolVersion: string, compressionLevel: number, chunking: Chunking) {
     this.#base = JSON.stringify([RENDERING_VERSION, toolVersion, process.versions.zlib, compressionLevel]);
@@ -46,13 +48,17 @@ export class Fingerprints {
   /** The fingerprint of the video's file in `format`. */
   file(format: FileFormat, video: ExportVideo): Buffer | undefined {
     if (format === 'json') return this.record(video);
-    if (video.contentKey === undefined) return undefined;
-    return digest(createHash('sha256').update(JSON.stringify([this.#base, format, video.contentKey])));
+    const content = this.#content(video);
+    if (content === undefined) return undefined;
+    const slice = CONTENT_SLICES[format] * FINGERPRINT_BYTES;
+    return content.subarray(slice, slice + FINGERPRINT_BYTES);
   }
 
   /** The fingerprint of the video's record: its json file and its line of transcripts.jsonl. */
   record(video: ExportVideo): Buffer | undefined {
     if (video.contentKey === undefined) return undefined;
+    const last = this.#lastFor(video);
+    if (last.record !== undefined) return last.record;
     const { listing } = video;
     const inputs = [
       this.#base,
@@ -73,7 +79,8 @@ export class Fingerprints {
       video.requestedLanguage ?? null,
       video.fetchedAt ?? null,
     ];
-    return digest(createHash('sha256').update(JSON.stringify(inputs)));
+    last.record = digest(createHash('sha256').update(JSON.stringify(inputs)));
+    return last.record;
   }
 
   /** The fingerprint of the video's lines of chunks.jsonl. */
@@ -83,7 +90,28 @@ export class Fingerprints {
     const inputs = [this.#base, 'chunks', this.#chunking, video.contentKey, videoId, title, language ?? null];
     return digest(createHash('sha256').update(JSON.stringify(inputs)));
   }
+
+  /**
+   * What the transcript alone makes (txt, srt, vtt), one SHA-512 for the three: each format's
+   * fingerprint is a slice of its own.
+   */
+  #content(video: ExportVideo): Buffer | undefined {
+    if (video.contentKey === undefined) return undefined;
+    const last = this.#lastFor(video);
+    last.content ??= createHash('sha512')
+      .update(JSON.stringify([this.#base, 'content', video.contentKey]))
+      .digest();
+    return last.content;
+  }
+
+  #lastFor(video: ExportVideo): { video: ExportVideo; content?: Buffer; record?: Buffer } {
+    if (this.#last?.video !== video) this.#last = { video };
+    return this.#last;
+  }
 }
+
+/** Which 16 bytes of a transcript's SHA-512 fingerprint each of its own formats. */
+const CONTENT_SLICES: Record<Exclude<FileFormat, 'json'>, number> = { txt: 0, srt: 1, vtt: 2 };
 
 /**
  * The fingerprint of a sequence of parts (a block's videos, a stream's blocks), each with its number;

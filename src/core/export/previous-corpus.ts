@@ -100,7 +100,8 @@ export class PreviousCorpus {
     fingerprint: Buffer | undefined,
     flags: number,
   ): Promise<{ entry: ListedEntry; field: ReuseField; dataStart: number } | undefined> {
-    const entry = this.#reader.find(name);
+    const nameBytes = Buffer.from(name, 'utf8');
+    const entry = this.#reader.find(nameBytes);
     if (entry === undefined || entry.repeated || entry.method !== METHOD_DEFLATE || entry.flags !== flags) {
       return undefined;
     }
@@ -110,7 +111,7 @@ export class PreviousCorpus {
       if (field === undefined || (fingerprint !== undefined && !field.fingerprint.equals(fingerprint))) {
         return undefined;
       }
-      const local = await this.#reader.localHeader(entry);
+      const local = await this.#reader.localHeader(entry, nameBytes);
       // A streamed entry's local header leaves its CRC and sizes at zero: they follow its data.
       const expected = flags === FLAGS_STREAMED ? { crc: 0, compressedSize: 0, size: 0 } : entry;
       const agrees =

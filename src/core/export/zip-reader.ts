@@ -200,8 +200,9 @@ export class ZipReader {
    * What `entry`'s local header says, once checked: it is there, names the file the central directory
    * does, and its data ends before the next entry and the directory. Rejects with ZipFormatError when
    * not. Its CRC and sizes are as written: zero in an entry whose data descriptor gives them.
+   * `knownName`, the name `entry` was found by (find()), saves hashing the local header's name.
    */
-  async localHeader(entry: ListedEntry): Promise<LocalHeader> {
+  async localHeader(entry: ListedEntry, knownName?: Uint8Array): Promise<LocalHeader> {
     const header = await this.#window.bytes(entry.offset, LOCAL_HEADER_BYTES);
     if (header.length < LOCAL_HEADER_BYTES || header.readUInt32LE(0) !== LOCAL_HEADER) {
       throw new ZipFormatError('its local header is missing');
@@ -216,9 +217,8 @@ export class ZipReader {
     const nameLength = header.readUInt16LE(26);
     const extraLength = header.readUInt16LE(28);
     const name = await this.#window.bytes(entry.offset + LOCAL_HEADER_BYTES, nameLength);
-    if (!this.#names.is(entry.index, name)) {
-      throw new ZipFormatError('its local header names another file than the central directory');
-    }
+    const sameName = knownName !== undefined ? name.equals(knownName) : this.#names.is(entry.index, name);
+    if (!sameName) throw new ZipFormatError('its local header names another file than the central directory');
     const dataStart = entry.offset + LOCAL_HEADER_BYTES + nameLength + extraLength;
     if (dataStart + entry.compressedSize > this.#limitOf(entry)) {
       throw new ZipFormatError('its data runs into the next entry, or past the end of the file');

@@ -76,17 +76,19 @@ export interface RenderedTranscript {
 
 /**
  * Renders one ok video for the `formats` asked for. The plain lines are made once for txt and the
- * record, the cues once for both subtitle formats.
+ * record, the cues once for both subtitle formats. With `known`, the word count is taken from it.
  */
 export function renderTranscript(
   video: ExportVideo,
   formats: readonly ExportFormat[],
   chunking: Chunking,
+  known?: { wordCount: number },
 ): RenderedTranscript {
   const segments = video.segments ?? [];
   const lines = plainLines(segments);
   const text = lines.join('\n');
-  const wordCount = countWords(text);
+  // Counting words is the costliest step: a video copied from an earlier export brings its count.
+  const wordCount = known?.wordCount ?? countWords(text);
   const record = transcriptRecord(video, { text, wordCount });
   const cues = formats.includes('srt') || formats.includes('vtt') ? buildCues(segments) : undefined;
   const files: RenderedFile[] = [];

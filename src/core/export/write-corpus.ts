@@ -189,16 +189,21 @@ export async function writeCorpus(
           : [],
       );
       const found = await previousFiles(previous, candidates);
-      // Files the previous export holds say what rendering found; a video is rendered only when one of
-      // them, or one of its lines in a block that changed, is missing.
+      // Files the previous export holds say what rendering found. A video whose files other than json
+      // are all there renders at most its record (its json file, its lines in a block that changed),
+      // without counting its words again; any other video is rendered whole.
       const facts = found?.facts;
       const expected = candidates.filter(({ format }) => facts === undefined || hasFile(format, facts));
-      const complete = found !== undefined && expected.every(({ format }) => found.copies.has(format));
+      const missing = expected.filter(({ format }) => found?.copies.has(format) !== true);
       const needsLines = transcripts.needsLines || chunks?.needsLines === true;
       let rendered: RenderedTranscript | undefined;
       let videoFacts: VideoFacts;
-      if (complete && !needsLines) {
+      if (found !== undefined && missing.every(({ format }) => format === 'json')) {
         videoFacts = found.facts;
+        const recordOnly = formats.filter((format) => format === 'json' || format === 'chunks');
+        if (missing.length > 0 || needsLines) {
+          rendered = renderTranscript(video, recordOnly, chunking, { wordCount: videoFacts.wordCount });
+        }
       } else {
         rendered = renderTranscript(video, formats, chunking);
         videoFacts = factsOf(rendered);

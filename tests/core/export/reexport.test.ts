@@ -115,7 +115,9 @@ async function againAndFromScratch(input: ExportInput, previous: (path: string) 
 
 /** Python's zipfile finds every CRC right and reads every table. */
 function readsBack(path: string): void {
-  const reading = JSON.parse(execFileSync('python3', [READ_ZIP, path], { encoding: 'utf8', maxBuffer: 1 << 30 })) as {
+  const reading = JSON.parse(
+    execFileSync('python3', [READ_ZIP, path], { encoding: 'utf8', maxBuffer: 1 << 30 }),
+  ) as {
     bad_crc: string | null;
   };
   expect(reading.bad_crc).toBeNull();

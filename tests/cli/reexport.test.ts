@@ -53,7 +53,7 @@ describe('export again to the same --out', () => {
     const scratch = join(dir, 'scratch.zip');
     expect((await exportTo(scratch)).code).toBe(0);
     expect(readFileSync(out).equals(readFileSync(scratch))).toBe(true);
-  });
+  }, 60_000);
 
   it('after a sync renders only the new videos and what their arrival changed, writes the bytes of an export from scratch, and verifies', async () => {
     const out = join(dir, 'channel.zip');
@@ -79,7 +79,7 @@ describe('export again to the same --out', () => {
     expect(readFileSync(out).equals(readFileSync(scratch))).toBe(true);
     const verified = await runCli(['verify', out], env);
     expect(verified.code, verified.stdout).toBe(0);
-  });
+  }, 60_000);
 
   it('killed while writing leaves the earlier export whole, and the next export writes it right', async () => {
     const out = join(dir, 'playlist.zip');

@@ -254,6 +254,24 @@ describe('an export to the path of an earlier export', () => {
     expect(result).toMatchObject({ copied: 0, written: fileCount(VIDEOS) + 2 });
   });
 
+  it('of videos given out of corpus order writes the same bytes, copying no block', async () => {
+    // Video 129 (block 1) comes before video 5 (block 0): a block's lines are no longer together.
+    const shuffled = (videos: ExportVideo[]) => [
+      ...videos.slice(0, 4),
+      videos[128] as ExportVideo,
+      ...videos.slice(4, 128),
+      ...videos.slice(129, 200),
+    ];
+    const earlier = shuffled(VIDEOS);
+    const later = shuffled(VIDEOS.map((each) => (each.number === 2 ? { ...each, position: 50 } : each)));
+    const { result, again, scratch } = await againAndFromScratch(corpus(later), (at) =>
+      writeCorpus(corpus(earlier), at).then(() => undefined),
+    );
+    expect(again.equals(scratch)).toBe(true);
+    // Video 2's json file, transcripts.jsonl and chunks.jsonl are written; every other file is copied.
+    expect(result).toMatchObject({ written: 3, copied: fileCount(later) - 1 });
+  });
+
   it('stopped halfway leaves the earlier export as it was', async () => {
     const path = join(dir, 'corpus.zip');
     await writeCorpus(corpus(VIDEOS), path);

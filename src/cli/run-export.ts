@@ -26,6 +26,8 @@ export interface ExportSummary {
   zipPath: string;
   job: JobView;
   seconds: number;
+  /** The transcripts' files copied unchanged from the previous export at zipPath, and those written. */
+  files: { copied: number; written: number };
 }
 
 /** Waits longer than this are worth a line: shorter ones pass unnoticed in the progress bar. */
@@ -82,11 +84,12 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
       stderr.write(`Job ${job.id} is already complete: writing its ZIP again without any request.\n`);
     }
 
-    await exportOrStop(api, job.id, zipPath, target);
+    const { copied, written } = await exportOrStop(api, job.id, zipPath, target);
     return {
       zipPath,
       job: await api.jobDetail({ jobId: job.id }).then((detail) => detail.job),
       seconds: (performance.now() - startedAt) / 1000,
+      files: { copied, written },
     };
   } finally {
     stop.dispose();
@@ -199,9 +202,9 @@ async function exportOrStop(
   jobId: number,
   zipPath: string,
   target: ExportTarget,
-): Promise<void> {
+): Promise<{ copied: number; written: number }> {
   try {
-    await api.exportJob({ jobId, ...target, destination: zipPath });
+    return await api.exportJob({ jobId, ...target, destination: zipPath });
   } catch (error) {
     if (error instanceof ContractError && error.code === 'interrupted') {
       throw new CliExit(

@@ -511,6 +511,12 @@ export const commands = {
       path: z.string().nullable(),
       bytes: z.number().int(),
       complete: z.boolean(),
+      /**
+       * The transcripts' files copied unchanged from the previous export at `destination`, and those
+       * written afresh (the tables, datasheet and checksums, always written, are in neither).
+       */
+      copied: z.number().int(),
+      written: z.number().int(),
     }),
   },
   creditStatus: { input: z.object({}), output: CreditViewSchema },

@@ -111,10 +111,20 @@ function describeGaps(job: JobView): string | undefined {
 /** The lines a user reads when a ZIP was written. */
 export function describeSummary(summary: ExportSummary): string {
   const { counts, creditsSpent, sourcesFailed } = summary.job;
+  const { copied, written } = summary.files;
   return [
     `Wrote ${summary.zipPath}`,
     `  videos: ${counts.total}, transcripts: ${counts.ok}, unavailable: ${counts.unavailable}, failed: ${counts.failed}, skipped: ${counts.skipped}` +
       (sourcesFailed > 0 ? `, sources not walked: ${sourcesFailed}` : ''),
     `  credits spent by this job: ${creditsSpent}; time: ${summary.seconds.toFixed(1)} s`,
+    ...(copied > 0
+      ? [
+          `  ${files(copied)} copied unchanged from the previous export, ${written.toLocaleString('en')} written`,
+        ]
+      : []),
   ].join('\n');
+}
+
+function files(count: number): string {
+  return `${count.toLocaleString('en')} file${count === 1 ? '' : 's'}`;
 }

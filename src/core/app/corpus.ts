@@ -166,6 +166,9 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
     requestedLanguage: stored.requestedLang,
     fetchedAt: stored.fetchedAt,
     segmentCount: stored.segmentCount,
+    // A stored transcript is never changed (the cache only inserts), so its row names its segments and
+    // metadata; the rest guards against a row id used again after a deletion.
+    contentKey: `${stored.id} ${row.videoId} ${stored.requestedLang} ${stored.fetchedAt}`,
     get segments() {
       return read().segments;
     },

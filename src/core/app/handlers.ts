@@ -289,6 +289,8 @@ export function createHandlers(ctx: AppContext): AppHandlers {
           path: destination === null ? null : result.path,
           bytes: result.bytes,
           complete: input.manifest.complete,
+          copied: result.copied,
+          written: result.written,
         };
       } finally {
         running.delete(controller);

@@ -20,12 +20,14 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const { constants, crc32, deflateRawSync } = require('node:zlib');
 const streamSums = new Map();
-parentPort.on('message', ({ id, texts, stream, first }) => {
+parentPort.on('message', ({ id, texts, copied, stream, first }) => {
   const finishFlush = stream === undefined ? constants.Z_FINISH : constants.Z_SYNC_FLUSH;
-  // A part of a stream comes as the pieces it was written in, joined here (see compressStreamPart).
-  const outputs = (stream === undefined ? texts : [texts.join('')]).map((text) => {
-    const bytes = Buffer.from(text, 'utf8');
-    const data = deflateRawSync(bytes, { level: workerData.level, finishFlush });
+  // A part of a stream comes as the pieces it was written in, joined here (see compressStreamPart);
+  // a part copied from an earlier export comes as its bytes, only to be hashed (see hashStreamPart).
+  const inputs = copied !== undefined ? [Buffer.from(copied.buffer, copied.byteOffset, copied.byteLength)] : stream === undefined ? texts : [texts.join('')];
+  const outputs = inputs.map((input) => {
+    const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+    const data = copied !== undefined ? Buffer.alloc(0) : deflateRawSync(bytes, { level: workerData.level, finishFlush });
     if (stream === undefined) {
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       return { size: bytes.length, crc: crc32(bytes), sha256, data };
@@ -114,18 +116,34 @@ export class DeflateWorker {
     return result;
   }
 
+  /**
+   * Adds a part of a long stream that is already compressed (copied from an earlier export) to the
+   * stream's CRC and SHA-256, as compressStreamPart would: `bytes` is the part's text, handed over to
+   * the thread (the caller must not use it again). The result's `data` is empty: the caller has it.
+   */
+  async hashStreamPart(bytes: Uint8Array, part: { stream: number; first: boolean }): Promise<Compressed> {
+    const own =
+      bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+    const [result] = await this.#post({ copied: own, ...part }, [own.buffer as ArrayBuffer]);
+    if (result === undefined) throw new Error('the compression thread returned nothing');
+    return result;
+  }
+
   /** Stops the thread; compressions still under way reject. */
   async close(): Promise<void> {
     this.#stop(new Error('the compression thread was closed'));
     await this.#worker.terminate();
   }
 
-  #post(request: { texts: readonly string[]; stream?: number; first?: boolean }): Promise<Compressed[]> {
+  #post(
+    request: { texts?: readonly string[]; copied?: Uint8Array; stream?: number; first?: boolean },
+    transfer: ArrayBuffer[] = [],
+  ): Promise<Compressed[]> {
     if (this.#stopped) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, ...request });
+      this.#worker.postMessage({ id, ...request }, transfer);
     });
   }
 

@@ -70,21 +70,25 @@ export interface RenderedTranscript {
   wordCount: number;
   /** How far its captions reach, in seconds (the latest end of a timed segment); 0 without times. */
   spokenSeconds: number;
+  /** Every segment has times: it has srt and vtt files (when asked for) and passages. */
+  timed: boolean;
 }
 
 /**
  * Renders one ok video for the `formats` asked for. The plain lines are made once for txt and the
- * record, the cues once for both subtitle formats.
+ * record, the cues once for both subtitle formats. With `known`, the word count is taken from it.
  */
 export function renderTranscript(
   video: ExportVideo,
   formats: readonly ExportFormat[],
   chunking: Chunking,
+  known?: { wordCount: number },
 ): RenderedTranscript {
   const segments = video.segments ?? [];
   const lines = plainLines(segments);
   const text = lines.join('\n');
-  const wordCount = countWords(text);
+  // Counting words is the costliest step: a video copied from an earlier export brings its count.
+  const wordCount = known?.wordCount ?? countWords(text);
   const record = transcriptRecord(video, { text, wordCount });
   const cues = formats.includes('srt') || formats.includes('vtt') ? buildCues(segments) : undefined;
   const files: RenderedFile[] = [];
@@ -103,6 +107,7 @@ export function renderTranscript(
     chunks: passages.map((passage, at) => `${jsonText(chunkRecord(video, passage, ids[at] ?? ''))}\n`),
     wordCount,
     spokenSeconds: spokenSecondsOf(segments),
+    timed: segments.every(isTimed),
   };
 }
 

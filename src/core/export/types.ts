@@ -54,6 +54,13 @@ export interface ExportVideo {
   requestedLanguage?: string;
   /** When the transcript was fetched (ISO time); ok only. */
   fetchedAt?: string;
+  /**
+   * ok only: names the stored transcript its segments and metadata are read from, such that two equal
+   * keys always mean equal segments and metadata (a stored transcript is never changed). With it, an
+   * export may copy the video's files from an earlier export to the same path instead of rendering
+   * them; without it, they are always rendered.
+   */
+  contentKey?: string;
 }
 
 /** What a list page (playlist, channel, search) says of one of its videos. */
@@ -233,4 +240,11 @@ export interface ExportResult {
   bytes: number;
   /** Number of entries in the ZIP. */
   entries: number;
+  /**
+   * Of the transcripts' files (and transcripts.jsonl and chunks.jsonl), how many were copied unchanged
+   * from the previous export at the same path, and how many were rendered and compressed. The tables,
+   * the datasheet and the checksums are always written afresh and counted in neither.
+   */
+  copied: number;
+  written: number;
 }

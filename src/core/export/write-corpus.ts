@@ -6,9 +6,16 @@ import { renderCitation } from './citation';
 import { renderDataPackage } from './data-package';
 import { renderDatasheet } from './datasheet';
 import { renderTranscript } from './formats';
+import type { RenderedTranscript } from './formats';
+import { BlockPlan, BlockStream } from './block-streams';
 import { CompositionTally } from './composition';
+import { Fingerprints } from './fingerprints';
 import { renderManifest } from './manifest';
 import { entryPath, FILE_FORMATS, StemNamer } from './naming';
+import type { FileFormat } from './naming';
+import { PreviousCorpus } from './previous-corpus';
+import type { CopiedFile } from './previous-corpus';
+import type { VideoFacts } from './reuse-field';
 import {
   CHANGES_CSV_HEADER,
   changeRow,
@@ -21,7 +28,7 @@ import {
 } from './tables';
 import { EXPORT_FORMATS } from './types';
 import type { ExportFormat, ExportInput, ExportOptions, ExportResult, ExportVideo } from './types';
-import { AtomicZipFile } from './zip-file';
+import { AtomicZipFile, COMPRESSION_LEVEL } from './zip-file';
 
 /**
  * The caller's videos, with a failure of its iterator marked as such (not a disk problem), and the
@@ -59,6 +66,34 @@ function* withHeader<T>(
 
 /** The last entry: the SHA-256 of every other one. */
 const CHECKSUMS_ENTRY = 'SHA256SUMS';
+/** The entries besides the videos' files: the tables, the datasheet, the records... (a dozen), with room to spare. */
+const OTHER_ENTRIES = 32;
+
+/** The videos, each handed to `note` as it passes. */
+function* noting(videos: Iterable<ExportVideo>, note: (video: ExportVideo) => void): Generator<ExportVideo> {
+  for (const video of videos) {
+    note(video);
+    yield video;
+  }
+}
+
+/**
+ * A video's files that the previous export holds unchanged, with what rendering it found out; undefined
+ * when it holds none (or another program's file is there).
+ */
+async function previousFiles(
+  previous: PreviousCorpus | undefined,
+  files: ReadonlyArray<{ format: FileFormat; path: string; fingerprint: Buffer | undefined }>,
+): Promise<{ facts: VideoFacts; copies: Map<FileFormat, CopiedFile> } | undefined> {
+  if (previous === undefined) return undefined;
+  const copies = new Map<FileFormat, CopiedFile>();
+  for (const { format, path, fingerprint } of files) {
+    const copy = fingerprint === undefined ? undefined : await previous.file(path, fingerprint);
+    if (copy !== undefined) copies.set(format, copy);
+  }
+  const facts = copies.values().next().value?.facts;
+  return facts === undefined ? undefined : { facts, copies };
+}
 
 /**
  * Writes the corpus ZIP described in docs/product.md ("ZIP layout") to `outPath`.
@@ -76,6 +111,13 @@ const CHECKSUMS_ENTRY = 'SHA256SUMS';
  * (a ZIP's central directory, which readers show, may list entries in any order). The same input
  * always gives the same bytes.
  *
+ * When `outPath` holds an earlier export, a transcript's file that it holds unchanged is copied from
+ * it, compressed bytes and all, and so is each block of transcripts.jsonl and chunks.jsonl (or the
+ * whole entry): fingerprints.ts says what each was made from, and the reuse field (reuse-field.ts) of
+ * every export records it. A video is rendered only when something it contributes is missing or
+ * changed; the rest of the corpus is written afresh. Whatever the earlier file is, the result is the
+ * same bytes as an export written from scratch (previous-corpus.ts).
+ *
  * The ZIP appears at `outPath` only when complete; on any failure the temporary files are deleted, an
  * existing file at `outPath` is left as it was, and an ExportError says what to do.
  */
@@ -91,31 +133,44 @@ export async function writeCorpus(
   const formats = EXPORT_FORMATS.filter((format) => wanted.includes(format));
   const chunking = input.chunking ?? DEFAULT_CHUNKING;
   const withChunks = formats.includes('chunks');
+  const fingerprints = new Fingerprints(input.manifest.tool.version, COMPRESSION_LEVEL, chunking);
+  const recordPlan = new BlockPlan((video) => fingerprints.record(video));
+  const chunkPlan = new BlockPlan((video) => fingerprints.chunks(video));
   let zip: AtomicZipFile;
   try {
     zip = await AtomicZipFile.create(targetPath, { checksums: CHECKSUMS_ENTRY });
   } catch (error) {
     throw toExportError(targetPath, error);
   }
+  // What an earlier export left at the target stays there, untouched, until the new ZIP replaces it.
+  const maxEntries = input.manifest.counts.videos * FILE_FORMATS.length + OTHER_ENTRIES;
+  const previous = await PreviousCorpus.open(targetPath, maxEntries);
   try {
     await zip.add('manifest.json', renderManifest(input.manifest, input.syncs));
     const readme = await zip.spool('README.md', { listNow: true });
     await zip.add('CITATION.cff', renderCitation(input));
     await zip.add('datapackage.json', renderDataPackage(input, withChunks));
     const index = await zip.spool('index.csv', { listNow: true });
-    await zip.addStreamed('errors.csv', errorsCsv(readVideos(input, signal), input.failedSources));
+    // The pass that writes errors.csv reads no transcript; it also gathers the fingerprints of the blocks.
+    const planned = noting(readVideos(input, signal), (video) => {
+      if (video.status !== ITEM_STATUS.ok) return;
+      recordPlan.note(video);
+      if (withChunks) chunkPlan.note(video);
+    });
+    await zip.addStreamed('errors.csv', errorsCsv(planned, input.failedSources));
     await zip.addStreamed(
       'memberships.csv',
       withHeader(MEMBERSHIPS_CSV_HEADER, input.memberships?.(), membershipRow),
     );
     await zip.addStreamed('changes.csv', withHeader(CHANGES_CSV_HEADER, input.changes?.(), changeRow));
-    const transcripts = await zip.spool('transcripts.jsonl');
-    const chunks = withChunks ? await zip.spool('chunks.jsonl') : undefined;
+    const transcripts = await BlockStream.start(zip, 'transcripts.jsonl', recordPlan, previous);
+    const chunks = withChunks ? await BlockStream.start(zip, 'chunks.jsonl', chunkPlan, previous) : undefined;
 
     await index.write(csvHeader(INDEX_CSV_HEADER));
     const namer = new StemNamer(input.nameTemplate);
     const tally = new CompositionTally(input.manifest.sources);
     const progress = { done: 0, total: input.manifest.counts.videos };
+    const counts = { copied: 0, written: 0 };
     for (const video of readVideos(input, signal)) {
       progress.done += 1;
       onProgress?.(progress);
@@ -126,27 +181,88 @@ export async function writeCorpus(
       }
       // Every ok video takes a stem, even one left without subtitles, so stems never depend on formats.
       const stem = namer.stemFor(video);
-      const rendered = renderTranscript(video, formats, chunking);
-      const files = rendered.files.map(({ format, content }) => ({ path: entryPath(format, stem), content }));
-      for (const { path, content } of files) await zip.add(path, content);
-      await index.write(
-        indexRow(video, { wordCount: rendered.wordCount, files: files.map(({ path }) => path) }),
+      await transcripts.enter(video);
+      await chunks?.enter(video);
+      const candidates = formats.flatMap((format) =>
+        isFileFormat(format)
+          ? [{ format, path: entryPath(format, stem), fingerprint: fingerprints.file(format, video) }]
+          : [],
       );
-      tally.add(video, { words: rendered.wordCount, seconds: rendered.spokenSeconds });
-      await transcripts.write(rendered.record);
-      for (const line of rendered.chunks) await chunks?.write(line);
+      const found = await previousFiles(previous, candidates);
+      // Files the previous export holds say what rendering found. A video whose files other than json
+      // are all there renders at most its record (its json file, its lines in a block that changed),
+      // without counting its words again; any other video is rendered whole.
+      const facts = found?.facts;
+      const expected = candidates.filter(({ format }) => facts === undefined || hasFile(format, facts));
+      const missing = expected.filter(({ format }) => found?.copies.has(format) !== true);
+      const needsLines = transcripts.needsLines || chunks?.needsLines === true;
+      let rendered: RenderedTranscript | undefined;
+      let videoFacts: VideoFacts;
+      if (found !== undefined && missing.every(({ format }) => format === 'json')) {
+        videoFacts = found.facts;
+        const recordOnly = formats.filter((format) => format === 'json' || format === 'chunks');
+        if (missing.length > 0 || needsLines) {
+          rendered = renderTranscript(video, recordOnly, chunking, { wordCount: videoFacts.wordCount });
+        }
+      } else {
+        rendered = renderTranscript(video, formats, chunking);
+        videoFacts = factsOf(rendered);
+      }
+      const paths: string[] = [];
+      for (const { format, path, fingerprint } of candidates) {
+        if (!hasFile(format, videoFacts)) continue;
+        paths.push(path);
+        const copy = found?.copies.get(format);
+        if (copy !== undefined) {
+          await zip.addCopied(path, copy);
+          counts.copied += 1;
+          continue;
+        }
+        const content = rendered?.files.find((file) => file.format === format)?.content;
+        if (content === undefined) throw new Error(`${path} was neither copied nor rendered`);
+        await zip.add(
+          path,
+          content,
+          fingerprint === undefined ? undefined : { fingerprint, facts: videoFacts },
+        );
+        counts.written += 1;
+      }
+      await index.write(indexRow(video, { wordCount: videoFacts.wordCount, files: paths }));
+      tally.add(video, { words: videoFacts.wordCount, seconds: videoFacts.spokenSeconds });
+      if (rendered !== undefined && transcripts.needsLines) await transcripts.write(rendered.record);
+      if (rendered !== undefined && chunks?.needsLines === true) {
+        for (const line of rendered.chunks) await chunks.write(line);
+      }
     }
     await readme.write(renderDatasheet(input, formats, chunking, tally));
     await zip.addSpooled(readme);
     await zip.addSpooled(index);
-    await zip.addSpooled(transcripts);
-    if (chunks !== undefined) await zip.addSpooled(chunks);
+    for (const stream of chunks === undefined ? [transcripts] : [transcripts, chunks]) {
+      const { copied } = await stream.finish();
+      counts[copied ? 'copied' : 'written'] += 1;
+    }
     signal?.throwIfAborted();
+    // Closed first: a file still open cannot be replaced on Windows.
+    await previous?.close();
     const { bytes, entries } = await zip.commit();
-    return { path: targetPath, bytes, entries };
+    return { path: targetPath, bytes, entries, ...counts };
   } catch (error) {
+    await previous?.close();
     await zip.discard();
     if (signal?.aborted) throw new ExportInterruptedError(targetPath);
     throw toExportError(targetPath, error);
   }
+}
+
+function isFileFormat(format: ExportFormat): format is FileFormat {
+  return (FILE_FORMATS as readonly string[]).includes(format);
+}
+
+/** Whether a video with these facts has a file in `format`: srt and vtt need times. */
+function hasFile(format: FileFormat, facts: VideoFacts): boolean {
+  return facts.timed || format === 'txt' || format === 'json';
+}
+
+function factsOf(rendered: RenderedTranscript): VideoFacts {
+  return { wordCount: rendered.wordCount, spokenSeconds: rendered.spokenSeconds, timed: rendered.timed };
 }

@@ -1,11 +1,15 @@
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { AppendFile } from './append-file';
 import { ChecksumList } from './checksum-list';
 import { DeflateWorker } from './deflate-worker';
 import { DirectorySpool } from './directory-spool';
 import type { DirectorySlot } from './directory-spool';
 import type { Compressed } from './deflate-worker';
+import type { CopiedBlock, CopiedEntry } from './previous-corpus';
+import { encodeReuseField } from './reuse-field';
+import type { BlockRecord, VideoFacts } from './reuse-field';
 import { removeStaleTempFiles, TempFile } from './temp-files';
 import {
   centralHeader,
@@ -18,7 +22,7 @@ import type { ZipEntry } from './zip-records';
 import { entryPathBytes } from './zip-layout';
 
 /** zlib's default trade-off (as `zip` uses); fixed so that the output never depends on the environment. */
-const COMPRESSION_LEVEL = 6;
+export const COMPRESSION_LEVEL = 6;
 /**
  * Files, or parts of a streamed entry, go to the compression thread in batches of about this many
  * characters, or of this many files.
@@ -36,6 +40,19 @@ const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b78
 export interface SpooledEntry {
   /** Adds text at the end of the entry. */
   write(text: string): Promise<void>;
+  /**
+   * Ends a block: the text written since the last block ends is compressed apart from the rest, and
+   * listed in the entry's reuse field under `index` and `fingerprint`, so that a later export may copy it.
+   */
+  endBlock(index: number, fingerprint: Buffer): Promise<void>;
+  /** Adds a block copied from an earlier export, as endBlock would have written it. */
+  copyBlock(block: CopiedBlock): Promise<void>;
+}
+
+/** What a later export needs to tell whether it may copy an entry: see reuse-field.ts. */
+export interface Reusable {
+  fingerprint: Buffer;
+  facts?: VideoFacts;
 }
 
 export interface ZipOptions {
@@ -76,7 +93,7 @@ export class AtomicZipFile {
   readonly #deflate: DeflateWorker;
   readonly #checksums: { name: string; list: ChecksumList } | undefined;
   /** Files added but not yet sent to the compression thread, each with its path as the ZIP stores it. */
-  #gathered: Array<{ name: Buffer; content: string }> = [];
+  #gathered: Array<{ name: Buffer; content: string; reusable: Reusable | undefined }> = [];
   #gatheredLength = 0;
   /** Batches sent to the compression thread, each as the step that writes its result once compressed. */
   #sent: Array<() => Promise<void>> = [];
@@ -122,9 +139,12 @@ export class AtomicZipFile {
     }
   }
 
-  /** Adds one file whose whole content is at hand; it is written once compressed. */
-  async add(name: string, content: string): Promise<void> {
-    this.#gathered.push({ name: entryPathBytes(name), content });
+  /**
+   * Adds one file whose whole content is at hand; it is written once compressed. With `reusable`, its
+   * directory header carries a reuse field (a later export may copy it).
+   */
+  async add(name: string, content: string, reusable?: Reusable): Promise<void> {
+    this.#gathered.push({ name: entryPathBytes(name), content, reusable });
     this.#gatheredLength += content.length;
     if (this.#gatheredLength >= BATCH_LENGTH || this.#gathered.length >= BATCH_FILES)
       await this.#sendGathered();
@@ -137,6 +157,39 @@ export class AtomicZipFile {
   async addStreamed(name: string, chunks: Iterable<string> | AsyncIterable<string>): Promise<void> {
     const stream = await this.#streamEntry(name, chunks);
     await this.#finishStreamed(stream, { sha256: stream.sha256 });
+  }
+
+  /**
+   * Adds an entry copied from an earlier export: its compressed bytes as they were, its headers written
+   * again (they are the same: nothing in them depends on where the entry lies), after the entries added
+   * so far. `streamed` entries are written as addStreamed() writes them, with a data descriptor.
+   */
+  async addCopied(
+    name: string,
+    copied: CopiedEntry,
+    { streamed = false }: { streamed?: boolean } = {},
+  ): Promise<void> {
+    await this.#sendGathered();
+    this.#sent.push(async () => {
+      const entry: ZipEntry = {
+        name: entryPathBytes(name),
+        crc: copied.crc,
+        size: copied.size,
+        compressedSize: copied.compressedSize,
+        offset: this.#partial.file.size,
+        streamed,
+        extra: encodeReuseField(copied.field),
+      };
+      checkEntrySize(entry);
+      await this.#partial.file.append(localHeader(entry));
+      if (Buffer.isBuffer(copied.data)) await this.#partial.file.append(copied.data);
+      else for await (const piece of copied.data()) await this.#partial.file.append(piece);
+      if (streamed) await this.#partial.file.append(dataDescriptor(entry));
+      await this.#record(entry, { sha256: copied.field.sha256.toString('hex') });
+    });
+    // Bytes still to be read from the earlier file are copied now, while the caller holds it open.
+    if (!Buffer.isBuffer(copied.data)) await this.#writeAll();
+    while (this.#sent.length > BATCHES_AHEAD) await this.#writeOldest();
   }
 
   /**
@@ -157,13 +210,21 @@ export class AtomicZipFile {
     }
     const temp = await TempFile.beside(this.#targetPath, 'spool');
     const stream = new EntryStream(streamedEntry(name, 0), temp.file, this.#deflate, this.#send.bind(this));
-    const handle: SpooledEntry = { write: (text) => stream.write(text) };
+    const handle: SpooledEntry = {
+      write: (text) => stream.write(text),
+      endBlock: (index, fingerprint) => stream.endBlock(index, fingerprint),
+      copyBlock: (block) => stream.copyBlock(block),
+    };
     this.#spools.set(handle, { temp, stream, slot });
     return handle;
   }
 
-  /** Stores a spooled entry in the ZIP, after every entry added so far. */
-  async addSpooled(handle: SpooledEntry): Promise<void> {
+  /**
+   * Stores a spooled entry in the ZIP, after every entry added so far. With a `fingerprint`, and blocks
+   * ended or copied from its first text to its last, its directory header carries a reuse field listing
+   * them.
+   */
+  async addSpooled(handle: SpooledEntry, { fingerprint }: { fingerprint?: Buffer } = {}): Promise<void> {
     const spool = this.#spools.get(handle);
     if (spool === undefined) throw new Error('that entry is not being spooled in this ZIP');
     await spool.stream.flush();
@@ -175,6 +236,7 @@ export class AtomicZipFile {
     spool.stream.entry.offset = this.#partial.file.size;
     await this.#partial.file.append(localHeader(spool.stream.entry));
     await this.#copyFrom(spool.temp.path);
+    if (fingerprint !== undefined) spool.stream.entry.extra = spool.stream.reuseField(fingerprint);
     await this.#finishStreamed(spool.stream, { sha256: spool.stream.sha256, slot: spool.slot });
     this.#spools.delete(handle);
     await rm(spool.temp.path, { force: true });
@@ -239,16 +301,20 @@ export class AtomicZipFile {
     if (files.length === 0) return;
     const compressed = this.#deflate.compressFiles(files.map((file) => file.content));
     await this.#send(compressed, async (results) => {
-      for (const [index, { name }] of files.entries()) {
+      for (const [index, { name, reusable }] of files.entries()) {
         const result = results[index];
         if (result === undefined)
           throw new Error(`the compression thread returned nothing for ${name.toString('utf8')}`);
-        await this.#writeFile(name, result);
+        await this.#writeFile(name, result, reusable);
       }
     });
   }
 
-  async #writeFile(name: Buffer, { size, crc, sha256, data }: Compressed): Promise<void> {
+  async #writeFile(
+    name: Buffer,
+    { size, crc, sha256, data }: Compressed,
+    reusable?: Reusable,
+  ): Promise<void> {
     const entry: ZipEntry = {
       name,
       crc,
@@ -257,6 +323,10 @@ export class AtomicZipFile {
       offset: this.#partial.file.size,
       streamed: false,
     };
+    if (reusable !== undefined) {
+      const field = { ...reusable, sha256: Buffer.from(sha256, 'hex'), compressedCrc: crc32(data) };
+      entry.extra = encodeReuseField(field);
+    }
     checkEntrySize(entry);
     await this.#partial.file.append(localHeader(entry));
     await this.#partial.file.append(data);
@@ -311,8 +381,8 @@ export class AtomicZipFile {
   }
 }
 
-/** How AtomicZipFile queues a compression and the writing of its result. */
-type Send = (compressed: Promise<Compressed>, write: (result: Compressed) => Promise<void>) => Promise<void>;
+/** How AtomicZipFile queues a compression and the writing of its result, in the order they were sent. */
+type Send = <T>(compressed: Promise<T>, write: (result: T) => Promise<void>) => Promise<void>;
 
 /**
  * The text of one streamed entry, compressed part by part as it comes: each part ends on a byte
@@ -333,6 +403,11 @@ class EntryStream {
   #gathered: string[] = [];
   #gatheredLength = 0;
   #first = true;
+  /** The CRC-32 of the compressed bytes written so far, for the reuse field. */
+  #compressedCrc = 0;
+  /** The blocks ended so far, and the one being written (its compressed bytes and text so far). */
+  readonly #blocks: BlockRecord[] = [];
+  #block = { offset: 0, compressedSize: 0, compressedCrc: 0, size: 0 };
 
   constructor(entry: ZipEntry, destination: AppendFile, deflate: DeflateWorker, send: Send) {
     this.entry = entry;
@@ -390,18 +465,62 @@ class EntryStream {
   async #sendPart(pieces: string[]): Promise<void> {
     const compressed = this.#deflate.compressStreamPart(pieces, { stream: this.#id, first: this.#first });
     this.#first = false;
-    await this.#send(compressed, async ({ size, crc, sha256, data }) => {
-      this.entry.size += size;
-      this.entry.crc = crc;
-      this.sha256 = sha256;
-      this.entry.compressedSize += data.length;
-      await this.#destination.append(data);
+    await this.#send(compressed, (result) => this.#append(result, result.data));
+  }
+
+  /** Writes a part's compressed bytes, and adds them and what they hold to the entry's and block's sums. */
+  async #append({ size, crc, sha256 }: Compressed, data: Buffer): Promise<void> {
+    this.entry.size += size;
+    this.entry.crc = crc;
+    this.sha256 = sha256;
+    this.entry.compressedSize += data.length;
+    this.#compressedCrc = crc32(data, this.#compressedCrc);
+    this.#block.compressedSize += data.length;
+    this.#block.compressedCrc = crc32(data, this.#block.compressedCrc);
+    this.#block.size += size;
+    await this.#destination.append(data);
+  }
+
+  /** Sends what is gathered as the block's last part, then lists the block once its parts are written. */
+  async endBlock(index: number, fingerprint: Buffer): Promise<void> {
+    await this.flush();
+    await this.#send(Promise.resolve(), async () => this.#closeBlock(index, fingerprint));
+  }
+
+  /** Adds a block copied from an earlier export: its text goes to the thread to be hashed, its bytes as they are. */
+  async copyBlock({ record, data, text }: CopiedBlock): Promise<void> {
+    await this.flush();
+    const hashed = this.#deflate.hashStreamPart(text, { stream: this.#id, first: this.#first });
+    this.#first = false;
+    await this.#send(hashed, async (result) => {
+      await this.#append(result, data);
+      this.#closeBlock(record.index, record.fingerprint);
+    });
+  }
+
+  #closeBlock(index: number, fingerprint: Buffer): void {
+    this.#blocks.push({ index, fingerprint, ...this.#block });
+    this.#block = { offset: this.entry.compressedSize, compressedSize: 0, compressedCrc: 0, size: 0 };
+  }
+
+  /**
+   * The entry's reuse field, once closed: its blocks are listed when they cover all its text (every
+   * part was sent within a block).
+   */
+  reuseField(fingerprint: Buffer): Buffer {
+    const tiled = this.#block.offset + FINAL_EMPTY_BLOCK.length === this.entry.compressedSize;
+    return encodeReuseField({
+      fingerprint,
+      sha256: Buffer.from(this.sha256, 'hex'),
+      compressedCrc: this.#compressedCrc,
+      ...(tiled && { blocks: this.#blocks }),
     });
   }
 
   /** Ends the deflate stream; call it once every part sent is written. */
   async close(): Promise<void> {
     this.entry.compressedSize += FINAL_EMPTY_BLOCK.length;
+    this.#compressedCrc = crc32(FINAL_EMPTY_BLOCK, this.#compressedCrc);
     await this.#destination.append(FINAL_EMPTY_BLOCK);
   }
 }

@@ -23,6 +23,16 @@ export interface ListedEntry {
   repeated: boolean;
 }
 
+/** An entry's local header (APPNOTE 4.3.7), and where its data starts. */
+export interface LocalHeader {
+  flags: number;
+  method: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  dataStart: number;
+}
+
 /** The file is not a ZIP this reader can read; the message says why, in plain words. */
 export class ZipFormatError extends Error {
   constructor(message: string) {
@@ -82,6 +92,8 @@ const END_SEARCH_BYTES = 22 + UINT16_MAX;
 const WINDOW_BYTES = 1024 * 1024;
 /** An entry at most this large once inflated, whose data fits the window, is inflated in one call. */
 const WHOLE_ENTRY_BYTES = 8 * 1024 * 1024;
+/** rawBytes() reads this much or less through the window. */
+const SMALL_READ_BYTES = 64 * 1024;
 /** Larger entries are read in pieces of this size and inflated as a stream. */
 const PIECE_BYTES = 256 * 1024;
 
@@ -98,6 +110,8 @@ export class ZipReader {
   readonly inflatedBytes: number;
   readonly #file: FileHandle;
   readonly #window: FileWindow;
+  /** For reading the directory again (extraOf) while #window reads entries elsewhere in the file. */
+  readonly #directoryWindow: FileWindow;
   readonly #listing: Listing;
   readonly #names: NameIndex;
   /** Entry indexes by offset: the order of their bytes in the file. */
@@ -109,6 +123,7 @@ export class ZipReader {
     this.#file = file;
     this.fileSize = fileSize;
     this.#window = directory.window;
+    this.#directoryWindow = new FileWindow(file);
     this.#listing = directory.listing;
     this.#names = directory.names;
     this.count = directory.listing.count;
@@ -120,16 +135,22 @@ export class ZipReader {
   /**
    * Opens a ZIP and reads its central directory, telling `visit` of each name. A path that is not a
    * regular file rejects with NotAFileError, a file system error (ENOENT, EACCES…) as such, a ZIP
-   * this reader cannot read with ZipFormatError, one listing too many entries with ZipLimitError.
+   * this reader cannot read with ZipFormatError, one listing more than `maxEntries` (at most
+   * MAX_ENTRIES) with ZipLimitError, before any entry is listed.
    */
-  static async open(path: string, visit: NameVisitor = () => undefined): Promise<ZipReader> {
+  static async open(
+    path: string,
+    visit: NameVisitor = () => undefined,
+    { maxEntries = MAX_ENTRIES }: { maxEntries?: number } = {},
+  ): Promise<ZipReader> {
     refuseNonFile(await stat(path));
     // Non-blocking: should a named pipe take the file's place meanwhile, opening it returns at once.
     const file = await open(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
     try {
       const stats = await file.stat();
       refuseNonFile(stats);
-      return new ZipReader(file, stats.size, await readDirectory(file, stats.size, visit));
+      const directory = await readDirectory(file, stats.size, visit, Math.min(maxEntries, MAX_ENTRIES));
+      return new ZipReader(file, stats.size, directory);
     } catch (error) {
       await file.close();
       throw error;
@@ -176,6 +197,66 @@ export class ZipReader {
   }
 
   /**
+   * What `entry`'s local header says, once checked: it is there, names the file the central directory
+   * does, and its data ends before the next entry and the directory. Rejects with ZipFormatError when
+   * not. Its CRC and sizes are as written: zero in an entry whose data descriptor gives them.
+   * `knownName`, the name `entry` was found by (find()), saves hashing the local header's name.
+   */
+  async localHeader(entry: ListedEntry, knownName?: Uint8Array): Promise<LocalHeader> {
+    const header = await this.#window.bytes(entry.offset, LOCAL_HEADER_BYTES);
+    if (header.length < LOCAL_HEADER_BYTES || header.readUInt32LE(0) !== LOCAL_HEADER) {
+      throw new ZipFormatError('its local header is missing');
+    }
+    const fields = {
+      flags: header.readUInt16LE(6),
+      method: header.readUInt16LE(8),
+      crc: header.readUInt32LE(14),
+      compressedSize: header.readUInt32LE(18),
+      size: header.readUInt32LE(22),
+    };
+    const nameLength = header.readUInt16LE(26);
+    const extraLength = header.readUInt16LE(28);
+    const name = await this.#window.bytes(entry.offset + LOCAL_HEADER_BYTES, nameLength);
+    const sameName = knownName !== undefined ? name.equals(knownName) : this.#names.is(entry.index, name);
+    if (!sameName) throw new ZipFormatError('its local header names another file than the central directory');
+    const dataStart = entry.offset + LOCAL_HEADER_BYTES + nameLength + extraLength;
+    if (dataStart + entry.compressedSize > this.#limitOf(entry)) {
+      throw new ZipFormatError('its data runs into the next entry, or past the end of the file');
+    }
+    return { ...fields, dataStart };
+  }
+
+  /** The extra fields the central directory gives `entry` (read again from the file, through a window of their own). */
+  async extraOf(entry: ListedEntry): Promise<Buffer> {
+    const at = this.#listing.headerOffsets[entry.index] ?? 0;
+    const lengths = await this.#directoryWindow.bytes(at + 28, 4);
+    const nameLength = lengths.readUInt16LE(0);
+    const extraLength = lengths.readUInt16LE(2);
+    return Buffer.from(
+      await this.#directoryWindow.bytes(at + CENTRAL_HEADER_BYTES + nameLength, extraLength),
+    );
+  }
+
+  /**
+   * The file's bytes from `position` on, `length` of them at most (fewer at its end), in a buffer of
+   * their own: a small read goes through the entries' window, so that neighbouring entries cost one
+   * read of the file; a larger one is read by itself, leaving the window where it was.
+   */
+  async rawBytes(position: number, length: number): Promise<Buffer> {
+    if (length <= SMALL_READ_BYTES) return Buffer.from(await this.#window.bytes(position, length));
+    return readAt(this.#file, position, length);
+  }
+
+  /** The file's bytes from `start` on, `length` of them, in pieces of PIECE_BYTES at most. */
+  async *rawPieces(start: number, length: number): AsyncGenerator<Buffer> {
+    for (let at = start; at < start + length; at += PIECE_BYTES) {
+      const piece = await readAt(this.#file, at, Math.min(PIECE_BYTES, start + length - at));
+      if (piece.length === 0) return;
+      yield piece;
+    }
+  }
+
+  /**
    * Hands `entry`'s bytes, decompressed, to `consume` piece by piece; a piece is only valid during the
    * call. Rejects with ZipFormatError when its data cannot be read: a broken local header or one naming
    * another file, data running into the next entry, data that does not inflate, or more or fewer
@@ -186,20 +267,7 @@ export class ZipReader {
     if (entry.method !== 0 && entry.method !== 8) {
       throw new ZipFormatError(`it uses compression method ${entry.method}, which this reader cannot read`);
     }
-    const header = await this.#window.bytes(entry.offset, LOCAL_HEADER_BYTES);
-    if (header.length < LOCAL_HEADER_BYTES || header.readUInt32LE(0) !== LOCAL_HEADER) {
-      throw new ZipFormatError('its local header is missing');
-    }
-    const nameLength = header.readUInt16LE(26);
-    const extraLength = header.readUInt16LE(28);
-    const name = await this.#window.bytes(entry.offset + LOCAL_HEADER_BYTES, nameLength);
-    if (!this.#names.is(entry.index, name)) {
-      throw new ZipFormatError('its local header names another file than the central directory');
-    }
-    const dataStart = entry.offset + LOCAL_HEADER_BYTES + nameLength + extraLength;
-    if (dataStart + entry.compressedSize > this.#limitOf(entry)) {
-      throw new ZipFormatError('its data runs into the next entry, or past the end of the file');
-    }
+    const { dataStart } = await this.localHeader(entry);
     if (entry.method === 0 && entry.size !== entry.compressedSize) {
       throw new ZipFormatError('it is stored uncompressed, yet its two sizes differ');
     }
@@ -247,7 +315,7 @@ export class ZipReader {
         done();
       },
     });
-    const source = Readable.from(this.#pieces(dataStart, entry.compressedSize));
+    const source = Readable.from(this.rawPieces(dataStart, entry.compressedSize));
     try {
       if (entry.method === 0) await pipeline(source, sink);
       else await pipeline(source, createInflateRaw(), sink);
@@ -255,14 +323,6 @@ export class ZipReader {
       throw asFormatError(error);
     }
     if (produced !== entry.size) throw new ZipFormatError('it holds fewer bytes than the directory says');
-  }
-
-  async *#pieces(start: number, length: number): AsyncGenerator<Buffer> {
-    for (let at = start; at < start + length; at += PIECE_BYTES) {
-      const piece = await readAt(this.#file, at, Math.min(PIECE_BYTES, start + length - at));
-      if (piece.length === 0) return;
-      yield piece;
-    }
   }
 }
 
@@ -435,14 +495,19 @@ async function findDirectory(file: FileHandle, fileSize: number): Promise<Direct
 }
 
 /** Reads the central directory a window at a time into a Listing, its names into a NameIndex. */
-async function readDirectory(file: FileHandle, fileSize: number, visit: NameVisitor): Promise<Directory> {
+async function readDirectory(
+  file: FileHandle,
+  fileSize: number,
+  visit: NameVisitor,
+  maxEntries: number,
+): Promise<Directory> {
   const place = await findDirectory(file, fileSize);
   if (place.offset + place.size > fileSize)
     throw new ZipFormatError('its central directory runs past the end of the file');
-  if (place.entries > MAX_ENTRIES) {
+  if (place.entries > maxEntries) {
     throw new ZipLimitError(
       `it lists ${place.entries.toLocaleString('en-US')} files, more than the ` +
-        `${MAX_ENTRIES.toLocaleString('en-US')} a corpus may hold`,
+        `${maxEntries.toLocaleString('en-US')} a corpus may hold`,
     );
   }
   if (place.entries * CENTRAL_HEADER_BYTES > place.size)

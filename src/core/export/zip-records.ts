@@ -16,6 +16,8 @@ export interface ZipEntry {
   offset: number;
   /** Written before its size and CRC were known: they follow the data, in a data descriptor. */
   streamed: boolean;
+  /** Extra fields for its central directory header (reuse-field.ts), after the ZIP64 one if any. */
+  extra?: Buffer;
 }
 
 const LOCAL_HEADER = 0x04034b50;
@@ -84,7 +86,8 @@ export function dataDescriptor(entry: ZipEntry): Buffer {
 export function centralHeader(entry: ZipEntry): Buffer {
   // Past 4 GiB the offset moves to a ZIP64 extra field.
   const zip64 = entry.offset >= UINT32_MAX;
-  const extra = zip64 ? 12 : 0;
+  const zip64Extra = zip64 ? 12 : 0;
+  const extra = zip64Extra + (entry.extra?.length ?? 0);
   const header = Buffer.alloc(46 + entry.name.length + extra);
   header.writeUInt32LE(CENTRAL_HEADER, 0);
   header.writeUInt16LE(VERSION_MADE_BY, 4);
@@ -108,6 +111,7 @@ export function centralHeader(entry: ZipEntry): Buffer {
     header.writeUInt16LE(8, at + 2);
     header.writeBigUInt64LE(BigInt(entry.offset), at + 4);
   }
+  entry.extra?.copy(header, 46 + entry.name.length + zip64Extra);
   return header;
 }
 

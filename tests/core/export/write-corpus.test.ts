@@ -224,7 +224,17 @@ describe('writeCorpus', () => {
       expect(entry.date_time).toEqual([1980, 1, 1, 0, 0, 0]);
       expect(entry.unix_mode & 0o777).toBe(0o644);
     }
-    expect(result).toEqual({ path: out, bytes: statSync(out).size, entries: zip.entries.length });
+    // Written from scratch: every transcript file and transcripts.jsonl rendered, nothing copied.
+    const rendered = zip.entries.filter(
+      (entry) => entry.name.includes('/') || entry.name === 'transcripts.jsonl',
+    );
+    expect(result).toEqual({
+      path: out,
+      bytes: statSync(out).size,
+      entries: zip.entries.length,
+      copied: 0,
+      written: rendered.length,
+    });
     expect(readdirSync(dir)).toEqual(['corpus.zip']);
 
     expect(zip.manifest_keys).toEqual([

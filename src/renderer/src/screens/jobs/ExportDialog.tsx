@@ -159,6 +159,8 @@ function ExportOutcome({
           ? `The ZIP is ready (${formatBytes(result.bytes)}).`
           : `Saved ${result.fileName} (${formatBytes(result.bytes)}).`}
         {!result.complete && ' It is incomplete, since the job has not finished; its manifest says so.'}
+        {result.copied > 0 &&
+          ` ${result.copied.toLocaleString('en')} files were copied unchanged from the previous export, ${result.written.toLocaleString('en')} written.`}
       </p>
       {result.path !== null && <p className="path">{result.path}</p>}
       <div className="dialog-actions">

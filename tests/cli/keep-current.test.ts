@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/shared/contract';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
-import { runCli, tempDir } from '../support/cli';
+import { runCli, startCliSetup } from '../support/cli';
 
 // `scriptorium keep` and `scriptorium sync --all`, through the built CLI, against the simulator and
 // its uploads endpoint, on a data folder of the test's own.
@@ -12,13 +12,7 @@ let dir: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  sim = await startSimulator({ credits: 10_000 });
-  dir = tempDir();
-  env = {
-    TRANSCRIPT_API_KEY: sim.key,
-    TRANSCRIPT_API_BASE_URL: sim.url,
-    SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
-  };
+  ({ sim, dir, env } = await startCliSetup(10_000));
 });
 afterEach(() => sim.close());
 

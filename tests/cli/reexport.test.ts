@@ -1,21 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../src/simulator';
-import { readZip, runCli, startCli, tempDir } from '../support/cli';
+import type { RunningSimulator } from '../../src/simulator';
+import { readZip, runCli, startCli, startCliSetup } from '../support/cli';
 
 let sim: RunningSimulator;
 let dir: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  sim = await startSimulator({ credits: 10_000 });
-  dir = tempDir();
-  env = {
-    TRANSCRIPT_API_KEY: sim.key,
-    TRANSCRIPT_API_BASE_URL: sim.url,
-    SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
-  };
+  ({ sim, dir, env } = await startCliSetup(10_000));
 });
 afterEach(() => sim.close());
 

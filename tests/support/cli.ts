@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExportManifest } from '../../src/core/export';
+import { startSimulator, type RunningSimulator } from '../../src/simulator';
 
 export const CLI = fileURLToPath(new URL('../../bin/scriptorium', import.meta.url));
 const READ_ZIP = fileURLToPath(new URL('../core/export/fixtures/read_zip.py', import.meta.url));
@@ -95,4 +96,22 @@ export async function readZip(path: string): Promise<ZipReading> {
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`python3 could not read ${path}: ${stderr}`);
   return JSON.parse(stdout) as ZipReading;
+}
+
+/** A simulator with `credits`, a fresh folder, and the environment that points the CLI at both. */
+export interface CliSetup {
+  sim: RunningSimulator;
+  dir: string;
+  env: Record<string, string>;
+}
+
+export async function startCliSetup(credits: number): Promise<CliSetup> {
+  const sim = await startSimulator({ credits });
+  const dir = tempDir();
+  const env = {
+    TRANSCRIPT_API_KEY: sim.key,
+    TRANSCRIPT_API_BASE_URL: sim.url,
+    SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+  };
+  return { sim, dir, env };
 }

@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 import pkg from './package.json' with { type: 'json' };
 
 // The perf checks (tests/perf) measure CPU time and heap, so they run alone, one file at a time,
-// after every other file has finished; the rest run on two workers, which roughly halves the
+// after every other file has finished (npm test runs them as a run of their own, after the suite and
+// the browser tests: tests/run-all.mjs); the rest run on two workers, which roughly halves the
 // suite's wall time on a two-core machine (vitest's default is one worker fewer than the cores).
 const PERF_CHECKS = 'tests/perf/**/*.test.ts';
 

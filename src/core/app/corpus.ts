@@ -142,6 +142,11 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
     source: row.sourceInput,
     memberOf: row.memberOf,
     ...(listed && { position: row.position, listing: row.listing }),
+    ...(listed &&
+      row.currentPosition !== null &&
+      row.currentPosition !== row.position && {
+        currentPosition: row.currentPosition,
+      }),
     ...(listed && row.listedAt !== null && { listedAt: row.listedAt }),
   };
   const stored = row.transcript;

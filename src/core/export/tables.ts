@@ -130,7 +130,7 @@ export interface WrittenTranscript {
 
 /**
  * One row of index.csv. `language` (the one obtained), `segments`, `requested_language`, `word_count`,
- * `fetched_at` and `files` are empty unless ok; `position` (in its playlist or channel) and the
+ * `fetched_at` and `files` are empty unless ok; `position` (in its playlist or channel, as last read) and the
  * listing's columns are empty when unknown. `files` separates the paths with '|', which no path holds.
  * Status is ok, unavailable, failed, skipped, or pending in a corpus written before its job finished.
  * Free text (the title, the channel's name, the listing's wording of the date) is neutralised for
@@ -147,7 +147,7 @@ export function indexRow(video: ExportVideo, written: WrittenTranscript | undefi
     video.status,
     ok ? (video.segmentCount ?? 0) : undefined,
     identifierCell(video.source),
-    video.position,
+    video.currentPosition ?? video.position,
     textCell(ok ? channelTitleOf(video) : listing?.channelTitle),
     idCell(listing?.channelId),
     textCell(listing?.published),

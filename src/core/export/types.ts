@@ -19,8 +19,13 @@ export interface ExportVideo {
   videoId: string;
   /** May be '' when unknown. */
   title: string;
-  /** 1-based position in its playlist, channel or search results; absent for a video given by itself. */
+  /**
+   * 1-based position in its playlist, channel or search results when that list first numbered it;
+   * absent for a video given by itself. Its json file and records carry this one, which no sync changes.
+   */
   position?: number;
+  /** Its position in that list as last read (index.csv shows it); absent when it is `position`. */
+  currentPosition?: number;
   /** The source as the user typed it. */
   source: string;
   /**

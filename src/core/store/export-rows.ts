@@ -20,6 +20,7 @@ interface StoredRow {
   item_title: string;
   status: ItemStatus;
   position: number;
+  list_position: number | null;
   attempts: number;
   http_status: number | null;
   code: string | null;
@@ -82,8 +83,13 @@ export interface ExportRow {
   /** The listing's title, else the transcript metadata's, else ''. */
   title: string;
   status: ItemStatus;
-  /** 1-based position in its source's listing (1 for a single video). */
+  /**
+   * 1-based position in its source's listing when that list first numbered it (1 for a single video):
+   * a sync that moves it down changes currentPosition only, so its record stays the same.
+   */
   position: number;
+  /** Its position in that listing as last read (a channel's sync moves it down); null for a single video. */
+  currentPosition: number | null;
   attempts: number;
   httpStatus: number | null;
   code: string | null;
@@ -107,6 +113,7 @@ const PAGE_SIZE = 256;
 
 /** A page of the job's rows by corpus number, with their source, membership and transcript. */
 const PAGE_SELECT = `SELECT i.id AS item_id, i.number, i.video_id, i.title AS item_title, i.status, i.position,
+       m.position AS list_position,
        i.attempts, i.http_status, i.code, i.message, s.id AS source_id, s.position AS source_position,
        s.kind AS source_kind, s.input AS source_input, t.id AS transcript_id, t.language,
        t.requested_lang, t.title AS transcript_title, t.segment_count, t.fetched_at, i.channel_id,
@@ -230,6 +237,7 @@ function toExportRow(db: Database, row: StoredRow): ExportRow {
     title: row.item_title || row.transcript_title || '',
     status: row.status,
     position: row.position,
+    currentPosition: row.list_position,
     attempts: row.attempts,
     httpStatus: row.http_status,
     code: row.code,

@@ -135,18 +135,19 @@ const MEMBERSHIPS_SELECT = `SELECT i.number, i.video_id, s.position AS source_po
      WHERE i.job_id = ? AND (i.number, s.position) > (?, ?)
      ORDER BY i.number, s.position LIMIT ?`;
 
-const MembershipRowSchema = z.object({
-  number: z.number().int(),
-  video_id: z.string(),
-  source_position: z.number().int(),
-  kind: z.enum(SOURCE_KINDS),
-  input: z.string(),
-  list_id: z.string(),
-  resolved_channel_id: z.string().nullable(),
-  list_title: z.string().nullable(),
-  position: z.number().int().nullable(),
-  listed_at: z.string().nullable(),
-});
+/** A row of MEMBERSHIPS_SELECT: columns SQLite types itself (a row per video and source: no schema parse). */
+interface StoredMembership {
+  number: number;
+  video_id: string;
+  source_position: number;
+  kind: SourceKindName;
+  input: string;
+  list_id: string;
+  resolved_channel_id: string | null;
+  list_title: string | null;
+  position: number | null;
+  listed_at: string | null;
+}
 
 /** One line of memberships.csv: a source that holds a video. */
 export interface MembershipRow {
@@ -164,7 +165,7 @@ export interface MembershipRow {
 
 const statements = preparedFor((db) => ({
   page: db.prepare<[number, number, number], StoredRow>(PAGE_SELECT),
-  memberships: db.prepare<[number, number, number, number], unknown>(MEMBERSHIPS_SELECT),
+  memberships: db.prepare<[number, number, number, number], StoredMembership>(MEMBERSHIPS_SELECT),
   body: db.prepare<[number], unknown>('SELECT body FROM transcripts WHERE id = ?'),
   languages: db.prepare<[number], { language: string; n: number }>(
     `SELECT t.language, count(*) AS n FROM items i JOIN transcripts t ON t.id = i.transcript_id
@@ -198,7 +199,7 @@ export function* membershipRowsOf(db: Database, jobId: number): Generator<Member
   for (;;) {
     const rows = statements(db).memberships.all(jobId, after.number, after.sourcePosition, PAGE_SIZE);
     for (const raw of rows) {
-      const row = MembershipRowSchema.parse(raw);
+      const row = checkedMembership(raw);
       after = { number: row.number, sourcePosition: row.source_position };
       yield {
         videoId: row.video_id,
@@ -214,7 +215,13 @@ export function* membershipRowsOf(db: Database, jobId: number): Generator<Member
 }
 
 /** A playlist's ID, a channel's UC id (as resolved); a search or a single video is no list with an ID. */
-function listIdOf(row: z.output<typeof MembershipRowSchema>): string | null {
+function checkedMembership(row: StoredMembership): StoredMembership {
+  if (!SOURCE_KIND_SET.has(row.kind))
+    throw new Error(`video ${row.video_id} has a source kind this version does not know`);
+  return row;
+}
+
+function listIdOf(row: StoredMembership): string | null {
   if (row.kind === 'playlist') return row.list_id;
   if (row.kind === 'channel') return row.resolved_channel_id ?? row.list_id;
   return null;

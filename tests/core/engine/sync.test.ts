@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { videoPage } from '../../../src/core/store/video-pages';
 import { describeChannel, describePlaylist } from '../../../src/simulator';
 import { startHarness, spec, type Harness } from './helpers';
 
@@ -43,6 +44,9 @@ describe('bringing a finished job up to date', () => {
     );
     expect(rows.slice(30).map((row) => row.position)).toEqual([1, 2, 3, 4]);
     expect(rows.slice(0, 30).map((row) => row.position)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    // The window's video table shows where the channel puts each video now.
+    const table = videoPage(h.db, job.id, { offset: 0, limit: 50, status: 'all', search: '', source: null });
+    expect(table.rows.map((row) => row.position)).toEqual(rows.map((row) => row.currentPosition));
     const history = h.engine.history(job.id);
     expect(history.syncs).toEqual([{ at: expect.any(String), newVideos: 4, credits: synced.credits }]);
     // The sync made version 2, which added exactly the four new videos.

@@ -45,7 +45,7 @@ export interface CorpusHistory {
  */
 export function corpusInput(
   job: JobSummary,
-  rows: () => Iterable<ExportRow>,
+  rows: (options: { memberOf: boolean }) => Iterable<ExportRow>,
   options: CorpusOptions,
   tool: { name: string; version: string },
   history: CorpusHistory,
@@ -105,8 +105,8 @@ export function corpusInput(
     changes: () => history.changes(),
     ...(options.citation !== undefined && { citation: options.citation }),
     ...(options.nameTemplate !== undefined && { nameTemplate: options.nameTemplate }),
-    videos: function* () {
-      for (const row of rows()) yield toExportVideo(row, job);
+    videos: function* (options) {
+      for (const row of rows({ memberOf: options?.memberOf !== false })) yield toExportVideo(row, job);
     },
   };
 }
@@ -133,34 +133,50 @@ function failedSourcesOf(job: JobSummary): ExportSourceFailure[] {
   );
 }
 
+// Built by assignment rather than spreads: it runs twice for every video of the job (planning pass and
+// writing pass), and the spreads' short-lived objects were a good part of an export again's garbage.
 function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
-  const listed = row.sourceKind !== 'video';
-  const base = {
+  const stored = row.transcript;
+  const video =
+    stored !== null && row.status === ITEM_STATUS.ok ? okVideo(row, stored, job) : notOkVideo(row);
+  if (row.sourceKind !== 'video') {
+    video.position = row.position;
+    video.listing = row.listing;
+    if (row.currentPosition !== null && row.currentPosition !== row.position) {
+      video.currentPosition = row.currentPosition;
+    }
+    if (row.listedAt !== null) video.listedAt = row.listedAt;
+  }
+  return video;
+}
+
+function notOkVideo(row: ExportRow): ExportVideo {
+  const video: ExportVideo = {
     number: row.number,
     videoId: row.videoId,
     title: row.title,
     source: row.sourceInput,
     memberOf: row.memberOf,
-    ...(listed && { position: row.position, listing: row.listing }),
-    ...(listed && row.listedAt !== null && { listedAt: row.listedAt }),
+    // A video marked ok without its transcript (a bug) is reported as failed rather than left out.
+    status: row.status === ITEM_STATUS.ok ? ITEM_STATUS.failed : corpusStatusOf(row.status),
   };
-  const stored = row.transcript;
-  if (row.status !== ITEM_STATUS.ok || !stored) {
-    return {
-      ...base,
-      // A video marked ok without its transcript (a bug) is reported as failed rather than left out.
-      status: row.status === ITEM_STATUS.ok ? ITEM_STATUS.failed : corpusStatusOf(row.status),
-      ...(row.httpStatus !== null && { httpStatus: row.httpStatus }),
-      ...(row.code !== null && { code: row.code }),
-      ...(row.message !== null && { message: row.message }),
-    };
-  }
+  if (row.httpStatus !== null) video.httpStatus = row.httpStatus;
+  if (row.code !== null) video.code = row.code;
+  if (row.message !== null) video.message = row.message;
+  return video;
+}
+
+function okVideo(row: ExportRow, stored: NonNullable<ExportRow['transcript']>, job: JobSummary): ExportVideo {
   // The body is read and parsed on first use only: index.csv and errors.csv need none of it, and
   // the engine stored the language and segment count it found in this same body.
   let content: TranscriptContent | undefined;
   const read = (): TranscriptContent => (content ??= readStoredTranscript(row.videoId, stored, job));
   return {
-    ...base,
+    number: row.number,
+    videoId: row.videoId,
+    title: row.title,
+    source: row.sourceInput,
+    memberOf: row.memberOf,
     status: ITEM_STATUS.ok,
     language: stored.language,
     requestedLanguage: stored.requestedLang,

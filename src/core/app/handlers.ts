@@ -267,7 +267,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       try {
         const input = corpusInput(
           job,
-          () => engine.exportRows(jobId),
+          (options) => engine.exportRows(jobId, options),
           { formats, ...(citation !== undefined && { citation }) },
           { name: APP_NAME, version: APP_VERSION },
           {

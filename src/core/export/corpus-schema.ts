@@ -124,7 +124,10 @@ export const TRANSCRIPT_FIELDS: readonly SchemaField[] = [
   text('title', 'The video title (from the list page, else from the metadata).'),
   url('url', 'The video page.'),
   text('source', 'The first list that holds the video, as typed (as in index.csv).'),
-  integer('position', 'The position of the video in that list; none for a video given by itself.'),
+  integer(
+    'position',
+    'The position of the video in that list when it first numbered the video (a later sync leaves it); none for a video given by itself.',
+  ),
   text('channel_title', 'The channel, as the list page gave it (for a video given by itself, its author).'),
   text('channel_id', 'The channel ID, as the list page gave it.'),
   text('published', 'When the video was published, as the list page worded it.'),

@@ -333,7 +333,9 @@ const USES = [
     'before `listed_at`, a month counting 28 to 31 days and a year 365 to 366. The date filters keep a video ' +
     'whose whole interval lies in their window, unless the corpus was made with `--published-overlap`.',
   "- A video's list data (position, channel, date, length, views) comes from the first list that holds it, " +
-    'as last read; a sync moves the known videos of a channel down by the number of new ones.',
+    'as the page that first numbered it gave it; a sync changes no earlier record. index.csv and ' +
+    'memberships.csv give the position as last read: a sync moves the known videos of a channel down by ' +
+    'the number of new ones.',
   '- Transcripts are what the service returned when they were fetched (`fetched_at`); a video may have ' +
     'changed since.',
   '',

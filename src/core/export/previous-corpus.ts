@@ -1,5 +1,5 @@
 import { constants, crc32, inflateRawSync } from 'node:zlib';
-import { decodeReuseField } from './reuse-field';
+import { decodeReuseField, isEncodingOf } from './reuse-field';
 import type { BlockRecord, ReuseField, VideoFacts } from './reuse-field';
 import { ZipReader } from './zip-reader';
 import type { ListedEntry } from './zip-reader';
@@ -23,6 +23,8 @@ export interface CopiedEntry {
   size: number;
   compressedSize: number;
   field: ReuseField;
+  /** The field as the previous file holds it, when that is how encodeReuseField writes it. */
+  encodedField?: Buffer;
   /** Its compressed bytes, at hand or read again piece by piece from the previous file. */
   data: Buffer | (() => AsyncIterable<Buffer>);
 }
@@ -70,11 +72,14 @@ export class PreviousCorpus {
     const found = await this.#entry(path, fingerprint, FLAGS_FILE);
     const facts = found?.field.facts;
     if (found === undefined || facts === undefined) return undefined;
-    const { entry, field, dataStart } = found;
+    const { entry, field, extra, dataStart } = found;
     try {
       const data = await this.#reader.rawBytes(dataStart, entry.compressedSize);
       if (data.length !== entry.compressedSize || crc32(data) !== field.compressedCrc) return undefined;
-      return { crc: entry.crc, size: entry.size, compressedSize: entry.compressedSize, field, facts, data };
+      const { crc, size, compressedSize } = entry;
+      const copied: CopiedFile = { crc, size, compressedSize, field, facts, data };
+      if (isEncodingOf(extra, field)) copied.encodedField = extra;
+      return copied;
     } catch {
       return undefined; // the file could not be read there
     }
@@ -99,7 +104,7 @@ export class PreviousCorpus {
     name: string,
     fingerprint: Buffer | undefined,
     flags: number,
-  ): Promise<{ entry: ListedEntry; field: ReuseField; dataStart: number } | undefined> {
+  ): Promise<{ entry: ListedEntry; field: ReuseField; extra: Buffer; dataStart: number } | undefined> {
     const nameBytes = Buffer.from(name, 'utf8');
     const entry = this.#reader.find(nameBytes);
     if (entry === undefined || entry.repeated || entry.method !== METHOD_DEFLATE || entry.flags !== flags) {
@@ -107,7 +112,8 @@ export class PreviousCorpus {
     }
     if (entry.compressedSize > MAX_COPIED_BYTES && flags === FLAGS_FILE) return undefined;
     try {
-      const field = decodeReuseField(await this.#reader.extraOf(entry));
+      const extra = await this.#reader.extraOf(entry);
+      const field = decodeReuseField(extra);
       if (field === undefined || (fingerprint !== undefined && !field.fingerprint.equals(fingerprint))) {
         return undefined;
       }
@@ -120,7 +126,7 @@ export class PreviousCorpus {
         local.crc === expected.crc &&
         local.compressedSize === expected.compressedSize &&
         local.size === expected.size;
-      return agrees ? { entry, field, dataStart: local.dataStart } : undefined;
+      return agrees ? { entry, field, extra, dataStart: local.dataStart } : undefined;
     } catch {
       return undefined; // a damaged header or directory
     }

@@ -101,7 +101,8 @@ export function encodeReuseField(field: ReuseField): Buffer {
 
 /**
  * The reuse field among an entry's extra fields, or undefined when there is none or it does not read
- * as one (a file from anywhere may hold anything here).
+ * as one (a file from anywhere may hold anything here). Its fingerprints are views of `extra`, which
+ * the caller must not change.
  */
 export function decodeReuseField(extra: Buffer): ReuseField | undefined {
   for (let at = 0; at + HEADER_BYTES <= extra.length;) {
@@ -118,8 +119,8 @@ export function decodeReuseField(extra: Buffer): ReuseField | undefined {
 function readField(data: Buffer): ReuseField | undefined {
   if (data.length < COMMON_BYTES || data.readUInt8(0) !== FIELD_VERSION) return undefined;
   let at = 1;
-  const fingerprint = Buffer.from(data.subarray(at, (at += FINGERPRINT_BYTES)));
-  const sha256 = Buffer.from(data.subarray(at, (at += SHA256_BYTES)));
+  const fingerprint = data.subarray(at, (at += FINGERPRINT_BYTES));
+  const sha256 = data.subarray(at, (at += SHA256_BYTES));
   const compressedCrc = data.readUInt32LE(at);
   const kind = data.readUInt8(at + 4);
   at += 5;
@@ -141,7 +142,7 @@ function readField(data: Buffer): ReuseField | undefined {
   const blocks: BlockRecord[] = [];
   for (let block = 0; block < count; block++) {
     const index = data.readUInt32LE(at);
-    const blockFingerprint = Buffer.from(data.subarray(at + 4, at + 4 + FINGERPRINT_BYTES));
+    const blockFingerprint = data.subarray(at + 4, at + 4 + FINGERPRINT_BYTES);
     at += 4 + FINGERPRINT_BYTES;
     blocks.push({
       index,
@@ -154,4 +155,19 @@ function readField(data: Buffer): ReuseField | undefined {
     at += 16;
   }
   return { ...common, blocks };
+}
+
+/**
+ * Whether `extra`, from which `field` (a video file's) was decoded, is that field alone, byte for byte
+ * as encodeReuseField(field) writes it: then a copy may write `extra` again instead of encoding it.
+ * decodeReuseField took the field at its start, of exactly this length, and its finite length in
+ * seconds reads back to the same bits; only the `timed` byte could have read as false from another value.
+ */
+export function isEncodingOf(extra: Buffer, field: ReuseField): boolean {
+  return (
+    field.facts !== undefined &&
+    extra.length === HEADER_BYTES + COMMON_BYTES + FACTS_BYTES &&
+    extra.readUInt16LE(0) === FIELD_ID &&
+    extra[extra.length - 1] === (field.facts.timed ? 1 : 0)
+  );
 }

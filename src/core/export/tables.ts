@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
 import { ITEM_STATUS } from '../../shared/vocabulary';
 import { PATH_LIST_SEPARATOR } from './naming';
 import { withoutControls } from './plain-text';
@@ -64,12 +63,23 @@ function idCell(value: string | null | undefined): string | undefined {
   return value === undefined || value === null ? undefined : identifierCell(value);
 }
 
+/** A cell that must be quoted (RFC 4180): it holds a comma, a quote, '\n' or a lone '\r'. */
+const NEEDS_QUOTES = /[",\n\r]/;
+
 /**
- * One CSV record with its '\n' ending. csv-stringify quotes commas, quotes and '\n' by itself, but
- * not a lone '\r', which readers take for the end of the record (RFC 4180 wants it quoted too).
+ * One CSV record with its '\n' ending: a cell with a comma, a quote or a line break is quoted, its
+ * quotes doubled, as csv-stringify writes them (with '\r' quoted too); written here by hand, since the
+ * tables hold a row per video and csv-stringify's per-call set-up cost more than the rows.
  */
 function csvRecord(values: readonly CsvValue[]): string {
-  return stringify([values.map((value) => value ?? '')], { record_delimiter: 'unix', quoted_match: /\r/ });
+  let record = '';
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    const cell = value === undefined ? '' : typeof value === 'number' ? String(value) : value;
+    if (i > 0) record += ',';
+    record += NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+  }
+  return `${record}\n`;
 }
 
 /** A free-text cell (a title, a channel's name, a message) neutralised; a missing value stays empty. */
@@ -130,7 +140,7 @@ export interface WrittenTranscript {
 
 /**
  * One row of index.csv. `language` (the one obtained), `segments`, `requested_language`, `word_count`,
- * `fetched_at` and `files` are empty unless ok; `position` (in its playlist or channel) and the
+ * `fetched_at` and `files` are empty unless ok; `position` (in its playlist or channel, as last read) and the
  * listing's columns are empty when unknown. `files` separates the paths with '|', which no path holds.
  * Status is ok, unavailable, failed, skipped, or pending in a corpus written before its job finished.
  * Free text (the title, the channel's name, the listing's wording of the date) is neutralised for
@@ -147,7 +157,7 @@ export function indexRow(video: ExportVideo, written: WrittenTranscript | undefi
     video.status,
     ok ? (video.segmentCount ?? 0) : undefined,
     identifierCell(video.source),
-    video.position,
+    video.currentPosition ?? video.position,
     textCell(ok ? channelTitleOf(video) : listing?.channelTitle),
     idCell(listing?.channelId),
     textCell(listing?.published),

@@ -19,8 +19,13 @@ export interface ExportVideo {
   videoId: string;
   /** May be '' when unknown. */
   title: string;
-  /** 1-based position in its playlist, channel or search results; absent for a video given by itself. */
+  /**
+   * 1-based position in its playlist, channel or search results when that list first numbered it;
+   * absent for a video given by itself. Its json file and records carry this one, which no sync changes.
+   */
   position?: number;
+  /** Its position in that list as last read (index.csv shows it); absent when it is `position`. */
+  currentPosition?: number;
   /** The source as the user typed it. */
   source: string;
   /**
@@ -191,9 +196,10 @@ export interface ExportInput {
   nameTemplate?: string;
   /**
    * Returns a FRESH iterator over all videos in export order each time it is called: the writer makes
-   * several passes so that memory stays flat.
+   * several passes so that memory stays flat. With `memberOf: false`, the pass needs no video's
+   * `memberOf`, which may then be left out or hold its own source only (a caller may read quicker).
    */
-  videos(): Iterable<ExportVideo>;
+  videos(options?: { memberOf?: boolean }): Iterable<ExportVideo>;
   /** Sources that could not be walked; each is a row of errors.csv. Default: none. */
   failedSources?: ExportSourceFailure[];
   /** A FRESH iterator over memberships.csv's rows, in corpus order, each time. Default: none. */

@@ -34,10 +34,14 @@ import { AtomicZipFile, COMPRESSION_LEVEL } from './zip-file';
  * The caller's videos, with a failure of its iterator marked as such (not a disk problem), and the
  * export stopped between two videos once `signal` aborts.
  */
-function* readVideos(input: ExportInput, signal: AbortSignal | undefined): Generator<ExportVideo> {
+function* readVideos(
+  input: ExportInput,
+  signal: AbortSignal | undefined,
+  options?: { memberOf: boolean },
+): Generator<ExportVideo> {
   let videos: Iterator<ExportVideo>;
   try {
-    videos = input.videos()[Symbol.iterator]();
+    videos = input.videos(options)[Symbol.iterator]();
   } catch (error) {
     throw new VideoReadError(error);
   }
@@ -152,7 +156,7 @@ export async function writeCorpus(
     await zip.add('datapackage.json', renderDataPackage(input, withChunks));
     const index = await zip.spool('index.csv', { listNow: true });
     // The pass that writes errors.csv reads no transcript; it also gathers the fingerprints of the blocks.
-    const planned = noting(readVideos(input, signal), (video) => {
+    const planned = noting(readVideos(input, signal, { memberOf: false }), (video) => {
       if (video.status !== ITEM_STATUS.ok) return;
       recordPlan.note(video);
       if (withChunks) chunkPlan.note(video);

@@ -178,7 +178,7 @@ export class AtomicZipFile {
         compressedSize: copied.compressedSize,
         offset: this.#partial.file.size,
         streamed,
-        extra: encodeReuseField(copied.field),
+        extra: copied.encodedField ?? encodeReuseField(copied.field),
       };
       checkEntrySize(entry);
       await this.#partial.file.append(localHeader(entry));

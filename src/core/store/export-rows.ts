@@ -20,6 +20,7 @@ interface StoredRow {
   item_title: string;
   status: ItemStatus;
   position: number;
+  list_position: number | null;
   attempts: number;
   http_status: number | null;
   code: string | null;
@@ -82,8 +83,13 @@ export interface ExportRow {
   /** The listing's title, else the transcript metadata's, else ''. */
   title: string;
   status: ItemStatus;
-  /** 1-based position in its source's listing (1 for a single video). */
+  /**
+   * 1-based position in its source's listing when that list first numbered it (1 for a single video):
+   * a sync that moves it down changes currentPosition only, so its record stays the same.
+   */
   position: number;
+  /** Its position in that listing as last read (a channel's sync moves it down); null for a single video. */
+  currentPosition: number | null;
   attempts: number;
   httpStatus: number | null;
   code: string | null;
@@ -105,19 +111,28 @@ export interface ExportRow {
 /** Rows read per query: small enough for flat memory, large enough to be quick. */
 const PAGE_SIZE = 256;
 
-/** A page of the job's rows by corpus number, with their source, membership and transcript. */
-const PAGE_SELECT = `SELECT i.id AS item_id, i.number, i.video_id, i.title AS item_title, i.status, i.position,
+/**
+ * A page of the job's rows by corpus number, with their source, membership and transcript; `memberOf`
+ * selects member_of: MEMBER_OF, the sources holding each video (a subquery per row), or NULL for a pass
+ * that needs none.
+ */
+const pageSelect = (
+  memberOf: string,
+) => `SELECT i.id AS item_id, i.number, i.video_id, i.title AS item_title, i.status, i.position,
+       m.position AS list_position,
        i.attempts, i.http_status, i.code, i.message, s.id AS source_id, s.position AS source_position,
        s.kind AS source_kind, s.input AS source_input, t.id AS transcript_id, t.language,
        t.requested_lang, t.title AS transcript_title, t.segment_count, t.fetched_at, i.channel_id,
        i.channel_title, i.published, i.duration_seconds, i.view_count, i.has_captions, m.listed_at,
-       (SELECT group_concat(ms.position) FROM memberships mm JOIN sources ms ON ms.id = mm.source_id
-         WHERE mm.item_id = i.id) AS member_of
+       ${memberOf}
      FROM items i
      JOIN sources s ON s.id = i.source_id
      LEFT JOIN memberships m ON m.item_id = i.id AND m.source_id = i.source_id
      LEFT JOIN transcripts t ON t.id = i.transcript_id
      WHERE i.job_id = ? AND i.number > ? ORDER BY i.number LIMIT ?`;
+/** The positions (in the job) of every source holding the row's video, comma-separated. */
+const MEMBER_OF = `(SELECT group_concat(ms.position) FROM memberships mm JOIN sources ms ON ms.id = mm.source_id
+         WHERE mm.item_id = i.id)`;
 
 /** A page of memberships.csv: every source of each video, by corpus number and then source. */
 const MEMBERSHIPS_SELECT = `SELECT i.number, i.video_id, s.position AS source_position, s.kind, s.input,
@@ -128,18 +143,19 @@ const MEMBERSHIPS_SELECT = `SELECT i.number, i.video_id, s.position AS source_po
      WHERE i.job_id = ? AND (i.number, s.position) > (?, ?)
      ORDER BY i.number, s.position LIMIT ?`;
 
-const MembershipRowSchema = z.object({
-  number: z.number().int(),
-  video_id: z.string(),
-  source_position: z.number().int(),
-  kind: z.enum(SOURCE_KINDS),
-  input: z.string(),
-  list_id: z.string(),
-  resolved_channel_id: z.string().nullable(),
-  list_title: z.string().nullable(),
-  position: z.number().int().nullable(),
-  listed_at: z.string().nullable(),
-});
+/** A row of MEMBERSHIPS_SELECT: columns SQLite types itself (a row per video and source: no schema parse). */
+interface StoredMembership {
+  number: number;
+  video_id: string;
+  source_position: number;
+  kind: SourceKindName;
+  input: string;
+  list_id: string;
+  resolved_channel_id: string | null;
+  list_title: string | null;
+  position: number | null;
+  listed_at: string | null;
+}
 
 /** One line of memberships.csv: a source that holds a video. */
 export interface MembershipRow {
@@ -156,14 +172,20 @@ export interface MembershipRow {
 }
 
 const statements = preparedFor((db) => ({
-  page: db.prepare<[number, number, number], StoredRow>(PAGE_SELECT),
-  memberships: db.prepare<[number, number, number, number], unknown>(MEMBERSHIPS_SELECT),
+  page: db.prepare<[number, number, number], StoredRow>(pageSelect(`${MEMBER_OF} AS member_of`)),
+  pageWithoutMemberOf: db.prepare<[number, number, number], StoredRow>(pageSelect('NULL AS member_of')),
+  memberships: db.prepare<[number, number, number, number], StoredMembership>(MEMBERSHIPS_SELECT),
   body: db.prepare<[number], unknown>('SELECT body FROM transcripts WHERE id = ?'),
   languages: db.prepare<[number], { language: string; n: number }>(
     `SELECT t.language, count(*) AS n FROM items i JOIN transcripts t ON t.id = i.transcript_id
      WHERE i.job_id = ? AND i.status = ${ITEM.ok} GROUP BY t.language ORDER BY n DESC, t.language`,
   ),
 }));
+
+export interface ExportRowsOptions {
+  /** false: each row's memberOf holds its own source only, and the rows come quicker. */
+  memberOf?: boolean;
+}
 
 /**
  * The job's videos in export order: by corpus number, the order in which the job first listed them,
@@ -172,10 +194,15 @@ const statements = preparedFor((db) => ({
  * connection could not write. Each page starts after the last number read (numbers start at 1;
  * positions, whatever a list said, bound nothing).
  */
-export function* exportRowsOf(db: Database, jobId: number): Generator<ExportRow, void, undefined> {
+export function* exportRowsOf(
+  db: Database,
+  jobId: number,
+  { memberOf = true }: ExportRowsOptions = {},
+): Generator<ExportRow, void, undefined> {
+  const page = memberOf ? statements(db).page : statements(db).pageWithoutMemberOf;
   let after = 0;
   for (;;) {
-    const rows = statements(db).page.all(jobId, after, PAGE_SIZE);
+    const rows = page.all(jobId, after, PAGE_SIZE);
     for (const raw of rows) {
       const row = toExportRow(db, checkedRow(raw));
       after = row.number;
@@ -191,7 +218,7 @@ export function* membershipRowsOf(db: Database, jobId: number): Generator<Member
   for (;;) {
     const rows = statements(db).memberships.all(jobId, after.number, after.sourcePosition, PAGE_SIZE);
     for (const raw of rows) {
-      const row = MembershipRowSchema.parse(raw);
+      const row = checkedMembership(raw);
       after = { number: row.number, sourcePosition: row.source_position };
       yield {
         videoId: row.video_id,
@@ -207,7 +234,13 @@ export function* membershipRowsOf(db: Database, jobId: number): Generator<Member
 }
 
 /** A playlist's ID, a channel's UC id (as resolved); a search or a single video is no list with an ID. */
-function listIdOf(row: z.output<typeof MembershipRowSchema>): string | null {
+function checkedMembership(row: StoredMembership): StoredMembership {
+  if (!SOURCE_KIND_SET.has(row.kind))
+    throw new Error(`video ${row.video_id} has a source kind this version does not know`);
+  return row;
+}
+
+function listIdOf(row: StoredMembership): string | null {
   if (row.kind === 'playlist') return row.list_id;
   if (row.kind === 'channel') return row.resolved_channel_id ?? row.list_id;
   return null;
@@ -230,6 +263,7 @@ function toExportRow(db: Database, row: StoredRow): ExportRow {
     title: row.item_title || row.transcript_title || '',
     status: row.status,
     position: row.position,
+    currentPosition: row.list_position,
     attempts: row.attempts,
     httpStatus: row.http_status,
     code: row.code,

@@ -100,7 +100,8 @@ const statements = preparedFor((db) => ({
        (SELECT coalesce(max(number), 0) + 1 FROM items WHERE job_id = :jobId))`,
   ),
   awaiting: db.prepare<[number], unknown>(
-    `SELECT i.id, i.position, i.title, i.published, i.duration_seconds, i.has_captions, m.listed_at
+    `SELECT i.id, coalesce(m.position, i.position) AS position, i.title, i.published, i.duration_seconds,
+       i.has_captions, m.listed_at
      FROM items i LEFT JOIN memberships m ON m.item_id = i.id AND m.source_id = i.source_id
      WHERE i.source_id = ? AND i.status = ${ITEM.skipped} AND i.code = ${CODE.awaitingListSize} ORDER BY i.id`,
   ),
@@ -109,9 +110,6 @@ const statements = preparedFor((db) => ({
      WHERE EXISTS (SELECT 1 FROM items i WHERE i.job_id = ? AND i.video_id = j.value)`,
   ),
   lastId: db.prepare<[number], { id: number | null }>('SELECT max(id) AS id FROM items WHERE job_id = ?'),
-  shift: db.prepare<[number, number, number]>(
-    'UPDATE items SET position = position + ? WHERE source_id = ? AND id < ?',
-  ),
   shiftMemberships: db.prepare<[number, number, number]>(
     'UPDATE memberships SET position = position + ? WHERE source_id = ? AND item_id < ?',
   ),
@@ -215,11 +213,12 @@ export function lastItemId(db: Database, jobId: number): number {
 }
 
 /**
- * Moves the source's items listed before `beforeItemId` down by `by` places: a channel lists its
- * newest videos first, so videos found by a sync push the others down.
+ * Moves the source's videos listed before `beforeItemId` down by `by` places in its memberships: a
+ * channel lists its newest videos first, so videos found by a sync push the others down. The items
+ * keep the position the list gave when it first numbered them, which their records carry: a sync
+ * changes no earlier video's record, so exporting again copies them (issue 20).
  */
 export function shiftPositions(db: Database, sourceId: number, beforeItemId: number, by: number): void {
-  statements(db).shift.run(by, sourceId, beforeItemId);
   statements(db).shiftMemberships.run(by, sourceId, beforeItemId);
 }
 

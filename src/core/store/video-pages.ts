@@ -61,8 +61,11 @@ const FILTERS = `${STATUS_FILTER}
 
 const statements = preparedFor((db) => ({
   page: db.prepare(
-    `SELECT i.id, i.number, i.position, i.video_id, i.title, t.title AS transcript_title, t.language, i.status,
-       s.input AS source_input, i.attempts, i.http_status, i.code, i.message
+    `SELECT i.id, i.number, i.video_id, i.title, t.title AS transcript_title, t.language, i.status,
+       s.input AS source_input, i.attempts, i.http_status, i.code, i.message,
+       -- Where its list puts it now: the item keeps the position its list first gave it (shiftPositions).
+       coalesce((SELECT m.position FROM memberships m WHERE m.item_id = i.id AND m.source_id = i.source_id),
+         i.position) AS position
      FROM items i
      JOIN sources s ON s.id = i.source_id
      LEFT JOIN transcripts t ON t.id = i.transcript_id

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { videoPage } from '../../../src/core/store/video-pages';
 import { describeChannel, describePlaylist } from '../../../src/simulator';
 import { startHarness, spec, type Harness } from './helpers';
 
@@ -31,13 +32,21 @@ describe('bringing a finished job up to date', () => {
     }
     const rows = [...h.engine.exportRows(job.id)];
     expect(rows).toHaveLength(34);
-    // By corpus number, which never changes: the first thirty keep 1-30 and the new ones follow, while
-    // their positions are the channel's order now (the four new ones first).
+    // By corpus number, which never changes: the first thirty keep 1-30 and the new ones follow. Their
+    // current positions are the channel's order now (the four new ones first), while each keeps the
+    // position the channel gave when it first listed it, which its records carry.
     const all = describeChannel(CHANNEL).videoIds();
     expect(rows.map((row) => row.number)).toEqual(Array.from({ length: 34 }, (_, i) => i + 1));
     expect(new Set(rows.slice(0, 30).map((row) => row.videoId))).toEqual(new Set(all));
+    expect(rows.slice(30).map((row) => row.currentPosition)).toEqual([1, 2, 3, 4]);
+    expect(rows.slice(0, 30).map((row) => row.currentPosition)).toEqual(
+      Array.from({ length: 30 }, (_, i) => i + 5),
+    );
     expect(rows.slice(30).map((row) => row.position)).toEqual([1, 2, 3, 4]);
-    expect(rows.slice(0, 30).map((row) => row.position)).toEqual(Array.from({ length: 30 }, (_, i) => i + 5));
+    expect(rows.slice(0, 30).map((row) => row.position)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    // The window's video table shows where the channel puts each video now.
+    const table = videoPage(h.db, job.id, { offset: 0, limit: 50, status: 'all', search: '', source: null });
+    expect(table.rows.map((row) => row.position)).toEqual(rows.map((row) => row.currentPosition));
     const history = h.engine.history(job.id);
     expect(history.syncs).toEqual([{ at: expect.any(String), newVideos: 4, credits: synced.credits }]);
     // The sync made version 2, which added exactly the four new videos.

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decodeReuseField, encodeReuseField, MAX_LISTED_BLOCKS } from '../../../src/core/export/reuse-field';
+import {
+  decodeReuseField,
+  encodeReuseField,
+  isEncodingOf,
+  MAX_LISTED_BLOCKS,
+} from '../../../src/core/export/reuse-field';
 import type { ReuseField } from '../../../src/core/export/reuse-field';
 
 const bytes = (length: number, value: number) => Buffer.alloc(length, value);
@@ -28,6 +33,24 @@ describe('the reuse field', () => {
         Object.fromEntries(Object.entries(field).filter(([, value]) => value !== undefined)),
       );
     }
+  });
+
+  it("is written again as it was only when that is the file's field byte for byte as encoded", () => {
+    for (const timed of [true, false]) {
+      const field = { ...FILE, facts: { ...FILE.facts!, timed } };
+      const extra = encodeReuseField(field);
+      expect(isEncodingOf(extra, decodeReuseField(extra)!)).toBe(true);
+      expect(encodeReuseField(decodeReuseField(extra)!).equals(extra)).toBe(true);
+    }
+    // A timed byte other than 0 or 1 reads as untimed; another field beside it would be lost.
+    const odd = encodeReuseField(FILE);
+    odd[odd.length - 1] = 2;
+    expect(isEncodingOf(odd, decodeReuseField(odd)!)).toBe(false);
+    const zip64 = Buffer.from([0x01, 0x00, 0x08, 0x00, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const both = Buffer.concat([zip64, encodeReuseField(FILE)]);
+    expect(isEncodingOf(both, decodeReuseField(both)!)).toBe(false);
+    const stream = encodeReuseField({ ...FILE, facts: undefined, blocks: [block(0)] });
+    expect(isEncodingOf(stream, decodeReuseField(stream)!)).toBe(false);
   });
 
   it('is found among other extra fields, and fits in a header with a ZIP64 field', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNKING } from '../../../src/core/export/chunks';
 import { renderTranscript } from '../../../src/core/export/formats';
-import { errorsCsv, indexRow, MAX_CSV_CELL_CHARS } from '../../../src/core/export/tables';
+import { stringify } from 'csv-stringify/sync';
+import { csvHeader, errorsCsv, indexRow, MAX_CSV_CELL_CHARS } from '../../../src/core/export/tables';
 import type { ExportVideo } from '../../../src/core/export/types';
 
 const rows = (lines: Iterable<string>): string[] => [...lines].slice(1);
@@ -107,6 +108,29 @@ describe('index.csv and errors.csv against CSV injection', () => {
     expect(indexRows([okVideo({ title: 'a\rb', segmentCount: 1 })])).toEqual([
       `dQw4w9WgXcQ,"a\rb",en,ok,1,s,${rest('dQw4w9WgXcQ')}`,
     ]);
+  });
+
+  it('writes each record byte for byte as csv-stringify wrote the tables of earlier versions', () => {
+    const cells = [
+      'plain',
+      '',
+      'a,b',
+      'say "hi"',
+      '"',
+      'l\nb',
+      'c\rr',
+      'x\r\ny',
+      ' spaced ',
+      "it's",
+      'é ✓',
+      '1.5',
+    ];
+    for (const [i, cell] of cells.entries()) {
+      const record = [cell, cells[(i + 1) % cells.length] ?? '', cell];
+      expect(csvHeader(record), JSON.stringify(record)).toBe(
+        stringify([record], { record_delimiter: 'unix', quoted_match: /\r/ }),
+      );
+    }
   });
 
   it('removes control characters but keeps tabs and line breaks, which quoting carries', () => {

@@ -4,7 +4,7 @@ import { builtinModules } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 
 const NODE = ['node:*', ...builtinModules];
-const CORE_PACKAGES = [...NODE, 'better-sqlite3', 'undici', 'p-queue', 'zod', 'csv-stringify/*'];
+const CORE_PACKAGES = [...NODE, 'better-sqlite3', 'undici', 'p-queue', 'zod'];
 
 /**
  * First match wins, so the narrower folders come first. `folders` are repository paths a file of

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { JobDetail, JobView, VideoRow } from '../../../../shared/contract';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ScreenHeading } from '../../components/ScreenHeading';
+import { useClamped } from '../../components/useClamped';
 import { formatCount, listStatusLabel, sourceKindLabel } from '../../lib/format';
 import { navigate, routeHref } from '../../routing';
 import { jobsStore, useJobs, useVideoPages, videoPagesStore } from '../../stores';
@@ -46,16 +47,26 @@ function JobSections({ job }: { job: JobView }) {
   const filter = useVideoPages((state) => state.filter);
   const search = useVideoPages((state) => state.search);
   const [shown, setShown] = useState<VideoRow | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The heading takes two lines at most: a longer title is shown whole below it.
+  const clamped = useClamped(heading, job.title);
   return (
     <>
       <p className="back-link">
         <a href={routeHref.jobs}>All jobs</a>
       </p>
       <div className="detail-title">
-        <ScreenHeading>{job.title}</ScreenHeading>
+        <ScreenHeading clampTitle={job.title} headingRef={heading}>
+          {job.title}
+        </ScreenHeading>
         <StatusBadge job={job} />
         <RenameJob job={job} />
       </div>
+      {clamped && (
+        <p className="full-title" aria-hidden="true">
+          {job.title}
+        </p>
+      )}
       <section className="card" aria-label="Progress">
         <JobProgress job={job} />
         {detail !== null && <SelectionLine filters={detail.filters} />}

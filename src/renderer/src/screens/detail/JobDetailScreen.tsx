@@ -5,7 +5,8 @@ import { ScreenHeading } from '../../components/ScreenHeading';
 import { useClamped } from '../../components/useClamped';
 import { formatCount, listStatusLabel, sourceKindLabel } from '../../lib/format';
 import { navigate, routeHref } from '../../routing';
-import { jobsStore, useJobs, useVideoPages, videoPagesStore } from '../../stores';
+import { jobsStore, readerStore, useJobs, useVideoPages, videoPagesStore } from '../../stores';
+import { TranscriptReader } from '../library/TranscriptReader';
 import { JobActions } from '../jobs/JobActions';
 import { JobProgress } from '../jobs/JobProgress';
 import { KeepCurrent } from '../jobs/KeepCurrent';
@@ -25,6 +26,8 @@ export function JobDetailScreen({ jobId }: { jobId: number }) {
   useEffect(() => {
     jobsStore.getState().select(jobId);
     videoPagesStore.getState().open(jobId);
+    // A transcript opened on another job's screen is not this job's.
+    if (readerStore.getState().open?.place === 'job') readerStore.getState().close();
   }, [jobId]);
 
   if (job === undefined) {
@@ -79,6 +82,7 @@ function JobSections({ job }: { job: JobView }) {
         <VideoFilters job={job} />
         <VideoTable key={`${filter}\n${search}`} onShow={setShown} />
         {shown !== null && <VideoDetails row={shown} onClose={() => setShown(null)} />}
+        <TranscriptReader place="job" />
       </section>
       <ErrorMessage error={problem} />
       {detail !== null && <Lists detail={detail} />}

@@ -15,7 +15,10 @@ export interface SearchFilters {
 }
 
 /** A search as sent: the words and the filters, which Export results and Export these videos reuse. */
-export type SearchRequest = Pick<CommandInput<'searchTranscripts'>, 'query' | 'jobId' | 'language' | 'channel'>;
+export type SearchRequest = Pick<
+  CommandInput<'searchTranscripts'>,
+  'query' | 'jobId' | 'language' | 'channel'
+>;
 
 function requestOf(query: string, { jobId, language, channel }: SearchFilters): SearchRequest {
   const given = (text: string) => (text.trim() === '' ? null : text.trim());

@@ -150,7 +150,9 @@ function SegmentList({ transcript, current }: { transcript: Transcript; current:
               style={{ transform: `translateY(${item.start}px)` }}
             >
               {timed && (
-                <span className="segment-time">{segment.start === null ? '' : formatClock(segment.start)}</span>
+                <span className="segment-time">
+                  {segment.start === null ? '' : formatClock(segment.start)}
+                </span>
               )}
               <span className="segment-text">{isHit ? <mark>{segment.text}</mark> : segment.text}</span>
             </div>

@@ -152,7 +152,7 @@ test('the reader shows the whole transcript at the hit, moves between hits and o
   await expect(reader.getByRole('link', { name: /^Open at / })).toHaveAccessibleName(
     new RegExp(`^Open at ${clock(at.seconds)}`),
   );
-  await expect(current.locator('.segment-time')).toHaveText(clock(at.seconds));
+  await expect(current.locator('.reader-segment-time')).toHaveText(clock(at.seconds));
   // The whole transcript is there: its segment count, as the simulator made it.
   await expect(reader).toContainText(`${video?.segments.length} segments`);
 

@@ -61,6 +61,7 @@ export function SearchForm() {
             autoComplete="off"
             spellCheck={false}
             placeholder="any"
+            maxLength={50}
             onChange={(event) => libraryStore.getState().setFilters({ language: event.target.value })}
           />
         </div>
@@ -72,6 +73,7 @@ export function SearchForm() {
             value={filters.channel}
             autoComplete="off"
             placeholder="any"
+            maxLength={200}
             onChange={(event) => libraryStore.getState().setFilters({ channel: event.target.value })}
           />
         </div>

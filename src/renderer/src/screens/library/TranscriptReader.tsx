@@ -146,15 +146,17 @@ function SegmentList({ transcript, current }: { transcript: Transcript; current:
               data-index={item.index}
               ref={virtualizer.measureElement}
               aria-current={isCurrent || undefined}
-              className={`segment${isHit ? ' segment-hit' : ''}${isCurrent ? ' segment-current' : ''}`}
+              className={`reader-segment${isHit ? ' reader-segment-hit' : ''}${isCurrent ? ' reader-segment-current' : ''}`}
               style={{ transform: `translateY(${item.start}px)` }}
             >
               {timed && (
-                <span className="segment-time">
+                <span className="reader-segment-time">
                   {segment.start === null ? '' : formatClock(segment.start)}
                 </span>
               )}
-              <span className="segment-text">{isHit ? <mark>{segment.text}</mark> : segment.text}</span>
+              <span className="reader-segment-text">
+                {isHit ? <mark>{segment.text}</mark> : segment.text}
+              </span>
             </div>
           );
         })}

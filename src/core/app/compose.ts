@@ -60,8 +60,11 @@ export interface AppOptions {
 export interface ScriptoriumApp {
   handlers: AppHandlers;
   on: Subscribe;
-  /** A ZIP written for download (exportJob without a destination), for browser mode to serve. */
-  download(exportId: string): { path: string; fileName: string } | undefined;
+  /**
+   * A file written for download (exportJob or exportSearchResults without a destination), for browser
+   * mode to serve; a ZIP unless `contentType` says otherwise.
+   */
+  download(exportId: string): { path: string; fileName: string; contentType?: string } | undefined;
   /** Stops taking jobs, lets a running one drain (it continues at the next start), closes the database. */
   close(): Promise<void>;
 }

@@ -60,7 +60,7 @@ function identifierCell(text: string): string {
 }
 
 /** An identifier cell; a missing value stays empty. */
-function idCell(value: string | null | undefined): string | undefined {
+export function idCell(value: string | null | undefined): string | undefined {
   return value === undefined || value === null ? undefined : identifierCell(value);
 }
 
@@ -68,12 +68,12 @@ function idCell(value: string | null | undefined): string | undefined {
  * One CSV record with its '\n' ending. csv-stringify quotes commas, quotes and '\n' by itself, but
  * not a lone '\r', which readers take for the end of the record (RFC 4180 wants it quoted too).
  */
-function csvRecord(values: readonly CsvValue[]): string {
+export function csvRecord(values: readonly CsvValue[]): string {
   return stringify([values.map((value) => value ?? '')], { record_delimiter: 'unix', quoted_match: /\r/ });
 }
 
 /** A free-text cell (a title, a channel's name, a message) neutralised; a missing value stays empty. */
-function textCell(value: string | null | undefined): string | undefined {
+export function textCell(value: string | null | undefined): string | undefined {
   return value === undefined || value === null ? undefined : neutralisedCell(value);
 }
 

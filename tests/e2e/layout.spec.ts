@@ -40,6 +40,9 @@ test('selecting a job moves nothing, at any width: the first click on a title or
   await goTo(page, 'Jobs');
 });
 
+// The browser global the function below uses in the page (this file is type-checked as Node code).
+declare function getComputedStyle(element: unknown): { lineHeight: string };
+
 /** The element's height in lines of its own text. */
 async function linesTall(element: Locator): Promise<number> {
   return element.evaluate((node) => {

@@ -107,13 +107,3 @@ export function sentence(text: string): string {
   const trimmed = capitalize(text.trim());
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
-
-/** A moment in a video: "03:05", or "1:02:03" from the first hour on (whole seconds, rounded down). */
-export function formatClock(seconds: number): string {
-  const whole = Math.max(0, Math.floor(seconds));
-  const pad = (value: number) => String(value).padStart(2, '0');
-  const hours = Math.floor(whole / 3600);
-  const minutes = Math.floor((whole % 3600) / 60);
-  const clock = `${pad(minutes)}:${pad(whole % 60)}`;
-  return hours > 0 ? `${hours}:${clock}` : clock;
-}

@@ -13,12 +13,3 @@ export function safeHttpsUrl(candidate: string | null | undefined): string | nul
 export function videoPageUrl(videoId: string): string {
   return `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`;
 }
-
-/** The video's page at a moment: its address with `t=<whole seconds>s`, https only, else null. */
-export function videoAtSecond(videoUrl: string, seconds: number): string | null {
-  const url = safeHttpsUrl(videoUrl);
-  if (url === null) return null;
-  const at = new URL(url);
-  at.searchParams.set('t', `${Math.max(0, Math.floor(seconds))}s`);
-  return at.href;
-}

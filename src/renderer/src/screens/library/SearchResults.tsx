@@ -1,5 +1,6 @@
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { formatClock, formatCount, plural } from '../../lib/format';
+import { clockTime } from '../../../../shared/video-links';
+import { formatCount, plural } from '../../lib/format';
 import { readerStore, useLibrary, useReader } from '../../stores';
 import type { SearchAnswer } from '../../stores/library';
 
@@ -86,7 +87,7 @@ function HitButton({ transcriptId, hit, query }: { transcriptId: number; hit: Hi
       aria-current={open || undefined}
       onClick={() => void readerStore.getState().show('library', transcriptId, query, hit.segment)}
     >
-      <span className="hit-time">{hit.start === null ? '' : formatClock(hit.start)}</span>
+      <span className="hit-time">{hit.start === null ? '' : clockTime(hit.start)}</span>
       <span className="hit-snippet">
         {hit.snippet.map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : part.text))}
       </span>

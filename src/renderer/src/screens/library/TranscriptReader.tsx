@@ -1,9 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ExternalLink } from '../../components/ExternalLink';
-import { formatClock, formatCount, plural } from '../../lib/format';
-import { videoAtSecond } from '../../lib/links';
+import { clockTime, videoUrlAt } from '../../../../shared/video-links';
+import { formatCount, plural } from '../../lib/format';
 import { readerStore, useReader } from '../../stores';
 import type { ReaderPlace, Transcript } from '../../stores/reader';
 
@@ -22,7 +22,6 @@ export function TranscriptReader({ place }: { place: ReaderPlace }) {
   const open = useReader((state) => state.open);
   const transcript = useReader((state) => state.transcript);
   const error = useReader((state) => state.error);
-  const titleId = useId();
   const section = useRef<HTMLElement>(null);
   const shownId = open?.place === place ? open.transcriptId : null;
   // Opened below a table or a list: brought into view, the focus staying where the user pressed.
@@ -34,7 +33,7 @@ export function TranscriptReader({ place }: { place: ReaderPlace }) {
   return (
     <section ref={section} className="card reader" role="region" aria-label="Transcript">
       <div className="reader-header">
-        <h2 id={titleId} className="clamp-2" title={title}>
+        <h2 className="clamp-2" title={title}>
           {title}
         </h2>
         <button type="button" onClick={() => readerStore.getState().close()}>
@@ -60,7 +59,7 @@ function ReaderBody({ transcript }: { transcript: Transcript }) {
   const { hits, segments } = transcript;
   const position = hits.indexOf(current);
   const start = segments[current]?.start ?? null;
-  const openAt = start === null ? null : videoAtSecond(transcript.url, start);
+  const openAt = videoUrlAt(transcript.videoId, start);
   const before = hits.some((hit) => hit < current);
   const after = hits.some((hit) => hit > current);
   return (
@@ -97,7 +96,7 @@ function ReaderBody({ transcript }: { transcript: Transcript }) {
         {start === null ? (
           <ExternalLink href={transcript.url}>Open the video</ExternalLink>
         ) : (
-          <ExternalLink href={openAt}>Open at {formatClock(start)}</ExternalLink>
+          <ExternalLink href={openAt}>Open at {clockTime(start)}</ExternalLink>
         )}
       </div>
       <SegmentList transcript={transcript} current={current} />
@@ -151,7 +150,7 @@ function SegmentList({ transcript, current }: { transcript: Transcript; current:
             >
               {timed && (
                 <span className="reader-segment-time">
-                  {segment.start === null ? '' : formatClock(segment.start)}
+                  {segment.start === null ? '' : clockTime(segment.start)}
                 </span>
               )}
               <span className="reader-segment-text">

@@ -130,7 +130,8 @@ test('the reader shows the whole transcript at the hit, moves between hits and o
   app: page,
 }) => {
   await fillLibrary(page);
-  await search(page, 'river');
+  const river = expectedCounts(saysRiver);
+  await expect(await search(page, 'river')).toHaveText(`${river.videos} videos, ${river.hits} hits in all.`);
   const firstGroup = page.getByRole('list', { name: 'Videos found' }).locator(':scope > li').first();
   const groupHits = firstGroup.locator('button.hit');
   const hitCount = await groupHits.count();
@@ -167,8 +168,10 @@ test('the reader shows the whole transcript at the hit, moves between hits and o
   await reader.getByRole('button', { name: 'Previous hit' }).click();
   await expect(reader.getByRole('status')).toHaveText(`Hit 1 of ${hitCount}`);
   expect((await openAt(reader)).seconds).toBeLessThan(at.seconds);
-  // At the first hit, Previous stays there.
-  await reader.getByRole('button', { name: 'Previous hit' }).click();
+  // At the first hit, there is no previous one: the button says so, and stays in the tab order.
+  await expect(reader.getByRole('button', { name: 'Previous hit' })).toHaveAttribute('aria-disabled', 'true');
+  await reader.getByRole('button', { name: 'Previous hit' }).focus();
+  await page.keyboard.press('Enter');
   await expect(reader.getByRole('status')).toHaveText(`Hit 1 of ${hitCount}`);
 
   // From the keyboard: the focus stays on Next hit as it moves.
@@ -183,7 +186,11 @@ test('Job detail opens the reader from a video with a transcript', async ({ app:
   await expectCompleted(page, title, 10);
   await jobCard(page, title).getByRole('link', { name: title }).click();
   const table = page.getByRole('table', { name: 'Videos' });
-  await table.getByRole('row').filter({ hasText: 'Fetched' }).first().click();
+  await table
+    .getByRole('row')
+    .filter({ has: page.locator('.badge-video-ok') })
+    .first()
+    .click();
   await page.getByRole('button', { name: 'Read the transcript' }).click();
   const reader = page.getByRole('region', { name: 'Transcript' });
   await expect(reader.getByRole('listitem').first()).toBeVisible();

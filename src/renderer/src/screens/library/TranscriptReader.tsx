@@ -2,6 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ExternalLink } from '../../components/ExternalLink';
+import { matchText, snippetOf } from '../../../../shared/search-match';
+import { parseSearchQuery, type SearchQuery } from '../../../../shared/search-query';
 import { clockTime, videoUrlAt } from '../../../../shared/video-links';
 import { formatCount, plural } from '../../lib/format';
 import { readerStore, useReader } from '../../stores';
@@ -23,11 +25,12 @@ export function TranscriptReader({ place }: { place: ReaderPlace }) {
   const transcript = useReader((state) => state.transcript);
   const error = useReader((state) => state.error);
   const section = useRef<HTMLElement>(null);
-  const shownId = open?.place === place ? open.transcriptId : null;
-  // Opened below a table or a list: brought into view, the focus staying where the user pressed.
+  const shown = open?.place === place ? transcript : null;
+  // Opened below a table or a list: brought whole into view once read, the focus staying where the
+  // user pressed, so that the hit it scrolls to is on screen.
   useEffect(() => {
-    if (shownId !== null) section.current?.scrollIntoView({ block: 'nearest' });
-  }, [shownId]);
+    if (shown !== null) section.current?.scrollIntoView({ block: 'nearest' });
+  }, [shown]);
   if (open === null || open.place !== place) return null;
   const title = transcript === null ? 'Transcript' : transcript.title || `Video ${transcript.videoId}`;
   return (
@@ -48,13 +51,13 @@ export function TranscriptReader({ place }: { place: ReaderPlace }) {
           </p>
         )
       ) : (
-        <ReaderBody transcript={transcript} />
+        <ReaderBody transcript={transcript} query={open.query} />
       )}
     </section>
   );
 }
 
-function ReaderBody({ transcript }: { transcript: Transcript }) {
+function ReaderBody({ transcript, query }: { transcript: Transcript; query: string | null }) {
   const current = useReader((state) => state.current);
   const { hits, segments } = transcript;
   const position = hits.indexOf(current);
@@ -99,15 +102,22 @@ function ReaderBody({ transcript }: { transcript: Transcript }) {
           <ExternalLink href={openAt}>Open at {clockTime(start)}</ExternalLink>
         )}
       </div>
-      <SegmentList transcript={transcript} current={current} />
+      <SegmentList transcript={transcript} query={query} current={current} />
     </>
   );
 }
 
-function SegmentList({ transcript, current }: { transcript: Transcript; current: number }) {
+interface SegmentListProps {
+  transcript: Transcript;
+  query: string | null;
+  current: number;
+}
+
+function SegmentList({ transcript, query, current }: SegmentListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const { segments, hits } = transcript;
   const hitSet = useMemo(() => new Set(hits), [hits]);
+  const parsed = useMemo(() => parsedQuery(query), [query]);
   const timed = segments.some((segment) => segment.start !== null);
 
   // The virtualizer keeps its own state outside React; the React Compiler must leave it alone.
@@ -154,12 +164,31 @@ function SegmentList({ transcript, current }: { transcript: Transcript; current:
                 </span>
               )}
               <span className="reader-segment-text">
-                {isHit ? <mark>{segment.text}</mark> : segment.text}
+                {isHit ? <MarkedText text={segment.text} query={parsed} /> : segment.text}
               </span>
             </div>
           );
         })}
       </div>
     </div>
+  );
+}
+
+function parsedQuery(query: string | null): SearchQuery | null {
+  if (query === null) return null;
+  const parsed = parseSearchQuery(query);
+  return parsed.ok ? parsed.query : null;
+}
+
+/** A hit's text with the words the query matched marked, as the search's snippets mark them. */
+function MarkedText({ text, query }: { text: string; query: SearchQuery | null }) {
+  const ranges = query === null ? null : matchText(query, text);
+  if (ranges === null || ranges.length === 0) return <mark>{text}</mark>;
+  return (
+    <>
+      {snippetOf(text, ranges).map((part, index) =>
+        part.match ? <mark key={index}>{part.text}</mark> : part.text,
+      )}
+    </>
   );
 }

@@ -85,17 +85,18 @@ const statements = preparedFor((db) => ({
 
 /** Indexes a transcript just stored; runs in the transaction that stores it. */
 export function indexTranscript(db: Database, transcriptId: number, segmentTexts: readonly string[]): void {
-  statements(db).index.run(transcriptId, segmentTexts.map(indexText).join('\n'));
+  statements(db).index.run(transcriptId, indexText(segmentTexts.join('\n')));
 }
 
 /**
- * The query in FTS5's syntax. Every term is a quoted string of tokens (letters, digits and marks
- * only, so no quote can occur inside), with * after it for a prefix: nothing the user typed is read
+ * The query in FTS5's syntax. Every term is a quoted string of its tokens as typed (letters, digits
+ * and marks only, so no quote can occur inside; the tokenizer folds them as it folded the index),
+ * with * after it for a prefix: nothing the user typed is read
  * as syntax. Exclusions are left to the segments' check (a hit is a segment), so that a video is
  * not dropped for an excluded word it says elsewhere.
  */
 export function matchExpression(query: SearchQuery): string {
-  const term = (t: SearchTerm) => `"${t.tokens.join(' ')}"${t.prefix ? '*' : ''}`;
+  const term = (t: SearchTerm) => `"${t.spelled.join(' ')}"${t.prefix ? '*' : ''}`;
   return query.groups.map((group) => `(${group.map(term).join(' OR ')})`).join(' AND ');
 }
 

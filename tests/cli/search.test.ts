@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator';
 import { runCli, startCliSetup } from '../support/cli';
@@ -131,5 +132,22 @@ describe('scriptorium search', () => {
     expect(nothing).toMatchObject({ code: 1, stdout: '0 hits in 0 videos.\n', stderr: '' });
     const bad = await runCli(['search', 'river', '--limit', '0'], env);
     expect(bad.code).toBe(2);
+  });
+
+  // Last: it takes the data folder back to the schema before the Library.
+  it('indexes the transcripts of a database from before the Library first, telling its progress', async () => {
+    const before = await searched(['river']);
+    const db = new BetterSqlite3(join(env.SCRIPTORIUM_DATA_DIR ?? '', 'scriptorium.db'));
+    const transcripts = db.prepare('SELECT count(*) FROM transcripts').pluck().get() as number;
+    db.exec('DROP TABLE transcript_index; DROP TABLE transcript_index_backfill; PRAGMA user_version = 6;');
+    db.close();
+    const run = await runCli(['search', 'river', '--json', '--limit', '1000'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `Indexing your stored transcripts for search (once, after the upgrade): ${transcripts} of ${transcripts}`,
+    );
+    expect(JSON.parse(run.stdout)).toEqual(before);
+    const again = await runCli(['search', 'river'], env);
+    expect(again.stderr).toBe('');
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { printable } from '../../core/app';
+import { printable, type IndexingProgress } from '../../core/app';
 import type { SearchResults } from '../../shared/contract';
 import type { SnippetPart } from '../../shared/search-match';
 import { clockTime } from '../../shared/video-links';
@@ -48,7 +48,9 @@ export function registerSearchCommand(program: Command): void {
         channel: flags.channel ?? null,
       };
       const limit = limitOf(flags.limit);
-      const found = await withApp(flags, async (api) => {
+      const found = await withApp({ ...flags, onIndexing: indexingReporter() }, async (api, app) => {
+        // The first search after the upgrade to the Library waits for the older transcripts.
+        await app.libraryIndexed;
         if (!flags.csv) return api.searchTranscripts({ ...search, limit });
         const folder = mkdtempSync(join(tmpdir(), 'scriptorium-search-'));
         try {
@@ -66,6 +68,19 @@ export function registerSearchCommand(program: Command): void {
       }
       if (hits === 0) process.exitCode = ExitCode.nothingFound;
     });
+}
+
+/** Progress of indexing an older database's transcripts, on stderr, every 5 % or so. */
+function indexingReporter(): (progress: IndexingProgress) => void {
+  let shown = -1;
+  return ({ done, total }) => {
+    const twentieth = Math.floor((done * 20) / total);
+    if (twentieth === shown) return;
+    shown = twentieth;
+    process.stderr.write(
+      `Indexing your stored transcripts for search (once, after the upgrade): ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}\n`,
+    );
+  };
 }
 
 function limitOf(text: string): number {

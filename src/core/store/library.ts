@@ -74,8 +74,8 @@ const statements = preparedFor((db) => ({
   backfillState: db.prepare<[], { done_through: number; until_id: number }>(
     'SELECT done_through, until_id FROM transcript_index_backfill WHERE id = 1',
   ),
-  backfillBatch: db.prepare<[number, number, number], { id: number; body: string; requested_lang: string }>(
-    `SELECT id, body, requested_lang FROM transcripts WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
+  backfillBatch: db.prepare<[number, number, number], { id: number }>(
+    `SELECT id FROM transcripts WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
   ),
   backfillCount: db.prepare<[number, number], { n: number }>(
     'SELECT count(*) AS n FROM transcripts WHERE id > ? AND id <= ?',
@@ -144,7 +144,7 @@ export function backfillRemaining(db: Database): number {
 export function backfillBatch(
   db: Database,
   size: number,
-  segmentTextsOf: (transcript: { id: number; body: string; requestedLang: string }) => readonly string[],
+  segmentTextsOf: (transcript: { id: number }) => readonly string[],
 ): number {
   const s = statements(db);
   return db
@@ -152,12 +152,7 @@ export function backfillBatch(
       // Read under the write lock: another process may have indexed this batch meanwhile.
       const { doneThrough, untilId } = backfillState(db);
       const rows = s.backfillBatch.all(doneThrough, untilId, size);
-      for (const row of rows)
-        indexTranscript(
-          db,
-          row.id,
-          segmentTextsOf({ id: row.id, body: row.body, requestedLang: row.requested_lang }),
-        );
+      for (const row of rows) indexTranscript(db, row.id, segmentTextsOf(row));
       const last = rows[rows.length - 1];
       if (last !== undefined) s.backfillMark.run(last.id);
       return rows.length;

@@ -139,7 +139,9 @@ describe('scriptorium search', () => {
     const before = await searched(['river']);
     const db = new BetterSqlite3(join(env.SCRIPTORIUM_DATA_DIR ?? '', 'scriptorium.db'));
     const transcripts = db.prepare('SELECT count(*) FROM transcripts').pluck().get() as number;
-    db.exec('DROP TABLE transcript_index; DROP TABLE transcript_index_backfill; PRAGMA user_version = 6;');
+    db.exec(
+      'DROP TABLE transcript_index; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
+    );
     db.close();
     const run = await runCli(['search', 'river', '--json', '--limit', '1000'], env);
     expect(run.code, run.stderr).toBe(0);

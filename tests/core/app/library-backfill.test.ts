@@ -51,7 +51,9 @@ beforeAll(async () => {
   await app.close();
   // As version 6 left it: the same transcripts, no index.
   const db = new BetterSqlite3(join(dataDir, DATABASE_FILE));
-  db.exec('DROP TABLE transcript_index; DROP TABLE transcript_index_backfill; PRAGMA user_version = 6;');
+  db.exec(
+    'DROP TABLE transcript_index; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
+  );
   db.close();
 });
 

@@ -1,5 +1,5 @@
 import type { SearchQuery, SearchTerm } from './search-query';
-import { textTokens, type TextToken } from './search-text';
+import { foldText, textTokens, type TextToken } from './search-text';
 
 /** A piece of a segment's text, and whether the query matched it. */
 export interface SnippetPart {
@@ -12,6 +12,7 @@ export interface SnippetPart {
  * the segment is not a hit: a hit holds a term of every group and no excluded term.
  */
 export function matchText(query: SearchQuery, text: string): Array<[number, number]> | null {
+  if (!mayMatch(query, text)) return null;
   const tokens = textTokens(text);
   if (query.excluded.some((term) => occurrences(term, tokens).length > 0)) return null;
   const ranges: Array<[number, number]> = [];
@@ -34,6 +35,17 @@ export function snippetOf(text: string, ranges: ReadonlyArray<[number, number]>)
   }
   if (at < text.length) parts.push({ text: text.slice(at), match: false });
   return parts;
+}
+
+const ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * A quick test that rules out most segments before they are cut into tokens: every group needs a
+ * term whose first token appears in the folded text. Never false for a segment that matches.
+ */
+function mayMatch(query: SearchQuery, text: string): boolean {
+  const folded = ASCII.test(text) ? text.toLowerCase() : foldText(text);
+  return query.groups.every((group) => group.some((term) => folded.includes(term.tokens[0] ?? '')));
 }
 
 function occurrences(term: SearchTerm, tokens: readonly TextToken[]): Array<[number, number]> {

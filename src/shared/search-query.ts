@@ -12,8 +12,10 @@ import { textTokens } from './search-text';
 export interface SearchTerm {
   /** As typed, for messages. */
   text: string;
-  /** Consecutive tokens a segment must hold. */
+  /** Consecutive tokens a segment must hold (folded). */
   tokens: string[];
+  /** The same tokens as typed, for the index, which folds them itself. */
+  spelled: string[];
   /** The last token may be the start of a longer one (prefix*, or one character without spaces). */
   prefix: boolean;
 }
@@ -152,6 +154,11 @@ function termItem(text: string, typed: string, star: boolean, excluded: boolean)
   return {
     kind: 'term',
     excluded,
-    term: { text: typed, tokens: kept.map((token) => token.token), prefix: star || single },
+    term: {
+      text: typed,
+      tokens: kept.map((token) => token.token),
+      spelled: kept.map((token) => token.spelled),
+      prefix: star || single,
+    },
   };
 }

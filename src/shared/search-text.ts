@@ -10,7 +10,10 @@
 
 /** One token and where it lies in the original text (UTF-16 offsets, `end` exclusive). */
 export interface TextToken {
+  /** Folded: lower case, without Latin diacritics. */
   token: string;
+  /** As written (NFC), for the index, which folds it the same way itself. */
+  spelled: string;
   start: number;
   end: number;
   /** Cut from a run without spaces (a pair or the run's last character). */
@@ -21,6 +24,7 @@ export interface TextToken {
 
 const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
 const UNSPACED_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆]+/gu;
+const HAS_UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆]/u;
 const COMBINING_DIACRITICS = /[\u0300-\u036f]/g;
 
 /** Lower case, Latin diacritics removed (é, ñ, ü, ç), other scripts' marks kept (が stays が). */
@@ -46,7 +50,9 @@ export function textTokens(text: string): TextToken[] {
 
 function pushWord(tokens: TextToken[], word: string, start: number): void {
   const token = foldText(word);
-  if (token !== '') tokens.push({ token, start, end: start + word.length, unspaced: false, runEnd: false });
+  const spelled = word.normalize('NFC');
+  if (token !== '')
+    tokens.push({ token, spelled, start, end: start + word.length, unspaced: false, runEnd: false });
 }
 
 function pushUnspaced(tokens: TextToken[], run: string, start: number): void {
@@ -58,6 +64,7 @@ function pushUnspaced(tokens: TextToken[], run: string, start: number): void {
     const token = foldText(first + second);
     tokens.push({
       token,
+      spelled: (first + second).normalize('NFC'),
       start: offset,
       end: offset + first.length + second.length,
       unspaced: true,
@@ -67,9 +74,19 @@ function pushUnspaced(tokens: TextToken[], run: string, start: number): void {
   }
 }
 
-/** What the index is given for one piece of text: its tokens, space-separated. */
+/**
+ * What the index is given for a transcript's text: the text itself, which FTS5's unicode61 tokenizer
+ * cuts into words and folds (case, Latin diacritics) as foldText does, with each run without spaces
+ * replaced by its pairs and last character. Text without such runs goes through untouched, so that
+ * indexing costs the fetch almost nothing in JavaScript (bench/RESULTS.md, "Library").
+ */
 export function indexText(text: string): string {
-  return textTokens(text)
-    .map((token) => token.token)
-    .join(' ');
+  const normal = text.normalize('NFC');
+  if (!HAS_UNSPACED.test(normal)) return normal;
+  return normal.replace(UNSPACED_RUN, (run) => ` ${unspacedTokens(run).join(' ')} `);
+}
+
+function unspacedTokens(run: string): string[] {
+  const characters = Array.from(run);
+  return characters.map((first, i) => first + (characters[i + 1] ?? ''));
 }

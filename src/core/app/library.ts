@@ -52,7 +52,7 @@ export function* libraryMatches(db: Database, search: LibrarySearch): Generator<
   for (const { id } of candidates) {
     const transcript = libraryTranscript(db, id);
     if (transcript === undefined) continue;
-    const { segments, channelTitle } = readBody(transcript);
+    const { segments, channelTitle } = readBodyQuickly(transcript);
     if (channel !== null && !foldText(channelTitle ?? '').includes(channel)) continue;
     const hits: LibraryHit[] = [];
     segments.forEach((segment, index) => {
@@ -122,6 +122,39 @@ function describe(transcript: LibraryTranscript, channelTitle: string | null) {
     language: transcript.language,
     url: videoUrl(transcript.videoId),
   };
+}
+
+/**
+ * The same as readBody for a body in the usual shape ({ transcript: [{ text, start, duration }] }),
+ * without checking it field by field: searching reads every matching transcript, and the stored body
+ * was checked when it was received.
+ */
+function readBodyQuickly(transcript: LibraryTranscript): {
+  segments: Segment[];
+  channelTitle: string | null;
+} {
+  const raw: unknown = JSON.parse(transcript.body);
+  const lines = isRecord(raw) ? raw['transcript'] : undefined;
+  if (!Array.isArray(lines) || !lines.every(isUsualSegment)) return readBody(transcript);
+  const metadata = isRecord(raw) ? raw['metadata'] : undefined;
+  const author = isRecord(metadata) ? metadata['author_name'] : undefined;
+  return {
+    segments: lines as Segment[],
+    channelTitle: transcript.channelTitle ?? (typeof author === 'string' && author !== '' ? author : null),
+  };
+}
+
+function isUsualSegment(line: unknown): boolean {
+  return (
+    isRecord(line) &&
+    typeof line['text'] === 'string' &&
+    (line['start'] === undefined || typeof line['start'] === 'number') &&
+    (line['duration'] === undefined || typeof line['duration'] === 'number')
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The stored body's segments, and the channel its metadata names when no list page did. */

@@ -74,8 +74,8 @@ const statements = preparedFor((db) => ({
   backfillState: db.prepare<[], { done_through: number; until_id: number }>(
     'SELECT done_through, until_id FROM transcript_index_backfill WHERE id = 1',
   ),
-  backfillBatch: db.prepare<[number, number, number], { id: number; body: string; requested_lang: string }>(
-    `SELECT id, body, requested_lang FROM transcripts WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
+  backfillBatch: db.prepare<[number, number, number], { id: number }>(
+    `SELECT id FROM transcripts WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
   ),
   backfillCount: db.prepare<[number, number], { n: number }>(
     'SELECT count(*) AS n FROM transcripts WHERE id > ? AND id <= ?',
@@ -85,17 +85,18 @@ const statements = preparedFor((db) => ({
 
 /** Indexes a transcript just stored; runs in the transaction that stores it. */
 export function indexTranscript(db: Database, transcriptId: number, segmentTexts: readonly string[]): void {
-  statements(db).index.run(transcriptId, segmentTexts.map(indexText).join('\n'));
+  statements(db).index.run(transcriptId, indexText(segmentTexts.join('\n')));
 }
 
 /**
- * The query in FTS5's syntax. Every term is a quoted string of tokens (letters, digits and marks
- * only, so no quote can occur inside), with * after it for a prefix: nothing the user typed is read
+ * The query in FTS5's syntax. Every term is a quoted string of its tokens as typed (letters, digits
+ * and marks only, so no quote can occur inside; the tokenizer folds them as it folded the index),
+ * with * after it for a prefix: nothing the user typed is read
  * as syntax. Exclusions are left to the segments' check (a hit is a segment), so that a video is
  * not dropped for an excluded word it says elsewhere.
  */
 export function matchExpression(query: SearchQuery): string {
-  const term = (t: SearchTerm) => `"${t.tokens.join(' ')}"${t.prefix ? '*' : ''}`;
+  const term = (t: SearchTerm) => `"${t.spelled.join(' ')}"${t.prefix ? '*' : ''}`;
   return query.groups.map((group) => `(${group.map(term).join(' OR ')})`).join(' AND ');
 }
 
@@ -143,7 +144,7 @@ export function backfillRemaining(db: Database): number {
 export function backfillBatch(
   db: Database,
   size: number,
-  segmentTextsOf: (transcript: { id: number; body: string; requestedLang: string }) => readonly string[],
+  segmentTextsOf: (transcript: { id: number }) => readonly string[],
 ): number {
   const s = statements(db);
   return db
@@ -151,12 +152,7 @@ export function backfillBatch(
       // Read under the write lock: another process may have indexed this batch meanwhile.
       const { doneThrough, untilId } = backfillState(db);
       const rows = s.backfillBatch.all(doneThrough, untilId, size);
-      for (const row of rows)
-        indexTranscript(
-          db,
-          row.id,
-          segmentTextsOf({ id: row.id, body: row.body, requestedLang: row.requested_lang }),
-        );
+      for (const row of rows) indexTranscript(db, row.id, segmentTextsOf(row));
       const last = rows[rows.length - 1];
       if (last !== undefined) s.backfillMark.run(last.id);
       return rows.length;

@@ -248,6 +248,7 @@ describe('exportSearchResults and createJobFromSearch', () => {
 
   it('makes a job of the matching videos from the cache: no request, no credit, exported as a ZIP', async () => {
     const requests = sim.admin.requests().length;
+    const charged = sim.admin.ledger().length;
     const credits = (await api.creditStatus({})).total;
     const found = await api.searchTranscripts({ query: 'river', jobId: englishJob, limit: 1000 });
     const { job, videos } = await api.createJobFromSearch({ query: 'river', jobId: englishJob });
@@ -256,6 +257,7 @@ describe('exportSearchResults and createJobFromSearch', () => {
     expect(job.counts).toMatchObject({ total: videos, ok: videos });
     expect(sim.admin.requests().length).toBe(requests);
     expect((await api.creditStatus({})).total).toBe(credits);
+    expect(sim.admin.ledger()).toHaveLength(charged);
 
     const path = join(dataDir, 'from-search.zip');
     await api.exportJob({ jobId: job.id, formats: ['txt'], destination: path });

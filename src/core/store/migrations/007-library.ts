@@ -20,6 +20,8 @@ CREATE TABLE transcript_index_backfill (
   -- ...of those the backfill must index (stored before this migration).
   until_id INTEGER NOT NULL
 );
+-- The Library names a transcript's video and channel from the items that hold it.
+CREATE INDEX items_by_transcript ON items (transcript_id) WHERE transcript_id IS NOT NULL;
 INSERT INTO transcript_index_backfill (id, done_through, until_id)
   SELECT 1, 0, coalesce(max(id), 0) FROM transcripts;
 `;

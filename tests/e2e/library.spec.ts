@@ -2,6 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describePlaylist } from '../../src/simulator';
+import { readZip } from '../support/cli';
 import { transcriptSegments, videoFacts } from '../../src/simulator/videos';
 import { expect, test } from './support/fixtures';
 import { expectCompleted, goTo, jobCard, startJob } from './support/screens';
@@ -240,13 +241,20 @@ test('Export results downloads the hits as CSV, and Export these videos makes a 
   );
   await goTo(page, 'Jobs');
   const card = jobCard(page, jobTitle);
-  const start = card.getByRole('button', { name: /^(Start|Resume)$/ });
-  if ((await start.count()) > 0) await start.click();
+  // Made from the cache, it is complete at once.
   await expectCompleted(page, jobTitle, river.videos);
   await card.getByRole('button', { name: 'Export', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Export ZIP' }).click();
-  await expect(dialog.getByRole('link', { name: /^Download .+\.zip$/ })).toBeVisible();
+  const zipLink = dialog.getByRole('link', { name: /^Download .+\.zip$/ });
+  const [zipDownload] = await Promise.all([page.waitForEvent('download'), zipLink.click()]);
+  const zipPath = join(dataDir, '..', zipDownload.suggestedFilename());
+  await zipDownload.saveAs(zipPath);
+  const zip = await readZip(zipPath);
+  expect(zip.manifest.complete).toBe(true);
+  expect(zip.transcripts.map((record) => record.video_id).sort()).toEqual(
+    [...new Set(rows.map(([videoId]) => videoId))].sort(),
+  );
   expect(sim.admin.ledger()).toHaveLength(charges);
   await expect(credits.locator('dt', { hasText: 'In total' }).locator('+ dd')).toHaveText(spent);
 });

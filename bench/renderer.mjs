@@ -7,8 +7,14 @@
 //   B. frame durations while the 100,000-row table is scrolled from top to bottom, a screenful a frame
 //   C. the renderer's JS heap after GC, sampled every second while a 20,000-video job runs to its end,
 //      with the Jobs screen or the job's detail open
+//   D. the Library (issue 21) over a library of BENCH_LIBRARY (default 20,000) transcripts: from the
+//      last keystroke of a word in "Search transcripts" to its first hit in the DOM (the 150 ms pause
+//      the screen waits for typing to stop included), a word found in about one segment in 500
+//      alternated with one found in a single video
+//   E. the reader: from the click on a hit to the hit's segment drawn in the reader, for a 3-hour
+//      transcript of 4,000 segments alternated with a 60-segment one
 // Run with `npm run bench:renderer` (it builds first). BENCH_REPEATS (default 3) sets the runs of
-// each figure, BENCH_ONLY (a comma list of A, B, C) narrows the run, BENCH_RUNNING (default 20000)
+// each figure, BENCH_ONLY (a comma list of A to E) narrows the run, BENCH_RUNNING (default 20000)
 // sets the size of figure C's job; CHROMIUM_PATH names the browser (default /usr/bin/chromium).
 // Every process talks only to 127.0.0.1 and is stopped at the end, also after an error.
 
@@ -20,6 +26,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'rolldown';
 import { cli, machine, record, root, startSimulator, wait } from './support.mjs';
 const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const only = process.env.BENCH_ONLY?.toUpperCase().split(',');
@@ -27,6 +34,14 @@ const wanted = (figure) => only === undefined || only.includes(figure);
 const LARGE = 100_000;
 const SMALL = 2_000;
 const RUNNING = Number(process.env.BENCH_RUNNING ?? 20_000);
+const LIBRARY = Number(process.env.BENCH_LIBRARY ?? 20_000);
+/** Words of the library: 5,000 of them, each in about one segment in 500 of the library. */
+const VOCABULARY = Array.from({ length: 5_000 }, (_, i) => `w${i.toString(36).padStart(3, 'a')}x`);
+const FREQUENT = VOCABULARY[1234];
+/** Found only in one short transcript, and in the 3-hour one: the words figures D and E look for. */
+const RARE = 'harbourlight';
+const LONG_WORD = 'lighthouse';
+
 /** The first data row of the Videos table (a row still loading has no position cell). */
 const FIRST_ROW_ELEMENT = '.vt-body [data-index="0"]';
 const FIRST_ROW = `${FIRST_ROW_ELEMENT} .vt-position`;
@@ -58,6 +73,7 @@ try {
   console.log(`machine: ${results.machine}; Chromium ${results.chromium}; ${repeats} runs a figure`);
   if (wanted('A') || wanted('B')) await withLargeJobs();
   if (wanted('C')) await memoryWhileRunning();
+  if (wanted('D') || wanted('E')) await withLibrary();
 } finally {
   await browser?.close();
   await sim.stop();
@@ -358,6 +374,245 @@ async function heapDuringJob(page, ui, view, source) {
     seconds: (samples.at(-1).at - samples[0].at) / 1000,
     samples: samples.map((entry) => ({ heap: entry.heap, nodes: entry.nodes })),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Library (figures D and E)
+
+/**
+ * A data folder whose database holds LIBRARY transcripts shaped as the simulator's (5-80 segments of
+ * 3-10 words), stored and indexed by the store's own storeTranscript (bundled from the sources for
+ * this run, as bench/library.mjs does), plus a 3-hour transcript of 4,000 segments.
+ */
+async function buildLibrary(dataDir) {
+  const bundleDir = join(root, 'bench', '.work', 'renderer-library');
+  mkdirSync(bundleDir, { recursive: true });
+  const entry = join(bundleDir, 'entry.ts');
+  writeFileSync(
+    entry,
+    [
+      `export { openDatabase, DATABASE_FILE } from '${root}src/core/store/index.ts';`,
+      `export { storeTranscript } from '${root}src/core/store/transcripts.ts';`,
+    ].join('\n'),
+  );
+  await build({
+    input: entry,
+    platform: 'node',
+    transform: { define: { __APP_VERSION__: JSON.stringify('bench') } },
+    external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+    output: { file: join(bundleDir, 'core.mjs'), format: 'esm' },
+    logLevel: 'silent',
+  });
+  const core = await import(join(bundleDir, 'core.mjs'));
+  mkdirSync(dataDir, { recursive: true });
+  const db = core.openDatabase(join(dataDir, core.DATABASE_FILE));
+  // mulberry32: integer arithmetic throughout (a multiplier past 2^53 would lose the low bits).
+  let seed = 21;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (min, max) => min + Math.floor(random() * (max - min + 1));
+  const store = (n, segments, seconds, wordAt) => {
+    const videoId = `r${n.toString(36).padStart(10, '0')}`;
+    const transcript = Array.from({ length: segments }, (_, i) => {
+      const words = Array.from({ length: int(3, 10) }, () => VOCABULARY[int(0, VOCABULARY.length - 1)]);
+      const extra = wordAt(i);
+      if (extra !== null) words.splice(1, 0, extra);
+      return {
+        text: words.join(' '),
+        start: Math.round(((i * seconds) / segments) * 100) / 100,
+        duration: 2.5,
+      };
+    });
+    const title = `Video ${n}`;
+    const metadata = { title, author_name: `Channel ${n % 400}` };
+    core.storeTranscript(db, {
+      videoId,
+      requestedLang: '',
+      includeTimestamp: true,
+      sendMetadata: true,
+      language: 'en',
+      title,
+      segmentCount: segments,
+      body: JSON.stringify({ video_id: videoId, language: 'en', transcript, metadata }),
+      fetchedAt: '2026-11-27T00:00:00.000Z',
+      segmentTexts: transcript.map((segment) => segment.text),
+    });
+  };
+  const fill = db.transaction((from, to) => {
+    for (let n = from; n < to; n++) store(n, int(5, 80), int(45, 2400), () => null);
+  });
+  for (let done = 0; done < LIBRARY; done += 1000) fill(done, Math.min(LIBRARY, done + 1000));
+  // The two transcripts the reader opens: 3 hours in 4,000 segments, the word in one in a hundred,
+  // and 60 segments with it in ten; each also says RARE once, so that figure D finds one video.
+  store(LIBRARY, 4_000, 3 * 3600, (i) => (i === 2_000 ? RARE : i % 100 === 50 ? LONG_WORD : null));
+  store(LIBRARY + 1, 60, 1800, (i) => (i === 30 ? RARE : i % 6 === 3 ? LONG_WORD : null));
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+
+async function withLibrary() {
+  const dataDir = join(tempDir(), 'data');
+  let started = performance.now();
+  await buildLibrary(dataDir);
+  console.log(`library of ${LIBRARY} transcripts and a 3-hour one built in ${seconds(started)} s`);
+  const ui = await startUi(dataDir);
+  const { context, page, errors } = await openApp(ui);
+  try {
+    if (wanted('D')) await firstResults(page, ui);
+    if (wanted('E')) await readerOpens(page);
+    if (errors.length > 0) throw new Error(`errors thrown in the page:\n${errors.join('\n')}`);
+  } finally {
+    await context.close();
+    await ui.stop();
+  }
+}
+
+/** The Library afresh: reloaded, so that the stores start empty. */
+async function showLibraryAfresh(page) {
+  await goTo(page, 'Jobs');
+  await page.reload();
+  await goTo(page, 'Library');
+}
+
+/** Figure D: from the last keystroke of a word to its first hit in the DOM, frequent and rare words. */
+async function firstResults(page, ui) {
+  const times = { frequent: [], rare: [] };
+  const commandTimes = { frequent: [], rare: [] };
+  const painted = { frequent: [], rare: [] };
+  for (let run = 0; run < repeats; run++) {
+    for (const [kind, word] of [
+      ['frequent', FREQUENT],
+      ['rare', RARE],
+    ]) {
+      await showLibraryAfresh(page);
+      const box = page.getByRole('searchbox', { name: 'Search transcripts' });
+      await box.focus();
+      await page.evaluate(watchFirstHit);
+      await page.keyboard.type(word);
+      const measured = await page.evaluate(() => window.benchFirstHit);
+      const summary = await page.locator('.library-count').textContent();
+      // The same search as a script sends it: what of the time is the app's, what the page's.
+      const asked = performance.now();
+      await ui.command('searchTranscripts', { query: word, limit: 100 });
+      const command = performance.now() - asked;
+      times[kind].push(measured.inDom);
+      painted[kind].push(measured.painted);
+      commandTimes[kind].push(command);
+      console.log(
+        `[D] ${kind} word, run ${run + 1}: first hit in the DOM ${measured.inDom.toFixed(1)} ms after the last keystroke, its frame done at ${measured.painted.toFixed(1)} ms (${summary}); the command alone over HTTP ${command.toFixed(1)} ms`,
+      );
+    }
+  }
+  for (const kind of ['frequent', 'rare']) {
+    record(
+      results,
+      'D',
+      `${LIBRARY} transcripts, ${kind} word: last keystroke to first hit in the DOM, ms`,
+      times[kind],
+      1,
+    );
+    record(
+      results,
+      'D',
+      `${LIBRARY} transcripts, ${kind} word: to the end of the frame that draws it, ms`,
+      painted[kind],
+      1,
+    );
+    record(
+      results,
+      'D',
+      `${LIBRARY} transcripts, ${kind} word: searchTranscripts alone over HTTP, ms`,
+      commandTimes[kind],
+      1,
+    );
+  }
+}
+
+/** In the page: times each input event; resolves when a hit is in the DOM after the last one. */
+function watchFirstHit() {
+  window.benchFirstHit = new Promise((resolve) => {
+    let typedAt = null;
+    document.addEventListener('input', () => (typedAt = performance.now()), { capture: true });
+    const observer = new MutationObserver(() => {
+      if (typedAt === null || document.querySelector('button.hit') === null) return;
+      const inDom = performance.now() - typedAt;
+      observer.disconnect();
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve({ inDom, painted: performance.now() - typedAt });
+        channel.port2.postMessage(null);
+      });
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+  });
+}
+
+/** Figure E: from the click on a hit to its segment drawn in the reader, 4,000 segments beside 60. */
+async function readerOpens(page) {
+  const sizes = { 4000: 'Video ' + LIBRARY, 60: 'Video ' + (LIBRARY + 1) };
+  const times = { 4000: [], 60: [] };
+  const painted = { 4000: [], 60: [] };
+  for (let run = 0; run < repeats; run++) {
+    for (const [segments, title] of Object.entries(sizes)) {
+      await showLibraryAfresh(page);
+      await page.getByRole('searchbox', { name: 'Search transcripts' }).fill(LONG_WORD);
+      const group = page
+        .locator('.result-group')
+        .filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+      // The hit in the middle of the group, so that the reader scrolls to it.
+      const hits = group.locator('button.hit');
+      await hits.first().waitFor();
+      const hit = hits.nth(Math.floor((await hits.count()) / 2));
+      await page.evaluate(watchReader);
+      await hit.click();
+      const measured = await page.evaluate(() => window.benchReader);
+      times[segments].push(measured.inDom);
+      painted[segments].push(measured.painted);
+      console.log(
+        `[E] ${segments} segments, run ${run + 1}: the hit's segment in the reader ${measured.inDom.toFixed(1)} ms after the click, its frame done at ${measured.painted.toFixed(1)} ms`,
+      );
+    }
+  }
+  for (const segments of Object.keys(sizes)) {
+    record(
+      results,
+      'E',
+      `${segments} segments: click on a hit to its segment in the reader, ms`,
+      times[segments],
+      1,
+    );
+    record(
+      results,
+      'E',
+      `${segments} segments: to the end of the frame that draws it, ms`,
+      painted[segments],
+      1,
+    );
+  }
+}
+
+/** In the page: the click's time, then the moment the reader draws its current segment. */
+function watchReader() {
+  window.benchReader = new Promise((resolve) => {
+    let clickedAt = null;
+    window.addEventListener('click', () => (clickedAt = performance.now()), { capture: true, once: true });
+    const drawn = () => document.querySelector('.reader-scroller [aria-current="true"]');
+    const observer = new MutationObserver(() => {
+      if (clickedAt === null || drawn() === null) return;
+      const inDom = performance.now() - clickedAt;
+      observer.disconnect();
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve({ inDom, painted: performance.now() - clickedAt });
+        channel.port2.postMessage(null);
+      });
+    });
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+  });
 }
 
 /** CPU seconds a process has used so far (user and system), from /proc. */

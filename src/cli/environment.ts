@@ -3,6 +3,7 @@ import {
   environmentKeyStore,
   localApi,
   openApp,
+  type AppOptions,
   type KeyStore,
   type ScriptoriumApp,
 } from '../core/app';
@@ -60,6 +61,8 @@ export interface CliAppOptions {
   baseUrl?: string;
   /** Default: TRANSCRIPT_API_KEY. */
   keys?: KeyStore;
+  /** Hears how far indexing an older database's transcripts for search has come (AppOptions). */
+  onIndexing?: AppOptions['onIndexing'];
 }
 
 /**
@@ -78,6 +81,7 @@ export async function withApp<T>(
     keys: options.keys ?? resolveKeyStore(serviceUrl),
     ...(serviceUrl !== undefined && { serviceUrl }),
     missingServiceUrlHint: 'pass --base-url URL or set TRANSCRIPT_API_BASE_URL, then run the command again.',
+    ...(options.onIndexing !== undefined && { onIndexing: options.onIndexing }),
   });
   try {
     return await use(localApi(app), app);

@@ -5,6 +5,8 @@ export const ExitCode = {
   exported: 0,
   /** Something that should not happen did (a bug); progress is saved. */
   internal: 1,
+  /** `search` only, as grep: nothing matched. */
+  nothingFound: 1,
   /** Bad arguments or sources, or no key set; nothing was sent. */
   badInput: 2,
   /** Paused: credits ran out (402) or the budget was reached; state saved, ZIP of what was bought written. */

@@ -7,6 +7,7 @@ import { registerExportCommand } from './commands/export';
 import { registerJobsCommand } from './commands/jobs';
 import { registerKeepCommand } from './commands/keep';
 import { registerPreviewCommand } from './commands/preview';
+import { registerSearchCommand } from './commands/search';
 import { registerSimCommand } from './commands/sim';
 import { registerSyncCommand } from './commands/sync';
 import { registerUiCommand } from './commands/ui';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerSimCommand(program);
   registerUiCommand(program);
   registerVerifyCommand(program);
+  registerSearchCommand(program);
   for (const command of program.commands) command.exitOverride(toContractExit);
   return program;
 }

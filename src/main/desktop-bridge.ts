@@ -36,17 +36,18 @@ export function bindDesktopBridge(
   const serve = (channel: string, work: (input: unknown) => Promise<unknown>) =>
     ipcMain.handle(channel, (_event, input) => answerOf(() => work(input)));
   serve(desktopChannel.chooseExportPath, async (suggestedName) => {
-    const name = zipFileName(suggestedName);
+    const { name, kind } = exportFileName(suggestedName);
     const choice = await services.showSaveDialog({
-      title: 'Export the corpus',
+      title: kind.title,
       defaultPath: join(services.downloadsFolder, name),
-      filters: [{ name: 'ZIP archive', extensions: ['zip'] }],
+      filters: [{ name: kind.filter, extensions: [kind.extension] }],
       properties: ['createDirectory', 'showOverwriteConfirmation'],
     });
     if (choice.canceled || !choice.filePath) return null;
     // Linux dialogs do not add the filter's extension themselves.
+    const dotted = `.${kind.extension}`;
     return destinations.allow(
-      extname(choice.filePath).toLowerCase() === '.zip' ? choice.filePath : `${choice.filePath}.zip`,
+      extname(choice.filePath).toLowerCase() === dotted ? choice.filePath : `${choice.filePath}${dotted}`,
     );
   });
   serve(desktopChannel.showInFolder, async (path) => services.showItemInFolder(absolutePath(path)));
@@ -72,8 +73,20 @@ async function answerOf(work: () => Promise<unknown>): Promise<Answer<unknown>> 
 // eslint-disable-next-line no-control-regex -- control characters are what is removed
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
-/** The suggested name as a plain file name ending in .zip: no folder, no control character. */
-function zipFileName(value: unknown): string {
+/** What can be exported: a job's corpus (a ZIP) or the hits of a Library search (a CSV table). */
+const EXPORT_KINDS = {
+  zip: { extension: 'zip', filter: 'ZIP archive', title: 'Export the corpus' },
+  csv: { extension: 'csv', filter: 'CSV table', title: 'Export the search results' },
+} as const;
+
+/**
+ * The suggested name as a plain file name (no folder, no control character) and what it is for: a
+ * name ending in .csv is the hits of a search, any other a corpus, ending in .zip.
+ */
+function exportFileName(value: unknown): {
+  name: string;
+  kind: (typeof EXPORT_KINDS)[keyof typeof EXPORT_KINDS];
+} {
   if (typeof value !== 'string' || value.length > 255) {
     throw new AppError('invalid_input', 'The suggested file name must be text of at most 255 characters.');
   }
@@ -82,8 +95,10 @@ function zipFileName(value: unknown): string {
     .replace(/[\\/<>:"|?*]/g, '_')
     .replace(CONTROL_CHARACTERS, '')
     .trim();
+  const kind = extname(name).toLowerCase() === '.csv' ? EXPORT_KINDS.csv : EXPORT_KINDS.zip;
   const stem = name === '' || name === '.' || name === '..' ? 'corpus' : name;
-  return extname(stem).toLowerCase() === '.zip' ? stem : `${stem}.zip`;
+  const dotted = `.${kind.extension}`;
+  return { name: extname(stem).toLowerCase() === dotted ? stem : `${stem}${dotted}`, kind };
 }
 
 function absolutePath(value: unknown): string {

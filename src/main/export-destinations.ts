@@ -38,8 +38,8 @@ export class ExportDestinations {
 }
 
 /**
- * The app's handlers, with exportJob writing only to a destination the save dialog returned for that
- * export, and setAutoExport keeping only such a destination (or clearing it). No destination for an
+ * The app's handlers, with exportJob and exportSearchResults writing only to a destination the save
+ * dialog returned for that export, and setAutoExport keeping only such a destination (or clearing it). No destination for an
  * export (a download, browser mode's way) is refused too: the desktop has none.
  */
 export function exportsOnlyWhereChosen(handlers: AppHandlers, destinations: ExportDestinations): AppHandlers {
@@ -53,6 +53,15 @@ export function exportsOnlyWhereChosen(handlers: AppHandlers, destinations: Expo
         );
       }
       return handlers.exportJob(input);
+    },
+    exportSearchResults: async (input) => {
+      if (input.destination === null || !destinations.take(input.destination)) {
+        throw new AppError(
+          'output_refused',
+          'Search results are written only where you chose in the save dialog: choose Export results again. Nothing was written.',
+        );
+      }
+      return handlers.exportSearchResults(input);
     },
     setAutoExport: async (input) => {
       if (input.destination !== null && !destinations.take(input.destination)) {

@@ -35,6 +35,10 @@ export const commandNames = [
   'removeKey',
   'testConnection',
   'checkService',
+  'searchTranscripts',
+  'readTranscript',
+  'exportSearchResults',
+  'createJobFromSearch',
 ] as const;
 
 export const eventNames = [

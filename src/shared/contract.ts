@@ -260,6 +260,8 @@ export const VideoRowSchema = z.object({
   httpStatus: z.number().int().nullable(),
   code: z.string().nullable(),
   message: z.string().nullable(),
+  /** The stored transcript the Library's reader opens; null until the video has one. */
+  transcriptId: z.number().int().nullable(),
 });
 
 export const VideoFilterSchema = z.enum(VIDEO_FILTERS);
@@ -351,6 +353,67 @@ const HttpUrlSchema = z
 // Commands and events
 
 const JobRef = z.object({ jobId: z.number().int().positive() });
+
+/**
+ * What the Library searches: a query in the language of src/shared/search-query.ts (its parser
+ * refuses what it cannot read, a query too long included, in plain words) and optional narrowing.
+ */
+const LibrarySearch = z.object({
+  query: z.string().max(20_000),
+  /** Only the videos of this job. */
+  jobId: z.number().int().positive().nullable().default(null),
+  /** Only transcripts in this language (as stored, e.g. "en", "pt-BR"). */
+  language: z.string().max(50).nullable().default(null),
+  /** Only videos whose channel's name holds this text (case ignored). */
+  channel: z.string().max(200).nullable().default(null),
+});
+
+export const SnippetPartSchema = z.object({ text: z.string(), match: z.boolean() });
+
+export const SearchHitSchema = z.object({
+  /** Index into the transcript's segments. */
+  segment: z.number().int(),
+  /** Seconds; null for a transcript without times. */
+  start: z.number().nullable(),
+  /** The video's address opening at the hit: url + &t=<whole seconds>s. */
+  url: z.string(),
+  snippet: z.array(SnippetPartSchema),
+});
+
+export const SearchGroupSchema = z.object({
+  transcriptId: z.number().int(),
+  videoId: z.string(),
+  title: z.string(),
+  channelTitle: z.string().nullable(),
+  language: z.string(),
+  /** https://www.youtube.com/watch?v=ID */
+  url: z.string(),
+  /** In time order. */
+  hits: z.array(SearchHitSchema),
+});
+
+export const SearchResultsSchema = z.object({
+  /** Videos that match, in all. */
+  videos: z.number().int(),
+  /** Hits (segments) that match, in all. */
+  hits: z.number().int(),
+  /** By their best hit's relevance; at most `limit` hits in all. */
+  groups: z.array(SearchGroupSchema),
+});
+
+export const TranscriptReadingSchema = z.object({
+  transcriptId: z.number().int(),
+  videoId: z.string(),
+  title: z.string(),
+  channelTitle: z.string().nullable(),
+  language: z.string(),
+  url: z.string(),
+  segments: z.array(
+    z.object({ start: z.number().nullable(), duration: z.number().nullable(), text: z.string() }),
+  ),
+  /** Indices of the segments the query matches; empty without a query. */
+  hits: z.array(z.number().int()),
+});
 
 export const commands = {
   /** Classifies each line; sends nothing. */
@@ -552,6 +615,44 @@ export const commands = {
    * fails with no_key or invalid_input, and the message saying what to set, when it could not.
    */
   checkService: { input: z.object({}), output: z.null() },
+  /**
+   * Searches every stored transcript (the Library). A query the parser refuses fails with
+   * invalid_input and its message. Sends nothing.
+   */
+  searchTranscripts: {
+    input: LibrarySearch.extend({ limit: z.number().int().min(1).max(1000).default(100) }),
+    output: SearchResultsSchema,
+  },
+  /** One stored transcript, whole, with the segments a query matches. */
+  readTranscript: {
+    input: z.object({
+      transcriptId: z.number().int().positive(),
+      query: z.string().max(20_000).nullable().default(null),
+    }),
+    output: TranscriptReadingSchema,
+  },
+  /**
+   * Writes every hit of a search as CSV (video_id,title,time,url,snippet) to `destination`, or, when it
+   * is null, to a file this process keeps for download (browser mode), as exportJob does.
+   */
+  exportSearchResults: {
+    input: LibrarySearch.extend({ destination: z.string().min(1).max(4096).nullable() }),
+    output: z.object({
+      exportId: z.string(),
+      fileName: z.string(),
+      path: z.string().nullable(),
+      bytes: z.number().int(),
+      hits: z.number().int(),
+    }),
+  },
+  /**
+   * A new job of the matching videos' stored transcripts (their language and flags), so that running
+   * it is answered from the cache and spends no credit. Sends nothing.
+   */
+  createJobFromSearch: {
+    input: LibrarySearch,
+    output: z.object({ job: JobViewSchema, videos: z.number().int() }),
+  },
 } as const satisfies { [N in CommandName]: { input: z.ZodType; output: z.ZodType } };
 
 export const events = {
@@ -641,6 +742,10 @@ export type JobView = z.infer<typeof JobViewSchema>;
 export type JobDetail = z.infer<typeof JobDetailSchema>;
 export type ListView = z.infer<typeof ListViewSchema>;
 export type VideoRow = z.infer<typeof VideoRowSchema>;
+export type SearchResults = z.infer<typeof SearchResultsSchema>;
+export type SearchGroup = z.infer<typeof SearchGroupSchema>;
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+export type TranscriptReading = z.infer<typeof TranscriptReadingSchema>;
 export type RunOutcomeView = z.infer<typeof RunOutcomeSchema>;
 export type CreditView = z.infer<typeof CreditViewSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -7,7 +7,10 @@ import type { Answer } from './contract';
  * ContractError, as a command's does.
  */
 export interface DesktopApi {
-  /** Asks where to save a ZIP, suggesting `suggestedName`; null when the user cancels. */
+  /**
+   * Asks where to save an export, suggesting `suggestedName`: a ZIP, or a CSV table for a name ending
+   * in .csv (the hits of a Library search); null when the user cancels.
+   */
   chooseExportPath(suggestedName: string): Promise<string | null>;
   /** Shows the file in the system's file manager. */
   showInFolder(path: string): Promise<void>;

@@ -18,6 +18,15 @@ export function downloadsOnly(handlers: AppHandlers): AppHandlers {
       }
       return handlers.exportJob(input);
     },
+    exportSearchResults: async (input) => {
+      if (input.destination !== null) {
+        throw new AppError(
+          'output_refused',
+          'In browser mode search results are offered as a download, not written to a path. Nothing was written.',
+        );
+      }
+      return handlers.exportSearchResults(input);
+    },
     setAutoExport: async (input) => {
       if (input.destination !== null) {
         throw new AppError(

@@ -153,7 +153,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     if (file === undefined) return refuse(response, 404, REFUSALS.noSuchExport);
     const { size } = await stat(file.path);
     response.writeHead(200, {
-      'content-type': 'application/zip',
+      'content-type': file.contentType ?? 'application/zip',
       'content-length': size,
       'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
       'cache-control': 'no-store',

@@ -76,6 +76,26 @@ test('every screen, in light and dark, has no serious or critical axe-core viola
   await page.getByRole('table', { name: 'Videos' }).getByRole('row').filter({ hasText: 'Failed' }).click();
   await expect(page.locator('.video-details')).toContainText('HTTP status500');
   await checkScreen(page, 'job-detail', 'both', page.getByRole('heading', { name: 'Videos' }));
+  // A fetched video's transcript, in the reader below the table.
+  await page
+    .getByRole('table', { name: 'Videos' })
+    .getByRole('row')
+    .filter({ has: page.locator('.badge-video-ok') })
+    .first()
+    .click();
+  await page.getByRole('button', { name: 'Read the transcript' }).click();
+  const reader = page.getByRole('region', { name: 'Transcript' });
+  await expect(reader.getByRole('listitem').first()).toBeVisible();
+  await checkScreen(page, 'job-detail-reader', 'none', reader);
+
+  // The Library before a search, then with a hit open in the reader (the README's screenshot).
+  await goTo(page, 'Library');
+  await checkScreen(page, 'library-empty', 'none');
+  await page.getByRole('searchbox', { name: 'Search transcripts' }).fill('motor');
+  await page.locator('button.hit').nth(2).click();
+  await expect(reader.locator('[aria-current="true"] mark')).toBeVisible();
+  // From the search down: the words, the hits and the reader with the current hit in view.
+  await checkScreen(page, 'library', 'both', page.getByRole('search'));
 
   // A job that runs out of credits: the alert, on the Jobs screen.
   const waiting = await startJob(page, ['@demo_channel_n40'], { 'Budget (credits)': '' });

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { expectCompleted, goTo, jobCard, startJob } from './support/screens';
 
@@ -38,4 +38,42 @@ test('selecting a job moves nothing, at any width: the first click on a title or
   await jobCard(page, plain).getByRole('link', { name: plain, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: plain })).toBeVisible();
   await goTo(page, 'Jobs');
+});
+
+// The browser global the function below uses in the page (this file is type-checked as Node code).
+declare function getComputedStyle(element: unknown): { lineHeight: string };
+
+/** The element's height in lines of its own text. */
+async function linesTall(element: Locator): Promise<number> {
+  return element.evaluate((node) => {
+    const lineHeight = parseFloat(getComputedStyle(node).lineHeight);
+    return node.getBoundingClientRect().height / lineHeight;
+  });
+}
+
+test('a 300-character title takes two lines on its card and its screen, and is shown whole on hover and in detail', async ({
+  app: page,
+}) => {
+  // The simulator names this playlist with 300 characters, and the job after it.
+  const title = await startJob(page, ['PLlongTitledList7_n2']);
+  expect(title).toHaveLength(300);
+  await expectCompleted(page, title, 2);
+
+  const heading = jobCard(page, title).getByRole('heading', { level: 2 });
+  expect(await linesTall(heading)).toBeLessThanOrEqual(2.05);
+  const link = heading.getByRole('link');
+  await expect(link).toHaveAttribute('title', title);
+  await expect(link).toHaveAccessibleName(title);
+  // The notice of the start names the job by its number, which the cut keeps in view.
+  const notice = page.getByRole('status').filter({ hasText: /^Started job \d+, “/ });
+  expect(await linesTall(notice.locator('p'))).toBeLessThanOrEqual(2.05);
+  await expect(notice.locator('p')).toHaveAttribute('title', `Started job 1, “${title}”.`);
+
+  await link.click();
+  const screenHeading = page.getByRole('heading', { level: 1 });
+  await expect(screenHeading).toHaveAccessibleName(title);
+  expect(await linesTall(screenHeading)).toBeLessThanOrEqual(2.05);
+  await expect(screenHeading).toHaveAttribute('title', title);
+  await expect(page.locator('.full-title')).toHaveText(title);
+  await expect(page.locator('.full-title')).toBeVisible();
 });

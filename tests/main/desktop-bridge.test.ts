@@ -73,6 +73,30 @@ describe('the desktop bridge', () => {
     ]);
   });
 
+  it('asks for a .csv, with a CSV filter, for the hits of a Library search', async () => {
+    const { ipcMain, ipcRenderer } = ipcPair();
+    const { services, calls } = fakeServices({ canceled: false, filePath: '/home/me/hits' });
+    const destinations = new ExportDestinations(process.platform);
+    bindDesktopBridge(ipcMain, services, destinations);
+    const desktop = desktopApi(createDesktopApi(ipcRenderer));
+
+    expect(await desktop.chooseExportPath('scriptorium-search-river.csv')).toBe('/home/me/hits.csv');
+    expect(calls).toEqual([
+      [
+        'showSaveDialog',
+        {
+          title: 'Export the search results',
+          defaultPath: join('/home/me/Downloads', 'scriptorium-search-river.csv'),
+          filters: [{ name: 'CSV table', extensions: ['csv'] }],
+          properties: ['createDirectory', 'showOverwriteConfirmation'],
+        },
+      ],
+    ]);
+    // The path the dialog returned is the one an export may then be written to, once.
+    expect(destinations.take('/home/me/hits.csv')).toBe(true);
+    expect(destinations.take('/home/me/hits.csv')).toBe(false);
+  });
+
   it('keeps the suggested name a plain file name, and answers null when the user cancels', async () => {
     const { ipcMain, ipcRenderer } = ipcPair();
     const { services, calls } = fakeServices({ canceled: true });

@@ -10,6 +10,7 @@ import { toAppError } from './errors';
 import { EventHub } from './events';
 import { createHandlers, exportsFolder, type AppContext, type AppHandlers } from './handlers';
 import { JobRunner } from './job-runner';
+import { backfillLibrary, type IndexingProgress } from './library-backfill';
 import type { KeyStore } from './keys';
 import { openSession } from './service';
 import { readSettings } from './settings';
@@ -52,6 +53,11 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** Default: console. */
   logger?: Logger;
+  /**
+   * Hears how far indexing the transcripts a database held before the Library existed has come
+   * (once, after the upgrade; a batch at a time while the app runs).
+   */
+  onIndexing?: (progress: IndexingProgress) => void;
   /** The better-sqlite3 addon to load (the desktop app's build for Electron); default: the package's own. */
   nativeBinding?: string;
 }
@@ -60,8 +66,16 @@ export interface AppOptions {
 export interface ScriptoriumApp {
   handlers: AppHandlers;
   on: Subscribe;
-  /** A ZIP written for download (exportJob without a destination), for browser mode to serve. */
-  download(exportId: string): { path: string; fileName: string } | undefined;
+  /**
+   * A file written for download (exportJob or exportSearchResults without a destination), for browser
+   * mode to serve; a ZIP unless `contentType` says otherwise.
+   */
+  download(exportId: string): { path: string; fileName: string; contentType?: string } | undefined;
+  /**
+   * Settles when every stored transcript is indexed for search, or the app closed first (the rest
+   * is indexed at the next start). At once but for the first start after the upgrade.
+   */
+  libraryIndexed: Promise<void>;
   /** Stops taking jobs, lets a running one drain (it continues at the next start), closes the database. */
   close(): Promise<void>;
 }
@@ -186,10 +200,17 @@ export function openApp(options: AppOptions): ScriptoriumApp {
     });
   }
 
+  const libraryIndexed = backfillLibrary(db, {
+    logger,
+    stopped: () => closing,
+    ...(options.onIndexing !== undefined && { onProgress: options.onIndexing }),
+  });
+
   return {
     handlers,
     on: (event, listener) => events.on(event, listener),
     download: (exportId) => ctx.downloads.get(exportId),
+    libraryIndexed,
     async close() {
       closing = true;
       watcher?.stop();

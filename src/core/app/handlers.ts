@@ -19,13 +19,16 @@ import { APP_NAME, APP_VERSION } from '../../shared/version';
 import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { isApiError, refusesTheKey, type Pacer, type TranscriptClient } from '../api';
 import type { Engine, JobSpec, JobSummary, RunOutcome, RunSettings } from '../engine';
-import { writeCorpus } from '../export';
+import { writeCorpus, writeSearchResults } from '../export';
 import type { Database } from '../store';
 import { videoPage } from '../store/video-pages';
 import { corpusInput } from './corpus';
 import { AppError } from './errors';
 import type { EventHub } from './events';
 import { syncAutomatically, type SyncResult } from './keep-current';
+import { libraryJobDraft, searchResultRows } from './library-export';
+import { readLibraryTranscript, searchLibrary } from './library';
+import { offlineClient } from './offline-client';
 import { assertSendableKey, keyStatusFor, type KeyStore } from './keys';
 import type { ServiceSession } from './service';
 import { readSettings, writeSettings } from './settings';
@@ -54,8 +57,8 @@ export interface AppContext {
   nextSyncAt(jobId: number): string | null;
   /** Settings' "Sync every (hours)" may have changed: the schedule measures its wait again. */
   rescheduleSyncs(): void;
-  /** Exports written for download (browser mode), by id. */
-  downloads: Map<string, { path: string; fileName: string }>;
+  /** Exports written for download (browser mode), by id; a ZIP unless `contentType` says otherwise. */
+  downloads: Map<string, { path: string; fileName: string; contentType?: string }>;
   /** Exports under way, by job, so that an interrupt can stop them. */
   exporting: Map<number, Set<AbortController>>;
 }
@@ -295,6 +298,36 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       } finally {
         running.delete(controller);
       }
+    },
+
+    searchTranscripts: async ({ limit, ...search }) => searchLibrary(ctx.db, search, limit ?? 100),
+
+    readTranscript: async ({ transcriptId, query }) =>
+      readLibraryTranscript(ctx.db, transcriptId, query ?? null),
+
+    exportSearchResults: async ({ destination, ...search }) => {
+      const rows = searchResultRows(ctx.db, search);
+      const exportId = randomUUID();
+      const fileName = 'search-results.csv';
+      let path = destination;
+      if (path === null) {
+        mkdirSync(exportsFolder(ctx.dataDir), { recursive: true });
+        path = join(exportsFolder(ctx.dataDir), `${exportId}.csv`);
+      }
+      const bytes = await writeSearchResults(rows, path);
+      if (destination === null)
+        ctx.downloads.set(exportId, { path, fileName, contentType: 'text/csv; charset=utf-8' });
+      return { exportId, fileName, path: destination === null ? null : path, bytes, hits: rows.length };
+    },
+
+    createJobFromSearch: async (search) => {
+      const { draft, videos } = libraryJobDraft(ctx.db, search, readSettings(ctx.db).defaults);
+      const { job } = jobFor(draft);
+      // Answered from the cache: a client that sends nothing, and the job's budget of 0.
+      await engine.run(job.id, { client: offlineClient() });
+      events.jobTouched(job.id);
+      events.videosTouched(job.id, videos);
+      return { job: view(job.id), videos };
     },
 
     creditStatus: async () => toCreditView(engine.creditStatus()),

@@ -255,6 +255,7 @@ function storeFetched(
         segmentCount: transcript.segments.length,
         body: response.text,
         fetchedAt: at,
+        segmentTexts: transcript.segments.map((segment) => segment.text),
       });
       finishItem(ctx.db, item.id, { status: ITEM_STATUS.ok, attempts, transcriptId, at });
       if (response.charged) {

@@ -24,3 +24,5 @@ export type {
   ExportSegment,
   ExportVideo,
 } from './types';
+export { writeSearchResults } from './search-results';
+export type { SearchResultRow } from './search-results';

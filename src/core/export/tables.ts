@@ -59,7 +59,7 @@ function identifierCell(text: string): string {
 }
 
 /** An identifier cell; a missing value stays empty. */
-function idCell(value: string | null | undefined): string | undefined {
+export function idCell(value: string | null | undefined): string | undefined {
   return value === undefined || value === null ? undefined : identifierCell(value);
 }
 
@@ -71,7 +71,7 @@ const NEEDS_QUOTES = /[",\n\r]/;
  * quotes doubled, as csv-stringify writes them (with '\r' quoted too); written here by hand, since the
  * tables hold a row per video and csv-stringify's per-call set-up cost more than the rows.
  */
-function csvRecord(values: readonly CsvValue[]): string {
+export function csvRecord(values: readonly CsvValue[]): string {
   let record = '';
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
@@ -83,7 +83,7 @@ function csvRecord(values: readonly CsvValue[]): string {
 }
 
 /** A free-text cell (a title, a channel's name, a message) neutralised; a missing value stays empty. */
-function textCell(value: string | null | undefined): string | undefined {
+export function textCell(value: string | null | undefined): string | undefined {
   return value === undefined || value === null ? undefined : neutralisedCell(value);
 }
 

@@ -21,6 +21,7 @@ const VideoRowSchema = z
     http_status: z.number().int().nullable(),
     code: z.string().nullable(),
     message: z.string().nullable(),
+    transcript_id: z.number().int().nullable(),
   })
   .transform((row) => ({
     itemId: row.id,
@@ -35,6 +36,7 @@ const VideoRowSchema = z
     httpStatus: row.http_status,
     code: row.code,
     message: row.message,
+    transcriptId: row.transcript_id,
   }));
 export type StoredVideoRow = z.output<typeof VideoRowSchema>;
 
@@ -62,7 +64,7 @@ const FILTERS = `${STATUS_FILTER}
 const statements = preparedFor((db) => ({
   page: db.prepare(
     `SELECT i.id, i.number, i.video_id, i.title, t.title AS transcript_title, t.language, i.status,
-       s.input AS source_input, i.attempts, i.http_status, i.code, i.message,
+       s.input AS source_input, i.attempts, i.http_status, i.code, i.message, i.transcript_id,
        -- Where its list puts it now: the item keeps the position its list first gave it (shiftPositions).
        coalesce((SELECT m.position FROM memberships m WHERE m.item_id = i.id AND m.source_id = i.source_id),
          i.position) AS position

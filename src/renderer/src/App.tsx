@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useRoute, type Route } from './routing';
 import { JobDetailScreen } from './screens/detail/JobDetailScreen';
 import { JobsScreen } from './screens/jobs/JobsScreen';
+import { LibraryScreen } from './screens/library/LibraryScreen';
 import { NewJobScreen } from './screens/new-job/NewJobScreen';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { CreditsAlert } from './shell/CreditsAlert';
@@ -16,6 +17,7 @@ import type { JobsState } from './stores/jobs';
 const TITLES: Readonly<Record<Route['screen'], string>> = {
   jobs: 'Jobs',
   new: 'New job',
+  library: 'Library',
   settings: 'Settings',
   detail: 'Job',
 };
@@ -81,6 +83,8 @@ function Screen({ route }: { route: Route }) {
       return <JobsScreen />;
     case 'new':
       return <NewJobScreen />;
+    case 'library':
+      return <LibraryScreen />;
     case 'settings':
       return <SettingsScreen />;
     case 'detail':

@@ -2,11 +2,16 @@ import { useSyncExternalStore } from 'react';
 
 /** The screens, addressed by the URL's hash so that a reload keeps the screen (#/jobs/12). */
 export type Route =
-  { screen: 'jobs' } | { screen: 'new' } | { screen: 'settings' } | { screen: 'detail'; jobId: number };
+  | { screen: 'jobs' }
+  | { screen: 'new' }
+  | { screen: 'library' }
+  | { screen: 'settings' }
+  | { screen: 'detail'; jobId: number };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '');
   if (path === '/new') return { screen: 'new' };
+  if (path === '/library') return { screen: 'library' };
   if (path === '/settings') return { screen: 'settings' };
   const detail = /^\/jobs\/(\d{1,9})$/.exec(path);
   if (detail) return { screen: 'detail', jobId: Number(detail[1]) };
@@ -16,6 +21,7 @@ export function parseRoute(hash: string): Route {
 export const routeHref = {
   jobs: '#/jobs',
   newJob: '#/new',
+  library: '#/library',
   settings: '#/settings',
   job: (jobId: number) => `#/jobs/${jobId}`,
 } as const;

@@ -439,6 +439,52 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     }
   });
 
+  it('searches the Library, reads a transcript, exports the hits and makes a job of them, sending nothing', async () => {
+    const { job } = await api.createJob({ draft: draft(['PLcontractLibrary_n20']), start: true });
+    await jobBecomes(job.id, (view) => view.status === 'completed');
+    const requests = sim.admin.requests().length;
+
+    const found = await api.searchTranscripts({ query: 'river' });
+    expect(found.hits).toBeGreaterThan(0);
+    const group = found.groups[0];
+    if (group === undefined) throw new Error('no match');
+    expect(group.hits[0]?.snippet.some((part) => part.match && part.text.toLowerCase() === 'river')).toBe(
+      true,
+    );
+    const { rows } = await api.listVideos({ jobId: job.id, offset: 0, limit: 50, status: 'all', search: '' });
+    expect(rows.map((row) => row.transcriptId)).toContain(group.transcriptId);
+
+    const reading = await api.readTranscript({ transcriptId: group.transcriptId, query: 'river' });
+    expect(reading.hits).toEqual(group.hits.map((hit) => hit.segment));
+    const refused = await failure(api.searchTranscripts({ query: '"river' }));
+    expect(refused).toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/quote is not closed/),
+    });
+
+    // Browser mode offers downloads only; the desktop writes where asked.
+    const toPath = face.server ? null : join(dataDir, 'hits.csv');
+    const exported = await api.exportSearchResults({ query: 'river', destination: toPath });
+    expect(exported).toMatchObject({ path: toPath, hits: found.hits });
+    const csv = readFileSync(exported.path ?? app.download(exported.exportId)!.path, 'utf8');
+    expect(csv.split('\n')[0]).toBe('video_id,title,time,url,snippet');
+    if (face.server) {
+      const response = await fetch(`${face.server.origin}/api/download/${exported.exportId}`, {
+        headers: { authorization: `Bearer ${face.server.token}` },
+      });
+      expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect(await response.text()).toBe(csv);
+      const written = await failure(
+        api.exportSearchResults({ query: 'river', destination: join(dataDir, 'x.csv') }),
+      );
+      expect(written.code).toBe('output_refused');
+    }
+
+    const made = await api.createJobFromSearch({ query: 'river', jobId: job.id });
+    expect(made).toMatchObject({ videos: found.videos, job: { status: 'completed', creditsSpent: 0 } });
+    expect(sim.admin.requests().length).toBe(requests);
+  });
+
   it('tells of a 402 with its meaning, and resumes after a top-up without buying anything twice', async () => {
     await stop();
     await start(100);

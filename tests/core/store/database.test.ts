@@ -50,6 +50,12 @@ describe('openDatabase', () => {
       'sources',
       'syncs',
       'transcript_claims',
+      'transcript_index',
+      'transcript_index_backfill',
+      'transcript_index_config',
+      'transcript_index_data',
+      'transcript_index_docsize',
+      'transcript_index_idx',
       'transcripts',
       'versions',
     ]);
@@ -77,13 +83,13 @@ describe('openDatabase', () => {
     const file = join(dir, 'scriptorium.db');
     const newer = new BetterSqlite3(file);
     newer.exec('CREATE TABLE future (x INTEGER); INSERT INTO future VALUES (1);');
-    newer.pragma('user_version = 7');
+    newer.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     newer.close();
     const before = readFileSync(file);
 
     expect(() => openDatabase(file)).toThrow(NewerSchemaError);
     expect(() => openDatabase(file)).toThrow(
-      `This database was written by a newer version of Scriptorium (schema 7; this version knows up to ${SCHEMA_VERSION}). ` +
+      `This database was written by a newer version of Scriptorium (schema ${SCHEMA_VERSION + 1}; this version knows up to ${SCHEMA_VERSION}). ` +
         'Update Scriptorium or use another --data-dir.',
     );
     expect(readFileSync(file).equals(before)).toBe(true);
@@ -103,7 +109,15 @@ describe('openDatabase', () => {
     insertItem(db, { jobId, sourceId, position: 1, videoId: 'dQw4w9WgXcQ', title: '', at, version: 1 });
     recordCredit(db, { jobId, endpoint: 'transcript', videoId: 'dQw4w9WgXcQ', sourceId, at });
     const key = { videoId: 'dQw4w9WgXcQ', requestedLang: '', includeTimestamp: true, sendMetadata: false };
-    storeTranscript(db, { ...key, language: 'en', title: null, segmentCount: 1, body: '{}', fetchedAt: at });
+    storeTranscript(db, {
+      ...key,
+      language: 'en',
+      title: null,
+      segmentCount: 1,
+      body: '{}',
+      fetchedAt: at,
+      segmentTexts: [],
+    });
 
     expect(deleteJobRow(db, jobId)).toBe(true);
     expect(itemCounts(db, jobId).total).toBe(0);

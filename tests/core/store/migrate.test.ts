@@ -130,7 +130,7 @@ describe('migration 006, keep current, on the data of an earlier version', () =>
 
     const db = openDatabase(file);
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(6);
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(jobById(db, 1)).toMatchObject({ status: 'completed', keepCurrent: false, autoExportPath: null });
       expect(keptJobs(db)).toEqual([]);
       expect(lastAutomaticSyncOf(db, 1)).toBeNull();

@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect } from './fixtures';
 
 /** Goes to a screen through the navigation, as a user would. */
-export async function goTo(page: Page, screen: 'Jobs' | 'New job' | 'Settings'): Promise<void> {
+export async function goTo(page: Page, screen: 'Jobs' | 'New job' | 'Library' | 'Settings'): Promise<void> {
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: screen, exact: true })

@@ -4,6 +4,7 @@ import { trustSchema } from './003-trust';
 import { researchSchema } from './004-research';
 import { citableCorporaSchema } from './005-citable-corpora';
 import { keepCurrentSchema } from './006-keep-current';
+import { librarySchema } from './007-library';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly string[] = [
   researchSchema,
   citableCorporaSchema,
   keepCurrentSchema,
+  librarySchema,
 ];

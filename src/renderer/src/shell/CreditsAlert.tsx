@@ -56,7 +56,10 @@ function WaitingJob({ job }: { job: JobView }) {
   return (
     <li>
       <p>
-        <strong>{job.title}</strong> (job {job.id}) stopped: {meaning} ({code}).
+        <strong className="clamp-2" title={job.title}>
+          {job.title}
+        </strong>{' '}
+        (job {job.id}) stopped: {meaning} ({code}).
       </p>
       <p>
         Once you have credits again, press Resume: the job continues where it stopped, and nothing already

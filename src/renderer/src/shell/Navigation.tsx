@@ -7,6 +7,7 @@ const LINKS = [
     current: (route: Route) => route.screen === 'jobs' || route.screen === 'detail',
   },
   { href: routeHref.newJob, label: 'New job', current: (route: Route) => route.screen === 'new' },
+  { href: routeHref.library, label: 'Library', current: (route: Route) => route.screen === 'library' },
   { href: routeHref.settings, label: 'Settings', current: (route: Route) => route.screen === 'settings' },
 ];
 

@@ -5,7 +5,9 @@ import { connect } from '../transport';
 import { createCreditsStore, type CreditsState } from './credits';
 import { createExportsStore, type ExportsState } from './exports';
 import { createJobsStore, type JobsState } from './jobs';
+import { createLibraryStore, type LibraryState } from './library';
 import { createNewJobStore, type NewJobState } from './new-job';
+import { createReaderStore, type ReaderState } from './reader';
 import { createSettingsStore, type SettingsState } from './settings';
 import { createSyncsStore, type SyncsState } from './syncs';
 import { createVideoPagesStore, type VideoPagesState } from './video-pages';
@@ -20,6 +22,8 @@ export const videoPagesStore = createVideoPagesStore(api);
 export const newJobStore = createNewJobStore(api);
 export const exportsStore = createExportsStore(api);
 export const syncsStore = createSyncsStore(api);
+export const libraryStore = createLibraryStore(api);
+export const readerStore = createReaderStore(api);
 
 export const useJobs = <T>(select: (state: JobsState) => T): T => useStore(jobsStore, select);
 export const useCredits = <T>(select: (state: CreditsState) => T): T => useStore(creditsStore, select);
@@ -29,6 +33,8 @@ export const useVideoPages = <T>(select: (state: VideoPagesState) => T): T =>
 export const useNewJob = <T>(select: (state: NewJobState) => T): T => useStore(newJobStore, select);
 export const useExports = <T>(select: (state: ExportsState) => T): T => useStore(exportsStore, select);
 export const useSyncs = <T>(select: (state: SyncsState) => T): T => useStore(syncsStore, select);
+export const useLibrary = <T>(select: (state: LibraryState) => T): T => useStore(libraryStore, select);
+export const useReader = <T>(select: (state: ReaderState) => T): T => useStore(readerStore, select);
 
 /**
  * Feeds the stores from the contract's events, then loads what they start from (subscribing first,

@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { JobDetail, JobView, VideoRow } from '../../../../shared/contract';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ScreenHeading } from '../../components/ScreenHeading';
+import { useClamped } from '../../components/useClamped';
 import { formatCount, listStatusLabel, sourceKindLabel } from '../../lib/format';
 import { navigate, routeHref } from '../../routing';
-import { jobsStore, useJobs, useVideoPages, videoPagesStore } from '../../stores';
+import { jobsStore, readerStore, useJobs, useVideoPages, videoPagesStore } from '../../stores';
+import { TranscriptReader } from '../library/TranscriptReader';
 import { JobActions } from '../jobs/JobActions';
 import { JobProgress } from '../jobs/JobProgress';
 import { KeepCurrent } from '../jobs/KeepCurrent';
@@ -24,6 +26,8 @@ export function JobDetailScreen({ jobId }: { jobId: number }) {
   useEffect(() => {
     jobsStore.getState().select(jobId);
     videoPagesStore.getState().open(jobId);
+    // A transcript opened on another job's screen is not this job's.
+    if (readerStore.getState().open?.place === 'job') readerStore.getState().close();
   }, [jobId]);
 
   if (job === undefined) {
@@ -46,16 +50,26 @@ function JobSections({ job }: { job: JobView }) {
   const filter = useVideoPages((state) => state.filter);
   const search = useVideoPages((state) => state.search);
   const [shown, setShown] = useState<VideoRow | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The heading takes two lines at most: a longer title is shown whole below it.
+  const clamped = useClamped(heading, job.title);
   return (
     <>
       <p className="back-link">
         <a href={routeHref.jobs}>All jobs</a>
       </p>
       <div className="detail-title">
-        <ScreenHeading>{job.title}</ScreenHeading>
+        <ScreenHeading clampTitle={job.title} headingRef={heading}>
+          {job.title}
+        </ScreenHeading>
         <StatusBadge job={job} />
         <RenameJob job={job} />
       </div>
+      {clamped && (
+        <p className="full-title" aria-hidden="true">
+          {job.title}
+        </p>
+      )}
       <section className="card" aria-label="Progress">
         <JobProgress job={job} />
         {detail !== null && <SelectionLine filters={detail.filters} />}
@@ -68,6 +82,7 @@ function JobSections({ job }: { job: JobView }) {
         <VideoFilters job={job} />
         <VideoTable key={`${filter}\n${search}`} onShow={setShown} />
         {shown !== null && <VideoDetails row={shown} onClose={() => setShown(null)} />}
+        <TranscriptReader place="job" />
       </section>
       <ErrorMessage error={problem} />
       {detail !== null && <Lists detail={detail} />}

@@ -4,6 +4,7 @@ import type { VideoRow } from '../../../../shared/contract';
 import { ExternalLink } from '../../components/ExternalLink';
 import { formatCount, plural, videoStatusLabel } from '../../lib/format';
 import { videoPageUrl } from '../../lib/links';
+import { readerStore } from '../../stores';
 import { videoReason } from './video-reason';
 
 /** One video's whole story: status, attempts, and for a failure the HTTP status, code and message. */
@@ -69,6 +70,14 @@ export function VideoDetails({ row, onClose }: { row: VideoRow; onClose(): void 
         )}
       </dl>
       <p className="dialog-actions">
+        {row.transcriptId !== null && (
+          <button
+            type="button"
+            onClick={() => void readerStore.getState().show('job', row.transcriptId ?? 0, null, null)}
+          >
+            Read the transcript
+          </button>
+        )}
         <ExternalLink href={videoPageUrl(row.videoId)}>Open the video</ExternalLink>
         <button type="button" onClick={onClose}>
           Close details

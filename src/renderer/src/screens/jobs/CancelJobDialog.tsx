@@ -17,7 +17,9 @@ export function CancelJobDialog({ job, cancelling, problem, onConfirm, onClose }
   const titleId = useId();
   return (
     <Dialog labelledBy={titleId} onClose={onClose}>
-      <h2 id={titleId}>Cancel “{job.title}”?</h2>
+      <h2 id={titleId} className="clamp-2" title={job.title}>
+        Cancel “{job.title}”?
+      </h2>
       <p>
         It stops for good: nothing more is bought, and it cannot be resumed. What it bought stays, and Export
         still writes it. To stop it for a while instead, choose Pause.

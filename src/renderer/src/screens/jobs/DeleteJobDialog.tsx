@@ -17,7 +17,9 @@ export function DeleteJobDialog({ job, deleting, problem, onConfirm, onClose }: 
   const titleId = useId();
   return (
     <Dialog labelledBy={titleId} onClose={onClose}>
-      <h2 id={titleId}>Delete “{job.title}”?</h2>
+      <h2 id={titleId} className="clamp-2" title={job.title}>
+        Delete “{job.title}”?
+      </h2>
       <p>
         The job and its list of videos leave this computer. Credits already spent stay spent, and the
         transcripts stay in the cache: running the same sources again does not buy them twice.

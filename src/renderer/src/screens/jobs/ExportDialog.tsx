@@ -67,7 +67,9 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
 
   return (
     <Dialog labelledBy={titleId} onClose={close}>
-      <h2 id={titleId}>Export “{job.title}”</h2>
+      <h2 id={titleId} className="clamp-2" title={job.title}>
+        Export “{job.title}”
+      </h2>
       {state === undefined || state.phase === 'failed' ? (
         <>
           <fieldset className="choices">

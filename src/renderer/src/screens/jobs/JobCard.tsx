@@ -29,8 +29,10 @@ export function JobCard({
       onFocus={select}
     >
       <header className="job-card-header">
-        <h2 id={titleId} className="job-title">
-          <a href={routeHref.job(jobId)}>{job.title}</a>
+        <h2 id={titleId} className="job-title clamp-2">
+          <a href={routeHref.job(jobId)} title={job.title}>
+            {job.title}
+          </a>
         </h2>
         <StatusBadge job={job} />
       </header>

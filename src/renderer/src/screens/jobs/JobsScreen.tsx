@@ -50,13 +50,15 @@ function StartedNotice() {
   const started = useNewJob((state) => state.lastStarted);
   const job = useJobs((state) => (started === null ? undefined : state.byId[started.jobId]));
   if (started === null) return null;
-  const name = job === undefined ? `Job ${started.jobId}` : `“${job.title}” (job ${started.jobId})`;
+  // The job's number first: a long title is cut at two lines, the number stays in view.
+  const name = job === undefined ? `job ${started.jobId}` : `job ${started.jobId}, “${job.title}”`;
+  const text = started.created
+    ? `Started ${name}.`
+    : `These sources and options match ${name}, which continues where it stopped: nothing already fetched is bought again.`;
   return (
     <div className="message message-info" role="status">
-      <p>
-        {started.created
-          ? `Started ${name}.`
-          : `These sources and options match ${name}, which continues where it stopped: nothing already fetched is bought again.`}
+      <p className="clamp-2" title={text}>
+        {text}
       </p>
       <button type="button" className="link-button" onClick={() => newJobStore.getState().dismissStarted()}>
         Dismiss

@@ -1,0 +1,367 @@
+// The Library (issue 21): `npm run bench:library`.
+//
+// 1. The index's shape, chosen by measurement on 10,000 simulator-like transcripts: CPU per
+//    transcript to index and index size, for unicode61 with pairs for unspaced runs (one row per
+//    transcript, contentless: the shipped one), the trigram tokenizer (same rows), and one row per
+//    segment (contentless unicode61).
+// 2. A 100,000-transcript library built directly in SQLite through the store's own storeTranscript
+//    (so indexed as a fetch indexes): segment counts as the simulator's (5-80), 3-10 words a segment
+//    from a Zipf-distributed vocabulary of 20,000 words, one transcript in ten in Japanese.
+// 3. Query p95 (searchTranscripts' whole work: candidates, totals, the first 100 hits) for a word, a
+//    phrase and a Japanese substring; the index's size against the database's.
+// 4. CPU per video that indexing adds to a fetch: a real 1,000-video fetch from the simulator with
+//    and without the index, alternated, 3 times each; and storing 1,000 of this benchmark's
+//    transcripts (a larger vocabulary than the simulator's 16 words a language) in groups of 16, as
+//    the result writer does, with and without indexing, alternated, 5 times each.
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'rolldown';
+import { machine, record, root, startSimulator } from './support.mjs';
+
+const LIBRARY = Number(process.env.LIBRARY_TRANSCRIPTS ?? 100_000);
+const QUERY_RUNS = 60;
+const ROUNDS = 5;
+
+const work = mkdtempSync(join(tmpdir(), 'scriptorium-bench-library-'));
+const results = { machine: machine(), date: new Date().toISOString(), load: loadavg(), figures: {} };
+console.log(
+  `Library benchmark on ${results.machine}, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+
+// The store, the Library and the engine, bundled from the sources for this run (inside the project,
+// so that the bundle finds the packages).
+const bundleDir = join(root, 'bench', '.work', 'library');
+mkdirSync(bundleDir, { recursive: true });
+const entry = join(bundleDir, 'entry.ts');
+writeFileSync(
+  entry,
+  [
+    `export { openDatabase } from '${root}src/core/store/index.ts';`,
+    `export { storeTranscript } from '${root}src/core/store/transcripts.ts';`,
+    `export { searchLibrary } from '${root}src/core/app/library.ts';`,
+    `export { indexText } from '${root}src/shared/search-text.ts';`,
+    `export { Engine } from '${root}src/core/engine/index.ts';`,
+    `export { createClient } from '${root}src/core/api/index.ts';`,
+    `export { parseSource } from '${root}src/shared/sources.ts';`,
+  ].join('\n'),
+);
+await build({
+  input: entry,
+  platform: 'node',
+  transform: { define: { __APP_VERSION__: JSON.stringify('bench') } },
+  external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+  output: { file: join(bundleDir, 'core.mjs'), format: 'esm' },
+  logLevel: 'silent',
+});
+const core = await import(join(bundleDir, 'core.mjs'));
+const { default: BetterSqlite3 } = await import('better-sqlite3');
+
+// ---------------------------------------------------------------------------------------------
+// Simulator-like transcripts
+
+let seed = 21;
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+};
+const int = (min, max) => min + Math.floor(random() * (max - min + 1));
+
+const SYLLABLES = 'ka ri to ne mo sa lu vi de pa or an el is um ber gon tri fal quo zen mar ty lo ch'.split(
+  ' ',
+);
+const english = Array.from({ length: 20_000 }, (_, i) => {
+  let word = '';
+  for (let n = 0, count = 2 + (i % 3); n < count; n++)
+    word += SYLLABLES[(i * 7 + n * 13 + n * i) % SYLLABLES.length];
+  return `${word}${i.toString(36)}`;
+});
+const KANA =
+  'あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん川光物語毎朝静学作私小今日質問答';
+const japanese = Array.from({ length: 3_000 }, (_, i) => {
+  let word = '';
+  for (let n = 0, count = 1 + (i % 4); n < count; n++)
+    word += KANA[(i * 31 + n * 17 + n * n * i) % KANA.length];
+  return word;
+});
+
+/** Zipf (s = 1) over `words`: the cumulative weights, searched by bisection. */
+function zipf(words) {
+  const cumulative = [];
+  let total = 0;
+  for (let rank = 1; rank <= words.length; rank++) cumulative.push((total += 1 / rank));
+  return () => {
+    const target = random() * total;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cumulative[middle] < target) low = middle + 1;
+      else high = middle;
+    }
+    return words[low];
+  };
+}
+const pickEnglish = zipf(english);
+const pickJapanese = zipf(japanese);
+
+function transcriptBody(videoId, isJapanese) {
+  const segments = int(5, 80);
+  const length = int(45, 2400);
+  const transcript = [];
+  for (let i = 0; i < segments; i++) {
+    const words = [];
+    for (let n = int(3, 10); n > 0; n--) words.push(isJapanese ? pickJapanese() : pickEnglish());
+    const text = isJapanese ? words.join('') : words.join(' ');
+    transcript.push({ text, start: Math.round(((i * length) / segments) * 100) / 100, duration: 3.2 });
+  }
+  const language = isJapanese ? 'ja' : 'en';
+  const metadata = { title: `Video ${videoId}`, author_name: `Channel ${videoId.length % 400}` };
+  return {
+    body: JSON.stringify({ video_id: videoId, language, transcript, metadata }),
+    transcript,
+    language,
+  };
+}
+
+const videoIdOf = (n) => `v${n.toString(36).padStart(10, '0')}`;
+let nextVideo = 0;
+function newTranscript() {
+  const videoId = videoIdOf(nextVideo++);
+  const { body, transcript, language } = transcriptBody(videoId, nextVideo % 10 === 0);
+  return {
+    videoId,
+    requestedLang: '',
+    includeTimestamp: true,
+    sendMetadata: true,
+    language,
+    title: `Video ${videoId}`,
+    segmentCount: transcript.length,
+    body,
+    fetchedAt: '2026-11-27T00:00:00.000Z',
+    segmentTexts: transcript.map((segment) => segment.text),
+  };
+}
+
+const cpuMs = (since) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+// ---------------------------------------------------------------------------------------------
+// 1. The index's shape
+
+console.log('\n1. Index shapes over 10,000 transcripts (CPU µs per transcript to index; index MiB)');
+const sample = Array.from({ length: 10_000 }, newTranscript);
+const SHAPES = {
+  'unicode61 + pairs, row per transcript (shipped)': {
+    table: `fts5(text, content='', tokenize="unicode61 remove_diacritics 2 categories 'L* N* Co M*'")`,
+    rows: (t, id) => [[id, core.indexText(t.segmentTexts.join('\n'))]],
+  },
+  'trigram, row per transcript': {
+    table: `fts5(text, content='', tokenize="trigram remove_diacritics 1")`,
+    rows: (t, id) => [[id, t.segmentTexts.join('\n')]],
+  },
+  'unicode61 + pairs, row per segment': {
+    table: `fts5(text, content='', tokenize="unicode61 remove_diacritics 2 categories 'L* N* Co M*'")`,
+    rows: (t, id) => t.segmentTexts.map((text, i) => [id * 128 + i, core.indexText(text)]),
+  },
+};
+const shapeRuns = Object.fromEntries(Object.keys(SHAPES).map((name) => [name, { cpu: [], size: [] }]));
+for (let round = 0; round < 3; round++) {
+  for (const [name, shape] of Object.entries(SHAPES)) {
+    const file = join(work, `shape-${round}.db`);
+    const db = new BetterSqlite3(file);
+    db.pragma('journal_mode = WAL');
+    db.exec(`CREATE VIRTUAL TABLE x USING ${shape.table}`);
+    const insert = db.prepare('INSERT INTO x (rowid, text) VALUES (?, ?)');
+    const group = db.transaction((batch, offset) => {
+      batch.forEach((t, i) => {
+        for (const [rowid, text] of shape.rows(t, offset + i + 1)) insert.run(rowid, text);
+      });
+    });
+    const before = process.cpuUsage();
+    for (let at = 0; at < sample.length; at += 16) group(sample.slice(at, at + 16), at);
+    shapeRuns[name].cpu.push((cpuMs(before) * 1000) / sample.length);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const pages = db.prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'x%'").get();
+    shapeRuns[name].size.push(pages.bytes / 2 ** 20);
+    db.close();
+    rmSync(file, { force: true });
+    rmSync(`${file}-wal`, { force: true });
+    rmSync(`${file}-shm`, { force: true });
+  }
+}
+for (const [name, runs] of Object.entries(shapeRuns)) {
+  console.log(`  ${name}`);
+  record(results, 'shapes', `${name}: CPU µs per transcript`, runs.cpu, 1);
+  record(results, 'shapes', `${name}: index MiB`, runs.size, 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. The library
+
+console.log(`\n2. Building a library of ${LIBRARY.toLocaleString('en-US')} transcripts`);
+const dbFile = join(work, 'scriptorium.db');
+const db = core.openDatabase(dbFile);
+db.exec(`INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at)
+         VALUES ('bench', 'completed', '{}', '[]', '[]', 't', 't');
+         INSERT INTO sources (job_id, position, kind, source_id, input) VALUES (1, 0, 'playlist', 'PLbench', 'PLbench');`);
+const item =
+  db.prepare(`INSERT INTO items (job_id, source_id, position, number, video_id, title, status, transcript_id,
+                           channel_title, updated_at) VALUES (1, 1, ?, ?, ?, ?, 'ok', ?, ?, 't')`);
+const fill = db.transaction((count) => {
+  for (let n = 0; n < count; n++) {
+    const t = newTranscript();
+    const id = core.storeTranscript(db, t);
+    item.run(nextVideo, nextVideo, t.videoId, t.title, id, `Channel ${nextVideo % 400}`);
+  }
+});
+const buildStart = Date.now();
+for (let done = 0; done < LIBRARY; done += 1000) fill(Math.min(1000, LIBRARY - done));
+console.log(`    built in ${((Date.now() - buildStart) / 1000).toFixed(0)} s`);
+db.pragma('wal_checkpoint(TRUNCATE)');
+
+// ---------------------------------------------------------------------------------------------
+// 3. Queries
+
+const count = (sql, ...args) =>
+  db
+    .prepare(sql)
+    .pluck()
+    .get(...args);
+const indexBytes = count("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'transcript_index%'");
+const databaseBytes = statSync(dbFile).size;
+console.log(
+  `\n3. Index ${(indexBytes / 2 ** 20).toFixed(1)} MiB of a ${(databaseBytes / 2 ** 20).toFixed(1)} MiB database (${((100 * indexBytes) / databaseBytes).toFixed(1)} %)`,
+);
+results.sizes = { indexBytes, databaseBytes };
+
+const QUERIES = {
+  [`word (${english[1999]}, Zipf rank 2,000)`]: english[1999],
+  [`phrase ("${english[49]} ${english[50]}", ranks 50 and 51)`]: `"${english[49]} ${english[50]}"`,
+  [`Japanese substring (${japanese[120].length > 1 ? japanese[120] : japanese[121]})`]:
+    japanese[120].length > 1 ? japanese[120] : japanese[121],
+  [`frequent word (${english[9]}, rank 10; beyond the target's case)`]: english[9],
+};
+for (const [label, query] of Object.entries(QUERIES)) {
+  const times = [];
+  let found;
+  for (let run = 0; run < QUERY_RUNS; run++) {
+    const start = performance.now();
+    found = core.searchLibrary(db, { query }, 100);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const p95 = times[Math.ceil(0.95 * times.length) - 1];
+  console.log(`  ${label}: ${found.videos} videos, ${found.hits} hits`);
+  record(results, 'queries', `${label}: p95 ms`, [p95], 1);
+  record(results, 'queries', `${label}: median ms`, [times[Math.floor(times.length / 2)]], 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. CPU per video indexing adds to a fetch
+
+console.log('\n4. Storing 1,000 transcripts in groups of 16, with and without indexing, alternated');
+const raw =
+  db.prepare(`INSERT INTO transcripts (video_id, requested_lang, include_timestamp, send_metadata, language,
+                          title, segment_count, body, fetched_at) VALUES (?, '', 1, 1, ?, ?, ?, ?, ?)`);
+const storeGroup = db.transaction((batch, indexed) => {
+  for (const t of batch) {
+    if (indexed) core.storeTranscript(db, t);
+    else raw.run(t.videoId, t.language, t.title, t.segmentCount, t.body, t.fetchedAt);
+  }
+});
+const storing = { with: [], without: [] };
+for (let round = 0; round < ROUNDS; round++) {
+  for (const indexed of round % 2 === 0 ? [true, false] : [false, true]) {
+    const batch = Array.from({ length: 1000 }, newTranscript);
+    const before = process.cpuUsage();
+    for (let at = 0; at < batch.length; at += 16) storeGroup.immediate(batch.slice(at, at + 16), indexed);
+    storing[indexed ? 'with' : 'without'].push(cpuMs(before));
+  }
+}
+record(
+  results,
+  'store',
+  'storing with indexing: CPU ms per video',
+  storing.with.map((ms) => ms / 1000),
+);
+record(
+  results,
+  'store',
+  'storing without: CPU ms per video',
+  storing.without.map((ms) => ms / 1000),
+);
+const added = storing.with.map((ms, i) => (ms - storing.without[i]) / 1000);
+record(results, 'store', 'indexing adds: CPU ms per video', added);
+db.close();
+
+console.log(
+  '\n   A real fetch (engine, 1,000 videos from the simulator, concurrency 16), with and without the index, alternated',
+);
+// Without: the same database but for the index, a view whose inserts do nothing, so that the fetch
+// runs the very same code and only FTS5's work is left out.
+const sim = await startSimulator();
+const fetchRuns = { with: [], without: [] };
+try {
+  const client = core.createClient({ baseUrl: sim.url, apiKey: sim.key, userAgent: 'Scriptorium/bench' });
+  const engines = {};
+  for (const indexed of [true, false]) {
+    const fetchDb = core.openDatabase(join(work, `fetch-${indexed}.db`));
+    if (!indexed)
+      fetchDb.exec(`DROP TABLE transcript_index;
+        CREATE VIEW transcript_index (rowid, text, transcript_index) AS SELECT NULL, NULL, NULL WHERE 0;
+        CREATE TRIGGER transcript_index_nothing INSTEAD OF INSERT ON transcript_index BEGIN SELECT 1; END;`);
+    engines[indexed] = new core.Engine({
+      db: fetchDb,
+      client,
+      clock: { now: Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
+    });
+  }
+  const job = (engine, list) =>
+    engine.findOrCreateJob({
+      sources: [core.parseSource(list).source],
+      skipped: [],
+      options: { langs: ['orig'], includeTimestamp: true, sendMetadata: true },
+    }).job.id;
+  for (const indexed of [true, false])
+    await engines[indexed].run(job(engines[indexed], `PLbenchLibraryWarmUp${indexed}_n1000`), {
+      concurrency: 16,
+    });
+  for (let round = 0; round < 3; round++) {
+    for (const indexed of round % 2 === 0 ? [true, false] : [false, true]) {
+      const engine = engines[indexed];
+      const before = process.cpuUsage();
+      const outcome = await engine.run(job(engine, `PLbenchLibraryFetch${round}${indexed}_n1000`), {
+        concurrency: 16,
+      });
+      if (outcome.status !== 'completed') throw new Error(`the fetch ended ${outcome.status}`);
+      fetchRuns[indexed ? 'with' : 'without'].push(cpuMs(before) / 1000);
+    }
+  }
+  await client.close();
+} finally {
+  await sim.stop();
+}
+record(results, 'fetch', 'a fetch with the index: CPU ms per video', fetchRuns.with);
+record(results, 'fetch', 'a fetch without: CPU ms per video', fetchRuns.without);
+const least = (values) => Math.min(...values);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const share = (a, b) => (100 * (a - b)) / b;
+console.log(
+  `    => the index adds ${share(least(fetchRuns.with), least(fetchRuns.without)).toFixed(1)} % (min against min) / ${share(median(fetchRuns.with), median(fetchRuns.without)).toFixed(1)} % (median against median) to a fetch's CPU per video`,
+);
+console.log(
+  `    => storing a Zipf-vocabulary transcript adds ${least(added).toFixed(3)} / ${median(added).toFixed(3)} ms (min / median): ${((100 * least(added)) / least(fetchRuns.without)).toFixed(1)} % / ${((100 * median(added)) / median(fetchRuns.without)).toFixed(1)} % of a fetch without the index`,
+);
+console.log(
+  `\nload after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ${cpus().length} cores`,
+);
+mkdirSync(join(root, 'bench', '.work'), { recursive: true });
+writeFileSync(join(root, 'bench', '.work', 'library.json'), `${JSON.stringify(results, null, 2)}\n`);
+rmSync(work, { recursive: true, force: true });

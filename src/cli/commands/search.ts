@@ -1,0 +1,120 @@
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Command } from 'commander';
+import { printable, type IndexingProgress } from '../../core/app';
+import type { SearchResults } from '../../shared/contract';
+import type { SnippetPart } from '../../shared/search-match';
+import { clockTime } from '../../shared/video-links';
+import { withApp } from '../environment';
+import { CliExit, ExitCode } from '../exit';
+import { ArgumentError, parseWholeNumber } from '../job-options';
+import { jobNumber } from '../job-number';
+
+interface SearchFlags {
+  job?: string;
+  lang?: string;
+  channel?: string;
+  limit: string;
+  json: boolean;
+  csv: boolean;
+  dataDir?: string;
+}
+
+/**
+ * `scriptorium search QUERY`: searches every stored transcript (the Library) and prints one line per
+ * hit, grouped by video, best video first, then how many matched in all. Nothing is sent. Exit 0
+ * with hits, 1 with none, 2 for a query it cannot read (docs/product.md, "Searching your transcripts").
+ */
+export function registerSearchCommand(program: Command): void {
+  program
+    .command('search')
+    .description('Search the transcripts you have bought: words, "phrases", prefix*, A OR B, -excluded.')
+    .argument('<query>', 'what to search for (quote it for the shell: \'"small engine" -river\')')
+    .option('--job <n>', 'only the videos of this job')
+    .option('--lang <code>', 'only transcripts in this language (en, pt-BR)')
+    .option('--channel <text>', "only videos whose channel's name holds this text")
+    .option('--limit <n>', 'hits to print, at most (1 to 1000)', '100')
+    .option('--json', "print the results as JSON (the contract's searchTranscripts answer)", false)
+    .option('--csv', 'print every hit as CSV: video_id,title,time,url,snippet', false)
+    .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)')
+    .action(async (query: string, flags: SearchFlags) => {
+      if (flags.json && flags.csv) throw new CliExit(ExitCode.badInput, 'Choose --json or --csv, not both.');
+      const search = {
+        query,
+        jobId: flags.job === undefined ? null : jobNumber(flags.job),
+        language: flags.lang ?? null,
+        channel: flags.channel ?? null,
+      };
+      const limit = limitOf(flags.limit);
+      const found = await withApp({ ...flags, onIndexing: indexingReporter() }, async (api, app) => {
+        // The first search after the upgrade to the Library waits for the older transcripts.
+        await app.libraryIndexed;
+        if (!flags.csv) return api.searchTranscripts({ ...search, limit });
+        const folder = mkdtempSync(join(tmpdir(), 'scriptorium-search-'));
+        try {
+          const path = join(folder, 'hits.csv');
+          const { hits } = await api.exportSearchResults({ ...search, destination: path });
+          await pipeline(createReadStream(path), process.stdout, { end: false });
+          return hits;
+        } finally {
+          rmSync(folder, { recursive: true, force: true });
+        }
+      });
+      const hits = typeof found === 'number' ? found : found.hits;
+      if (typeof found !== 'number') {
+        process.stdout.write(flags.json ? `${JSON.stringify(found, null, 2)}\n` : formatResults(found));
+      }
+      if (hits === 0) process.exitCode = ExitCode.nothingFound;
+    });
+}
+
+/** Progress of indexing an older database's transcripts, on stderr, every 5 % or so. */
+function indexingReporter(): (progress: IndexingProgress) => void {
+  let shown = -1;
+  return ({ done, total }) => {
+    const twentieth = Math.floor((done * 20) / total);
+    if (twentieth === shown) return;
+    shown = twentieth;
+    process.stderr.write(
+      `Indexing your stored transcripts for search (once, after the upgrade): ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}\n`,
+    );
+  };
+}
+
+function limitOf(text: string): number {
+  try {
+    return parseWholeNumber('limit', text, 1, 1000);
+  } catch (error) {
+    if (error instanceof ArgumentError) throw new CliExit(ExitCode.badInput, error.message);
+    throw error;
+  }
+}
+
+/** One line per hit (video id, time, title, snippet with [matches], link), then the totals. */
+export function formatResults(results: SearchResults): string {
+  let text = '';
+  let shown = 0;
+  for (const group of results.groups) {
+    for (const hit of group.hits) {
+      const time = hit.start === null ? '-' : clockTime(hit.start);
+      text += `${group.videoId}  ${time}  ${printable(group.title)}  ${marked(hit.snippet)}  ${hit.url}\n`;
+      shown++;
+    }
+  }
+  const videos = `${results.videos.toLocaleString('en-US')} video${results.videos === 1 ? '' : 's'}`;
+  const hits = `${results.hits.toLocaleString('en-US')} hit${results.hits === 1 ? '' : 's'}`;
+  const more = shown < results.hits ? `; the first ${shown} shown (--limit to see more)` : '';
+  return `${text}${hits} in ${videos}${more}.\n`;
+}
+
+/** The snippet on one line, each match in [brackets]. */
+function marked(snippet: readonly SnippetPart[]): string {
+  return snippet
+    .map((part) => {
+      const shown = printable(part.text.replace(/\s+/gu, ' '));
+      return part.match ? `[${shown}]` : shown;
+    })
+    .join('');
+}

@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import type { CommandOutput } from '../../../../shared/contract';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { describeError } from '../../lib/errors';
+import { formatBytes, plural } from '../../lib/format';
+import { navigate, routeHref } from '../../routing';
+import { libraryStore, useLibrary } from '../../stores';
+import { desktop } from '../../transport';
+
+/** The name the save dialog suggests for the hits: "scriptorium-search-river-light.csv". */
+function suggestedCsvName(query: string): string {
+  const words = query
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return `scriptorium-search${words ? `-${words}` : ''}.csv`;
+}
+
+/**
+ * What to do with the search shown: Export results (its hits as CSV: the desktop's save dialog, or a
+ * download in a browser) and Export these videos (a job of their transcripts, already paid for,
+ * which the user is then taken to, and exports like any job).
+ */
+export function LibraryActions() {
+  const answer = useLibrary((state) => state.answer);
+  const searching = useLibrary((state) => state.searching);
+  const resultsExport = useLibrary((state) => state.resultsExport);
+  const videosJob = useLibrary((state) => state.videosJob);
+  const [problem, setProblem] = useState<string | null>(null);
+  if (answer === null || answer.result.hits === 0 || searching) return null;
+  const os = desktop();
+
+  const exportResults = async () => {
+    setProblem(null);
+    let destination: string | null = null;
+    if (os !== undefined) {
+      try {
+        destination = await os.chooseExportPath(suggestedCsvName(answer.request.query));
+      } catch (error) {
+        setProblem(describeError(error).message);
+        return;
+      }
+      if (destination === null) return;
+    }
+    await libraryStore.getState().exportResults(destination);
+  };
+  const exportVideos = async () => {
+    setProblem(null);
+    const jobId = await libraryStore.getState().makeJob();
+    if (jobId !== null) navigate(routeHref.job(jobId));
+  };
+
+  return (
+    <div className="library-actions">
+      <div className="button-row">
+        <button
+          type="button"
+          aria-disabled={resultsExport?.phase === 'writing' || undefined}
+          onClick={() => void exportResults()}
+        >
+          Export results
+        </button>
+        <button
+          type="button"
+          aria-disabled={videosJob?.phase === 'making' || undefined}
+          onClick={() => void exportVideos()}
+        >
+          Export these videos
+        </button>
+      </div>
+      <p className="help">
+        Export results writes every hit as a CSV table (video, title, time, link, text). Export these videos
+        makes a job of the {plural(answer.result.videos, 'video')} found, from the transcripts already on this
+        computer: running and exporting it spends no credit.
+      </p>
+      <ErrorMessage error={problem} />
+      {resultsExport?.phase === 'writing' && <p role="status">Writing the CSV…</p>}
+      {resultsExport?.phase === 'failed' && <ErrorMessage error={resultsExport.error} />}
+      {resultsExport?.phase === 'done' && <ExportDone result={resultsExport.result} />}
+      {videosJob?.phase === 'making' && <p role="status">Making the job…</p>}
+      {videosJob?.phase === 'failed' && <ErrorMessage error={videosJob.error} />}
+    </div>
+  );
+}
+
+function ExportDone({ result }: { result: CommandOutput<'exportSearchResults'> }) {
+  const os = desktop();
+  return (
+    <div className="message message-success">
+      <p role="status">
+        {result.path === null
+          ? `The CSV of ${plural(result.hits, 'hit')} is ready (${formatBytes(result.bytes)}).`
+          : `Saved ${result.fileName}: ${plural(result.hits, 'hit')} (${formatBytes(result.bytes)}).`}
+      </p>
+      {result.path === null ? (
+        <a className="button" href={`api/download/${result.exportId}`} download={result.fileName}>
+          Download {result.fileName}
+        </a>
+      ) : (
+        os !== undefined && (
+          <button type="button" onClick={() => void os.showInFolder(result.path ?? '')}>
+            Show in folder
+          </button>
+        )
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+import { createStore } from 'zustand';
+import type { CommandInput, CommandOutput, ScriptoriumApi } from '../../../shared/contract';
+import { describeError, type ShownError } from '../lib/errors';
+
+/** How long typing must pause before the library is searched: short enough to feel immediate. */
+export const SEARCH_DELAY_MS = 150;
+
+export type SearchAnswer = CommandOutput<'searchTranscripts'>;
+
+/** What narrows a search besides its words, as typed (an empty language or channel: any). */
+export interface SearchFilters {
+  jobId: number | null;
+  language: string;
+  channel: string;
+}
+
+/** A search as sent: the words and the filters, which Export results and Export these videos reuse. */
+export type SearchRequest = Pick<
+  CommandInput<'searchTranscripts'>,
+  'query' | 'jobId' | 'language' | 'channel'
+>;
+
+function requestOf(query: string, { jobId, language, channel }: SearchFilters): SearchRequest {
+  const given = (text: string) => (text.trim() === '' ? null : text.trim());
+  return { query, jobId, language: given(language), channel: given(channel) };
+}
+
+export type ResultsExport =
+  | { phase: 'writing' }
+  | { phase: 'done'; result: CommandOutput<'exportSearchResults'> }
+  | { phase: 'failed'; error: ShownError };
+
+export type VideosJob =
+  | { phase: 'making' }
+  | { phase: 'done'; result: CommandOutput<'createJobFromSearch'> }
+  | { phase: 'failed'; error: ShownError };
+
+export interface LibraryState {
+  /** The words as typed. */
+  query: string;
+  filters: SearchFilters;
+  /** True from a keystroke until the answer to the search it leads to. */
+  searching: boolean;
+  /** The last answer, with the search it answers (shown while a newer one is under way). */
+  answer: { request: SearchRequest; result: SearchAnswer } | null;
+  /** Why the last search was refused (a query the parser cannot read, said plainly), else null. */
+  error: ShownError | null;
+  resultsExport: ResultsExport | null;
+  videosJob: VideosJob | null;
+
+  setQuery(query: string): void;
+  setFilters(change: Partial<SearchFilters>): void;
+  /** Writes the hits of the search shown as CSV: to `destination`, or for download when it is null. */
+  exportResults(destination: string | null): Promise<void>;
+  /** Makes a job of the videos of the search shown; resolves with its id, or null when it failed. */
+  makeJob(): Promise<number | null>;
+  forgetExport(): void;
+}
+
+/**
+ * The Library screen's search: searched as the user types, once typing pauses (SEARCH_DELAY_MS).
+ * Each search has a generation; an answer to an older one is dropped, so a slow answer to "ri"
+ * never replaces the answer to "river".
+ */
+export function createLibraryStore(
+  api: ScriptoriumApi,
+  timers: Pick<typeof globalThis, 'setTimeout' | 'clearTimeout'> = globalThis,
+) {
+  let generation = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  return createStore<LibraryState>()((set, get) => {
+    const search = async (asked: number, request: SearchRequest): Promise<void> => {
+      try {
+        const result = await api.searchTranscripts({ ...request, limit: 100 });
+        if (asked === generation) set({ answer: { request, result }, error: null, searching: false });
+      } catch (error) {
+        if (asked === generation) set({ answer: null, error: describeError(error), searching: false });
+      }
+    };
+    const schedule = () => {
+      generation += 1;
+      const asked = generation;
+      timers.clearTimeout(timer);
+      const { query, filters } = get();
+      if (query.trim() === '') {
+        set({ searching: false, answer: null, error: null });
+        return;
+      }
+      set({ searching: true });
+      timer = timers.setTimeout(() => void search(asked, requestOf(query, filters)), SEARCH_DELAY_MS);
+    };
+
+    return {
+      query: '',
+      filters: { jobId: null, language: '', channel: '' },
+      searching: false,
+      answer: null,
+      error: null,
+      resultsExport: null,
+      videosJob: null,
+
+      setQuery(query) {
+        if (query === get().query) return;
+        set({ query, resultsExport: null, videosJob: null });
+        schedule();
+      },
+      setFilters(change) {
+        set({ filters: { ...get().filters, ...change }, resultsExport: null, videosJob: null });
+        schedule();
+      },
+      async exportResults(destination) {
+        const shown = get().answer;
+        if (shown === null || get().resultsExport?.phase === 'writing') return;
+        set({ resultsExport: { phase: 'writing' } });
+        try {
+          const result = await api.exportSearchResults({ ...shown.request, destination });
+          set({ resultsExport: { phase: 'done', result } });
+        } catch (error) {
+          set({ resultsExport: { phase: 'failed', error: describeError(error) } });
+        }
+      },
+      async makeJob() {
+        const shown = get().answer;
+        if (shown === null || get().videosJob?.phase === 'making') return null;
+        set({ videosJob: { phase: 'making' } });
+        try {
+          const result = await api.createJobFromSearch(shown.request);
+          set({ videosJob: { phase: 'done', result } });
+          return result.job.id;
+        } catch (error) {
+          set({ videosJob: { phase: 'failed', error: describeError(error) } });
+          return null;
+        }
+      },
+      forgetExport() {
+        set({ resultsExport: null });
+      },
+    };
+  });
+}

@@ -1,0 +1,186 @@
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localApi, memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app';
+import { createLibraryStore, SEARCH_DELAY_MS } from '../../src/renderer/src/stores/library';
+import { createReaderStore } from '../../src/renderer/src/stores/reader';
+import type { CommandInput, CommandOutput, ScriptoriumApi } from '../../src/shared/contract';
+import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { tempDir } from '../support/cli';
+
+// The Library's stores over the real dispatch and a library bought from the real simulator. Only the
+// timing is the test's: its timers fire when it says, and its gate hands each search's answer to the
+// store when it says, so that answers can come back in any order.
+
+let sim: RunningSimulator;
+let dir: string;
+let app: ScriptoriumApp;
+let api: ScriptoriumApi;
+
+beforeAll(async () => {
+  sim = await startSimulator({ credits: 1_000 });
+  dir = tempDir();
+  app = openApp({
+    dataDir: dir,
+    keys: memoryKeyStore({ key: sim.key, serviceUrl: sim.url }),
+    serviceUrl: sim.url,
+  });
+  api = localApi(app);
+  const draft = {
+    sources: [{ where: 'line 1', text: 'PLlibraryCorpus3_n10' }],
+    languages: 'orig',
+    includeTimestamp: true,
+    sendMetadata: true,
+    maxVideos: null,
+    budget: null,
+    concurrency: 4,
+    formats: ['txt' as const],
+  };
+  const { job } = await api.createJob({ draft, start: false });
+  expect((await api.runJob({ jobId: job.id })).outcome.status).toBe('completed');
+});
+
+afterAll(async () => {
+  await app.close();
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Timers that fire only when the test says: the debounce, without waiting for it. */
+function manualTimers() {
+  const waiting = new Map<number, { run: () => void; ms: number }>();
+  let next = 0;
+  return {
+    timers: {
+      setTimeout: ((run: () => void, ms: number) => {
+        next += 1;
+        waiting.set(next, { run, ms });
+        return next;
+      }) as unknown as typeof setTimeout,
+      clearTimeout: ((id: number) => void waiting.delete(id)) as unknown as typeof clearTimeout,
+    },
+    delays: () => [...waiting.values()].map((timer) => timer.ms),
+    fireAll() {
+      const due = [...waiting.values()];
+      waiting.clear();
+      due.forEach((timer) => timer.run());
+    },
+  };
+}
+
+/** The real api, with each search's answer held until the test releases it. */
+function gatedApi() {
+  const held: Array<{ query: string; release: () => void; answered: Promise<void> }> = [];
+  const gated: ScriptoriumApi = {
+    ...api,
+    searchTranscripts: (input: CommandInput<'searchTranscripts'>) => {
+      const answer = api.searchTranscripts(input);
+      let release = () => {};
+      const open = new Promise<void>((resolve) => (release = resolve));
+      const result = open.then(() => answer);
+      held.push({
+        query: input.query,
+        release,
+        answered: result.then(
+          () => undefined,
+          () => undefined,
+        ),
+      });
+      return result as Promise<CommandOutput<'searchTranscripts'>>;
+    },
+  };
+  return { api: gated, held };
+}
+
+describe('the Library search store', () => {
+  it('searches once typing pauses, with the words and filters as typed', async () => {
+    const clock = manualTimers();
+    const gate = gatedApi();
+    const store = createLibraryStore(gate.api, clock.timers);
+    for (const typed of ['r', 'ri', 'riv', 'rive', 'river']) store.getState().setQuery(typed);
+    store.getState().setFilters({ language: ' en ' });
+    expect(store.getState().searching).toBe(true);
+    expect(clock.delays()).toEqual([SEARCH_DELAY_MS]);
+    expect(gate.held).toHaveLength(0);
+
+    clock.fireAll();
+    expect(gate.held.map((search) => search.query)).toEqual(['river']);
+    gate.held[0]?.release();
+    await gate.held[0]?.answered;
+    await Promise.resolve();
+    const { answer, searching } = store.getState();
+    expect(searching).toBe(false);
+    expect(answer?.request).toEqual({ query: 'river', jobId: null, language: 'en', channel: null });
+    expect(answer?.result.hits).toBeGreaterThan(0);
+    expect(answer?.result.groups.every((group) => group.language === 'en')).toBe(true);
+  });
+
+  it('keeps the answer to the latest search when an older one comes back after it', async () => {
+    const clock = manualTimers();
+    const gate = gatedApi();
+    const store = createLibraryStore(gate.api, clock.timers);
+    store.getState().setQuery('engine');
+    clock.fireAll();
+    store.getState().setQuery('river');
+    clock.fireAll();
+    const [older, newer] = gate.held;
+    newer?.release();
+    await newer?.answered;
+    await Promise.resolve();
+    older?.release();
+    await older?.answered;
+    await Promise.resolve();
+    const { answer } = store.getState();
+    expect(answer?.request.query).toBe('river');
+    const words = answer?.result.groups.flatMap((group) =>
+      group.hits.flatMap((hit) =>
+        hit.snippet.filter((part) => part.match).map((part) => part.text.toLowerCase()),
+      ),
+    );
+    expect(new Set(words)).toEqual(new Set(['river']));
+  });
+
+  it('says plainly why a query cannot be read, and searches nothing for an empty one', async () => {
+    const clock = manualTimers();
+    const store = createLibraryStore(api, clock.timers);
+    store.getState().setQuery('"river');
+    clock.fireAll();
+    await expect.poll(() => store.getState().searching).toBe(false);
+    expect(store.getState().answer).toBeNull();
+    expect(store.getState().error?.message).toMatch(/quot/i);
+    expect(store.getState().error?.message).not.toMatch(/fts5|syntax/i);
+
+    store.getState().setQuery('   ');
+    expect(clock.delays()).toEqual([]);
+    expect(store.getState()).toMatchObject({ searching: false, answer: null, error: null });
+  });
+});
+
+describe('the reader store', () => {
+  it('opens a transcript at a hit and moves between its hits, staying at either end', async () => {
+    const { groups } = await api.searchTranscripts({ query: 'river' });
+    const group = groups[0];
+    if (group === undefined) throw new Error('no group');
+    const reader = createReaderStore(api);
+    const second = group.hits[1]?.segment ?? -1;
+    await reader.getState().show('library', group.transcriptId, 'river', second);
+    const { transcript } = reader.getState();
+    expect(transcript?.hits.slice(0, group.hits.length)).toEqual(group.hits.map((hit) => hit.segment));
+    expect(reader.getState().current).toBe(second);
+
+    reader.getState().nextHit();
+    expect(reader.getState().current).toBe(group.hits[2]?.segment);
+    reader.getState().previousHit();
+    reader.getState().previousHit();
+    reader.getState().previousHit();
+    expect(reader.getState().current).toBe(group.hits[0]?.segment);
+    const hits = transcript?.hits ?? [];
+    for (let i = 0; i < hits.length + 2; i++) reader.getState().nextHit();
+    expect(reader.getState().current).toBe(hits.at(-1));
+
+    // The same transcript and words again: the reader moves, nothing is read twice.
+    const before = reader.getState().transcript;
+    await reader.getState().show('library', group.transcriptId, 'river', hits[0] ?? 0);
+    expect(reader.getState().transcript).toBe(before);
+    expect(reader.getState().current).toBe(hits[0]);
+  });
+});

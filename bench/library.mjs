@@ -81,12 +81,14 @@ const english = Array.from({ length: 20_000 }, (_, i) => {
     word += SYLLABLES[(i * 7 + n * 13 + n * i) % SYLLABLES.length];
   return `${word}${i.toString(36)}`;
 });
-const KANA =
-  'あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん川光物語毎朝静学作私小今日質問答';
-const japanese = Array.from({ length: 3_000 }, (_, i) => {
+// Japanese words of 1 to 4 characters, half kanji (3,000 of the commonest block), half kana.
+const japanese = Array.from({ length: 3_000 }, () => {
   let word = '';
-  for (let n = 0, count = 1 + (i % 4); n < count; n++)
-    word += KANA[(i * 31 + n * 17 + n * n * i) % KANA.length];
+  for (let n = int(1, 4); n > 0; n--)
+    word +=
+      random() < 0.5
+        ? String.fromCodePoint(0x4e00 + Math.floor(random() * 3000))
+        : String.fromCodePoint(0x3041 + Math.floor(random() * 83));
   return word;
 });
 
@@ -251,7 +253,7 @@ const phraseWords = (phraseSource ?? [])
   .split(' ');
 const at = Math.max(0, phraseWords.indexOf(english[299]));
 const phrase = `"${phraseWords.slice(at, at + 2).join(' ')}"`;
-const japaneseQuery = japanese.find((word, rank) => rank >= 1000 && word.length >= 4).slice(1, 4);
+const japaneseQuery = japanese.find((word, rank) => rank >= 1000 && word.length >= 3).slice(0, 3);
 const QUERIES = {
   [`word (${english[9999]}, Zipf rank 10,000)`]: [english[9999], QUERY_RUNS],
   [`word (${english[1999]}, Zipf rank 2,000)`]: [english[1999], QUERY_RUNS],

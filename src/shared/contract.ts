@@ -380,7 +380,8 @@ export const SearchHitSchema = z.object({
   snippet: z.array(SnippetPartSchema),
 });
 
-export const SearchGroupSchema = z.object({
+/** A stored transcript as the Library names it, in a search's results and in the reader. */
+const LibraryTranscriptSchema = z.object({
   transcriptId: z.number().int(),
   videoId: z.string(),
   title: z.string(),
@@ -388,6 +389,9 @@ export const SearchGroupSchema = z.object({
   language: z.string(),
   /** https://www.youtube.com/watch?v=ID */
   url: z.string(),
+});
+
+export const SearchGroupSchema = LibraryTranscriptSchema.extend({
   /** In time order. */
   hits: z.array(SearchHitSchema),
 });
@@ -401,13 +405,7 @@ export const SearchResultsSchema = z.object({
   groups: z.array(SearchGroupSchema),
 });
 
-export const TranscriptReadingSchema = z.object({
-  transcriptId: z.number().int(),
-  videoId: z.string(),
-  title: z.string(),
-  channelTitle: z.string().nullable(),
-  language: z.string(),
-  url: z.string(),
+export const TranscriptReadingSchema = LibraryTranscriptSchema.extend({
   segments: z.array(
     z.object({ start: z.number().nullable(), duration: z.number().nullable(), text: z.string() }),
   ),

@@ -35,39 +35,44 @@ const NAME_CHARS = 200;
  * The draft of a job holding the videos the search matches, asked for exactly as their stored
  * transcripts were bought, so that its run is answered from the cache. A job asks every video the
  * same way: when the matches were bought in several ways (other languages, with or without times),
- * the job takes the way most of them were, and the rest are left out (`videos` counts those in).
- * Its budget is 0: should anything not be cached after all, the run stops instead of spending.
+ * the job takes the way most videos have a matching transcript in, and holds every video that has
+ * one (`videos` counts them; the rest are left out). Its budget is 0: should anything not be cached
+ * after all, the run stops instead of spending.
  */
 export function libraryJobDraft(
   db: Database,
   search: LibrarySearch,
   defaults: JobDefaults,
 ): { draft: JobDraft; videos: number } {
-  const best = new Map<string, Purchase>();
+  /** Each way of buying, with the videos a matching transcript was bought that way for. */
+  const ways = new Map<string, { purchase: Purchase; videoIds: Set<string> }>();
   for (const { transcript } of libraryMatches(db, search)) {
-    if (!best.has(transcript.videoId)) best.set(transcript.videoId, transcript);
+    const key = keyOf(transcript);
+    const way = ways.get(key) ?? { purchase: transcript, videoIds: new Set<string>() };
+    way.videoIds.add(transcript.videoId);
+    ways.set(key, way);
   }
-  if (best.size === 0)
+  const chosen = [...ways.values()].reduce<{ purchase: Purchase; videoIds: Set<string> } | undefined>(
+    (best, way) => (best === undefined || way.videoIds.size > best.videoIds.size ? way : best),
+    undefined,
+  );
+  if (chosen === undefined)
     throw new AppError('invalid_input', 'No stored transcript matches this search: no job was made.');
-  const counts = new Map<string, number>();
-  for (const purchase of best.values()) counts.set(keyOf(purchase), (counts.get(keyOf(purchase)) ?? 0) + 1);
-  const chosen = [...counts.entries()].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
-  const videoIds = [...best.entries()].filter(([, purchase]) => keyOf(purchase) === chosen).map(([id]) => id);
-  const way = [...best.values()].find((purchase) => keyOf(purchase) === chosen) as Purchase;
+  const { purchase, videoIds } = chosen;
   const name = `Search: ${search.query.trim()}`;
   return {
     draft: {
-      sources: videoIds.map((videoId, index) => ({ where: `video ${index + 1}`, text: videoId })),
-      languages: way.requestedLang === '' ? 'orig' : way.requestedLang,
-      includeTimestamp: way.includeTimestamp,
-      sendMetadata: way.sendMetadata,
+      sources: [...videoIds].map((videoId, index) => ({ where: `video ${index + 1}`, text: videoId })),
+      languages: purchase.requestedLang === '' ? 'orig' : purchase.requestedLang,
+      includeTimestamp: purchase.includeTimestamp,
+      sendMetadata: purchase.sendMetadata,
       maxVideos: null,
       budget: 0,
       concurrency: defaults.concurrency,
       formats: defaults.formats,
       name: name.length <= NAME_CHARS ? name : `${name.slice(0, NAME_CHARS - 1)}…`,
     },
-    videos: videoIds.length,
+    videos: videoIds.size,
   };
 }
 

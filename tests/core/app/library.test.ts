@@ -268,6 +268,42 @@ describe('exportSearchResults and createJobFromSearch', () => {
   });
 });
 
+describe('createJobFromSearch over transcripts bought in two ways', () => {
+  it('holds every video with a matching transcript bought the way most were, whichever ranks first', async () => {
+    // A data folder of its own, where some videos are bought without times first and then the whole
+    // playlist with times: those videos have a matching transcript each way, and on equal relevance
+    // the older one, without times, can come first.
+    const dir = tempDir();
+    const other = openApp({
+      dataDir: dir,
+      keys: memoryKeyStore({ key: sim.key, serviceUrl: sim.url }),
+      serviceUrl: sim.url,
+    });
+    const otherApi = localApi(other);
+    try {
+      for (const overrides of [{ includeTimestamp: false, maxVideos: 10 }, {}]) {
+        const { job } = await otherApi.createJob({
+          draft: draft('PLlibraryEnglish_n25', 'en', overrides),
+          start: false,
+        });
+        expect((await otherApi.runJob({ jobId: job.id })).outcome.status).toBe('completed');
+      }
+      const found = await otherApi.searchTranscripts({ query: 'river', limit: 1000 });
+      const videoIds = found.groups.map((group) => group.videoId);
+      const matchingVideos = new Set(videoIds);
+      expect(videoIds.length, 'some videos match in both ways').toBeGreaterThan(matchingVideos.size);
+
+      const { job, videos } = await otherApi.createJobFromSearch({ query: 'river' });
+      expect(videos).toBe(matchingVideos.size);
+      expect(job.counts).toMatchObject({ total: matchingVideos.size, ok: matchingVideos.size });
+      expect(job.creditsSpent).toBe(0);
+    } finally {
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 /** RFC 4180 as the export writes it: quoted cells may hold commas, quotes and line breaks. */
 function readCsv(text: string): string[][] {
   const rows: string[][] = [];

@@ -66,11 +66,12 @@ export function* libraryMatches(db: Database, search: LibrarySearch): Generator<
 
 /** The contract's searchTranscripts: totals over every match, at most `limit` hits listed. */
 export function searchLibrary(db: Database, search: LibrarySearch, limit: number): SearchResults {
-  let videos = 0;
+  /** A video can match in more than one transcript (another language, another way bought). */
+  const videos = new Set<string>();
   let hits = 0;
   const groups: SearchGroup[] = [];
   for (const match of libraryMatches(db, search)) {
-    videos++;
+    videos.add(match.transcript.videoId);
     hits += match.hits.length;
     const room = limit - groups.reduce((sum, group) => sum + group.hits.length, 0);
     if (room <= 0) continue;
@@ -85,7 +86,7 @@ export function searchLibrary(db: Database, search: LibrarySearch, limit: number
       })),
     });
   }
-  return { videos, hits, groups };
+  return { videos: videos.size, hits, groups };
 }
 
 /** The contract's readTranscript. */

@@ -292,6 +292,7 @@ describe('createJobFromSearch over transcripts bought in two ways', () => {
       const videoIds = found.groups.map((group) => group.videoId);
       const matchingVideos = new Set(videoIds);
       expect(videoIds.length, 'some videos match in both ways').toBeGreaterThan(matchingVideos.size);
+      expect(found.videos, 'each video counted once').toBe(matchingVideos.size);
 
       const { job, videos } = await otherApi.createJobFromSearch({ query: 'river' });
       expect(videos).toBe(matchingVideos.size);

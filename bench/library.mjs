@@ -16,8 +16,7 @@
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'rolldown';
-import { machine, record, root, startSimulator } from './support.mjs';
+import { bundleSources, machine, record, root, startSimulator } from './support.mjs';
 
 const LIBRARY = Number(process.env.LIBRARY_TRANSCRIPTS ?? 100_000);
 const QUERY_RUNS = 60;
@@ -31,32 +30,16 @@ console.log(
     .join(' ')}`,
 );
 
-// The store, the Library and the engine, bundled from the sources for this run (inside the project,
-// so that the bundle finds the packages).
-const bundleDir = join(root, 'bench', '.work', 'library');
-mkdirSync(bundleDir, { recursive: true });
-const entry = join(bundleDir, 'entry.ts');
-writeFileSync(
-  entry,
-  [
-    `export { openDatabase } from '${root}src/core/store/index.ts';`,
-    `export { storeTranscript } from '${root}src/core/store/transcripts.ts';`,
-    `export { searchLibrary } from '${root}src/core/app/library.ts';`,
-    `export { indexText } from '${root}src/shared/search-text.ts';`,
-    `export { Engine } from '${root}src/core/engine/index.ts';`,
-    `export { createClient } from '${root}src/core/api/index.ts';`,
-    `export { parseSource } from '${root}src/shared/sources.ts';`,
-  ].join('\n'),
-);
-await build({
-  input: entry,
-  platform: 'node',
-  transform: { define: { __APP_VERSION__: JSON.stringify('bench') } },
-  external: (id) => !id.startsWith('.') && !id.startsWith('/'),
-  output: { file: join(bundleDir, 'core.mjs'), format: 'esm' },
-  logLevel: 'silent',
+// The store, the Library and the engine, bundled from the sources for this run.
+const core = await bundleSources('library', {
+  'src/core/store/index.ts': ['openDatabase'],
+  'src/core/store/transcripts.ts': ['storeTranscript'],
+  'src/core/app/library.ts': ['searchLibrary'],
+  'src/shared/search-text.ts': ['indexText'],
+  'src/core/engine/index.ts': ['Engine'],
+  'src/core/api/index.ts': ['createClient'],
+  'src/shared/sources.ts': ['parseSource'],
 });
-const core = await import(join(bundleDir, 'core.mjs'));
 const { default: BetterSqlite3 } = await import('better-sqlite3');
 
 // ---------------------------------------------------------------------------------------------

@@ -26,8 +26,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'rolldown';
-import { cli, machine, record, root, startSimulator, wait } from './support.mjs';
+import { bundleSources, cli, machine, record, root, startSimulator, wait } from './support.mjs';
 const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const only = process.env.BENCH_ONLY?.toUpperCase().split(',');
 const wanted = (figure) => only === undefined || only.includes(figure);
@@ -385,25 +384,10 @@ async function heapDuringJob(page, ui, view, source) {
  * this run, as bench/library.mjs does), plus a 3-hour transcript of 4,000 segments.
  */
 async function buildLibrary(dataDir) {
-  const bundleDir = join(root, 'bench', '.work', 'renderer-library');
-  mkdirSync(bundleDir, { recursive: true });
-  const entry = join(bundleDir, 'entry.ts');
-  writeFileSync(
-    entry,
-    [
-      `export { openDatabase, DATABASE_FILE } from '${root}src/core/store/index.ts';`,
-      `export { storeTranscript } from '${root}src/core/store/transcripts.ts';`,
-    ].join('\n'),
-  );
-  await build({
-    input: entry,
-    platform: 'node',
-    transform: { define: { __APP_VERSION__: JSON.stringify('bench') } },
-    external: (id) => !id.startsWith('.') && !id.startsWith('/'),
-    output: { file: join(bundleDir, 'core.mjs'), format: 'esm' },
-    logLevel: 'silent',
+  const core = await bundleSources('renderer-library', {
+    'src/core/store/index.ts': ['openDatabase', 'DATABASE_FILE'],
+    'src/core/store/transcripts.ts': ['storeTranscript'],
   });
-  const core = await import(join(bundleDir, 'core.mjs'));
   mkdirSync(dataDir, { recursive: true });
   const db = core.openDatabase(join(dataDir, core.DATABASE_FILE));
   // mulberry32: integer arithmetic throughout (a multiplier past 2^53 would lose the low bits).

@@ -1,9 +1,12 @@
-// What the benchmark scripts (run.mjs, renderer.mjs, chaos.mjs) share: the CLI they drive, the
-// simulator in a process of its own, and how a figure's runs are kept and printed.
+// What the benchmark scripts (run.mjs, renderer.mjs, library.mjs, chaos.mjs) share: the CLI they
+// drive, the simulator in a process of its own, modules bundled from the sources, and how a figure's
+// runs are kept and printed.
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const cli = join(root, 'bin', 'scriptorium');
@@ -66,4 +69,28 @@ export function machine() {
 
 export function wait(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Modules of the sources, bundled for this run (in bench/.work/<name>, inside the project so that
+ * the bundle finds the packages) and imported: `exports` maps each source path, relative to the
+ * project, to the names it gives.
+ */
+export async function bundleSources(name, exports) {
+  const bundleDir = join(root, 'bench', '.work', name);
+  mkdirSync(bundleDir, { recursive: true });
+  const entry = join(bundleDir, 'entry.ts');
+  const lines = Object.entries(exports).map(
+    ([path, names]) => `export { ${names.join(', ')} } from '${root}${path}';`,
+  );
+  writeFileSync(entry, lines.join('\n'));
+  await build({
+    input: entry,
+    platform: 'node',
+    transform: { define: { __APP_VERSION__: JSON.stringify('bench') } },
+    external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+    output: { file: join(bundleDir, 'core.mjs'), format: 'esm' },
+    logLevel: 'silent',
+  });
+  return import(join(bundleDir, 'core.mjs'));
 }

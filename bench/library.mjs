@@ -16,7 +16,7 @@
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleSources, machine, record, root, startSimulator } from './support.mjs';
+import { bundleSources, machine, record, root, seededRandom, startSimulator } from './support.mjs';
 
 const LIBRARY = Number(process.env.LIBRARY_TRANSCRIPTS ?? 100_000);
 const QUERY_RUNS = 60;
@@ -45,14 +45,8 @@ const { default: BetterSqlite3 } = await import('better-sqlite3');
 // ---------------------------------------------------------------------------------------------
 // Simulator-like transcripts
 
-// mulberry32, seeded: the same library every run.
-let seed = 21;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+// Seeded: the same library every run.
+const random = seededRandom(21);
 const int = (min, max) => min + Math.floor(random() * (max - min + 1));
 
 const SYLLABLES = 'ka ri to ne mo sa lu vi de pa or an el is um ber gon tri fal quo zen mar ty lo ch'.split(

@@ -26,7 +26,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleSources, cli, machine, record, root, startSimulator, wait } from './support.mjs';
+import { bundleSources, cli, machine, record, root, seededRandom, startSimulator, wait } from './support.mjs';
 const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const only = process.env.BENCH_ONLY?.toUpperCase().split(',');
 const wanted = (figure) => only === undefined || only.includes(figure);
@@ -390,14 +390,7 @@ async function buildLibrary(dataDir) {
   });
   mkdirSync(dataDir, { recursive: true });
   const db = core.openDatabase(join(dataDir, core.DATABASE_FILE));
-  // mulberry32: integer arithmetic throughout (a multiplier past 2^53 would lose the low bits).
-  let seed = 21;
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(21);
   const int = (min, max) => min + Math.floor(random() * (max - min + 1));
   const store = (n, segments, seconds, wordAt) => {
     const videoId = `r${n.toString(36).padStart(10, '0')}`;

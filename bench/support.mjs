@@ -94,3 +94,16 @@ export async function bundleSources(name, exports) {
   });
   return import(join(bundleDir, 'core.mjs'));
 }
+
+/**
+ * mulberry32 from `seed`: the same numbers in [0, 1) every run, in integer arithmetic throughout (a
+ * multiplier past 2^53 would lose the low bits and repeat itself).
+ */
+export function seededRandom(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

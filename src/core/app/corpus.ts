@@ -45,7 +45,7 @@ export interface CorpusHistory {
  */
 export function corpusInput(
   job: JobSummary,
-  rows: (options: { memberOf: boolean }) => Iterable<ExportRow>,
+  rows: () => Iterable<ExportRow>,
   options: CorpusOptions,
   tool: { name: string; version: string },
   history: CorpusHistory,
@@ -105,8 +105,8 @@ export function corpusInput(
     changes: () => history.changes(),
     ...(options.citation !== undefined && { citation: options.citation }),
     ...(options.nameTemplate !== undefined && { nameTemplate: options.nameTemplate }),
-    videos: function* (options) {
-      for (const row of rows({ memberOf: options?.memberOf !== false })) yield toExportVideo(row, job);
+    videos: function* () {
+      for (const row of rows()) yield toExportVideo(row, job);
     },
   };
 }

@@ -270,7 +270,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       try {
         const input = corpusInput(
           job,
-          (options) => engine.exportRows(jobId, options),
+          () => engine.exportRows(jobId),
           { formats, ...(citation !== undefined && { citation }) },
           { name: APP_NAME, version: APP_VERSION },
           {

@@ -16,7 +16,6 @@ import {
   languagesOfJob,
   membershipRowsOf,
   type ExportRow,
-  type ExportRowsOptions,
   type MembershipRow,
 } from '../store/export-rows';
 import {
@@ -552,9 +551,9 @@ export class Engine {
    * Streams the job's videos for export by corpus number, joined with their transcripts, a page of
    * rows at a time so that memory stays flat.
    */
-  exportRows(jobId: number, options: ExportRowsOptions = {}): Iterable<ExportRow> {
+  exportRows(jobId: number): Iterable<ExportRow> {
     this.#record(jobId);
-    return { [Symbol.iterator]: () => exportRowsOf(this.#deps.db, jobId, options) };
+    return { [Symbol.iterator]: () => exportRowsOf(this.#deps.db, jobId) };
   }
 
   /** Every source of each of the job's videos, by corpus number, page by page as exportRows. */

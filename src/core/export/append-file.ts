@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 
@@ -10,19 +12,29 @@ const BATCH_BYTES = 256 * 1024;
 /** A new file written from start to end, in batches. */
 export class AppendFile {
   readonly #file: FileHandle;
+  /** The SHA-256 of the bytes written so far, when asked for. */
+  readonly #hash: Hash | undefined;
   #closing: Promise<void> | undefined;
   /** Bytes not yet handed to the file. */
   #batch: Buffer[] = [];
   #batchBytes = 0;
   #size = 0;
 
-  private constructor(file: FileHandle) {
+  private constructor(file: FileHandle, hashed: boolean) {
     this.#file = file;
+    this.#hash = hashed ? createHash('sha256') : undefined;
   }
 
-  /** Creates the file; fails if something already has its name. */
-  static async create(path: string): Promise<AppendFile> {
-    return new AppendFile(await open(path, 'wx'));
+  /** Creates the file; fails if something already has its name. `hashed`: keep a SHA-256 of its bytes. */
+  static async create(path: string, { hashed = false }: { hashed?: boolean } = {}): Promise<AppendFile> {
+    return new AppendFile(await open(path, 'wx'), hashed);
+  }
+
+  /** The SHA-256 of the bytes appended so far (a hashed file only); the file may grow after. */
+  async sha256(): Promise<Buffer> {
+    if (this.#hash === undefined) throw new Error('this file keeps no SHA-256');
+    await this.flush();
+    return this.#hash.copy().digest();
   }
 
   /** Bytes appended so far, written or batched: the offset of the next byte. */
@@ -69,6 +81,7 @@ export class AppendFile {
   }
 
   async #write(bytes: Buffer): Promise<void> {
+    this.#hash?.update(bytes);
     // A write may take fewer bytes than given (a full disk reports ENOSPC on the next one).
     for (let written = 0; written < bytes.length;) {
       written += (await this.#file.write(bytes, written)).bytesWritten;

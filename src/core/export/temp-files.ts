@@ -28,10 +28,14 @@ export class TempFile {
     readonly file: AppendFile,
   ) {}
 
-  /** Creates the file; fails if something already has its name. */
-  static async beside(targetPath: string, kind: TempFileKind): Promise<TempFile> {
+  /** Creates the file; fails if something already has its name. `hashed`: see AppendFile. */
+  static async beside(
+    targetPath: string,
+    kind: TempFileKind,
+    options: { hashed?: boolean } = {},
+  ): Promise<TempFile> {
     const path = tempPathBeside(targetPath, kind);
-    return new TempFile(path, await AppendFile.create(path));
+    return new TempFile(path, await AppendFile.create(path, options));
   }
 
   /** Closes and deletes the file, as far as it can. */

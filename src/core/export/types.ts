@@ -196,10 +196,10 @@ export interface ExportInput {
   nameTemplate?: string;
   /**
    * Returns a FRESH iterator over all videos in export order each time it is called: the writer makes
-   * several passes so that memory stays flat. With `memberOf: false`, the pass needs no video's
-   * `memberOf`, which may then be left out or hold its own source only (a caller may read quicker).
+   * two passes so that memory stays flat, and records the corpus's fingerprint only when both read the
+   * same videos.
    */
-  videos(options?: { memberOf?: boolean }): Iterable<ExportVideo>;
+  videos(): Iterable<ExportVideo>;
   /** Sources that could not be walked; each is a row of errors.csv. Default: none. */
   failedSources?: ExportSourceFailure[];
   /** A FRESH iterator over memberships.csv's rows, in corpus order, each time. Default: none. */

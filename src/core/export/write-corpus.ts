@@ -9,6 +9,9 @@ import { renderTranscript } from './formats';
 import type { RenderedTranscript } from './formats';
 import { BlockPlan, BlockStream } from './block-streams';
 import { CompositionTally } from './composition';
+import { CorpusFingerprint, VideoListFingerprint } from './corpus-fingerprint';
+import { isIntact, readCorpusRecord } from './corpus-record';
+import type { CorpusRecord } from './corpus-record';
 import { Fingerprints } from './fingerprints';
 import { renderManifest } from './manifest';
 import { entryPath, FILE_FORMATS, StemNamer } from './naming';
@@ -34,14 +37,10 @@ import { AtomicZipFile, COMPRESSION_LEVEL } from './zip-file';
  * The caller's videos, with a failure of its iterator marked as such (not a disk problem), and the
  * export stopped between two videos once `signal` aborts.
  */
-function* readVideos(
-  input: ExportInput,
-  signal: AbortSignal | undefined,
-  options?: { memberOf: boolean },
-): Generator<ExportVideo> {
+function* readVideos(input: ExportInput, signal: AbortSignal | undefined): Generator<ExportVideo> {
   let videos: Iterator<ExportVideo>;
   try {
-    videos = input.videos(options)[Symbol.iterator]();
+    videos = input.videos()[Symbol.iterator]();
   } catch (error) {
     throw new VideoReadError(error);
   }
@@ -73,11 +72,11 @@ const CHECKSUMS_ENTRY = 'SHA256SUMS';
 /** The entries besides the videos' files: the tables, the datasheet, the records... (a dozen), with room to spare. */
 const OTHER_ENTRIES = 32;
 
-/** The videos, each handed to `note` as it passes. */
-function* noting(videos: Iterable<ExportVideo>, note: (video: ExportVideo) => void): Generator<ExportVideo> {
-  for (const video of videos) {
-    note(video);
-    yield video;
+/** The values, each handed to `note` as it passes. */
+function* noting<T>(values: Iterable<T>, note: (value: T) => void): Generator<T> {
+  for (const value of values) {
+    note(value);
+    yield value;
   }
 }
 
@@ -147,26 +146,40 @@ export async function writeCorpus(
     throw toExportError(targetPath, error);
   }
   // What an earlier export left at the target stays there, untouched, until the new ZIP replaces it.
-  const maxEntries = input.manifest.counts.videos * FILE_FORMATS.length + OTHER_ENTRIES;
-  const previous = await PreviousCorpus.open(targetPath, maxEntries);
+  const recorded = await readCorpusRecord(targetPath);
+  const corpusFingerprint = new CorpusFingerprint(input, COMPRESSION_LEVEL);
+  const plannedVideos = new VideoListFingerprint();
+  let previous: PreviousCorpus | undefined;
   try {
     await zip.add('manifest.json', renderManifest(input.manifest, input.syncs));
     const readme = await zip.spool('README.md', { listNow: true });
     await zip.add('CITATION.cff', renderCitation(input));
     await zip.add('datapackage.json', renderDataPackage(input, withChunks));
     const index = await zip.spool('index.csv', { listNow: true });
-    // The pass that writes errors.csv reads no transcript; it also gathers the fingerprints of the blocks.
-    const planned = noting(readVideos(input, signal, { memberOf: false }), (video) => {
+    // The pass that writes errors.csv reads no transcript; it also gathers the fingerprints of the blocks
+    // and of the corpus.
+    const planned = noting(readVideos(input, signal), (video) => {
+      plannedVideos.add(video);
       if (video.status !== ITEM_STATUS.ok) return;
       recordPlan.note(video);
       if (withChunks) chunkPlan.note(video);
     });
     await zip.addStreamed('errors.csv', errorsCsv(planned, input.failedSources));
-    await zip.addStreamed(
-      'memberships.csv',
-      withHeader(MEMBERSHIPS_CSV_HEADER, input.memberships?.(), membershipRow),
-    );
-    await zip.addStreamed('changes.csv', withHeader(CHANGES_CSV_HEADER, input.changes?.(), changeRow));
+    const memberships = noting(input.memberships?.() ?? [], (row) => corpusFingerprint.membership(row));
+    await zip.addStreamed('memberships.csv', withHeader(MEMBERSHIPS_CSV_HEADER, memberships, membershipRow));
+    const changes = noting(input.changes?.() ?? [], (row) => corpusFingerprint.change(row));
+    await zip.addStreamed('changes.csv', withHeader(CHANGES_CSV_HEADER, changes, changeRow));
+    const plannedDigest = plannedVideos.digest();
+    const fingerprint = corpusFingerprint.digest(plannedDigest);
+    // An export from the same inputs is there, whole: it is this corpus, byte for byte, and stays.
+    if (recorded !== undefined && (await isUnchanged(targetPath, recorded, fingerprint))) {
+      await zip.discard();
+      const { record, size } = recorded;
+      return { path: targetPath, bytes: size, entries: record.entries, copied: record.files, written: 0 };
+    }
+    const maxEntries = input.manifest.counts.videos * FILE_FORMATS.length + OTHER_ENTRIES;
+    previous = await PreviousCorpus.open(targetPath, maxEntries);
+    const writtenVideos = new VideoListFingerprint();
     const transcripts = await BlockStream.start(zip, 'transcripts.jsonl', recordPlan, previous);
     const chunks = withChunks ? await BlockStream.start(zip, 'chunks.jsonl', chunkPlan, previous) : undefined;
 
@@ -176,6 +189,7 @@ export async function writeCorpus(
     const progress = { done: 0, total: input.manifest.counts.videos };
     const counts = { copied: 0, written: 0 };
     for (const video of readVideos(input, signal)) {
+      writtenVideos.add(video);
       progress.done += 1;
       onProgress?.(progress);
       if (video.status !== ITEM_STATUS.ok) {
@@ -248,7 +262,12 @@ export async function writeCorpus(
     signal?.throwIfAborted();
     // Closed first: a file still open cannot be replaced on Windows.
     await previous?.close();
-    const { bytes, entries } = await zip.commit();
+    // Recorded only when both passes read the same videos (nothing changed the job in between).
+    const files = counts.copied + counts.written;
+    const same = plannedDigest !== undefined && writtenVideos.digest()?.equals(plannedDigest) === true;
+    const { bytes, entries } = await zip.commit(
+      same && fingerprint !== undefined ? { fingerprint, files } : undefined,
+    );
     return { path: targetPath, bytes, entries, ...counts };
   } catch (error) {
     await previous?.close();
@@ -256,6 +275,19 @@ export async function writeCorpus(
     if (signal?.aborted) throw new ExportInterruptedError(targetPath);
     throw toExportError(targetPath, error);
   }
+}
+
+/** Whether the file at `path` holds an export of the inputs `fingerprint` names, every byte as written. */
+async function isUnchanged(
+  path: string,
+  { record, commentStart }: { record: CorpusRecord; commentStart: number },
+  fingerprint: Buffer | undefined,
+): Promise<boolean> {
+  return (
+    fingerprint !== undefined &&
+    record.fingerprint.equals(fingerprint) &&
+    isIntact(path, record, commentStart)
+  );
 }
 
 function isFileFormat(format: ExportFormat): format is FileFormat {

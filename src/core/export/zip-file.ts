@@ -10,6 +10,7 @@ import type { Compressed } from './deflate-worker';
 import type { CopiedBlock, CopiedEntry } from './previous-corpus';
 import { encodeReuseField } from './reuse-field';
 import type { BlockRecord, VideoFacts } from './reuse-field';
+import { corpusComment } from './corpus-record';
 import { removeStaleTempFiles, TempFile } from './temp-files';
 import {
   centralHeader,
@@ -122,7 +123,8 @@ export class AtomicZipFile {
    */
   static async create(targetPath: string, options: ZipOptions = {}): Promise<AtomicZipFile> {
     await removeStaleTempFiles(targetPath);
-    const partial = await TempFile.beside(targetPath, 'partial');
+    // Hashed as it is written, for the record a later export checks (corpus-record.ts).
+    const partial = await TempFile.beside(targetPath, 'partial', { hashed: true });
     const name = options.checksums;
     let checksums: { name: string; list: ChecksumList } | undefined;
     let directory: DirectorySpool | undefined;
@@ -244,9 +246,10 @@ export class AtomicZipFile {
 
   /**
    * Adds the checksum entry if asked for, writes the central directory, flushes the ZIP to disk and
-   * renames it onto the target.
+   * renames it onto the target. With `record`, the ZIP's comment records the fingerprint of the corpus's
+   * inputs and the SHA-256 of every byte before the comment (corpus-record.ts).
    */
-  async commit(): Promise<{ bytes: number; entries: number }> {
+  async commit(record?: { fingerprint: Buffer; files: number }): Promise<{ bytes: number; entries: number }> {
     if (this.#spools.size > 0) throw new Error('an entry is still being spooled');
     if (this.#checksums !== undefined) await this.#addChecksums(this.#checksums);
     await this.#writeAll();
@@ -255,11 +258,21 @@ export class AtomicZipFile {
     await this.#directory.writeTo(this.#partial.file);
     await this.#directory.remove();
     const directorySize = this.#partial.file.size - directoryOffset;
-    await this.#partial.file.append(endOfCentralDirectory(this.#entries, directoryOffset, directorySize));
+    const entries = this.#entries;
+    // The comment's length does not depend on the SHA-256 it holds (hexadecimal, fixed width).
+    const commentLength =
+      record === undefined ? 0 : corpusComment({ ...record, entries, sha256: Buffer.alloc(32) }).length;
+    await this.#partial.file.append(
+      endOfCentralDirectory(entries, directoryOffset, directorySize, commentLength),
+    );
+    if (record !== undefined) {
+      const sha256 = await this.#partial.file.sha256();
+      await this.#partial.file.append(corpusComment({ ...record, entries, sha256 }));
+    }
     await this.#partial.file.finish();
     await rename(this.#partial.path, this.#targetPath);
     await syncDirectory(dirname(this.#targetPath));
-    return { bytes: this.#partial.file.size, entries: this.#entries };
+    return { bytes: this.#partial.file.size, entries };
   }
 
   /** Stops writing and deletes the temporary files; the target is left as it was. */

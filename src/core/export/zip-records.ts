@@ -117,21 +117,24 @@ export function centralHeader(entry: ZipEntry): Buffer {
 
 /**
  * The records after the central directory: the end of central directory, preceded by its ZIP64
- * version and locator when the count, size or offset does not fit the classic fields.
+ * version and locator when the count, size or offset does not fit the classic fields. The end record
+ * announces a comment of `commentLength` bytes, which the caller appends after it.
  */
 export function endOfCentralDirectory(
   entries: number,
   directoryOffset: number,
   directorySize: number,
+  commentLength = 0,
 ): Buffer {
   const zip64 = entries >= UINT16_MAX || directoryOffset >= UINT32_MAX || directorySize >= UINT32_MAX;
   const end = Buffer.alloc(22);
   end.writeUInt32LE(END_OF_CENTRAL_DIRECTORY, 0);
-  // Disk numbers and comment length stay zero.
+  // Disk numbers stay zero.
   end.writeUInt16LE(Math.min(entries, UINT16_MAX), 8);
   end.writeUInt16LE(Math.min(entries, UINT16_MAX), 10);
   end.writeUInt32LE(Math.min(directorySize, UINT32_MAX), 12);
   end.writeUInt32LE(Math.min(directoryOffset, UINT32_MAX), 16);
+  end.writeUInt16LE(commentLength, 20);
   if (!zip64) return end;
 
   const record = Buffer.alloc(56);

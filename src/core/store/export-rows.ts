@@ -111,29 +111,20 @@ export interface ExportRow {
 /** Rows read per query: small enough for flat memory, large enough to be quick. */
 const PAGE_SIZE = 256;
 
-/**
- * A page of the job's rows by corpus number, with their source, membership and transcript; `memberOf`
- * selects member_of: MEMBER_OF, the sources holding each video (a subquery per row), or NULL for a pass
- * that needs none.
- */
-const pageSelect = (
-  memberOf: string,
-) => `SELECT i.id AS item_id, i.number, i.video_id, i.title AS item_title, i.status, i.position,
+/** A page of the job's rows by corpus number, with their source, membership and transcript. */
+const PAGE_SELECT = `SELECT i.id AS item_id, i.number, i.video_id, i.title AS item_title, i.status, i.position,
        m.position AS list_position,
        i.attempts, i.http_status, i.code, i.message, s.id AS source_id, s.position AS source_position,
        s.kind AS source_kind, s.input AS source_input, t.id AS transcript_id, t.language,
        t.requested_lang, t.title AS transcript_title, t.segment_count, t.fetched_at, i.channel_id,
        i.channel_title, i.published, i.duration_seconds, i.view_count, i.has_captions, m.listed_at,
-       ${memberOf}
+       (SELECT group_concat(ms.position) FROM memberships mm JOIN sources ms ON ms.id = mm.source_id
+         WHERE mm.item_id = i.id) AS member_of
      FROM items i
      JOIN sources s ON s.id = i.source_id
      LEFT JOIN memberships m ON m.item_id = i.id AND m.source_id = i.source_id
      LEFT JOIN transcripts t ON t.id = i.transcript_id
      WHERE i.job_id = ? AND i.number > ? ORDER BY i.number LIMIT ?`;
-/** The positions (in the job) of every source holding the row's video, comma-separated. */
-const MEMBER_OF = `(SELECT group_concat(ms.position) FROM memberships mm JOIN sources ms ON ms.id = mm.source_id
-         WHERE mm.item_id = i.id)`;
-
 /** A page of memberships.csv: every source of each video, by corpus number and then source. */
 const MEMBERSHIPS_SELECT = `SELECT i.number, i.video_id, s.position AS source_position, s.kind, s.input,
        s.source_id AS list_id, s.resolved_channel_id, s.title AS list_title, m.position, m.listed_at
@@ -172,8 +163,7 @@ export interface MembershipRow {
 }
 
 const statements = preparedFor((db) => ({
-  page: db.prepare<[number, number, number], StoredRow>(pageSelect(`${MEMBER_OF} AS member_of`)),
-  pageWithoutMemberOf: db.prepare<[number, number, number], StoredRow>(pageSelect('NULL AS member_of')),
+  page: db.prepare<[number, number, number], StoredRow>(PAGE_SELECT),
   memberships: db.prepare<[number, number, number, number], StoredMembership>(MEMBERSHIPS_SELECT),
   body: db.prepare<[number], unknown>('SELECT body FROM transcripts WHERE id = ?'),
   languages: db.prepare<[number], { language: string; n: number }>(
@@ -182,11 +172,6 @@ const statements = preparedFor((db) => ({
   ),
 }));
 
-export interface ExportRowsOptions {
-  /** false: each row's memberOf holds its own source only, and the rows come quicker. */
-  memberOf?: boolean;
-}
-
 /**
  * The job's videos in export order: by corpus number, the order in which the job first listed them,
  * so that a later version only adds rows at the end. Reads page by page rather than through one open
@@ -194,12 +179,8 @@ export interface ExportRowsOptions {
  * connection could not write. Each page starts after the last number read (numbers start at 1;
  * positions, whatever a list said, bound nothing).
  */
-export function* exportRowsOf(
-  db: Database,
-  jobId: number,
-  { memberOf = true }: ExportRowsOptions = {},
-): Generator<ExportRow, void, undefined> {
-  const page = memberOf ? statements(db).page : statements(db).pageWithoutMemberOf;
+export function* exportRowsOf(db: Database, jobId: number): Generator<ExportRow, void, undefined> {
+  const { page } = statements(db);
   let after = 0;
   for (;;) {
     const rows = page.all(jobId, after, PAGE_SIZE);

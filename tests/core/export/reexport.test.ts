@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,6 +123,17 @@ function readsBack(path: string): void {
   expect(reading.bad_crc).toBeNull();
 }
 
+/** The ZIP's comment, as Python's zipfile reads it. */
+function zipComment(path: string): string {
+  return execFileSync(
+    'python3',
+    ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).comment.decode(), end="")', path],
+    {
+      encoding: 'utf8',
+    },
+  );
+}
+
 function tamper(source: string, target: string, action: string, name: string): void {
   execFileSync('python3', [TAMPER_ZIP, source, target, action, name, 'edited by hand']);
 }
@@ -136,6 +147,80 @@ describe('an export to the path of an earlier export', () => {
     // Every transcript's file, transcripts.jsonl and chunks.jsonl: copied; nothing rendered (the CI guard).
     expect(result).toMatchObject({ copied: fileCount(VIDEOS) + 2, written: 0 });
     readsBack(path);
+  });
+
+  it('of an unchanged job keeps the file there as it is, having checked every byte of it', async () => {
+    const path = join(dir, 'corpus.zip');
+    const first = await writeCorpus(corpus(VIDEOS), path);
+    const before = statSync(path);
+    const result = await writeCorpus(corpus(VIDEOS), path);
+    // The same file, not a new one renamed over it: nothing was written.
+    expect(statSync(path).ino).toBe(before.ino);
+    expect(result).toEqual({ ...first, copied: fileCount(VIDEOS) + 2, written: 0 });
+  });
+
+  it.each<[string, ExportInput]>([
+    ['a new title for the corpus', corpus(VIDEOS, { citation: { title: 'Another title', authors: [] } })],
+    [
+      'a video moved down its list (index.csv alone shows it)',
+      corpus(VIDEOS.map((each) => (each.number === 3 ? { ...each, currentPosition: 9 } : each))),
+    ],
+    [
+      'a video found in another list (memberships.csv alone shows it)',
+      corpus(VIDEOS, {
+        memberships: () => [
+          {
+            videoId: 'vid00000001',
+            source: 'PLother',
+            listId: 'PLother',
+            listTitle: null,
+            position: 1,
+            listedAt: null,
+          },
+        ],
+      }),
+    ],
+    ['another name template', corpus(VIDEOS, { nameTemplate: '{video_id}' })],
+  ])('after %s writes a new file, the bytes of an export from scratch', async (_, changed) => {
+    const { again, scratch } = await againAndFromScratch(changed, (at) =>
+      writeCorpus(corpus(VIDEOS), at).then(() => undefined),
+    );
+    expect(again.equals(scratch)).toBe(true);
+    const unchanged = join(dir, 'unchanged.zip');
+    await writeCorpus(corpus(VIDEOS), unchanged);
+    expect(again.equals(readFileSync(unchanged))).toBe(false);
+  });
+
+  it.each([
+    ['manifest.json, which no reuse field covers', 'manifest.json'],
+    ['the checksums', 'SHA256SUMS'],
+  ])(
+    'of an unchanged job, with a byte of %s damaged, writes a new file, the bytes of an export from scratch',
+    async (_, damaged) => {
+      const { result, again, scratch, path } = await againAndFromScratch(corpus(VIDEOS), async (at) => {
+        const sound = join(dir, 'sound.zip');
+        await writeCorpus(corpus(VIDEOS), sound);
+        tamper(sound, at, 'flip', damaged);
+      });
+      expect(again.equals(scratch)).toBe(true);
+      expect(result).toMatchObject({ copied: fileCount(VIDEOS) + 2, written: 0 });
+      readsBack(path);
+    },
+  );
+
+  it('whose job changed between its two passes over the videos records no fingerprint, so the next export checks entry by entry', async () => {
+    let passes = 0;
+    // The first pass reads the job before a video's listing changed, the second after.
+    const changing = corpus(VIDEOS, {
+      videos: () =>
+        ++passes === 1 ? VIDEOS : VIDEOS.map((each) => ({ ...each, listedAt: '2025-03-01T00:00:00.000Z' })),
+    });
+    const path = join(dir, 'corpus.zip');
+    await writeCorpus(changing, path);
+    expect(zipComment(path)).toBe('');
+    const recorded = join(dir, 'recorded.zip');
+    await writeCorpus(corpus(VIDEOS), recorded);
+    expect(zipComment(recorded)).toMatch(/^Scriptorium corpus record 1: inputs [0-9a-f]{32}, /);
   });
 
   it('after new videos, a changed listing and a transcript fetched again renders only those, and writes the same bytes', async () => {

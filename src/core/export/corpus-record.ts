@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 
 /**
  * What an export records of itself in the ZIP's comment, the last bytes of the file (readers show it,
@@ -36,13 +36,15 @@ export function corpusComment(record: CorpusRecord): Buffer {
 /**
  * The record at the end of the file at `path`, with where its comment starts and the file's size, when the file ends with
  * an end of central directory record whose comment is one; undefined otherwise (no file, another
- * program's ZIP, an older export).
+ * program's ZIP, an older export, anything but a regular file).
  */
 export async function readCorpusRecord(
   path: string,
 ): Promise<{ record: CorpusRecord; commentStart: number; size: number } | undefined> {
   let file;
   try {
+    // Opening a named pipe would wait for a writer: only a regular file is opened.
+    if (!(await stat(path)).isFile()) return undefined;
     file = await open(path, 'r');
   } catch {
     return undefined;

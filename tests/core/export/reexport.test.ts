@@ -208,6 +208,15 @@ describe('an export to the path of an earlier export', () => {
     },
   );
 
+  it('to a named pipe does not wait for a writer, and replaces it with the corpus', async () => {
+    const path = join(dir, 'pipe.zip');
+    execFileSync('mkfifo', [path]);
+    await writeCorpus(corpus(VIDEOS), path);
+    const scratch = join(dir, 'scratch.zip');
+    await writeCorpus(corpus(VIDEOS), scratch);
+    expect(readFileSync(path).equals(readFileSync(scratch))).toBe(true);
+  });
+
   it('whose job changed between its two passes over the videos records no fingerprint, so the next export checks entry by entry', async () => {
     let passes = 0;
     // The first pass reads the job before a video's listing changed, the second after.

@@ -5,8 +5,16 @@ import { foldText } from '../../shared/search-text';
 import { videoUrl, videoUrlAt } from '../../shared/video-links';
 import { rereadStoredTranscript, type Segment } from '../api';
 import type { Database } from '../store';
-import { libraryTranscript, searchCandidates, type LibraryTranscript } from '../store/library';
+import {
+  itemChannelTitle,
+  jobTranscriptIds,
+  libraryTranscript,
+  matchingSegments,
+  matchingSegmentsOf,
+  type LibraryTranscript,
+} from '../store/library';
 import { AppError } from './errors';
+import { transcriptFacts } from './library-facts';
 
 /** What the Library is asked: a query and the optional narrowing of the contract's LibrarySearch. */
 export interface LibrarySearch {
@@ -38,47 +46,106 @@ export function parsedQuery(text: string): SearchQuery {
   return parsed.query;
 }
 
+/** A transcript the search matches: its id and the indices of its matching segments, ascending. */
+interface RankedMatch {
+  transcriptId: number;
+  segments: number[];
+}
+
+/** bm25's constants, as FTS5 uses them. */
+const K1 = 1.2;
+const B = 0.75;
+
 /**
- * Every transcript the search matches, best first: the index finds the transcripts (bm25), then each
- * one's segments are read back from its stored body and checked, since a hit is a segment.
+ * Every transcript the search matches, best first, with its matching segments, as the index names
+ * them (a row per segment): nothing is read but the index and, for a channel, the items. A video's
+ * relevance is bm25 taken over its segments: the more of them match, for its length against the
+ * library's average, the higher (the terms' rarity is the same for every video of one search).
  */
+function rankedMatches(db: Database, search: LibrarySearch): RankedMatch[] {
+  const query = parsedQuery(search.query);
+  const matched = matchingSegments(db, query);
+  // Read after the index, so that every transcript it named is known.
+  const facts = transcriptFacts(db);
+  const inJob = search.jobId == null ? null : jobTranscriptIds(db, search.jobId);
+  const language = search.language ?? null;
+  const channel = !search.channel?.trim() ? null : foldText(search.channel.trim());
+  const average = facts.averageSegments();
+  const ranked: Array<RankedMatch & { score: number }> = [];
+  for (const [transcriptId, segments] of matched) {
+    if (inJob !== null && !inJob.has(transcriptId)) continue;
+    if (language !== null && !facts.isIn(transcriptId, language)) continue;
+    if (channel !== null && !foldText(channelOf(db, transcriptId) ?? '').includes(channel)) continue;
+    const n = segments.length;
+    const length = Math.max(facts.segmentsOf(transcriptId), n) / average;
+    ranked.push({ transcriptId, segments, score: (n * (K1 + 1)) / (n + K1 * (1 - B + B * length)) });
+  }
+  return ranked.sort((a, b) => b.score - a.score || a.transcriptId - b.transcriptId);
+}
+
+/** The channel of a transcript's video: a list page's, else its body's metadata. */
+function channelOf(db: Database, transcriptId: number): string | null {
+  const named = itemChannelTitle(db, transcriptId);
+  if (named !== null) return named;
+  const transcript = libraryTranscript(db, transcriptId);
+  return transcript === undefined ? null : readBodyQuickly(transcript).channelTitle;
+}
+
+/** A matching transcript read back: its hits are the segments the index named, marked. */
+function matchOf(
+  db: Database,
+  query: SearchQuery,
+  match: RankedMatch,
+  most: number,
+): LibraryMatch | undefined {
+  const transcript = libraryTranscript(db, match.transcriptId);
+  if (transcript === undefined) return undefined;
+  const { segments, channelTitle } = readBodyQuickly(transcript);
+  const hits = match.segments.slice(0, most).flatMap((index): LibraryHit[] => {
+    const segment = segments[index];
+    if (segment === undefined) return [];
+    // The index decides the hits; the marks are matched here, as the reader marks them.
+    const ranges = matchText(query, segment.text) ?? [];
+    return [{ segment: index, start: segment.start ?? null, text: segment.text, ranges }];
+  });
+  return { transcript, channelTitle, hits };
+}
+
+/** Every transcript the search matches, best first, each read back with its hits. */
 export function* libraryMatches(db: Database, search: LibrarySearch): Generator<LibraryMatch> {
   const query = parsedQuery(search.query);
-  const channel = !search.channel?.trim() ? null : foldText(search.channel.trim());
-  const candidates = searchCandidates(db, query, {
-    jobId: search.jobId ?? null,
-    language: search.language ?? null,
-  });
-  for (const { id } of candidates) {
-    const transcript = libraryTranscript(db, id);
-    if (transcript === undefined) continue;
-    const { segments, channelTitle } = readBodyQuickly(transcript);
-    if (channel !== null && !foldText(channelTitle ?? '').includes(channel)) continue;
-    const hits: LibraryHit[] = [];
-    segments.forEach((segment, index) => {
-      const ranges = matchText(query, segment.text);
-      if (ranges !== null)
-        hits.push({ segment: index, start: segment.start ?? null, text: segment.text, ranges });
-    });
-    if (hits.length > 0) yield { transcript, channelTitle, hits };
+  for (const match of rankedMatches(db, search)) {
+    const read = matchOf(db, query, match, Infinity);
+    if (read !== undefined && read.hits.length > 0) yield read;
   }
 }
 
-/** The contract's searchTranscripts: totals over every match, at most `limit` hits listed. */
+/**
+ * The contract's searchTranscripts: totals over every match, from the index alone, and at most
+ * `limit` hits listed, for which only the transcripts listed are read.
+ */
 export function searchLibrary(db: Database, search: LibrarySearch, limit: number): SearchResults {
+  const query = parsedQuery(search.query);
+  const ranked = rankedMatches(db, search);
+  const facts = transcriptFacts(db);
   /** A video can match in more than one transcript (another language, another way bought). */
-  const videos = new Set<string>();
+  const videos = new Set<number>();
   let hits = 0;
+  for (const { transcriptId, segments } of ranked) {
+    videos.add(facts.videoOf(transcriptId));
+    hits += segments.length;
+  }
   const groups: SearchGroup[] = [];
-  for (const match of libraryMatches(db, search)) {
-    videos.add(match.transcript.videoId);
-    hits += match.hits.length;
-    const room = limit - groups.reduce((sum, group) => sum + group.hits.length, 0);
-    if (room <= 0) continue;
-    const { transcript } = match;
+  let room = limit;
+  for (const match of ranked) {
+    if (room <= 0) break;
+    const read = matchOf(db, query, match, room);
+    if (read === undefined || read.hits.length === 0) continue;
+    room -= read.hits.length;
+    const { transcript } = read;
     groups.push({
-      ...describe(transcript, match.channelTitle),
-      hits: match.hits.slice(0, room).map((hit) => ({
+      ...describe(transcript, read.channelTitle),
+      hits: read.hits.map((hit) => ({
         segment: hit.segment,
         start: hit.start,
         url: videoUrlAt(transcript.videoId, hit.start),
@@ -100,9 +167,8 @@ export function readLibraryTranscript(
     throw new AppError('invalid_input', `There is no stored transcript ${transcriptId}.`);
   const query = queryText === null || queryText.trim() === '' ? null : parsedQuery(queryText);
   const { segments, channelTitle } = readBody(transcript);
-  const hits: number[] = [];
-  if (query !== null)
-    segments.forEach((segment, index) => matchText(query, segment.text) && hits.push(index));
+  // The hits the search listed: the index names them.
+  const hits = query === null ? [] : matchingSegmentsOf(db, query, transcriptId);
   return {
     ...describe(transcript, channelTitle),
     segments: segments.map((segment) => ({
@@ -127,7 +193,7 @@ function describe(transcript: LibraryTranscript, channelTitle: string | null) {
 
 /**
  * The same as readBody for a body in the usual shape ({ transcript: [{ text, start, duration }] }),
- * without checking it field by field: searching reads every matching transcript, and the stored body
+ * without checking it field by field: a search reads every transcript it lists, and the stored body
  * was checked when it was received.
  */
 function readBodyQuickly(transcript: LibraryTranscript): {

@@ -1,0 +1,24 @@
+/**
+ * The Library's index gets a row per segment (issue 21: a word said in most videos answered in
+ * milliseconds, its totals exact). 007 had a row per transcript, so the totals (videos and hits, a hit
+ * being a segment) needed every matching transcript read back and its segments matched in
+ * JavaScript: seconds for a common word. A row per segment (rowid = transcript id * 2^20 + the
+ * segment's index, store/library.ts) lets FTS5 itself name the matching segments.
+ *
+ * Same tokenizer as 007, still contentless; `columnsize=0` because nothing reads the rows' sizes
+ * (the Library ranks videos by their matching segments, not with FTS5's bm25), which saves a row of
+ * `_docsize` per segment. The old index is dropped and the backfill's mark set back to the start:
+ * core/app/library-backfill.ts indexes every stored transcript again, in batches that survive a
+ * stop, as it did after 007.
+ */
+export const segmentIndexSchema = `
+DROP TABLE transcript_index;
+CREATE VIRTUAL TABLE segment_index USING fts5(
+  text,
+  content = '',
+  columnsize = 0,
+  tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+);
+UPDATE transcript_index_backfill
+  SET done_through = 0, until_id = (SELECT coalesce(max(id), 0) FROM transcripts);
+`;

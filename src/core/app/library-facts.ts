@@ -5,12 +5,13 @@ import { transcriptFactsAfter } from '../store/library';
  * What the Library needs of every stored transcript to count and rank a search's matches without
  * reading them: its video, its number of segments and its language. A stored transcript never
  * changes and is never deleted, so these are read once per connection, then only the transcripts
- * stored since (by this process or another), at each search. Typed arrays indexed by transcript id
- * keep it to about ten bytes a transcript.
+ * stored since (by this process or another), at each search. Typed arrays indexed by transcript id,
+ * and each video's id once: under a hundred bytes a transcript.
  */
 export class TranscriptFacts {
   /** The id of the video's first transcript: two transcripts of one video have the same. */
   private video = new Int32Array(1024);
+  private readonly firstOfVideo = new Map<string, number>();
   private segments = new Int32Array(1024);
   private language = new Uint16Array(1024);
   /** Each language as lower case, numbered in the order first met. */
@@ -21,9 +22,11 @@ export class TranscriptFacts {
 
   /** Reads the transcripts stored since the last call. */
   refresh(db: Database): this {
-    for (const [id, video, segments, language] of transcriptFactsAfter(db, this.readThrough)) {
+    for (const [id, videoId, segments, language] of transcriptFactsAfter(db, this.readThrough)) {
       this.makeRoom(id);
-      this.video[id] = video;
+      const first = this.firstOfVideo.get(videoId);
+      if (first === undefined) this.firstOfVideo.set(videoId, id);
+      this.video[id] = first ?? id;
       this.segments[id] = segments;
       this.language[id] = this.languageNumber(language.toLowerCase());
       this.readThrough = id;
@@ -31,6 +34,11 @@ export class TranscriptFacts {
       this.segmentsInAll += segments;
     }
     return this;
+  }
+
+  /** One past the highest transcript id known. */
+  get size(): number {
+    return this.readThrough + 1;
   }
 
   videoOf(transcriptId: number): number {

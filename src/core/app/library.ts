@@ -9,8 +9,9 @@ import {
   itemChannelTitle,
   jobTranscriptIds,
   libraryTranscript,
-  matchingSegments,
+  matchingRowids,
   matchingSegmentsOf,
+  SEGMENT_SLOTS,
   type LibraryTranscript,
 } from '../store/library';
 import { AppError } from './errors';
@@ -52,35 +53,84 @@ interface RankedMatch {
   segments: number[];
 }
 
+/** What a search found: totals over every match, and the best matches, best first. */
+interface Found {
+  videos: number;
+  hits: number;
+  best: RankedMatch[];
+}
+
 /** bm25's constants, as FTS5 uses them. */
 const K1 = 1.2;
 const B = 0.75;
 
 /**
- * Every transcript the search matches, best first, with its matching segments, as the index names
- * them (a row per segment): nothing is read but the index and, for a channel, the items. A video's
- * relevance is bm25 taken over its segments: the more of them match, for its length against the
- * library's average, the higher (the terms' rarity is the same for every video of one search).
+ * Every transcript the search matches, counted, and the `most` best of them with their matching
+ * segments, as the index names them (a row per segment): nothing is read but the index and, for a
+ * channel, the items. A video's relevance is bm25 taken over its segments: the more of them match,
+ * for its length against the library's average, the higher (the terms' rarity is the same for every
+ * video of one search). Equal ones come oldest first. A word said in most of 100,000 videos passes
+ * here hundreds of thousands of times: typed arrays, no object per match.
  */
-function rankedMatches(db: Database, search: LibrarySearch): RankedMatch[] {
-  const query = parsedQuery(search.query);
-  const matched = matchingSegments(db, query);
+function found(db: Database, search: LibrarySearch, most: number): Found {
+  const rowids = matchingRowids(db, parsedQuery(search.query));
   // Read after the index, so that every transcript it named is known.
   const facts = transcriptFacts(db);
   const inJob = search.jobId == null ? null : jobTranscriptIds(db, search.jobId);
   const language = search.language ?? null;
   const channel = !search.channel?.trim() ? null : foldText(search.channel.trim());
   const average = facts.averageSegments();
-  const ranked: Array<RankedMatch & { score: number }> = [];
-  for (const [transcriptId, segments] of matched) {
+  const videoSeen = new Uint8Array(facts.size);
+  let videos = 0;
+  let hits = 0;
+  /** The matching transcripts kept: ids, where their rowids start, and their scores. */
+  const kept = { ids: new Float64Array(rowids.length), from: new Uint32Array(rowids.length + 1) };
+  const scores = new Float64Array(rowids.length);
+  let count = 0;
+  for (let from = 0, to = 0; from < rowids.length; from = to) {
+    const transcriptId = Math.floor((rowids[from] ?? 0) / SEGMENT_SLOTS);
+    const next = (transcriptId + 1) * SEGMENT_SLOTS;
+    while (to < rowids.length && (rowids[to] ?? next) < next) to++;
     if (inJob !== null && !inJob.has(transcriptId)) continue;
     if (language !== null && !facts.isIn(transcriptId, language)) continue;
     if (channel !== null && !foldText(channelOf(db, transcriptId) ?? '').includes(channel)) continue;
-    const n = segments.length;
+    const video = facts.videoOf(transcriptId);
+    if (videoSeen[video] === 0) {
+      videoSeen[video] = 1;
+      videos++;
+    }
+    const n = to - from;
+    hits += n;
     const length = Math.max(facts.segmentsOf(transcriptId), n) / average;
-    ranked.push({ transcriptId, segments, score: (n * (K1 + 1)) / (n + K1 * (1 - B + B * length)) });
+    kept.ids[count] = transcriptId;
+    kept.from[count] = from;
+    scores[count] = (n * (K1 + 1)) / (n + K1 * (1 - B + B * length));
+    count++;
   }
-  return ranked.sort((a, b) => b.score - a.score || a.transcriptId - b.transcriptId);
+  const best = bestOf(scores.subarray(0, count), kept.ids, most).map((k) => {
+    const transcriptId = kept.ids[k] ?? 0;
+    const from = kept.from[k] ?? 0;
+    const next = (transcriptId + 1) * SEGMENT_SLOTS;
+    const segments: number[] = [];
+    for (let at = from; at < rowids.length && (rowids[at] ?? next) < next; at++)
+      segments.push((rowids[at] ?? 0) - transcriptId * SEGMENT_SLOTS);
+    return { transcriptId, segments };
+  });
+  return { videos, hits, best };
+}
+
+/**
+ * The positions of the `most` best scores, best first (equal ones by id): the threshold comes from
+ * the scores sorted alone (a typed array sorts natively), then only those at or above it are
+ * sorted whole.
+ */
+function bestOf(scores: Float64Array, ids: Float64Array, most: number): number[] {
+  const threshold =
+    scores.length > most ? (Float64Array.from(scores).sort()[scores.length - most] ?? -Infinity) : -Infinity;
+  const chosen: number[] = [];
+  scores.forEach((score, k) => score >= threshold && chosen.push(k));
+  chosen.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || (ids[a] ?? 0) - (ids[b] ?? 0));
+  return chosen.slice(0, most);
 }
 
 /** The channel of a transcript's video: a list page's, else its body's metadata. */
@@ -114,7 +164,7 @@ function matchOf(
 /** Every transcript the search matches, best first, each read back with its hits. */
 export function* libraryMatches(db: Database, search: LibrarySearch): Generator<LibraryMatch> {
   const query = parsedQuery(search.query);
-  for (const match of rankedMatches(db, search)) {
+  for (const match of found(db, search, Infinity).best) {
     const read = matchOf(db, query, match, Infinity);
     if (read !== undefined && read.hits.length > 0) yield read;
   }
@@ -126,18 +176,11 @@ export function* libraryMatches(db: Database, search: LibrarySearch): Generator<
  */
 export function searchLibrary(db: Database, search: LibrarySearch, limit: number): SearchResults {
   const query = parsedQuery(search.query);
-  const ranked = rankedMatches(db, search);
-  const facts = transcriptFacts(db);
-  /** A video can match in more than one transcript (another language, another way bought). */
-  const videos = new Set<number>();
-  let hits = 0;
-  for (const { transcriptId, segments } of ranked) {
-    videos.add(facts.videoOf(transcriptId));
-    hits += segments.length;
-  }
+  // Each transcript listed has a hit at least.
+  const { videos, hits, best } = found(db, search, limit);
   const groups: SearchGroup[] = [];
   let room = limit;
-  for (const match of ranked) {
+  for (const match of best) {
     if (room <= 0) break;
     const read = matchOf(db, query, match, room);
     if (read === undefined || read.hits.length === 0) continue;
@@ -153,7 +196,7 @@ export function searchLibrary(db: Database, search: LibrarySearch, limit: number
       })),
     });
   }
-  return { videos: videos.size, hits, groups };
+  return { videos, hits, groups };
 }
 
 /** The contract's readTranscript. */

@@ -77,7 +77,7 @@ beforeAll(async () => {
   // As version 6 left it: the same transcripts, no index.
   const db = new BetterSqlite3(join(dataDir, DATABASE_FILE));
   db.exec(
-    'DROP TABLE segment_index; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
+    'DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
   );
   db.close();
 });
@@ -161,7 +161,7 @@ it('indexes every transcript again, a row per segment, when a database from vers
   const transcripts = count('SELECT count(*) FROM transcripts');
   // As version 7 left it: the index with a row per transcript, every transcript in it.
   const old = new BetterSqlite3(join(dataDir, DATABASE_FILE));
-  old.exec(`DROP TABLE segment_index;
+  old.exec(`DROP TABLE segment_index; DROP INDEX transcripts_facts;
     CREATE VIRTUAL TABLE transcript_index USING fts5(text, content = '',
       tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
     UPDATE transcript_index_backfill SET done_through = (SELECT max(id) FROM transcripts),

@@ -321,6 +321,8 @@ describe('createJobFromSearch over transcripts bought in two ways', () => {
           start: false,
         });
         expect((await otherApi.runJob({ jobId: job.id })).outcome.status).toBe('completed');
+        // Searched between the two, so that the second search must learn the newer transcripts.
+        expect((await otherApi.searchTranscripts({ query: 'river', limit: 1 })).videos).toBeGreaterThan(0);
       }
       const found = await otherApi.searchTranscripts({ query: 'river', limit: 1000 });
       const videoIds = found.groups.map((group) => group.videoId);

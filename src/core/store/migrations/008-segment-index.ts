@@ -10,6 +10,10 @@
  * `_docsize` per segment. The old index is dropped and the backfill's mark set back to the start:
  * core/app/library-backfill.ts indexes every stored transcript again, in batches that survive a
  * stop, as it did after 007.
+ *
+ * `transcripts_facts` holds, in the order of ids, what a search needs of every transcript to count
+ * and rank the matches without reading the transcripts (core/app/library-facts.ts): read from this
+ * index, a hundred thousand transcripts take tens of milliseconds rather than a pass over every body.
  */
 export const segmentIndexSchema = `
 DROP TABLE transcript_index;
@@ -19,6 +23,7 @@ CREATE VIRTUAL TABLE segment_index USING fts5(
   columnsize = 0,
   tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
 );
+CREATE INDEX transcripts_facts ON transcripts (id, video_id, segment_count, language);
 UPDATE transcript_index_backfill
   SET done_through = 0, until_id = (SELECT coalesce(max(id), 0) FROM transcripts);
 `;

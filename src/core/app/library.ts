@@ -6,12 +6,14 @@ import { videoUrl, videoUrlAt } from '../../shared/video-links';
 import { rereadStoredTranscript, type Segment } from '../api';
 import type { Database } from '../store';
 import {
-  itemChannelTitle,
+  itemChannelTitles,
   jobTranscriptIds,
   libraryTranscript,
   matchingRowids,
   matchingSegmentsOf,
   SEGMENT_SLOTS,
+  transcriptsNamingChannels,
+  transcriptsOfChannels,
   type LibraryTranscript,
 } from '../store/library';
 import { AppError } from './errors';
@@ -78,7 +80,7 @@ function found(db: Database, search: LibrarySearch, most: number): Found {
   const facts = transcriptFacts(db);
   const inJob = search.jobId == null ? null : jobTranscriptIds(db, search.jobId);
   const language = search.language ?? null;
-  const channel = !search.channel?.trim() ? null : foldText(search.channel.trim());
+  const inChannel = !search.channel?.trim() ? null : channelFilter(db, foldText(search.channel.trim()));
   const average = facts.averageSegments();
   const videoSeen = new Uint8Array(facts.size);
   let videos = 0;
@@ -93,7 +95,7 @@ function found(db: Database, search: LibrarySearch, most: number): Found {
     while (to < rowids.length && (rowids[to] ?? next) < next) to++;
     if (inJob !== null && !inJob.has(transcriptId)) continue;
     if (language !== null && !facts.isIn(transcriptId, language)) continue;
-    if (channel !== null && !foldText(channelOf(db, transcriptId) ?? '').includes(channel)) continue;
+    if (inChannel !== null && !inChannel(transcriptId)) continue;
     const video = facts.videoOf(transcriptId);
     if (videoSeen[video] === 0) {
       videoSeen[video] = 1;
@@ -133,12 +135,21 @@ function bestOf(scores: Float64Array, ids: Float64Array, most: number): number[]
   return chosen.slice(0, most);
 }
 
-/** The channel of a transcript's video: a list page's, else its body's metadata. */
-function channelOf(db: Database, transcriptId: number): string | null {
-  const named = itemChannelTitle(db, transcriptId);
-  if (named !== null) return named;
-  const transcript = libraryTranscript(db, transcriptId);
-  return transcript === undefined ? null : readBodyQuickly(transcript).channelTitle;
+/**
+ * Whether a transcript's channel holds `folded` (folded text): the channel a list page named for its
+ * video, else the one its body's metadata names (read only for transcripts no list page named).
+ */
+function channelFilter(db: Database, folded: string): (transcriptId: number) => boolean {
+  const titles = itemChannelTitles(db).filter((title) => foldText(title).includes(folded));
+  const named = transcriptsOfChannels(db, titles);
+  const namedAtAll = transcriptsNamingChannels(db);
+  return (transcriptId) => {
+    if (named.has(transcriptId)) return true;
+    if (namedAtAll.has(transcriptId)) return false;
+    const transcript = libraryTranscript(db, transcriptId);
+    const channel = transcript === undefined ? null : readBodyQuickly(transcript).channelTitle;
+    return channel !== null && foldText(channel).includes(folded);
+  };
 }
 
 /** A matching transcript read back: its hits are the segments the index named, marked. */

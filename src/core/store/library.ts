@@ -59,9 +59,21 @@ const statements = preparedFor((db) => ({
       'SELECT DISTINCT transcript_id FROM items WHERE job_id = ? AND transcript_id IS NOT NULL',
     )
     .pluck(),
-  itemChannel: db
-    .prepare<[number], string>(
-      `SELECT channel_title FROM items WHERE transcript_id = ? AND channel_title IS NOT NULL LIMIT 1`,
+  channelTitles: db
+    .prepare<[], string>(
+      `SELECT DISTINCT channel_title FROM items WHERE transcript_id IS NOT NULL AND channel_title IS NOT NULL`,
+    )
+    .pluck(),
+  transcriptsOfChannels: db
+    .prepare<[string], string>(
+      `SELECT json_group_array(DISTINCT transcript_id) FROM items
+       WHERE transcript_id IS NOT NULL AND channel_title IN (SELECT value FROM json_each(?))`,
+    )
+    .pluck(),
+  transcriptsNamingChannels: db
+    .prepare<[], string>(
+      `SELECT json_group_array(DISTINCT transcript_id) FROM items
+       WHERE transcript_id IS NOT NULL AND channel_title IS NOT NULL`,
     )
     .pluck(),
   transcript: db.prepare<
@@ -129,8 +141,7 @@ export function matchExpression(query: SearchQuery): string {
  * `t * SEGMENT_SLOTS + i`, so a transcript's matching segments come one after another.
  */
 export function matchingRowids(db: Database, query: SearchQuery): number[] {
-  const json = statements(db).matches.get(matchExpression(query));
-  return json === undefined ? [] : (JSON.parse(json) as number[]);
+  return parsedIds(statements(db).matches.get(matchExpression(query)));
 }
 
 /** The indices of one transcript's segments the query matches, ascending. */
@@ -155,9 +166,23 @@ export function jobTranscriptIds(db: Database, jobId: number): Set<number> {
   return new Set(statements(db).jobTranscripts.all(jobId));
 }
 
-/** The channel a list page named for a video this transcript is held for; null when none did. */
-export function itemChannelTitle(db: Database, transcriptId: number): string | null {
-  return statements(db).itemChannel.get(transcriptId) ?? null;
+/** Every channel title list pages gave for the videos of stored transcripts, each once. */
+export function itemChannelTitles(db: Database): string[] {
+  return statements(db).channelTitles.all();
+}
+
+/** The transcripts held for a video a list page gave one of `titles` as channel. */
+export function transcriptsOfChannels(db: Database, titles: readonly string[]): Set<number> {
+  return new Set(parsedIds(statements(db).transcriptsOfChannels.get(JSON.stringify(titles))));
+}
+
+/** The transcripts held for a video some list page named the channel of. */
+export function transcriptsNamingChannels(db: Database): Set<number> {
+  return new Set(parsedIds(statements(db).transcriptsNamingChannels.get()));
+}
+
+function parsedIds(json: string | undefined): number[] {
+  return json === undefined ? [] : (JSON.parse(json) as number[]);
 }
 
 export function libraryTranscript(db: Database, transcriptId: number): LibraryTranscript | undefined {

@@ -216,6 +216,17 @@ describe('searchTranscripts', () => {
     expect(inChannel.groups.every((g) => g.channelTitle === channel)).toBe(true);
   });
 
+  it("narrows to a channel that only a transcript's own metadata names (a video bought alone)", async () => {
+    const alone = await bought('dQw4w9WgXcQ', 'orig');
+    const [transcript] = await transcriptsOf(alone);
+    const channel = transcript?.channelTitle ?? '';
+    expect(channel).not.toBe('');
+    const word = transcript?.segments[0]?.text.match(/\p{L}+/u)?.[0] ?? '';
+    const found = await api.searchTranscripts({ query: word, channel: channel.toLowerCase(), limit: 1000 });
+    expect(found.groups.map((g) => g.transcriptId)).toContain(transcript?.transcriptId);
+    expect(found.groups.every((g) => g.channelTitle === channel)).toBe(true);
+  });
+
   it('refuses what it cannot read with a plain message, sending nothing', async () => {
     const requests = sim.admin.requests().length;
     for (const [query, message] of [

@@ -122,17 +122,30 @@ function found(db: Database, search: LibrarySearch, most: number): Found {
 }
 
 /**
- * The positions of the `most` best scores, best first (equal ones by id): the threshold comes from
- * the scores sorted alone (a typed array sorts natively), then only those at or above it are
- * sorted whole.
+ * The positions of the `most` best scores, best first (equal ones by id). A page wants a hundred of
+ * tens of thousands: kept in order as they come, most are turned away with one comparison.
  */
 function bestOf(scores: Float64Array, ids: Float64Array, most: number): number[] {
-  const threshold =
-    scores.length > most ? (Float64Array.from(scores).sort()[scores.length - most] ?? -Infinity) : -Infinity;
-  const chosen: number[] = [];
-  scores.forEach((score, k) => score >= threshold && chosen.push(k));
-  chosen.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || (ids[a] ?? 0) - (ids[b] ?? 0));
-  return chosen.slice(0, most);
+  /** Above 0 when the score at `a` ranks before the one at `b`. */
+  const before = (a: number, b: number) =>
+    (scores[a] ?? 0) - (scores[b] ?? 0) || (ids[b] ?? 0) - (ids[a] ?? 0);
+  const all = Array.from(scores.keys());
+  if (all.length <= most) return all.sort((a, b) => before(b, a));
+  const best: number[] = [];
+  for (const k of all) {
+    const last = best[best.length - 1];
+    if (best.length === most && last !== undefined && before(k, last) <= 0) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (before(k, best[middle] ?? k) > 0) high = middle;
+      else low = middle + 1;
+    }
+    best.splice(low, 0, k);
+    if (best.length > most) best.pop();
+  }
+  return best;
 }
 
 /**

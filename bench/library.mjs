@@ -238,7 +238,11 @@ const QUERIES = {
   [`phrase (${phrase})`]: [phrase, QUERY_RUNS],
   [`Japanese substring (${japaneseQuery}, inside a word of Zipf rank ~1,000)`]: [japaneseQuery, QUERY_RUNS],
   [`frequent word (${english[9]}, rank 10)`]: [english[9], QUERY_RUNS],
-  [`frequent word (${english[9]}) narrowed to --channel "Channel 7"`]: [english[9], 20, { channel: 'Channel 7' }],
+  [`frequent word (${english[9]}) narrowed to --channel "Channel 7"`]: [
+    english[9],
+    20,
+    { channel: 'Channel 7' },
+  ],
 };
 {
   // A new connection knows no transcript's facts yet: its first search reads them all.

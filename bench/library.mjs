@@ -3,7 +3,7 @@
 // 1. The index's shape, chosen by measurement on 10,000 simulator-like transcripts: CPU per
 //    transcript to index and index size, for unicode61 with pairs for unspaced runs, contentless,
 //    with a row per transcript (migration 007) and with a row per segment without column sizes,
-//    merged 8 segments at a time (migration 008, shipped). The trigram tokenizer, measured before (bench/RESULTS.md), is left out.
+//    merged 4 (FTS5's default) or 8 segments a level (migration 008, shipped). The trigram tokenizer, measured before (bench/RESULTS.md), is left out.
 // 2. A 100,000-transcript library built directly in SQLite through the store's own storeTranscript
 //    (so indexed as a fetch indexes): segment counts as the simulator's (5-80), 3-10 words a segment
 //    from a Zipf-distributed vocabulary of 20,000 words, one transcript in ten in Japanese.
@@ -144,6 +144,10 @@ const SHAPES = {
   'row per transcript (007)': {
     table: `fts5(text, content='', ${TOKENIZER})`,
     rows: (t, id) => [[id, core.indexText(t.segmentTexts.join('\n'))]],
+  },
+  'row per segment, columnsize=0, automerge 4 (FTS5 default)': {
+    table: `fts5(text, content='', columnsize=0, ${TOKENIZER})`,
+    rows: (t, id) => t.segmentTexts.map((text, i) => [id * 2 ** 20 + i, core.indexText(text)]),
   },
   'row per segment, columnsize=0, automerge 8 (008, shipped)': {
     table: `fts5(text, content='', columnsize=0, ${TOKENIZER})`,

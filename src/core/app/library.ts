@@ -129,10 +129,9 @@ function bestOf(scores: Float64Array, ids: Float64Array, most: number): number[]
   /** Above 0 when the score at `a` ranks before the one at `b`. */
   const before = (a: number, b: number) =>
     (scores[a] ?? 0) - (scores[b] ?? 0) || (ids[b] ?? 0) - (ids[a] ?? 0);
-  const all = Array.from(scores.keys());
-  if (all.length <= most) return all.sort((a, b) => before(b, a));
+  if (scores.length <= most) return Array.from(scores.keys()).sort((a, b) => before(b, a));
   const best: number[] = [];
-  for (const k of all) {
+  for (let k = 0; k < scores.length; k++) {
     const last = best[best.length - 1];
     if (best.length === most && last !== undefined && before(k, last) <= 0) continue;
     let low = 0;

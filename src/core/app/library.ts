@@ -85,8 +85,9 @@ function found(db: Database, search: LibrarySearch, most: number): Found {
   const videoSeen = new Uint8Array(facts.size);
   let videos = 0;
   let hits = 0;
-  /** The matching transcripts kept: ids, where their rowids start, and their scores. */
-  const kept = { ids: new Float64Array(rowids.length), from: new Uint32Array(rowids.length + 1) };
+  /** The matching transcripts kept: their ids, where their rowids start, their scores. */
+  const ids = new Float64Array(rowids.length);
+  const starts = new Uint32Array(rowids.length);
   const scores = new Float64Array(rowids.length);
   let count = 0;
   for (let from = 0, to = 0; from < rowids.length; from = to) {
@@ -104,14 +105,14 @@ function found(db: Database, search: LibrarySearch, most: number): Found {
     const n = to - from;
     hits += n;
     const length = Math.max(facts.segmentsOf(transcriptId), n) / average;
-    kept.ids[count] = transcriptId;
-    kept.from[count] = from;
+    ids[count] = transcriptId;
+    starts[count] = from;
     scores[count] = (n * (K1 + 1)) / (n + K1 * (1 - B + B * length));
     count++;
   }
-  const best = bestOf(scores.subarray(0, count), kept.ids, most).map((k) => {
-    const transcriptId = kept.ids[k] ?? 0;
-    const from = kept.from[k] ?? 0;
+  const best = bestOf(scores.subarray(0, count), ids, most).map((k) => {
+    const transcriptId = ids[k] ?? 0;
+    const from = starts[k] ?? 0;
     const next = (transcriptId + 1) * SEGMENT_SLOTS;
     const segments: number[] = [];
     for (let at = from; at < rowids.length && (rowids[at] ?? next) < next; at++)

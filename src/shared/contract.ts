@@ -401,7 +401,7 @@ export const SearchResultsSchema = z.object({
   videos: z.number().int(),
   /** Hits (segments) that match, in all. */
   hits: z.number().int(),
-  /** By their best hit's relevance; at most `limit` hits in all. */
+  /** Best first (bm25 over each transcript's segments); at most `limit` hits in all. */
   groups: z.array(SearchGroupSchema),
 });
 

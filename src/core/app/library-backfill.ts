@@ -3,7 +3,7 @@ import type { Database } from '../store';
 import { backfillBatch, backfillRemaining, libraryTranscript } from '../store/library';
 import { readBody } from './library';
 
-/** How far indexing the transcripts stored before migration 007 has come. */
+/** How far indexing the transcripts stored before the index (migration 007, again after 008) has come. */
 export interface IndexingProgress {
   done: number;
   total: number;
@@ -23,8 +23,9 @@ export interface BackfillOptions {
 export const BACKFILL_BATCH = 200;
 
 /**
- * Indexes the transcripts a database held before migration 007, a batch per turn of the event loop
- * so that the app answers meanwhile (searches find what is indexed so far). Each batch is committed
+ * Indexes the transcripts a database held before the index was made (migration 007, and again after
+ * 008 changed its rows), a batch per turn of the event loop so that the app answers meanwhile
+ * (searches find what is indexed so far). Each batch is committed
  * with the mark of how far it got (store/library.ts backfillBatch): a process killed halfway carries
  * on at its next start where it stopped, and indexes nothing twice. A failure is logged, not thrown:
  * searching then finds what was indexed, and the next start tries again.

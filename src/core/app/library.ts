@@ -5,8 +5,19 @@ import { foldText } from '../../shared/search-text';
 import { videoUrl, videoUrlAt } from '../../shared/video-links';
 import { rereadStoredTranscript, type Segment } from '../api';
 import type { Database } from '../store';
-import { libraryTranscript, searchCandidates, type LibraryTranscript } from '../store/library';
+import {
+  itemChannelTitles,
+  jobTranscriptIds,
+  libraryTranscript,
+  matchingRowids,
+  matchingSegmentsOf,
+  SEGMENT_SLOTS,
+  transcriptsNamingChannels,
+  transcriptsOfChannels,
+  type LibraryTranscript,
+} from '../store/library';
 import { AppError } from './errors';
+import { transcriptFacts } from './library-facts';
 
 /** What the Library is asked: a query and the optional narrowing of the contract's LibrarySearch. */
 export interface LibrarySearch {
@@ -38,47 +49,170 @@ export function parsedQuery(text: string): SearchQuery {
   return parsed.query;
 }
 
+/** A transcript the search matches: its id and the indices of its matching segments, ascending. */
+interface RankedMatch {
+  transcriptId: number;
+  segments: number[];
+}
+
+/** What a search found: totals over every match, and the best matches, best first. */
+interface Found {
+  videos: number;
+  hits: number;
+  best: RankedMatch[];
+}
+
+/** bm25's constants, as FTS5 uses them. */
+const K1 = 1.2;
+const B = 0.75;
+
 /**
- * Every transcript the search matches, best first: the index finds the transcripts (bm25), then each
- * one's segments are read back from its stored body and checked, since a hit is a segment.
+ * Every transcript the search matches, counted, and the `most` best of them with their matching
+ * segments, as the index names them (a row per segment): nothing is read but the index and, for a
+ * channel, the items. A video's relevance is bm25 taken over its segments: the more of them match,
+ * for its length against the library's average, the higher (the terms' rarity is the same for every
+ * video of one search). Equal ones come oldest first. A word said in most of 100,000 videos passes
+ * here hundreds of thousands of times: typed arrays, no object per match.
  */
+function found(db: Database, search: LibrarySearch, most: number): Found {
+  const rowids = matchingRowids(db, parsedQuery(search.query));
+  // Read after the index, so that every transcript it named is known.
+  const facts = transcriptFacts(db);
+  const inJob = search.jobId == null ? null : jobTranscriptIds(db, search.jobId);
+  const language = search.language ?? null;
+  const inChannel = !search.channel?.trim() ? null : channelFilter(db, foldText(search.channel.trim()));
+  const average = facts.averageSegments();
+  const videoSeen = new Uint8Array(facts.size);
+  let videos = 0;
+  let hits = 0;
+  /** The matching transcripts kept: their ids, where their rowids start, their scores. */
+  const ids = new Float64Array(rowids.length);
+  const starts = new Uint32Array(rowids.length);
+  const scores = new Float64Array(rowids.length);
+  let count = 0;
+  for (let from = 0, to = 0; from < rowids.length; from = to) {
+    const transcriptId = Math.floor((rowids[from] ?? 0) / SEGMENT_SLOTS);
+    const next = (transcriptId + 1) * SEGMENT_SLOTS;
+    while (to < rowids.length && (rowids[to] ?? next) < next) to++;
+    if (inJob !== null && !inJob.has(transcriptId)) continue;
+    if (language !== null && !facts.isIn(transcriptId, language)) continue;
+    if (inChannel !== null && !inChannel(transcriptId)) continue;
+    const video = facts.videoOf(transcriptId);
+    if (videoSeen[video] === 0) {
+      videoSeen[video] = 1;
+      videos++;
+    }
+    const n = to - from;
+    hits += n;
+    const length = Math.max(facts.segmentsOf(transcriptId), n) / average;
+    ids[count] = transcriptId;
+    starts[count] = from;
+    scores[count] = (n * (K1 + 1)) / (n + K1 * (1 - B + B * length));
+    count++;
+  }
+  const best = bestOf(scores.subarray(0, count), ids, most).map((k) => {
+    const transcriptId = ids[k] ?? 0;
+    const from = starts[k] ?? 0;
+    const next = (transcriptId + 1) * SEGMENT_SLOTS;
+    const segments: number[] = [];
+    for (let at = from; at < rowids.length && (rowids[at] ?? next) < next; at++)
+      segments.push((rowids[at] ?? 0) - transcriptId * SEGMENT_SLOTS);
+    return { transcriptId, segments };
+  });
+  return { videos, hits, best };
+}
+
+/**
+ * The positions of the `most` best scores, best first (equal ones by id). A page wants a hundred of
+ * tens of thousands: kept in order as they come, most are turned away with one comparison.
+ */
+function bestOf(scores: Float64Array, ids: Float64Array, most: number): number[] {
+  /** Above 0 when the score at `a` ranks before the one at `b`. */
+  const before = (a: number, b: number) =>
+    (scores[a] ?? 0) - (scores[b] ?? 0) || (ids[b] ?? 0) - (ids[a] ?? 0);
+  if (scores.length <= most) return Array.from(scores.keys()).sort((a, b) => before(b, a));
+  const best: number[] = [];
+  for (let k = 0; k < scores.length; k++) {
+    const last = best[best.length - 1];
+    if (best.length === most && last !== undefined && before(k, last) <= 0) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (before(k, best[middle] ?? k) > 0) high = middle;
+      else low = middle + 1;
+    }
+    best.splice(low, 0, k);
+    if (best.length > most) best.pop();
+  }
+  return best;
+}
+
+/**
+ * Whether a transcript's channel holds `folded` (folded text): the channel a list page named for its
+ * video, else the one its body's metadata names (read only for transcripts no list page named).
+ */
+function channelFilter(db: Database, folded: string): (transcriptId: number) => boolean {
+  const titles = itemChannelTitles(db).filter((title) => foldText(title).includes(folded));
+  const named = transcriptsOfChannels(db, titles);
+  const namedAtAll = transcriptsNamingChannels(db);
+  return (transcriptId) => {
+    if (named.has(transcriptId)) return true;
+    if (namedAtAll.has(transcriptId)) return false;
+    const transcript = libraryTranscript(db, transcriptId);
+    const channel = transcript === undefined ? null : readBodyQuickly(transcript).channelTitle;
+    return channel !== null && foldText(channel).includes(folded);
+  };
+}
+
+/** A matching transcript read back: its hits are the segments the index named, marked. */
+function matchOf(
+  db: Database,
+  query: SearchQuery,
+  match: RankedMatch,
+  most: number,
+): LibraryMatch | undefined {
+  const transcript = libraryTranscript(db, match.transcriptId);
+  if (transcript === undefined) return undefined;
+  const { segments, channelTitle } = readBodyQuickly(transcript);
+  const hits = match.segments.slice(0, most).flatMap((index): LibraryHit[] => {
+    const segment = segments[index];
+    if (segment === undefined) return [];
+    // The index decides the hits; the marks are matched here, as the reader marks them.
+    const ranges = matchText(query, segment.text) ?? [];
+    return [{ segment: index, start: segment.start ?? null, text: segment.text, ranges }];
+  });
+  return { transcript, channelTitle, hits };
+}
+
+/** Every transcript the search matches, best first, each read back with its hits. */
 export function* libraryMatches(db: Database, search: LibrarySearch): Generator<LibraryMatch> {
   const query = parsedQuery(search.query);
-  const channel = !search.channel?.trim() ? null : foldText(search.channel.trim());
-  const candidates = searchCandidates(db, query, {
-    jobId: search.jobId ?? null,
-    language: search.language ?? null,
-  });
-  for (const { id } of candidates) {
-    const transcript = libraryTranscript(db, id);
-    if (transcript === undefined) continue;
-    const { segments, channelTitle } = readBodyQuickly(transcript);
-    if (channel !== null && !foldText(channelTitle ?? '').includes(channel)) continue;
-    const hits: LibraryHit[] = [];
-    segments.forEach((segment, index) => {
-      const ranges = matchText(query, segment.text);
-      if (ranges !== null)
-        hits.push({ segment: index, start: segment.start ?? null, text: segment.text, ranges });
-    });
-    if (hits.length > 0) yield { transcript, channelTitle, hits };
+  for (const match of found(db, search, Infinity).best) {
+    const read = matchOf(db, query, match, Infinity);
+    if (read !== undefined && read.hits.length > 0) yield read;
   }
 }
 
-/** The contract's searchTranscripts: totals over every match, at most `limit` hits listed. */
+/**
+ * The contract's searchTranscripts: totals over every match, from the index alone, and at most
+ * `limit` hits listed, for which only the transcripts listed are read.
+ */
 export function searchLibrary(db: Database, search: LibrarySearch, limit: number): SearchResults {
-  /** A video can match in more than one transcript (another language, another way bought). */
-  const videos = new Set<string>();
-  let hits = 0;
+  const query = parsedQuery(search.query);
+  // Each transcript listed has a hit at least.
+  const { videos, hits, best } = found(db, search, limit);
   const groups: SearchGroup[] = [];
-  for (const match of libraryMatches(db, search)) {
-    videos.add(match.transcript.videoId);
-    hits += match.hits.length;
-    const room = limit - groups.reduce((sum, group) => sum + group.hits.length, 0);
-    if (room <= 0) continue;
-    const { transcript } = match;
+  let room = limit;
+  for (const match of best) {
+    if (room <= 0) break;
+    const read = matchOf(db, query, match, room);
+    if (read === undefined || read.hits.length === 0) continue;
+    room -= read.hits.length;
+    const { transcript } = read;
     groups.push({
-      ...describe(transcript, match.channelTitle),
-      hits: match.hits.slice(0, room).map((hit) => ({
+      ...describe(transcript, read.channelTitle),
+      hits: read.hits.map((hit) => ({
         segment: hit.segment,
         start: hit.start,
         url: videoUrlAt(transcript.videoId, hit.start),
@@ -86,7 +220,7 @@ export function searchLibrary(db: Database, search: LibrarySearch, limit: number
       })),
     });
   }
-  return { videos: videos.size, hits, groups };
+  return { videos, hits, groups };
 }
 
 /** The contract's readTranscript. */
@@ -100,9 +234,8 @@ export function readLibraryTranscript(
     throw new AppError('invalid_input', `There is no stored transcript ${transcriptId}.`);
   const query = queryText === null || queryText.trim() === '' ? null : parsedQuery(queryText);
   const { segments, channelTitle } = readBody(transcript);
-  const hits: number[] = [];
-  if (query !== null)
-    segments.forEach((segment, index) => matchText(query, segment.text) && hits.push(index));
+  // The hits the search listed: the index names them.
+  const hits = query === null ? [] : matchingSegmentsOf(db, query, transcriptId);
   return {
     ...describe(transcript, channelTitle),
     segments: segments.map((segment) => ({
@@ -127,7 +260,7 @@ function describe(transcript: LibraryTranscript, channelTitle: string | null) {
 
 /**
  * The same as readBody for a body in the usual shape ({ transcript: [{ text, start, duration }] }),
- * without checking it field by field: searching reads every matching transcript, and the stored body
+ * without checking it field by field: a search reads every transcript it lists, and the stored body
  * was checked when it was received.
  */
 function readBodyQuickly(transcript: LibraryTranscript): {

@@ -4,10 +4,13 @@ import type { Database } from './database';
 import { preparedFor } from './prepared';
 
 /**
- * The Library's full-text index (migration 007): one contentless FTS5 row per stored transcript,
- * its segments' tokens one segment a line. Segments are told apart when a transcript is read back
- * (core/app/library.ts), so the index needs no row per segment.
+ * The Library's full-text index (migration 008): one contentless FTS5 row per segment of every stored
+ * transcript, its rowid the transcript's id times SEGMENT_SLOTS plus the segment's index, so that a
+ * match names the very segments that are hits and their transcripts without reading a body.
  */
+
+/** Rowids a transcript's segments may take: segment `i` of transcript `t` is `t * SEGMENT_SLOTS + i`. */
+export const SEGMENT_SLOTS = 2 ** 20;
 
 /** A stored transcript as the Library shows it. */
 export interface LibraryTranscript {
@@ -24,31 +27,55 @@ export interface LibraryTranscript {
   body: string;
 }
 
-export interface LibraryFilters {
-  jobId: number | null;
-  language: string | null;
-}
-
-/** Where backfilling transcripts stored before migration 007 stands. */
+/** Where backfilling transcripts stored before the index (migration 007, again after 008) stands. */
 export interface BackfillState {
   doneThrough: number;
   untilId: number;
 }
 
+// Statements that read many rows answer one row of JSON: better-sqlite3 pays about a microsecond a
+// row, JSON.parse far less.
 const statements = preparedFor((db) => ({
-  index: db.prepare<[number, string]>('INSERT INTO transcript_index (rowid, text) VALUES (?, ?)'),
-  candidates: db.prepare<
-    { match: string; jobId: number | null; language: string | null },
-    { id: number; rank: number }
-  >(
-    `SELECT transcript_index.rowid AS id, bm25(transcript_index) AS rank
-     FROM transcript_index
-     JOIN transcripts t ON t.id = transcript_index.rowid
-     WHERE transcript_index MATCH :match
-       AND (:language IS NULL OR lower(t.language) = lower(:language))
-       AND (:jobId IS NULL OR EXISTS (SELECT 1 FROM items i WHERE i.job_id = :jobId AND i.transcript_id = t.id))
-     ORDER BY rank`,
-  ),
+  index: db.prepare<[number, string]>('INSERT INTO segment_index (rowid, text) VALUES (?, ?)'),
+  matches: db
+    .prepare<[string], string>(
+      'SELECT json_group_array(rowid) FROM segment_index WHERE segment_index MATCH ?',
+    )
+    .pluck(),
+  matchesWithin: db
+    .prepare<[string, number, number], number>(
+      'SELECT rowid FROM segment_index WHERE segment_index MATCH ? AND rowid >= ? AND rowid < ?',
+    )
+    .pluck(),
+  factsAfter: db
+    .prepare<[number], string>(
+      `SELECT json_group_array(json_array(id, video_id, segment_count, language))
+       FROM (SELECT id, video_id, segment_count, language FROM transcripts INDEXED BY transcripts_facts
+             WHERE id > ? ORDER BY id)`,
+    )
+    .pluck(),
+  jobTranscripts: db
+    .prepare<[number], number>(
+      'SELECT DISTINCT transcript_id FROM items WHERE job_id = ? AND transcript_id IS NOT NULL',
+    )
+    .pluck(),
+  channelTitles: db
+    .prepare<[], string>(
+      `SELECT DISTINCT channel_title FROM items WHERE transcript_id IS NOT NULL AND channel_title IS NOT NULL`,
+    )
+    .pluck(),
+  transcriptsOfChannels: db
+    .prepare<[string], string>(
+      `SELECT json_group_array(DISTINCT transcript_id) FROM items
+       WHERE transcript_id IS NOT NULL AND channel_title IN (SELECT value FROM json_each(?))`,
+    )
+    .pluck(),
+  transcriptsNamingChannels: db
+    .prepare<[], string>(
+      `SELECT json_group_array(DISTINCT transcript_id) FROM items
+       WHERE transcript_id IS NOT NULL AND channel_title IS NOT NULL`,
+    )
+    .pluck(),
   transcript: db.prepare<
     [number],
     {
@@ -83,30 +110,79 @@ const statements = preparedFor((db) => ({
   backfillMark: db.prepare<[number]>('UPDATE transcript_index_backfill SET done_through = ? WHERE id = 1'),
 }));
 
-/** Indexes a transcript just stored; runs in the transaction that stores it. */
+/**
+ * Indexes a transcript just stored, a row per segment; runs in the transaction that stores it. A
+ * segment past SEGMENT_SLOTS (a million captions) would take the next transcript's rowids: it is
+ * left out.
+ */
 export function indexTranscript(db: Database, transcriptId: number, segmentTexts: readonly string[]): void {
-  statements(db).index.run(transcriptId, indexText(segmentTexts.join('\n')));
+  const { index } = statements(db);
+  const first = transcriptId * SEGMENT_SLOTS;
+  const count = Math.min(segmentTexts.length, SEGMENT_SLOTS);
+  for (let i = 0; i < count; i++) index.run(first + i, indexText(segmentTexts[i] ?? ''));
 }
 
 /**
  * The query in FTS5's syntax. Every term is a quoted string of its tokens as typed (letters, digits
  * and marks only, so no quote can occur inside; the tokenizer folds them as it folded the index),
- * with * after it for a prefix: nothing the user typed is read
- * as syntax. Exclusions are left to the segments' check (a hit is a segment), so that a video is
- * not dropped for an excluded word it says elsewhere.
+ * with * after it for a prefix: nothing the user typed is read as syntax. A row is a segment, so the
+ * excluded terms are FTS5's NOT: a segment that says one is not a hit, while the video's other
+ * segments still may be.
  */
 export function matchExpression(query: SearchQuery): string {
   const term = (t: SearchTerm) => `"${t.spelled.join(' ')}"${t.prefix ? '*' : ''}`;
-  return query.groups.map((group) => `(${group.map(term).join(' OR ')})`).join(' AND ');
+  const any = (terms: readonly SearchTerm[]) => `(${terms.map(term).join(' OR ')})`;
+  const all = `(${query.groups.map(any).join(' AND ')})`;
+  return query.excluded.length === 0 ? all : `${all} NOT ${any(query.excluded)}`;
 }
 
-/** The transcripts the index finds for the query, best first (bm25). */
-export function searchCandidates(
-  db: Database,
-  query: SearchQuery,
-  filters: LibraryFilters,
-): Array<{ id: number; rank: number }> {
-  return statements(db).candidates.all({ match: matchExpression(query), ...filters });
+/**
+ * The rowids of the segments the query matches, ascending: segment `i` of transcript `t` is
+ * `t * SEGMENT_SLOTS + i`, so a transcript's matching segments come one after another.
+ */
+export function matchingRowids(db: Database, query: SearchQuery): number[] {
+  return parsedIds(statements(db).matches.get(matchExpression(query)));
+}
+
+/** The indices of one transcript's segments the query matches, ascending. */
+export function matchingSegmentsOf(db: Database, query: SearchQuery, transcriptId: number): number[] {
+  const first = transcriptId * SEGMENT_SLOTS;
+  return statements(db)
+    .matchesWithin.all(matchExpression(query), first, first + SEGMENT_SLOTS)
+    .map((rowid) => rowid - first);
+}
+
+/**
+ * What never changes about the transcripts stored after `afterId`, in the order of their ids: the
+ * id, the video, how many segments it has and its language.
+ */
+export function transcriptFactsAfter(db: Database, afterId: number): Array<[number, string, number, string]> {
+  const json = statements(db).factsAfter.get(afterId);
+  return json === undefined ? [] : (JSON.parse(json) as Array<[number, string, number, string]>);
+}
+
+/** The transcripts the items of a job hold. */
+export function jobTranscriptIds(db: Database, jobId: number): Set<number> {
+  return new Set(statements(db).jobTranscripts.all(jobId));
+}
+
+/** Every channel title list pages gave for the videos of stored transcripts, each once. */
+export function itemChannelTitles(db: Database): string[] {
+  return statements(db).channelTitles.all();
+}
+
+/** The transcripts held for a video a list page gave one of `titles` as channel. */
+export function transcriptsOfChannels(db: Database, titles: readonly string[]): Set<number> {
+  return new Set(parsedIds(statements(db).transcriptsOfChannels.get(JSON.stringify(titles))));
+}
+
+/** The transcripts held for a video some list page named the channel of. */
+export function transcriptsNamingChannels(db: Database): Set<number> {
+  return new Set(parsedIds(statements(db).transcriptsNamingChannels.get()));
+}
+
+function parsedIds(json: string | undefined): number[] {
+  return json === undefined ? [] : (JSON.parse(json) as number[]);
 }
 
 export function libraryTranscript(db: Database, transcriptId: number): LibraryTranscript | undefined {

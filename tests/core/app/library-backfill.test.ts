@@ -5,16 +5,22 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { localApi, memoryKeyStore, openApp } from '../../../src/core/app';
 import { backfillLibrary, type IndexingProgress } from '../../../src/core/app/library-backfill';
 import { DATABASE_FILE, openDatabase, SCHEMA_VERSION } from '../../../src/core/store';
+import type { SearchResults } from '../../../src/shared/contract';
+import { indexText } from '../../../src/shared/search-text';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator';
 import { tempDir } from '../../support/cli';
 
-// A data folder from before the Library (schema 6) holding transcripts bought from the simulator:
-// opened by this version, its transcripts are indexed after migration 007, in batches that survive
-// a process stopped halfway, each transcript exactly once.
+// Data folders from before the Library (schema 6) and from before its index had a row per segment
+// (schema 7), holding transcripts bought from the simulator: opened by this version, their
+// transcripts are indexed (again), in batches that survive a process stopped halfway, each
+// transcript once, and a search then finds what it found before.
 
 let sim: RunningSimulator;
 let dataDir: string;
 const VIDEOS = 30;
+/** Queries of every kind, and what this version found for them before the upgrades. */
+const QUERIES = ['river', 'RIVER engine', '"small engine"', 'quest*', 'river OR engine', 'river -light'];
+let before: Map<string, SearchResults>;
 
 function count(sql: string): number {
   const db = new BetterSqlite3(join(dataDir, DATABASE_FILE), { readonly: true });
@@ -23,6 +29,24 @@ function count(sql: string): number {
   } finally {
     db.close();
   }
+}
+
+/** How many transcripts have a segment in the index (FTS5's own list of what it holds). */
+function indexedTranscripts(): number {
+  const db = new BetterSqlite3(join(dataDir, DATABASE_FILE), { readonly: true });
+  try {
+    db.exec('CREATE VIRTUAL TABLE temp.held USING fts5vocab(main, segment_index, instance)');
+    return db.prepare('SELECT count(DISTINCT doc >> 20) FROM temp.held').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+async function searched(app: ReturnType<typeof openApp>): Promise<Map<string, SearchResults>> {
+  const api = localApi(app);
+  const found = new Map<string, SearchResults>();
+  for (const query of QUERIES) found.set(query, await api.searchTranscripts({ query, limit: 1000 }));
+  return found;
 }
 
 beforeAll(async () => {
@@ -48,11 +72,12 @@ beforeAll(async () => {
     start: false,
   });
   expect((await api.runJob({ jobId: job.id })).outcome.status).toBe('completed');
+  before = await searched(app);
   await app.close();
   // As version 6 left it: the same transcripts, no index.
   const db = new BetterSqlite3(join(dataDir, DATABASE_FILE));
   db.exec(
-    'DROP TABLE transcript_index; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
+    'DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
   );
   db.close();
 });
@@ -85,7 +110,7 @@ it('indexes the transcripts of an older database in batches, carrying on after a
     { done: 7, total: transcripts },
     { done: 14, total: transcripts },
   ]);
-  expect(count('SELECT count(*) FROM transcript_index_docsize')).toBe(14);
+  expect(indexedTranscripts()).toBe(14);
 
   // The next start finishes the rest, telling its progress, and search finds every transcript.
   const progress: IndexingProgress[] = [];
@@ -97,24 +122,28 @@ it('indexes the transcripts of an older database in batches, carrying on after a
   try {
     await app.libraryIndexed;
     expect(progress.at(-1)).toEqual({ done: transcripts - 14, total: transcripts - 14 });
-    expect(count('SELECT count(*) FROM transcript_index_docsize')).toBe(transcripts);
-    const ids = count('SELECT count(DISTINCT id) FROM transcript_index_docsize');
-    expect(ids).toBe(transcripts);
+    expect(indexedTranscripts()).toBe(transcripts);
 
+    // Every segment that says the word, counted from the transcripts as read, not by the index.
     const api = localApi(app);
     const { rows } = await api.listVideos({ jobId: 1, offset: 0, limit: 100, status: 'all', search: '' });
     const readings = await Promise.all(
       rows.flatMap((row) =>
         row.transcriptId === null
           ? []
-          : [api.readTranscript({ transcriptId: row.transcriptId, query: 'river' })],
+          : [api.readTranscript({ transcriptId: row.transcriptId, query: null })],
       ),
     );
-    const expected = readings.reduce((sum, reading) => sum + reading.hits.length, 0);
+    const saying = readings.map(
+      (reading) =>
+        reading.segments.filter((segment) => /(^|[^\p{L}])river([^\p{L}]|$)/iu.test(segment.text)).length,
+    );
+    const expected = saying.reduce((sum, n) => sum + n, 0);
     expect(expected).toBeGreaterThan(0);
     const found = await api.searchTranscripts({ query: 'river', limit: 1000 });
     expect(found.hits).toBe(expected);
-    expect(found.videos).toBe(readings.filter((reading) => reading.hits.length > 0).length);
+    expect(found.videos).toBe(saying.filter((n) => n > 0).length);
+    expect(await searched(app)).toEqual(before);
   } finally {
     await app.close();
   }
@@ -125,5 +154,50 @@ it('indexes the transcripts of an older database in batches, carrying on after a
   await third.libraryIndexed;
   await third.close();
   expect(again).toEqual([]);
-  expect(count('SELECT count(*) FROM transcript_index_docsize')).toBe(transcripts);
+  expect(indexedTranscripts()).toBe(transcripts);
+});
+
+it('indexes every transcript again, a row per segment, when a database from version 7 is opened, and finds what it found before', async () => {
+  const transcripts = count('SELECT count(*) FROM transcripts');
+  // As version 7 left it: the index with a row per transcript, every transcript in it.
+  const old = new BetterSqlite3(join(dataDir, DATABASE_FILE));
+  old.exec(`DROP TABLE segment_index; DROP INDEX transcripts_facts;
+    CREATE VIRTUAL TABLE transcript_index USING fts5(text, content = '',
+      tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
+    UPDATE transcript_index_backfill SET done_through = (SELECT max(id) FROM transcripts),
+      until_id = (SELECT max(id) FROM transcripts);
+    PRAGMA user_version = 7;`);
+  const bodies = old.prepare('SELECT id, body FROM transcripts').all() as Array<{ id: number; body: string }>;
+  const insert = old.prepare('INSERT INTO transcript_index (rowid, text) VALUES (?, ?)');
+  for (const { id, body } of bodies) {
+    const segments = (JSON.parse(body) as { transcript: Array<{ text: string }> }).transcript;
+    insert.run(id, indexText(segments.map((segment) => segment.text).join('\n')));
+  }
+  old.close();
+
+  // Stopped after the first batch, then opened again: every transcript once, in two goes.
+  const first = openDatabase(join(dataDir, DATABASE_FILE));
+  expect(count("SELECT count(*) FROM sqlite_master WHERE name = 'transcript_index'")).toBe(0);
+  const stopped = backfillLibrary(first, {
+    logger: { warn: () => undefined },
+    batchSize: 10,
+    stopped: () => false,
+    onProgress: () => {
+      throw new Error('killed after a batch');
+    },
+  });
+  await expect(stopped).rejects.toThrow('killed after a batch');
+  first.close();
+  expect(indexedTranscripts()).toBe(10);
+
+  const progress: IndexingProgress[] = [];
+  const app = openApp({ dataDir, keys: memoryKeyStore(), onIndexing: (step) => progress.push(step) });
+  try {
+    await app.libraryIndexed;
+    expect(progress.at(-1)).toEqual({ done: transcripts - 10, total: transcripts - 10 });
+    expect(indexedTranscripts()).toBe(transcripts);
+    expect(await searched(app)).toEqual(before);
+  } finally {
+    await app.close();
+  }
 });

@@ -120,6 +120,40 @@ describe('searchTranscripts', () => {
     expect(found.groups[0]?.transcriptId).toBe(all.groups[0]?.transcriptId);
   });
 
+  it('counts every hit of a word said in most videos exactly, listing only the first', async () => {
+    const expected = segmentsMatching(/(^|[^\p{L}\p{N}])the([^\p{L}\p{N}]|$)/iu);
+    const saying = new Set(expected.map(({ t }) => t.transcriptId));
+    const english = library.filter((t) => t.language === 'en');
+    expect(saying.size).toBeGreaterThan(english.length / 2);
+    const found = await api.searchTranscripts({ query: 'the', limit: 1 });
+    expect(found).toMatchObject({ hits: expected.length, videos: saying.size });
+    expect(found.groups).toHaveLength(1);
+    expect(found.groups[0]?.hits).toHaveLength(1);
+    // The same with every hit listed, and the same first.
+    const all = await api.searchTranscripts({ query: 'the', limit: 1000 });
+    expect(all.groups.flatMap((g) => g.hits)).toHaveLength(expected.length);
+    expect(all.groups[0]?.hits[0]).toEqual(found.groups[0]?.hits[0]);
+  });
+
+  it('ranks a video below none that says the words in more segments while being no longer', async () => {
+    const found = await api.searchTranscripts({ query: 'the OR le OR 川', limit: 1000 });
+    expect(found.groups.length).toBeGreaterThan(15);
+    const lengthOf = new Map(library.map((t) => [t.transcriptId, t.segments.length]));
+    const ranked = found.groups.map((g) => ({
+      hits: g.hits.length,
+      length: lengthOf.get(g.transcriptId) ?? 0,
+    }));
+    ranked.forEach((above, i) =>
+      ranked.slice(i + 1).forEach((below) => {
+        const better =
+          below.hits >= above.hits &&
+          below.length <= above.length &&
+          (below.hits > above.hits || below.length < above.length);
+        expect(better, JSON.stringify({ above, below })).toBe(false);
+      }),
+    );
+  });
+
   it('matches a phrase only in order, a prefix, either of two words, and leaves out excluded words', async () => {
     const phrase = segmentsMatching(/(^|[^\p{L}])small engine([^\p{L}]|$)/iu);
     expect((await api.searchTranscripts({ query: '"small engine"', limit: 1000 })).hits).toBe(phrase.length);
@@ -180,6 +214,17 @@ describe('searchTranscripts', () => {
     });
     expect(inChannel.groups.length).toBeGreaterThan(0);
     expect(inChannel.groups.every((g) => g.channelTitle === channel)).toBe(true);
+  });
+
+  it("narrows to a channel that only a transcript's own metadata names (a video bought alone)", async () => {
+    const alone = await bought('dQw4w9WgXcQ', 'orig');
+    const [transcript] = await transcriptsOf(alone);
+    const channel = transcript?.channelTitle ?? '';
+    expect(channel).not.toBe('');
+    const word = transcript?.segments[0]?.text.match(/\p{L}+/u)?.[0] ?? '';
+    const found = await api.searchTranscripts({ query: word, channel: channel.toLowerCase(), limit: 1000 });
+    expect(found.groups.map((g) => g.transcriptId)).toContain(transcript?.transcriptId);
+    expect(found.groups.every((g) => g.channelTitle === channel)).toBe(true);
   });
 
   it('refuses what it cannot read with a plain message, sending nothing', async () => {
@@ -287,6 +332,8 @@ describe('createJobFromSearch over transcripts bought in two ways', () => {
           start: false,
         });
         expect((await otherApi.runJob({ jobId: job.id })).outcome.status).toBe('completed');
+        // Searched between the two, so that the second search must learn the newer transcripts.
+        expect((await otherApi.searchTranscripts({ query: 'river', limit: 1 })).videos).toBeGreaterThan(0);
       }
       const found = await otherApi.searchTranscripts({ query: 'river', limit: 1000 });
       const videoIds = found.groups.map((group) => group.videoId);

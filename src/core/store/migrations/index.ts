@@ -5,6 +5,7 @@ import { researchSchema } from './004-research';
 import { citableCorporaSchema } from './005-citable-corpora';
 import { keepCurrentSchema } from './006-keep-current';
 import { librarySchema } from './007-library';
+import { segmentIndexSchema } from './008-segment-index';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly string[] = [
   citableCorporaSchema,
   keepCurrentSchema,
   librarySchema,
+  segmentIndexSchema,
 ];

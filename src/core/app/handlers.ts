@@ -81,8 +81,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
   /** Finds or creates the draft's job with its run settings; returns it with the lines refused. */
   const jobFor = (draft: JobDraft): { job: JobSummary; created: boolean; rejected: SourceLine[] } => {
     const { spec, rejected } = specOf(draft);
-    const { job, created } = engine.findOrCreateJob(spec);
-    engine.configure(job.id, {
+    const { job, created } = engine.findOrCreateJob(spec, {
       concurrency: draft.concurrency,
       formats: draft.formats,
       budget: draft.budget,

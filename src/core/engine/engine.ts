@@ -94,6 +94,9 @@ export class JobNotFoundError extends Error {
   }
 }
 
+/** What configure() changes of a job: any of its settings, and its budget (null: none). */
+export type JobSettingsChange = Partial<JobSettings> & { budget?: number | null };
+
 /** Thrown for a sync of a job that has not finished: running it again is what continues it. */
 export class JobNotFinishedError extends Error {
   readonly code = 'invalid_input' satisfies ErrorCode;
@@ -156,9 +159,14 @@ export class Engine {
     );
   }
 
-  /** Finds the job with the same identity (to resume it) or creates it. */
-  findOrCreateJob(spec: JobSpec): { job: JobSummary; created: boolean } {
+  /**
+   * Finds the job with the same identity (to resume it) or creates it, then applies `settings` as
+   * configure() does. A new job is announced once they are applied: a face that heard of it before
+   * would show it for a moment without them (its name, say).
+   */
+  findOrCreateJob(spec: JobSpec, settings?: JobSettingsChange): { job: JobSummary; created: boolean } {
     const { jobId, created } = findOrCreateJobRow(this.#deps.db, parseJobSpec(spec), this.#now());
+    if (settings !== undefined) this.configure(jobId, settings);
     if (created) this.#emitter.emit('job', { jobId, status: JOB_STATUS.draft });
     return { job: this.#summary(jobId), created };
   }
@@ -366,7 +374,7 @@ export class Engine {
   }
 
   /** Records how the job is to be run and exported (see JobSettings) and the credits it may spend. */
-  configure(jobId: number, settings: Partial<JobSettings> & { budget?: number | null }): void {
+  configure(jobId: number, settings: JobSettingsChange): void {
     const job = this.#record(jobId);
     const current = parseJobSettings(job.settingsJson);
     const next = JobSettingsSchema.parse({

@@ -142,6 +142,19 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     );
   });
 
+  it('tells the faces of a new job by the name it was given, from its first event on', async () => {
+    const titles: string[] = [];
+    app.on('jobChanged', (view) => titles.push(view.title));
+    const told = record('jobChanged');
+    const { job } = await api.createJob({
+      draft: draft(['PLcontractNamedList_n3'], { name: 'Lectures, spring term' }),
+      start: false,
+    });
+    await until('jobChanged', () => told.some((change) => change.id === job.id));
+    expect(titles.length).toBeGreaterThan(0);
+    expect(new Set(titles)).toEqual(new Set(['Lectures, spring term']));
+  });
+
   it('runs a started job to its end, telling its progress at most ten times a second', async () => {
     // Spacing is the host's, by the app's clock: a transport may deliver two events in one read.
     const changes: Array<JobView & { at: number }> = [];

@@ -2,7 +2,8 @@ import type { JobDefaults, JobDraft } from '../../shared/contract';
 import { clockTime, videoUrlAt } from '../../shared/video-links';
 import type { SearchResultRow } from '../export';
 import type { Database } from '../store';
-import { libraryMatches, type LibrarySearch } from './library';
+import { transcriptPurchase, type TranscriptPurchase } from '../store/library';
+import { libraryMatches, matchingTranscriptIds, type LibrarySearch } from './library';
 import { AppError } from './errors';
 
 /** Every hit of the search, best video first and each video's hits in time order, as CSV rows. */
@@ -22,13 +23,6 @@ export function searchResultRows(db: Database, search: LibrarySearch): SearchRes
   return rows;
 }
 
-/** What a stored transcript was bought as: the key a job must ask with to find it in the cache. */
-interface Purchase {
-  requestedLang: string;
-  includeTimestamp: boolean;
-  sendMetadata: boolean;
-}
-
 const NAME_CHARS = 200;
 
 /**
@@ -37,7 +31,8 @@ const NAME_CHARS = 200;
  * same way: when the matches were bought in several ways (other languages, with or without times),
  * the job takes the way most videos have a matching transcript in, and holds every video that has
  * one (`videos` counts them; the rest are left out). Its budget is 0: should anything not be cached
- * after all, the run stops instead of spending.
+ * after all, the run stops instead of spending. Only the index and how each transcript was bought are
+ * read, never a body: a word in most videos makes its job as quickly as a rare one.
  */
 export function libraryJobDraft(
   db: Database,
@@ -45,17 +40,18 @@ export function libraryJobDraft(
   defaults: JobDefaults,
 ): { draft: JobDraft; videos: number } {
   /** Each way of buying, with the videos a matching transcript was bought that way for. */
-  const ways = new Map<string, { purchase: Purchase; videoIds: Set<string> }>();
-  for (const { transcript } of libraryMatches(db, search)) {
-    const key = keyOf(transcript);
-    const way = ways.get(key) ?? { purchase: transcript, videoIds: new Set<string>() };
-    way.videoIds.add(transcript.videoId);
+  const ways = new Map<string, { purchase: TranscriptPurchase; videoIds: Set<string> }>();
+  for (const transcriptId of matchingTranscriptIds(db, search)) {
+    const purchase = transcriptPurchase(db, transcriptId);
+    if (purchase === undefined) continue;
+    const key = keyOf(purchase);
+    const way = ways.get(key) ?? { purchase, videoIds: new Set<string>() };
+    way.videoIds.add(purchase.videoId);
     ways.set(key, way);
   }
-  const chosen = [...ways.values()].reduce<{ purchase: Purchase; videoIds: Set<string> } | undefined>(
-    (best, way) => (best === undefined || way.videoIds.size > best.videoIds.size ? way : best),
-    undefined,
-  );
+  const chosen = [...ways.values()].reduce<
+    { purchase: TranscriptPurchase; videoIds: Set<string> } | undefined
+  >((best, way) => (best === undefined || way.videoIds.size > best.videoIds.size ? way : best), undefined);
   if (chosen === undefined)
     throw new AppError('invalid_input', 'No stored transcript matches this search: no job was made.');
   const { purchase, videoIds } = chosen;
@@ -76,6 +72,6 @@ export function libraryJobDraft(
   };
 }
 
-function keyOf(purchase: Purchase): string {
+function keyOf(purchase: TranscriptPurchase): string {
   return JSON.stringify([purchase.requestedLang, purchase.includeTimestamp, purchase.sendMetadata]);
 }

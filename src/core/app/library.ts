@@ -185,6 +185,14 @@ function matchOf(
   return { transcript, channelTitle, hits };
 }
 
+/**
+ * The ids of every transcript the search matches, best first, from the index alone: each has a hit
+ * (a row is a segment that matches).
+ */
+export function matchingTranscriptIds(db: Database, search: LibrarySearch): number[] {
+  return found(db, search, Infinity).best.map((match) => match.transcriptId);
+}
+
 /** Every transcript the search matches, best first, each read back with its hits. */
 export function* libraryMatches(db: Database, search: LibrarySearch): Generator<LibraryMatch> {
   const query = parsedQuery(search.query);

@@ -98,6 +98,10 @@ const statements = preparedFor((db) => ({
        t.body
      FROM transcripts t WHERE t.id = ?`,
   ),
+  purchase: db.prepare<
+    [number],
+    { video_id: string; requested_lang: string; include_timestamp: number; send_metadata: number }
+  >('SELECT video_id, requested_lang, include_timestamp, send_metadata FROM transcripts WHERE id = ?'),
   backfillState: db.prepare<[], { done_through: number; until_id: number }>(
     'SELECT done_through, until_id FROM transcript_index_backfill WHERE id = 1',
   ),
@@ -198,6 +202,26 @@ export function libraryTranscript(db: Database, transcriptId: number): LibraryTr
     title: row.title ?? row.item_title ?? '',
     channelTitle: row.channel_title,
     body: row.body,
+  };
+}
+
+/** How a stored transcript was bought (the key a job asks the cache with), without its body. */
+export interface TranscriptPurchase {
+  videoId: string;
+  /** '' when the original track was asked for. */
+  requestedLang: string;
+  includeTimestamp: boolean;
+  sendMetadata: boolean;
+}
+
+export function transcriptPurchase(db: Database, transcriptId: number): TranscriptPurchase | undefined {
+  const row = statements(db).purchase.get(transcriptId);
+  if (row === undefined) return undefined;
+  return {
+    videoId: row.video_id,
+    requestedLang: row.requested_lang,
+    includeTimestamp: row.include_timestamp === 1,
+    sendMetadata: row.send_metadata === 1,
   };
 }
 

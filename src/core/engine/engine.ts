@@ -94,9 +94,6 @@ export class JobNotFoundError extends Error {
   }
 }
 
-/** What configure() changes of a job: any of its settings, and its budget (null: none). */
-export type JobSettingsChange = Partial<JobSettings> & { budget?: number | null };
-
 /** Thrown for a sync of a job that has not finished: running it again is what continues it. */
 export class JobNotFinishedError extends Error {
   readonly code = 'invalid_input' satisfies ErrorCode;
@@ -134,6 +131,9 @@ const RunLimitsSchema = z.object({
   concurrency: z.number().int().min(CONCURRENCY.min).max(CONCURRENCY.max),
   budget: z.number().int().nonnegative().optional(),
 });
+
+/** What configure() changes of a job: any of its settings, and its budget (null: none). */
+export type JobSettingsChange = Partial<JobSettings> & { budget?: number | null };
 
 /**
  * The job engine: creates jobs, runs them against the Transcript Service and keeps every step

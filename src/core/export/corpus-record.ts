@@ -34,9 +34,9 @@ export function corpusComment(record: CorpusRecord): Buffer {
 }
 
 /**
- * The record at the end of the file at `path`, with where its comment starts and the file's size, when the file ends with
- * an end of central directory record whose comment is one; undefined otherwise (no file, another
- * program's ZIP, an older export, anything but a regular file).
+ * The record at the end of the file at `path`, with where its comment starts and the file's size,
+ * when the file ends with an end of central directory record whose comment is one; undefined
+ * otherwise (no file, another program's ZIP, an older export, anything but a regular file).
  */
 export async function readCorpusRecord(
   path: string,

@@ -51,5 +51,6 @@ export default async function fetchElectronAddon(context) {
   // Always afresh, so that no addon of an earlier Electron or better-sqlite3 is packed; the
   // download itself is cached by prebuild-install.
   rmSync(dirname(plan.output), { recursive: true, force: true });
-  await buildSqliteForElectron(plan);
+  // Quiet: a failure's first line goes into the error electron-builder shows.
+  await buildSqliteForElectron(plan, { quiet: true });
 }

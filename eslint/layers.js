@@ -31,7 +31,11 @@ export const LAYERS = [
     packages: [...NODE, 'commander', 'cli-progress'],
   },
   { layer: 'src/web', folders: ['src/web', 'src/core/app', 'src/shared'], packages: NODE },
-  { layer: 'src/main', folders: ['src/main', 'src/core/app', 'src/shared'], packages: [...NODE, 'electron'] },
+  {
+    layer: 'src/main',
+    folders: ['src/main', 'src/core/app', 'src/shared', 'src/cli'],
+    packages: [...NODE, 'electron'],
+  },
   { layer: 'src/preload', folders: ['src/preload', 'src/shared'], packages: ['electron'] },
   {
     layer: 'src/renderer',

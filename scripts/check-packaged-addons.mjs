@@ -1,23 +1,23 @@
 // electron-builder's afterPack hook (electron-builder.yml): refuses a package whose native addons
-// were not built for the Electron it carries. Such a package builds without a word and then cannot
-// open its database: better-sqlite3 built for Node (the CLI's build, or a rebuild that npm's own
-// settings aimed at Node) registers Node's module version, and Electron refuses to load it.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+// would not load in the app it ships with. Such a package builds without a word and then cannot
+// open its database: an addon built for Node (the CLI's build) registers Node's module version,
+// which Electron refuses, and one built for another CPU (an arm64 addon in the x64 dmg) or system
+// does not load at all.
+import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { getAbi, getTarget } from 'node-abi';
+import { binaryTarget, FORMAT_OF_PLATFORM, registeredModuleVersion } from './native-binary.mjs';
 
 /**
- * The NODE_MODULE_VERSION a native addon registers: the N of the node_register_module_vN function
- * it exports, whose name every binary format (ELF, Mach-O, PE) keeps as a NUL-ended string.
- * Undefined when it names none, as a Node-API addon, which loads in any runtime; NaN when it names
- * several.
+ * Where the package carries better-sqlite3 built for its Electron, platform and architecture,
+ * relative to its resources folder (electron-builder.yml's extraResources puts it there; the main
+ * process loads it through better-sqlite3's nativeBinding option, src/main/native-binding.ts).
  */
-export function registeredModuleVersion(file) {
-  const names = readFileSync(file).toString('latin1');
-  const versions = new Set([...names.matchAll(/node_register_module_v(\d+)\0/g)].map((match) => match[1]));
-  if (versions.size === 0) return undefined;
-  return versions.size === 1 ? Number([...versions][0]) : NaN;
-}
+export const PACKAGED_ADDON = join('native', 'better_sqlite3.node');
+
+/** The folders of a package's resources that may hold native addons: the extra resource, and the asar's unpacked files. */
+const ADDON_FOLDERS = ['native', 'app.asar.unpacked'];
 
 /** The module version an Electron release loads, from node-abi's registry (as @electron/rebuild). */
 export function electronModuleVersion(electronVersion) {
@@ -47,42 +47,58 @@ function nativeAddons(dir) {
   return names.filter((name) => name.endsWith('.node')).map((name) => join(dir, name));
 }
 
-/** The addons the app cannot start without: its database is better-sqlite3. */
-const REQUIRED_ADDONS = [join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')];
+/** What keeps one addon from loading in the package, in words: its system or CPU, and its module version. */
+function loadProblems(bytes, { electronVersion, platform, arch }) {
+  const problems = [];
+  const target = binaryTarget(bytes);
+  const format = FORMAT_OF_PLATFORM[platform];
+  if (target === undefined) {
+    problems.push(`is not a native binary ${format} can load`);
+  } else if (target.format !== format) {
+    problems.push(`is a ${target.format} binary, but this package is for ${platform} (${format})`);
+  } else if (!target.architectures.includes(arch)) {
+    problems.push(`is built for ${target.architectures.join(' and ')}, but this package is for ${arch}`);
+  }
+  const version = registeredModuleVersion(bytes);
+  const wanted = electronModuleVersion(electronVersion);
+  if (version !== undefined && version !== wanted) {
+    const built = Number.isNaN(version)
+      ? 'registers several module versions'
+      : `is built for module version ${version} (${runtimeOf(version)})`;
+    problems.push(`${built}, but Electron ${electronVersion} loads module version ${wanted} only`);
+  }
+  return problems;
+}
 
 /**
- * One line per addon in `resourcesDir`/app.asar.unpacked that Electron `electronVersion` cannot
- * load, and per required addon missing; empty when all is well.
+ * One line per native addon in the package's resources folder that the app could not load (built
+ * for another module version, system or CPU), and one if better-sqlite3's is missing; empty when
+ * all is well. `target` is { electronVersion, platform (darwin, linux, win32), arch (x64, arm64...) }.
  */
-export function addonProblems(resourcesDir, electronVersion) {
-  const unpacked = join(resourcesDir, 'app.asar.unpacked');
-  const wanted = electronModuleVersion(electronVersion);
-  const missing = REQUIRED_ADDONS.filter((addon) => !existsSync(join(unpacked, addon))).map(
-    (addon) => `${addon} is missing`,
-  );
+export function addonProblems(resourcesDir, target) {
+  const addons = ADDON_FOLDERS.flatMap((folder) => nativeAddons(join(resourcesDir, folder)));
+  const missing = addons.includes(join(resourcesDir, PACKAGED_ADDON)) ? [] : [`${PACKAGED_ADDON} is missing`];
   return missing.concat(
-    nativeAddons(unpacked).flatMap((file) => {
-      const version = registeredModuleVersion(file);
-      if (version === undefined || version === wanted) return [];
-      const built = Number.isNaN(version)
-        ? 'registers several module versions'
-        : `is built for module version ${version} (${runtimeOf(version)})`;
-      return [
-        `${relative(unpacked, file)} ${built}, but Electron ${electronVersion} loads module version ${wanted} only`,
-      ];
-    }),
+    addons.flatMap((file) =>
+      loadProblems(readFileSync(file), target).map((problem) => `${relative(resourcesDir, file)} ${problem}`),
+    ),
   );
 }
 
 /** The hook itself: electron-builder stops packaging with this error, before any installer is made. */
 export default async function checkPackagedAddons(context) {
-  const electronVersion = context.packager.info.framework.version;
-  const problems = addonProblems(context.packager.getResourcesDir(context.appOutDir), electronVersion);
+  const { Arch } = createRequire(import.meta.url)('builder-util');
+  const target = {
+    electronVersion: context.packager.info.framework.version,
+    platform: context.electronPlatformName,
+    arch: Arch[context.arch],
+  };
+  const problems = addonProblems(context.packager.getResourcesDir(context.appOutDir), target);
   if (problems.length === 0) return;
   throw new Error(
-    `The package's native addons are not those Electron ${electronVersion} needs:\n` +
+    `The package's native addons would not load in Electron ${target.electronVersion} on ${target.platform} ${target.arch}:\n` +
       problems.map((line) => `  ${line}\n`).join('') +
-      'Package with `npm run dist`, which rebuilds them for Electron; with -c.npmRebuild=false, ' +
-      'node_modules must already hold builds for Electron.',
+      'Package with `npm run dist`: electron-builder.yml fetches better-sqlite3 built for each ' +
+      "package's Electron, system and architecture before packing (scripts/fetch-electron-addon.mjs).",
   );
 }

@@ -1,51 +1,18 @@
 #!/usr/bin/env node
-// `npm run dist [-- electron-builder options]`: packages the desktop app with electron-builder.
-//
-// electron-builder rebuilds better-sqlite3 for Electron inside node_modules (npmRebuild in
-// electron-builder.yml), and that is the very build the CLI and the tests load on Node. So the CLI's
-// whole build folder (the addon, @electron/rebuild's .forge-meta marker, the objects) is moved aside
-// first, packaging works on a copy, and the folder is moved back after: whether packaging succeeded,
-// failed or was interrupted. The copy loses its marker, so that no marker left claiming Electron
-// skips the rebuild. electron-builder speaks for itself; this script adds a line of its own when a
-// signing identity is missing.
+// `npm run dist [-- electron-builder options]`: builds the app and packages it with electron-builder.
+// Packaging touches nothing in node_modules (electron-builder.yml: npmRebuild off, and better-sqlite3
+// for Electron fetched into a folder of its own), so the CLI keeps working throughout.
+// electron-builder speaks for itself; this script says, one line a system, what will not be signed
+// or notarised, refuses signing settings that cannot work, and passes Azure Trusted Signing's
+// settings to electron-builder when they are in the environment.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PROJECT_ROOT, withoutNpmBuildSettings } from './electron-install.mjs';
 
-const SQLITE_BUILD = join('node_modules', 'better-sqlite3', 'build');
-/**
- * Where the CLI's build waits while packaging runs: beside node_modules' packages (so that it moves
- * by a rename and comes back as it was), in a folder electron-builder never packs. A dist killed
- * outright leaves it here, and the next dist puts it back before anything else.
- */
-const KEPT_BUILD = join('node_modules', '.scriptorium-dist', 'better-sqlite3-build');
-const REBUILD_MARKER = join('Release', '.forge-meta');
-
 /** Exit codes of a shell for a process stopped by a signal. */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 };
-
-/** Moves the CLI's build aside (if there is one) and leaves packaging a copy without its marker. */
-function keepBuildAside(root) {
-  const build = join(root, SQLITE_BUILD);
-  const kept = join(root, KEPT_BUILD);
-  if (!existsSync(build)) return;
-  mkdirSync(dirname(kept), { recursive: true });
-  renameSync(build, kept);
-  cpSync(kept, build, { recursive: true, verbatimSymlinks: true });
-  rmSync(join(build, REBUILD_MARKER), { force: true });
-}
-
-/** Replaces whatever packaging left in the build folder with the CLI's build kept aside. */
-function putBuildBack(root) {
-  const build = join(root, SQLITE_BUILD);
-  const kept = join(root, KEPT_BUILD);
-  if (!existsSync(kept)) return;
-  rmSync(build, { recursive: true, force: true });
-  renameSync(kept, build);
-  rmSync(dirname(kept), { recursive: true, force: true });
-}
 
 /** electron-builder's platforms in its own options (--mac, -w...), else the one this machine is. */
 function platformsOf(args, host) {
@@ -67,36 +34,87 @@ function platformsOf(args, host) {
 const has = (env, ...names) => names.every((name) => (env[name] ?? '') !== '');
 
 /**
- * What electron-builder signs with comes from the environment, as it reads it itself: for macOS a
- * Developer ID in CSC_LINK (a .p12, with CSC_KEY_PASSWORD) or CSC_NAME (in the keychain) and
- * notarising keys; for Windows a certificate in WIN_CSC_LINK or CSC_LINK. Each one missing is said in
- * one line. An unsigned macOS app gets `mac.identity` null: no search of the keychain, and the ad-hoc
- * signature electronFuses resets.
+ * Azure Trusted Signing (electron-builder's win.azureSignOptions): the account, its certificate
+ * profile, its endpoint and the publisher name the certificate carries; the Azure client's own
+ * credentials (AZURE_TENANT_ID, AZURE_CLIENT_ID, AZURE_CLIENT_SECRET) are read by Azure's module.
  */
-function signingPlan(args, env, host = process.platform) {
-  const platforms = platformsOf(args, host);
-  const lines = [];
-  const overrides = [];
-  if (platforms.has('darwin')) {
-    const notarising =
-      has(env, 'APPLE_API_KEY', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER') ||
-      has(env, 'APPLE_ID', 'APPLE_APP_SPECIFIC_PASSWORD', 'APPLE_TEAM_ID') ||
-      has(env, 'APPLE_KEYCHAIN_PROFILE');
-    if (!has(env, 'CSC_LINK') && !has(env, 'CSC_NAME')) {
-      overrides.push('-c.mac.identity=null');
-      lines.push(
-        'macOS: not signed and not notarised (no CSC_LINK or CSC_NAME): the app is signed ad hoc, and its first start must be allowed in System Settings, Privacy & Security.',
-      );
-    } else if (!notarising) {
-      lines.push(
-        'macOS: signed but not notarised (set APPLE_API_KEY, APPLE_API_KEY_ID and APPLE_API_ISSUER, or APPLE_ID, APPLE_APP_SPECIFIC_PASSWORD and APPLE_TEAM_ID).',
-      );
+const AZURE_OPTIONS = {
+  AZURE_SIGNING_ENDPOINT: 'endpoint',
+  AZURE_SIGNING_ACCOUNT: 'codeSigningAccountName',
+  AZURE_CERTIFICATE_PROFILE: 'certificateProfileName',
+  AZURE_PUBLISHER_NAME: 'publisherName',
+};
+const AZURE_CREDENTIALS = ['AZURE_TENANT_ID', 'AZURE_CLIENT_ID', 'AZURE_CLIENT_SECRET'];
+
+/**
+ * macOS. The Developer ID comes from CSC_LINK (a .p12, with CSC_KEY_PASSWORD) or CSC_NAME (in the
+ * keychain). Notarising takes an App Store Connect API key, whose APPLE_API_KEY is the path of the
+ * .p8 file (@electron/notarize reads it as a path), or an Apple ID, or a keychain profile. An
+ * unsigned app gets `mac.identity` null: no search of the keychain, and the ad-hoc signature the
+ * fuses reset.
+ */
+function macPlan(env, plan) {
+  if ((env.APPLE_API_KEY ?? '').includes('PRIVATE KEY')) {
+    plan.refusals.push(
+      'macOS: APPLE_API_KEY holds the key itself; it must be the path of the .p8 file (write the key to a file and set APPLE_API_KEY to its path).',
+    );
+  } else if (has(env, 'APPLE_API_KEY') && !existsSync(env.APPLE_API_KEY)) {
+    plan.refusals.push(
+      `macOS: APPLE_API_KEY names no file (${env.APPLE_API_KEY}); it must be the path of the .p8 file.`,
+    );
+  }
+  const notarising =
+    has(env, 'APPLE_API_KEY', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER') ||
+    has(env, 'APPLE_ID', 'APPLE_APP_SPECIFIC_PASSWORD', 'APPLE_TEAM_ID') ||
+    has(env, 'APPLE_KEYCHAIN_PROFILE');
+  if (!has(env, 'CSC_LINK') && !has(env, 'CSC_NAME')) {
+    plan.overrides.push('-c.mac.identity=null');
+    plan.lines.push(
+      'macOS: not signed and not notarised (no CSC_LINK or CSC_NAME): the app is signed ad hoc, and its first start must be allowed in System Settings, Privacy & Security.',
+    );
+  } else if (!notarising) {
+    plan.lines.push(
+      'macOS: signed but not notarised (set APPLE_API_KEY to the path of the .p8 key, APPLE_API_KEY_ID and APPLE_API_ISSUER, or APPLE_ID, APPLE_APP_SPECIFIC_PASSWORD and APPLE_TEAM_ID).',
+    );
+  }
+}
+
+/**
+ * Windows. A certificate in WIN_CSC_LINK (a .pfx, with WIN_CSC_KEY_PASSWORD), or Azure Trusted
+ * Signing, where code-signing certificates are issued now. CSC_LINK is macOS's Developer ID here:
+ * electron-builder would sign the installer with it when neither is set, so a build for Windows
+ * alone does not pass it on.
+ */
+function windowsPlan(env, plan, { alsoMac }) {
+  const azure = Object.keys(AZURE_OPTIONS).filter((name) => has(env, name));
+  if (azure.length > 0) {
+    const missing = [...Object.keys(AZURE_OPTIONS), ...AZURE_CREDENTIALS].filter((name) => !has(env, name));
+    if (missing.length > 0) {
+      plan.refusals.push(`Windows: Azure Trusted Signing needs ${missing.join(', ')} as well.`);
+      return;
     }
+    for (const [name, option] of Object.entries(AZURE_OPTIONS)) {
+      plan.overrides.push(`-c.win.azureSignOptions.${option}=${env[name]}`);
+    }
+    return;
   }
-  if (platforms.has('win32') && !has(env, 'WIN_CSC_LINK') && !has(env, 'CSC_LINK')) {
-    lines.push('Windows: not signed (no WIN_CSC_LINK or CSC_LINK): SmartScreen warns at the first start.');
-  }
-  return { lines, overrides };
+  if (has(env, 'WIN_CSC_LINK')) return;
+  if (!alsoMac) plan.withoutEnv.push('CSC_LINK', 'CSC_KEY_PASSWORD');
+  plan.lines.push(
+    `Windows: not signed (no WIN_CSC_LINK, nor AZURE_SIGNING_ENDPOINT and the rest of Azure Trusted Signing${has(env, 'CSC_LINK') ? "; CSC_LINK is macOS's certificate and is not used" : ''}): SmartScreen warns at the first start.`,
+  );
+}
+
+/**
+ * What signing will and will not happen, as electron-builder reads the environment: lines to say,
+ * refusals (settings that cannot work), options to add, and variables not to pass on.
+ */
+export function signingPlan(args, env, host = process.platform) {
+  const platforms = platformsOf(args, host);
+  const plan = { lines: [], refusals: [], overrides: [], withoutEnv: [] };
+  if (platforms.has('darwin')) macPlan(env, plan);
+  if (platforms.has('win32')) windowsPlan(env, plan, { alsoMac: platforms.has('darwin') });
+  return plan;
 }
 
 /**
@@ -130,41 +148,22 @@ function runScript(root, script, args, env) {
   });
 }
 
-/** The whole of `npm run dist`: the app's build, then electron-builder with the CLI's build kept aside. */
+/** The whole of `npm run dist`: the app's build, then electron-builder. */
 async function dist(root, args, env = process.env) {
+  const { lines, refusals, overrides, withoutEnv } = signingPlan(args, env);
+  if (refusals.length > 0) {
+    for (const line of refusals) console.error(line);
+    console.error('npm run dist: nothing was packaged.');
+    return 2;
+  }
   const built = await runScript(root, 'node_modules/electron-vite/bin/electron-vite.js', ['build'], env);
   if (built !== 0) return built;
-  const { lines, overrides } = signingPlan(args, env);
   for (const line of lines) console.log(line);
-
-  putBuildBack(root); // left aside by a dist that was killed outright
-  try {
-    keepBuildAside(root);
-    return await runScript(
-      root,
-      'node_modules/electron-builder/cli.js',
-      [...args, ...overrides],
-      withoutNpmBuildSettings(env),
-    );
-  } finally {
-    try {
-      putBuildBack(root);
-    } catch (error) {
-      console.error(
-        `npm run dist: could not put the CLI's better-sqlite3 build back (${error.message}): move ${KEPT_BUILD} to ${SQLITE_BUILD} yourself.`,
-      );
-      process.exitCode = 1;
-    }
-  }
+  const builderEnv = withoutNpmBuildSettings(env);
+  for (const name of withoutEnv) delete builderEnv[name];
+  return runScript(root, 'node_modules/electron-builder/cli.js', [...args, ...overrides], builderEnv);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  try {
-    const code = await dist(PROJECT_ROOT, process.argv.slice(2));
-    process.exitCode = process.exitCode || code;
-  } catch (error) {
-    // Moving the build aside failed (a full disk, say); what was moved is back already.
-    console.error(`npm run dist: ${error.message}`);
-    process.exitCode = 1;
-  }
+  process.exitCode = await dist(PROJECT_ROOT, process.argv.slice(2));
 }

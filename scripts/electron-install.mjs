@@ -56,10 +56,6 @@ export function electronInstallPlan(root = PROJECT_ROOT, { force = false, env = 
     'work',
     `better-sqlite3-v${sqliteVersion}`,
   );
-  const fromSqlite = createRequire(join(sqliteDir, 'package.json'));
-  const target = [`--target=${electronVersion}`, `--arch=${process.arch}`];
-  const ignored = npmBuildSettings(env);
-  const buildEnv = withoutNpmBuildSettings(env);
   return {
     root,
     electronVersion,
@@ -75,35 +71,61 @@ export function electronInstallPlan(root = PROJECT_ROOT, { force = false, env = 
     buildSqlite:
       existsSync(output) && !force
         ? null
-        : {
-            copyFrom: sqliteDir,
+        : sqliteBuild(root, {
+            electronVersion,
+            platform: process.platform,
+            arch: process.arch,
             workDir,
-            ignored,
-            env: buildEnv,
-            // better-sqlite3's own install: a prebuilt binary when one is published, else a compile.
-            attempts: [
-              {
-                what: 'download the prebuilt better-sqlite3 for this Electron',
-                command: process.execPath,
-                args: [fromSqlite.resolve('prebuild-install/bin.js'), '--runtime=electron', ...target],
-                cwd: workDir,
-              },
-              {
-                what: "compile better-sqlite3 against Electron's headers",
-                command: process.execPath,
-                args: [
-                  nodeGyp(root, env),
-                  'rebuild',
-                  '--release',
-                  '--runtime=electron',
-                  ...target,
-                  `--dist-url=${ELECTRON_HEADERS}`,
-                ],
-                cwd: workDir,
-              },
-            ],
-            built: join(workDir, 'build', 'Release', 'better_sqlite3.node'),
-          },
+            env,
+          }),
+  };
+}
+
+/**
+ * How to get better-sqlite3 built for Electron `electronVersion` on `platform` and `arch`, in a copy
+ * of the package in `workDir` (node_modules/better-sqlite3 itself is never touched): its own install
+ * steps, a prebuilt binary when one is published, else a compile (only for this computer's system,
+ * whose compiler can also build for its other architectures, as macOS's does).
+ */
+export function sqliteBuild(root, { electronVersion, platform, arch, workDir, env = process.env }) {
+  const sqliteDir = join(root, 'node_modules', 'better-sqlite3');
+  const fromSqlite = createRequire(join(sqliteDir, 'package.json'));
+  const target = [`--target=${electronVersion}`, `--arch=${arch}`];
+  const attempts = [
+    {
+      what: 'download the prebuilt better-sqlite3 for this Electron',
+      command: process.execPath,
+      args: [
+        fromSqlite.resolve('prebuild-install/bin.js'),
+        '--runtime=electron',
+        ...target,
+        ...(platform === process.platform ? [] : [`--platform=${platform}`]),
+      ],
+      cwd: workDir,
+    },
+  ];
+  if (platform === process.platform) {
+    attempts.push({
+      what: "compile better-sqlite3 against Electron's headers",
+      command: process.execPath,
+      args: [
+        nodeGyp(root, env),
+        'rebuild',
+        '--release',
+        '--runtime=electron',
+        ...target,
+        `--dist-url=${ELECTRON_HEADERS}`,
+      ],
+      cwd: workDir,
+    });
+  }
+  return {
+    copyFrom: sqliteDir,
+    workDir,
+    ignored: npmBuildSettings(env),
+    env: withoutNpmBuildSettings(env),
+    attempts,
+    built: join(workDir, 'build', 'Release', 'better_sqlite3.node'),
   };
 }
 
@@ -188,9 +210,10 @@ export async function buildSqliteForElectron(plan, { quiet = false } = {}) {
 
 /**
  * npm passes its settings to scripts as npm_config_* variables, which node-gyp and prebuild-install
- * read: a `nodedir` (or target, runtime, dist-url, arch) there would build for Node instead.
+ * read: a `nodedir` (or target, runtime, dist-url, arch, platform) there would build for Node, or for
+ * another system, instead.
  */
-const BUILD_SETTINGS = new Set(['nodedir', 'target', 'runtime', 'disturl', 'dist_url', 'arch']);
+const BUILD_SETTINGS = new Set(['nodedir', 'target', 'runtime', 'disturl', 'dist_url', 'arch', 'platform']);
 
 function npmBuildSettings(env) {
   return Object.keys(env).filter(

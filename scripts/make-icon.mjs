@@ -1,14 +1,18 @@
 #!/usr/bin/env node
-// `node scripts/make-icon.mjs`: draws the app's master icon, resources/icon.png, 1024×1024. It is
-// the one icon electron-builder makes every other from (the macOS .icns, which wants 512 at least,
-// the Windows .ico and the Linux sizes). A page with four lines of text on a rounded dark square,
-// drawn with plain Node (zlib for the PNG), so that no image tool is needed to draw it again.
-import { writeFileSync } from 'node:fs';
+// `node scripts/make-icon.mjs`: draws the app's master icon, resources/icon.png, 1024×1024, from
+// which electron-builder makes the macOS .icns (which wants 512 at least) and the Windows .ico; and
+// the Linux icons, resources/icons/<size>x<size>.png, one for each size of hicolor's index.theme from
+// 16 to 512 that desktops commonly ask for, each drawn at its own size rather than scaled. A page
+// with four lines of text on a rounded dark square, drawn with plain Node (zlib for the PNG), so
+// that no image tool is needed to draw it again.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 
 export const ICON_FILE = new URL('../resources/icon.png', import.meta.url);
 export const ICON_SIZE = 1024;
+export const LINUX_ICONS = new URL('../resources/icons/', import.meta.url);
+export const LINUX_ICON_SIZES = [16, 22, 24, 32, 48, 64, 128, 256, 512];
 
 const BACKGROUND = [40, 52, 72];
 const PAGE = [244, 240, 228];
@@ -91,5 +95,11 @@ export function encodePng(size, rows) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   writeFileSync(ICON_FILE, encodePng(ICON_SIZE, drawIcon(ICON_SIZE)));
-  console.log(`Wrote resources/icon.png, ${ICON_SIZE}×${ICON_SIZE}.`);
+  mkdirSync(LINUX_ICONS, { recursive: true });
+  for (const size of LINUX_ICON_SIZES) {
+    writeFileSync(new URL(`${size}x${size}.png`, LINUX_ICONS), encodePng(size, drawIcon(size)));
+  }
+  console.log(
+    `Wrote resources/icon.png, ${ICON_SIZE}×${ICON_SIZE}, and resources/icons/ (${LINUX_ICON_SIZES.join(', ')}).`,
+  );
 }

@@ -10,6 +10,7 @@ import {
 import type { ScriptoriumApi } from '../shared/contract';
 import { checkApiKey, checkServiceAddress } from '../shared/service-access';
 import { CliExit, ExitCode } from './exit';
+import { cliHost } from './host';
 
 /**
  * Where the database lives: --data-dir, then SCRIPTORIUM_DATA_DIR, then the desktop app's folder.
@@ -82,6 +83,7 @@ export async function withApp<T>(
     ...(serviceUrl !== undefined && { serviceUrl }),
     missingServiceUrlHint: 'pass --base-url URL or set TRANSCRIPT_API_BASE_URL, then run the command again.',
     ...(options.onIndexing !== undefined && { onIndexing: options.onIndexing }),
+    nativeBinding: cliHost().nativeBinding,
   });
   try {
     return await use(localApi(app), app);

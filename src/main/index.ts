@@ -18,7 +18,9 @@ import { ExportDestinations, exportsOnlyWhereChosen } from './export-destination
 import { appOnlyIpc, bindCommands, forwardEvents } from './ipc';
 import { KEY_FILE, safeStorageKeyStore } from './key-vault';
 import { applicationMenu } from './menu';
-import { developmentBinding } from './native-binding';
+import { cliArguments } from './command-line';
+import { runCliThenExit } from './launch';
+import { nativeBindingFor } from './native-binding';
 import { notifyJobOutcomes, notifyNewVideos, type JobNotice } from './notifications';
 import { closeBeforeQuit } from './quit';
 import { appSenderCheck, hardenSession, openInBrowser } from './security';
@@ -35,7 +37,21 @@ const RENDERER_PAGE = fileURLToPath(new URL('../renderer/index.html', import.met
 /** electron-vite's development server, when `npm run dev` runs the app; never in a packaged app. */
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
 
-if (!app.requestSingleInstanceLock()) {
+/** The better-sqlite3 this app loads: the package's own, or a checkout's Electron build. */
+const nativeBinding = nativeBindingFor({
+  isPackaged: app.isPackaged,
+  appPath: app.getAppPath(),
+  resourcesPath: process.resourcesPath,
+  electronVersion: process.versions.electron,
+});
+const cliArgs = cliArguments(process.argv, process.defaultApp === true);
+
+if (cliArgs !== undefined) {
+  // With a command the app is the CLI. Awaited here, at the top of the main script, it runs to its
+  // end while Electron waits for this script, before it sets up any window system: a cron job or
+  // an ssh session needs no display.
+  await runCliThenExit(cliArgs, nativeBinding);
+} else if (!app.requestSingleInstanceLock()) {
   // Another Scriptorium is running: it shows its window (second-instance), and this one leaves.
   app.quit();
 } else {
@@ -48,11 +64,6 @@ if (!app.requestSingleInstanceLock()) {
 
 async function startDesktop(): Promise<void> {
   const userData = app.getPath('userData');
-  const nativeBinding = developmentBinding({
-    isPackaged: app.isPackaged,
-    appPath: app.getAppPath(),
-    electronVersion: process.versions.electron,
-  });
   let scriptorium: ScriptoriumApp;
   try {
     scriptorium = openApp({

@@ -19,20 +19,36 @@ export function electronBindingFile(
   );
 }
 
+/**
+ * Where a package carries better-sqlite3 built for its Electron, system and architecture:
+ * electron-builder.yml's extraResources puts it beside app.asar (scripts/check-packaged-addons.mjs
+ * names it the same way), since nothing in the package's node_modules is built for Electron.
+ */
+export function packagedBinding(resourcesPath: string): string {
+  return join(resourcesPath, 'native', 'better_sqlite3.node');
+}
+
 export interface BindingContext {
-  /** app.isPackaged: a packaged app loads the addon electron-builder rebuilt for it. */
+  /** app.isPackaged: a packaged app loads the addon it carries. */
   isPackaged: boolean;
   /** app.getAppPath(): the checkout, when run from one. */
   appPath: string;
+  /** process.resourcesPath: a packaged app's resources folder. */
+  resourcesPath: string;
   /** process.versions.electron; undefined on any other runtime. */
   electronVersion: string | undefined;
 }
 
+/** The better-sqlite3 addon the main process loads: the package's own, or a checkout's (below). */
+export function nativeBindingFor(context: BindingContext): string | undefined {
+  return context.isPackaged ? packagedBinding(context.resourcesPath) : developmentBinding(context);
+}
+
 /**
- * The better-sqlite3 addon the main process should load: the Electron build of a checkout when it
- * exists, else undefined (the package's own, which electron-builder rebuilt in a packaged app).
+ * The addon a checkout's main process loads: its Electron build when it exists, else undefined
+ * (better-sqlite3's own build, which is Node's: `npm run electron:install` says how to fix that).
  */
-export function developmentBinding(context: BindingContext): string | undefined {
+function developmentBinding(context: BindingContext): string | undefined {
   if (context.isPackaged || context.electronVersion === undefined) return undefined;
   const sqliteVersion = installedVersion(join(context.appPath, 'node_modules', 'better-sqlite3'));
   if (sqliteVersion === undefined) return undefined;

@@ -16,6 +16,7 @@ export interface DesktopProcess {
   waitFor(matches: (report: Report) => boolean, timeoutMs?: number): Promise<Report>;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
+  stdout(): string;
   stderr(): string;
 }
 
@@ -28,13 +29,19 @@ export interface DesktopEnvironment {
   lockHeld?: boolean;
   /** app.isPackaged, as in an installed app; project is then the app's folder (app.asar extracted). */
   packaged?: boolean;
+  /** A packaged app's process.resourcesPath (where it carries its better-sqlite3). */
+  resourcesPath?: string;
+  /** What the user typed after the executable's name. */
+  args?: string[];
+  /** More of the environment (the CLI's SCRIPTORIUM_DATA_DIR, say). */
+  env?: Record<string, string>;
 }
 
 /** Runs the built main bundle of `project` under Node, with the `electron` stand-in. */
 export function startDesktop(environment: DesktopEnvironment): DesktopProcess {
   const child = spawn(
     process.execPath,
-    ['--import', REGISTER, join(environment.project, 'out/main/index.js')],
+    ['--import', REGISTER, join(environment.project, 'out/main/index.js'), ...(environment.args ?? [])],
     {
       cwd: environment.project,
       env: {
@@ -46,6 +53,8 @@ export function startDesktop(environment: DesktopEnvironment): DesktopProcess {
         STAND_IN_KEYCHAIN_SECRET: environment.keychainSecret,
         ...(environment.lockHeld && { STAND_IN_LOCK_HELD: '1' }),
         ...(environment.packaged && { STAND_IN_PACKAGED: '1' }),
+        ...(environment.resourcesPath && { STAND_IN_RESOURCES_PATH: environment.resourcesPath }),
+        ...environment.env,
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     },
@@ -54,9 +63,10 @@ export function startDesktop(environment: DesktopEnvironment): DesktopProcess {
   const waiters = new Set<{ matches: (report: Report) => boolean; resolve: (report: Report) => void }>();
   const replies = new Map<number, (reply: { value?: unknown; error?: string }) => void>();
   let nextId = 1;
+  let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout?.resume();
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.on('message', (message: Report & { id?: number; value?: unknown; error?: string }) => {
     if (message.type === 'reply' && message.id !== undefined) {
       replies.get(message.id)?.({ value: message.value, error: message.error });
@@ -70,12 +80,14 @@ export function startDesktop(environment: DesktopEnvironment): DesktopProcess {
       waiter.resolve(message);
     }
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // On close, when stdout and stderr have been read to their end.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
 
   return {
     child,
     reports,
     exited,
+    stdout: () => stdout,
     stderr: () => stderr,
     request<T>(op: string, args: Record<string, unknown> = {}) {
       const id = nextId++;

@@ -7,8 +7,14 @@ import {
   drawIcon as drawIconScript,
   encodePng as encodePngScript,
   ICON_SIZE,
+  LINUX_ICON_SIZES,
   // @ts-expect-error: a plain ESM script without type declarations
 } from '../../scripts/make-icon.mjs';
+// @ts-expect-error: a plain ESM script without type declarations
+import { PACKAGED_ADDON } from '../../scripts/check-packaged-addons.mjs';
+// @ts-expect-error: a plain ESM script without type declarations
+import { stagedAddonFolder } from '../../scripts/fetch-electron-addon.mjs';
+import { packagedBinding } from '../../src/main/native-binding';
 import { tempDir } from '../support/cli';
 import { ROOT } from './scratch-project';
 
@@ -67,15 +73,18 @@ afterEach(() => {
 });
 
 describe('electron-builder.yml', () => {
-  it('is a valid configuration: AppImage, deb and rpm; dmg for Intel and Apple silicon; an nsis installer', async () => {
+  it('is a valid configuration: deb, rpm, then AppImage; dmg for Intel and Apple silicon; an nsis installer', async () => {
     const config = await getConfig(ROOT, null, null);
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
     expect(config).toMatchObject({
-      linux: { target: ['AppImage', 'deb', 'rpm'], executableName: 'scriptorium', syncDesktopName: true },
+      linux: { target: ['deb', 'rpm', 'AppImage'], executableName: 'scriptorium', syncDesktopName: true },
       mac: { target: [{ target: 'dmg', arch: ['x64', 'arm64'] }] },
       win: { target: [{ target: 'nsis', arch: ['x64'] }] },
-      npmRebuild: true,
-      // Refuses a package whose better-sqlite3 is not built for its Electron (packaged-addons.test.ts).
+      // Nothing is rebuilt in node_modules, where the CLI's own build of better-sqlite3 lives.
+      npmRebuild: false,
+      // Fetches better-sqlite3 for each package (fetch-electron-addon.test.ts), and refuses a package
+      // whose addons would not load in it (packaged-addons.test.ts).
+      beforePack: './scripts/fetch-electron-addon.mjs',
       afterPack: './scripts/check-packaged-addons.mjs',
     });
     const files = (config['files'] as Array<{ filter: string[] }>).flatMap((entry) => entry.filter);
@@ -85,17 +94,42 @@ describe('electron-builder.yml', () => {
     expect(packageJson['main']).toBe('out/main/index.js');
   });
 
-  it('unpacks native addons only, and none of the sources better-sqlite3 was built from', async () => {
+  it("ships the addon the hook fetched for each system and CPU where the main process and the check look for it, and none of better-sqlite3's own build", async () => {
     const config = await getConfig(ROOT, null, null);
+    const [addon, ...others] = config['extraResources'] as Array<{
+      from: string;
+      to: string;
+      filter: string[];
+    }>;
+    expect(others).toEqual([]);
+    // electron-builder's ${os} and ${arch}, as the hook is told them.
+    const from = addon!.from.replace('${os}', 'mac').replace('${arch}', 'arm64');
+    expect(join(ROOT, from)).toBe(
+      (stagedAddonFolder as (root: string, os: string, arch: string) => string)(ROOT, 'mac', 'arm64'),
+    );
+    expect(addon!.filter).toEqual(['better_sqlite3.node']);
+    const resources = join(ROOT, 'resources-of-a-package');
+    expect(join(resources, addon!.to, 'better_sqlite3.node')).toBe(packagedBinding(resources));
+    expect(join(resources, PACKAGED_ADDON as string)).toBe(packagedBinding(resources));
+
+    const files = (config['files'] as Array<{ filter: string[] }>).flatMap((entry) => entry.filter);
+    expect(files).toContain('!node_modules/better-sqlite3/{src,deps,build}/**');
+    expect(files.filter((pattern) => pattern.includes('better_sqlite3.node'))).toEqual([]);
     expect(config['asarUnpack']).toEqual(['**/*.node']);
     expect(config['asar']).toEqual({ smartUnpack: false });
-    const files = (config['files'] as Array<{ filter: string[] }>).flatMap((entry) => entry.filter);
-    expect(files).toEqual(
-      expect.arrayContaining([
-        '!node_modules/better-sqlite3/{src,deps,build}/**',
-        'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
-      ]),
-    );
+  });
+
+  it('gives Windows consoles a `scriptorium` that waits for the app and passes its exit code on', async () => {
+    const config = await getConfig(ROOT, null, null);
+    expect((config['win'] as { extraFiles: unknown }).extraFiles).toEqual([
+      { from: 'resources/windows/scriptorium.cmd', to: 'scriptorium.cmd' },
+    ]);
+    const script = readFileSync(join(ROOT, 'resources/windows/scriptorium.cmd'), 'latin1');
+    // A batch file waits for the program it starts, even a windowed one; the console sees its output.
+    expect(script.split('\r\n').filter((line) => !/^(rem |@echo off|$)/.test(line))).toEqual([
+      '"%~dp0Scriptorium.exe" %*',
+      'exit /b %ERRORLEVEL%',
+    ]);
   });
 
   it('flips the fuses, and signs an unsigned macOS app ad hoc again afterwards', async () => {
@@ -111,15 +145,15 @@ describe('electron-builder.yml', () => {
 });
 
 describe('package metadata', () => {
-  it('has what a deb needs (a homepage, an author with an email) and names the desktop entry', async () => {
-    expect(packageJson['homepage']).toMatch(/^https:\/\/[^/]+/);
-    expect(packageJson['author']).toEqual({
-      name: expect.any(String),
-      email: expect.stringMatching(/^\S+@\S+$/),
-    });
+  it('makes up no homepage or address: the deb and rpm name the maintainers, and the repository as homepage', async () => {
+    // electron-builder takes the homepage from the checkout's GitHub remote (packaging.test.ts).
+    expect(packageJson['homepage']).toBeUndefined();
+    expect(packageJson['author']).toEqual({ name: 'Scriptorium maintainers' });
+    expect(JSON.stringify(packageJson)).not.toMatch(/example|noreply/i);
     expect(packageJson['description']).toMatch(/\S{10}/);
     expect(packageJson['license']).toBe('MIT');
     const config = await getConfig(ROOT, null, null);
+    expect((config.linux as Record<string, unknown>)['maintainer']).toBe('Scriptorium maintainers');
     // Electron gives the window the desktopName; the .desktop entry (syncDesktopName) has that name.
     expect(packageJson['desktopName']).toBe(`${config.linux.executableName}.desktop`);
   });
@@ -163,24 +197,43 @@ describe('the icon', () => {
     return scratch;
   }
 
-  it('is one master of 1024×1024, which electron-builder takes for the macOS, Windows and Linux icons', async () => {
+  it('is one master of 1024×1024 for macOS and Windows, and for Linux the sizes from 16 to 512 drawn from it', async () => {
     const config = await getConfig(ROOT, null, null);
     const resources = join(ROOT, config.directories.buildResources);
     const master = join(resources, 'icon.png');
     const { width, height } = decode(readFileSync(master));
     expect([width, height]).toEqual([1024, 1024]);
     const outDir = join(stubIconTool(), 'out');
-    for (const format of ['icns', 'ico', 'set'] as const) {
+    // The sources each target gives electron-builder's icon conversion (macPackager, winPackager,
+    // LinuxTargetHelper).
+    const icon = config['icon'] as string;
+    const linuxIcon = (config.linux as Record<string, unknown>)['icon'] as string;
+    for (const format of ['icns', 'ico'] as const) {
       const { icons } = await convertIcon({
-        sources: [],
+        sources: [icon],
         fallbackSources: [],
         roots: [resources, ROOT],
         format,
         outDir: join(outDir, format),
       });
-      expect(icons.length, format).toBeGreaterThan(0);
-      if (format !== 'set') expect(readFileSync(icons[0]!.file, 'utf8')).toBe(master);
-      else expect(icons).toEqual([{ file: master, size: 1024 }]);
+      expect(readFileSync(icons[0]!.file, 'utf8'), format).toBe(master);
+    }
+    const { icons } = await convertIcon({
+      sources: [linuxIcon, icon],
+      fallbackSources: [],
+      roots: [resources, ROOT],
+      format: 'set',
+      outDir: join(outDir, 'set'),
+    });
+    const sizes = LINUX_ICON_SIZES as number[];
+    expect(icons).toEqual(
+      sizes.map((size) => ({ file: join(ROOT, linuxIcon, `${size}x${size}.png`), size })),
+    );
+    for (const { file, size } of icons) {
+      const png = decode(readFileSync(file));
+      expect([png.width, png.height]).toEqual([size, size]);
+      // Drawn at its own size by scripts/make-icon.mjs, as the master is.
+      expect(drawIcon(size).equals(png.rows), file).toBe(true);
     }
   });
 

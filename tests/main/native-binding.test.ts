@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app';
-import { developmentBinding, electronBindingFile } from '../../src/main/native-binding';
+import { electronBindingFile, nativeBindingFor } from '../../src/main/native-binding';
 import { tempDir } from '../support/cli';
 
 const require = createRequire(import.meta.url);
@@ -36,15 +36,16 @@ describe("better-sqlite3's nativeBinding, for the Electron build of a checkout",
     expect(require.cache[copy]).toBeDefined();
   });
 
-  it('is the Electron build of a checkout when it exists, and never in a packaged app or on Node', () => {
+  it("is the Electron build of a checkout when it exists, a package's own in a packaged app, and none on Node", () => {
     const checkout = tempDir();
     const installSqlite = (version: string) => {
       mkdirSync(join(checkout, 'node_modules/better-sqlite3'), { recursive: true });
       writeFileSync(join(checkout, 'node_modules/better-sqlite3/package.json'), JSON.stringify({ version }));
     };
     installSqlite('12.11.1');
-    const context = { isPackaged: false, appPath: checkout, electronVersion: '45.4.1' };
-    expect(developmentBinding(context)).toBeUndefined();
+    const resourcesPath = join(checkout, 'resources');
+    const context = { isPackaged: false, appPath: checkout, resourcesPath, electronVersion: '45.4.1' };
+    expect(nativeBindingFor(context)).toBeUndefined();
 
     const built = electronBindingFile(checkout, '45.4.1', '12.11.1');
     expect(built).toBe(
@@ -52,12 +53,15 @@ describe("better-sqlite3's nativeBinding, for the Electron build of a checkout",
     );
     mkdirSync(dirname(built), { recursive: true });
     copyFileSync(NODE_ADDON, built);
-    expect(developmentBinding(context)).toBe(built);
-    expect(developmentBinding({ ...context, isPackaged: true })).toBeUndefined();
-    expect(developmentBinding({ ...context, electronVersion: undefined })).toBeUndefined();
+    expect(nativeBindingFor(context)).toBe(built);
+    // electron-builder.yml's extraResources puts the package's own beside app.asar.
+    expect(nativeBindingFor({ ...context, isPackaged: true })).toBe(
+      join(resourcesPath, 'native/better_sqlite3.node'),
+    );
+    expect(nativeBindingFor({ ...context, electronVersion: undefined })).toBeUndefined();
     // An upgrade of either package needs a new build, not the stale one.
-    expect(developmentBinding({ ...context, electronVersion: '46.0.0' })).toBeUndefined();
+    expect(nativeBindingFor({ ...context, electronVersion: '46.0.0' })).toBeUndefined();
     installSqlite('12.12.0');
-    expect(developmentBinding(context)).toBeUndefined();
+    expect(nativeBindingFor(context)).toBeUndefined();
   });
 });

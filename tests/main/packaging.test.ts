@@ -2,8 +2,19 @@ import { extractAll, extractFile, listPackage } from '@electron/asar';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_FILE } from '../../src/main/key-vault';
@@ -16,28 +27,46 @@ import { DEFAULT_FUSES, electronDistStandIn } from './electron-stand-in/dist';
 import { fakeSafeStorage } from './fake-safe-storage';
 import { ROOT } from './scratch-project';
 
+const require = createRequire(import.meta.url);
+
 // `electron-builder --dir` for Linux on this checkout, as `npm run dist -- --linux --dir` runs it, with
-// a stand-in for the Electron binary (which cannot be fetched here) and without the rebuild of
-// better-sqlite3 for Electron (whose headers cannot be fetched either). Then the package is booted
-// from its app.asar, under Node with the `electron` stand-in, as an installed app starts.
-// Needs the built app in out/ (npm test builds it first; alone: npm run build:app).
+// a stand-in for the Electron binary (which cannot be fetched here), and with the CLI's Node build
+// of better-sqlite3 standing in for the Electron build that electron-builder.yml's beforePack hook
+// fetches (the network is not there either). Then the package is booted from its app.asar, under
+// Node with the `electron` stand-in, as an installed app starts: as the desktop app, and as the CLI.
+// Last, electron-builder makes the deb from that package, with a stand-in for fpm that keeps the
+// paths the deb would install. Needs the built app in out/ (npm test builds it first; alone: npm
+// run build:app).
 
 const electronVersion = (
   JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }
 ).version;
-const ADDON = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+const appVersion = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;
+const NODE_BUILD = join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+/** An architecture the CLI's build is not for. */
+const OTHER_ARCH = process.arch === 'x64' ? 'arm64' : 'x64';
+/** Where the deb's stand-in for fpm writes the arguments electron-builder gave it. */
+const FPM_SAW = 'fpm-saw.json';
+/** The address electron-builder reads from the checkout's GitHub remote, as the release workflow's checkout has it. */
+const REPOSITORY = 'https://github.com/scriptorium-project/scriptorium';
 
 let work: string;
 let refused: { code: number | null; output: string };
 let unpacked: string;
 let app: string;
+let fpmArgs: string[];
+let afterInstall: string;
 let sim: RunningSimulator;
 
 /** Runs electron-builder's CLI on this checkout; resolves its exit code and what it printed. */
-function electronBuilder(args: string[]): Promise<{ code: number | null; output: string }> {
+function electronBuilder(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'node_modules/electron-builder/cli.js'), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'] },
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -46,42 +75,115 @@ function electronBuilder(args: string[]): Promise<{ code: number | null; output:
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
+/**
+ * electron-builder.yml as it is but for what cannot run here: the stand-in Electron, the output in
+ * the test's folder, and the addon taken from `addons` instead of being fetched by the beforePack
+ * hook (only its `from` changes). Written whole rather than extending the yml, whose lists
+ * electron-builder would add to instead of replacing.
+ */
+function configFile(name: string, electronDist: string, addons: string, overrides: object = {}): string {
+  const yaml = createRequire(require.resolve('app-builder-lib/package.json'))('js-yaml') as {
+    load(text: string): Record<string, unknown> & { extraResources: Array<{ from: string }> };
+  };
+  const config = yaml.load(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8'));
+  const [addon, ...others] = config.extraResources;
+  expect(others).toEqual([]);
+  const file = join(work, `${name}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...config,
+      beforePack: null,
+      extraResources: [{ ...addon, from: join(addons, basename(addon!.from)) }],
+      electronDist,
+      directories: { ...(config['directories'] as object), output: join(work, name) },
+      ...overrides,
+    }),
+  );
+  return file;
+}
+
+/**
+ * A stand-in for fpm (electron-builder runs the system's with USE_SYSTEM_FPM): it keeps its
+ * arguments and the after-install script (a temporary file) and makes an empty package.
+ */
+function fpmStandIn(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'fpm'),
+    `#!${process.execPath}
+const fs = require('node:fs');
+const args = process.argv.slice(2);
+const afterInstall = fs.readFileSync(args[args.indexOf('--after-install') + 1], 'utf8');
+fs.writeFileSync(${JSON.stringify(join(work, FPM_SAW))}, JSON.stringify({ args, afterInstall }));
+fs.writeFileSync(args[args.indexOf('--package') + 1], '');
+`,
+  );
+  chmodSync(join(dir, 'fpm'), 0o755);
+  return dir;
+}
+
 beforeAll(async () => {
   for (const built of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
     if (!existsSync(join(ROOT, built))) throw new Error(`${built} is missing: run npm run build:app first.`);
   }
   work = tempDir('scriptorium-packaging-');
   const electronDist = electronDistStandIn(join(work, 'electron'), electronVersion);
+  const addons = join(work, 'addons');
+  for (const arch of [process.arch, OTHER_ARCH]) {
+    mkdirSync(join(addons, `linux-${arch}`), { recursive: true });
+    copyFileSync(NODE_BUILD, join(addons, `linux-${arch}`, 'better_sqlite3.node'));
+  }
 
-  // electron-builder.yml as it is: its afterPack check must refuse the CLI's Node build.
-  refused = await electronBuilder([
-    '--linux',
-    '--dir',
-    `-c.electronDist=${electronDist}`,
-    '-c.npmRebuild=false',
-    `-c.directories.output=${join(work, 'refused')}`,
+  const [refusedRun, packaged] = await Promise.all([
+    // The afterPack check, as configured: it must refuse the CLI's build in a package for another
+    // CPU, for that and for its module version.
+    electronBuilder([
+      '--linux',
+      '--dir',
+      `--${OTHER_ARCH}`,
+      '--config',
+      configFile('refused', electronDist, addons),
+    ]),
+    // Without that check, a package for this machine that boots under Node.
+    electronBuilder([
+      '--linux',
+      '--dir',
+      `--${process.arch}`,
+      '--config',
+      configFile('package', electronDist, addons, { afterPack: null }),
+    ]),
   ]);
-
-  // The same configuration without that check, for a package that boots under Node.
-  const config = join(work, 'electron-builder.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      extends: `file:${join(ROOT, 'electron-builder.yml')}`,
-      afterPack: null,
-      npmRebuild: false,
-      electronDist,
-      directories: { output: join(work, 'package') },
-    }),
-  );
-  const packaged = await electronBuilder(['--linux', '--dir', '--config', config]);
+  refused = refusedRun;
   if (packaged.code !== 0) throw new Error(`electron-builder failed:\n${packaged.output}`);
-  unpacked = join(work, 'package', 'linux-unpacked');
-  // An installed app reads app.asar; extracted (with app.asar.unpacked), Node can run it.
+  unpacked = join(
+    work,
+    'package',
+    process.arch === 'x64' ? 'linux-unpacked' : `linux-${process.arch}-unpacked`,
+  );
+  // An installed app reads app.asar; extracted (the addon stays in resources/native), Node can run it.
   app = join(work, 'app');
   extractAll(join(unpacked, 'resources', 'app.asar'), app);
+
+  const deb = await electronBuilder(
+    [
+      '--linux',
+      'deb',
+      `--${process.arch}`,
+      '--prepackaged',
+      unpacked,
+      '--config',
+      configFile('deb', electronDist, addons, { afterPack: null, extraMetadata: { repository: REPOSITORY } }),
+    ],
+    { USE_SYSTEM_FPM: 'true', PATH: `${fpmStandIn(join(work, 'fpm'))}:${process.env['PATH']}` },
+  );
+  if (deb.code !== 0) throw new Error(`electron-builder failed to make the deb:\n${deb.output}`);
+  ({ args: fpmArgs, afterInstall } = JSON.parse(readFileSync(join(work, FPM_SAW), 'utf8')) as {
+    args: string[];
+    afterInstall: string;
+  });
   sim = await startSimulator({ credits: 1000, latencyMs: 5 });
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await sim?.close();
@@ -93,14 +195,29 @@ afterEach(() => {
   for (const desktop of started.splice(0)) if (desktop.child.exitCode === null) desktop.child.kill('SIGKILL');
 });
 
-/** The packaged app, started as an installed app is: app.isPackaged, a fresh data folder. */
-function startInstalled(): { desktop: DesktopProcess; userData: string; downloads: string; secret: string } {
+/**
+ * The packaged app, started as an installed app is: app.isPackaged, its resources folder, a fresh
+ * data folder; with `args` when the user typed some after `scriptorium`.
+ */
+function startInstalled(
+  args: string[] = [],
+  env: Record<string, string> = {},
+): { desktop: DesktopProcess; userData: string; downloads: string; secret: string } {
   const dir = join(work, `run-${started.length}`);
   const downloads = join(dir, 'Downloads');
   mkdirSync(downloads, { recursive: true });
   const secret = randomBytes(32).toString('hex');
   const userData = join(dir, 'userData');
-  const desktop = startDesktop({ project: app, userData, downloads, keychainSecret: secret, packaged: true });
+  const desktop = startDesktop({
+    project: app,
+    resourcesPath: join(unpacked, 'resources'),
+    userData,
+    downloads,
+    keychainSecret: secret,
+    packaged: true,
+    args,
+    env,
+  });
   started.push(desktop);
   return { desktop, userData, downloads, secret };
 }
@@ -142,17 +259,31 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('the Linux package, made by electron-builder with a stand-in for Electron', () => {
-  it("is refused while its better-sqlite3 is the CLI's Node build, which Electron cannot load", () => {
+  it("is refused when its better-sqlite3 is built for another CPU, or is the CLI's Node build, which Electron cannot load", () => {
     expect(refused.code).not.toBe(0);
     const node = process.versions.node.split('.')[0];
     expect(refused.output).toContain(
-      `${ADDON} is built for module version ${process.versions.modules} (Node ${node}), but Electron ${electronVersion} loads module version`,
+      `native/better_sqlite3.node is built for ${process.arch}, but this package is for ${OTHER_ARCH}`,
+    );
+    expect(refused.output).toContain(
+      `native/better_sqlite3.node is built for module version ${process.versions.modules} (Node ${node}), but Electron ${electronVersion} loads module version`,
     );
   });
 
-  it('holds the built app and production dependencies only, and outside the asar only the native addon', () => {
-    expect(readdirSync(join(unpacked, 'resources')).sort()).toEqual(['app.asar', 'app.asar.unpacked']);
-    expect(filesUnder(join(unpacked, 'resources', 'app.asar.unpacked'))).toEqual([ADDON]);
+  it('holds the built app and production dependencies only, and beside the asar only better-sqlite3 built for it', () => {
+    // The deb made from it added the AppArmor profile its after-install script installs.
+    expect(readdirSync(join(unpacked, 'resources')).sort()).toEqual([
+      'app.asar',
+      'apparmor-profile',
+      'native',
+    ]);
+    expect(filesUnder(join(unpacked, 'resources', 'native'))).toEqual(['better_sqlite3.node']);
+    // The addon given to it (the CLI's build, standing in for the one fetched for Electron).
+    expect(
+      readFileSync(join(unpacked, 'resources', 'native', 'better_sqlite3.node')).equals(
+        readFileSync(NODE_BUILD),
+      ),
+    ).toBe(true);
 
     const files = listPackage(join(unpacked, 'resources', 'app.asar'), { isPack: false }).map((path) =>
       path.slice(1).split(sep).join('/'),
@@ -177,8 +308,10 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
     ) as { main: string };
     expect(packaged.main).toBe('out/main/index.js');
 
-    // No sources (ours, TypeScript of dependencies, better-sqlite3's C), maps, objects or tests.
-    expect(files.filter((path) => /\.(ts|mts|cts|map|c|cc|cpp|h|hpp|gyp|gypi|o|a)$/.test(path))).toEqual([]);
+    // No sources (ours, TypeScript of dependencies, better-sqlite3's C), maps, objects, addons or tests.
+    expect(files.filter((path) => /\.(ts|mts|cts|map|c|cc|cpp|h|hpp|gyp|gypi|o|a|node)$/.test(path))).toEqual(
+      [],
+    );
     expect(files.filter((path) => /(^|\/)(src|tests?|__tests__)\//.test(path))).toEqual([]);
     const inPackage = packageNames(files);
     const production = productionPackages();
@@ -285,5 +418,93 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
       serviceUrl: sim.url,
     });
     expect(desktop.stderr()).not.toContain(sim.key);
+  });
+
+  it('is the CLI when given a command: `scriptorium --version` prints the version and exits, with no window', async () => {
+    const { desktop } = startInstalled(['--version']);
+    expect(await desktop.exited).toBe(0);
+    expect(desktop.stdout()).toBe(`${appVersion}\n`);
+    expect(desktop.stderr()).toBe('');
+    // No window, no menu, and no single-instance lock: a cron job may run beside the open app.
+    expect(desktop.reports.map((report) => report.type)).toEqual(['exit']);
+  });
+
+  it('runs a job as the CLI on the better-sqlite3 it carries, and `jobs --json` lists it, with no window', async () => {
+    const data = join(work, 'cli-data');
+    const corpus = join(work, 'cli-corpus.zip');
+    const env = { SCRIPTORIUM_DATA_DIR: data, TRANSCRIPT_API_KEY: sim.key };
+    const playlist = 'PLpackagedCommandLine_n6';
+    const exported = startInstalled(
+      ['export', playlist, '--base-url', sim.url, '--out', corpus],
+      env,
+    ).desktop;
+    expect(await exported.exited, exported.stderr()).toBe(0);
+    const captioned = describePlaylist(playlist)
+      .videoIds()
+      .filter((videoId) => describeVideo(videoId).hasCaptions).length;
+    expect((await readZip(corpus)).manifest).toMatchObject({ counts: { videos: 6, ok: captioned } });
+
+    const listed = startInstalled(['jobs', '--json'], env).desktop;
+    expect(await listed.exited, listed.stderr()).toBe(0);
+    const jobs = JSON.parse(listed.stdout()) as JobView[];
+    expect(jobs.map((job) => [job.status, job.counts.total])).toEqual([['completed', 6]]);
+    for (const run of [exported, listed]) {
+      expect(run.reports.map((report) => report.type)).toEqual(['exit']);
+    }
+  });
+});
+
+describe('the deb electron-builder makes from that package', () => {
+  /** The pairs fpm is told to install: file in the package -> path on the system. */
+  const installed = (): Map<string, string> =>
+    new Map(
+      fpmArgs
+        .filter((arg) => arg.includes('=/'))
+        .map((arg) => [arg.slice(arg.lastIndexOf('=/') + 1), arg.slice(0, arg.lastIndexOf('=/'))]),
+    );
+  const option = (name: string): string | undefined => fpmArgs[fpmArgs.indexOf(name) + 1];
+
+  it("installs an icon in each of hicolor's app directories from 16 to 512 pixels, and nowhere else", () => {
+    // hicolor-icon-theme's index.theme, as Debian 12 and Ubuntu 24.04 ship it: desktops look for an
+    // app's icon in the directories it lists only.
+    const indexTheme = readFileSync('/usr/share/icons/hicolor/index.theme', 'utf8');
+    const listed = new Set(/^Directories=(.*)$/m.exec(indexTheme)![1]!.split(','));
+    const icons = [...installed().keys()].filter((path) => path.startsWith('/usr/share/icons/'));
+    const directories = icons.map(
+      (path) => /^\/usr\/share\/icons\/hicolor\/(.+)\/scriptorium\.png$/.exec(path)?.[1],
+    );
+    expect(directories.filter((directory) => directory === undefined || !listed.has(directory))).toEqual([]);
+    expect(directories).toEqual(
+      expect.arrayContaining([
+        '16x16/apps',
+        '32x32/apps',
+        '48x48/apps',
+        '64x64/apps',
+        '128x128/apps',
+        '256x256/apps',
+        '512x512/apps',
+      ]),
+    );
+    // Each file is the size its directory says.
+    for (const [path, file] of installed()) {
+      const size = /hicolor\/(\d+)x\1\//.exec(path)?.[1];
+      if (size === undefined) continue;
+      const png = readFileSync(file);
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)], path).toEqual([Number(size), Number(size)]);
+    }
+  });
+
+  it('puts `scriptorium` on the PATH: /usr/bin/scriptorium is the packaged executable, the CLI with arguments', () => {
+    expect(installed().get('/opt/Scriptorium')).toBe(`${unpacked}/`);
+    expect(afterInstall).toContain(
+      "update-alternatives --install '/usr/bin/scriptorium' 'scriptorium' '/opt/Scriptorium/scriptorium'",
+    );
+    expect(existsSync(join(unpacked, 'scriptorium'))).toBe(true);
+  });
+
+  it('names the repository as its homepage and the maintainers without a made-up address', () => {
+    expect(option('--url')).toBe(REPOSITORY);
+    expect(option('--maintainer')).toBe('Scriptorium maintainers');
+    expect(fpmArgs.filter((arg) => /example|noreply/i.test(arg))).toEqual([]);
   });
 });

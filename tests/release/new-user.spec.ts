@@ -4,9 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mainProcessProblems } from './main-process-output';
 
 // The installed package, as a new user meets it: Settings, then New job (paste, preview, start),
-// the job to its end, and an export, against `scriptorium sim`. Runs in the release workflow.
+// the job to its end, an export, and one search of the Library (FTS5, in the better-sqlite3 built
+// for Electron), against `scriptorium sim`. Runs in the release workflow. The main process must say
+// nothing of warnings or errors on its stderr: a failure it only logs (a checkpoint worker that
+// cannot start, say) fails the test.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'bin', 'scriptorium');
@@ -37,7 +41,7 @@ function startSimulator(): Promise<Simulator> {
   });
 }
 
-async function goTo(page: Page, screen: 'Jobs' | 'New job' | 'Settings'): Promise<void> {
+async function goTo(page: Page, screen: 'Jobs' | 'New job' | 'Settings' | 'Library'): Promise<void> {
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: screen, exact: true })
@@ -51,6 +55,8 @@ test('a new user sets the key, pastes sources, previews, starts, sees the job fi
   const sim = await startSimulator();
   const folder = mkdtempSync(join(tmpdir(), 'scriptorium-release-'));
   const app = await electron.launch({ executablePath });
+  let stderr = '';
+  app.process().stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   try {
     const page = await app.firstWindow();
     await expect(page.getByRole('heading', { level: 1, name: 'Jobs' })).toBeVisible();
@@ -82,11 +88,20 @@ test('a new user sets the key, pastes sources, previews, starts, sees the job fi
     await card.getByRole('button', { name: 'Export', exact: true }).click();
     await page.getByRole('button', { name: 'Choose where to save…' }).click();
     await expect(page.getByRole('dialog').getByRole('status')).toContainText('Saved');
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     const verify = spawnSync(process.execPath, [CLI, 'verify', corpus], { encoding: 'utf8' });
     expect(verify.status, verify.stdout + verify.stderr).toBe(0);
+
+    // The Library: FTS5 in the SQLite that Electron's better-sqlite3 carries. "motor" is said in
+    // most of the simulator's English transcripts.
+    await goTo(page, 'Library');
+    await page.getByRole('searchbox', { name: 'Search transcripts' }).fill('motor');
+    await expect(page.locator('.library-count')).toHaveText(/^[1-9]\d* videos?, [1-9]\d* hits? in all\.$/);
+    await expect(page.locator('button.hit mark').first()).toHaveText(/^motor$/i);
   } finally {
     await app.close();
     sim.process.kill();
     rmSync(folder, { recursive: true, force: true });
   }
+  expect(mainProcessProblems(stderr), stderr).toEqual([]);
 });

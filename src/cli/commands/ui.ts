@@ -6,6 +6,7 @@ import { memoryKeyStore, openApp } from '../../core/app';
 import { startWebServer } from '../../web/server';
 import { resolveDataDir, resolveKeyStore, resolveServiceUrl } from '../environment';
 import { CliExit, ExitCode } from '../exit';
+import { cliHost } from '../host';
 import { parseWholeNumber, ArgumentError } from '../job-options';
 
 interface UiFlags {
@@ -50,6 +51,7 @@ export function registerUiCommand(program: Command): void {
         runner: true,
         keepCurrent: true,
         watch: true,
+        nativeBinding: cliHost().nativeBinding,
       });
       const server = await startWebServer({ app, port, rendererDir: RENDERER_DIR }).catch(
         async (error: unknown) => {

@@ -9,6 +9,12 @@ import { pathToFileURL } from 'node:url';
 const env = process.env;
 const report = (message) => process.send?.(message);
 
+// As Electron sets them up before the main script runs: a packaged app's argv is its executable and
+// then the user's arguments; Electron run on a folder (the default app) has that folder second.
+if (env.STAND_IN_PACKAGED === '1') process.argv.splice(1, 1);
+else process.defaultApp = true;
+if (env.STAND_IN_RESOURCES_PATH) process.resourcesPath = env.STAND_IN_RESOURCES_PATH;
+
 class StandInApp extends EventEmitter {
   isPackaged = env.STAND_IN_PACKAGED === '1';
 

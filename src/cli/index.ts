@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { dropOutputOnClosedPipe } from './closed-pipe';
 import { describeFailure } from './failure';
 import { buildProgram } from './program';
 
@@ -8,6 +9,7 @@ import { buildProgram } from './program';
 setFlagsFromString('--heap-growing-percent=30');
 
 // Entry point of bin/scriptorium: one process, commander parses and dispatches.
+dropOutputOnClosedPipe();
 const program = buildProgram();
 program.parseAsync(process.argv).then(
   () => undefined,

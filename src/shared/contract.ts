@@ -667,7 +667,10 @@ export const commands = {
       leftOut: z.number().int(),
     }),
   },
-  /** Whether the Library is indexing stored transcripts (after an upgrade), and how far it has come. */
+  /**
+   * How far indexing the stored transcripts has come since this process started (after an upgrade):
+   * `done` equal to `total` once finished; null when there was nothing to index.
+   */
   libraryStatus: {
     input: z.object({}),
     output: z.object({ indexing: z.object({ done: z.number().int(), total: z.number().int() }).nullable() }),

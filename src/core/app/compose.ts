@@ -205,13 +205,14 @@ export function openApp(options: AppOptions): ScriptoriumApp {
     .catchUp({
       stopped: () => closing,
       onProgress: (progress) => {
-        ctx.indexing = progress.done < progress.total ? progress : null;
+        ctx.indexing = progress;
         events.emit('libraryIndexing', progress);
         options.onIndexing?.(progress);
       },
     })
     .finally(() => {
-      ctx.indexing = null;
+      // Stopped or failed before the end: the next start carries on, and says so then.
+      if (ctx.indexing !== null && ctx.indexing.done < ctx.indexing.total) ctx.indexing = null;
     });
 
   return {

@@ -61,7 +61,10 @@ export interface AppContext {
   downloads: Map<string, { path: string; fileName: string; contentType?: string }>;
   /** Exports under way, by job, so that an interrupt can stop them. */
   exporting: Map<number, Set<AbortController>>;
-  /** How far indexing stored transcripts for search has come while it goes on (after an upgrade). */
+  /**
+   * How far indexing stored transcripts for search has come in this process (after an upgrade): its
+   * last progress, `done` equal to `total` once finished; null when there was nothing to index.
+   */
   indexing: IndexingProgress | null;
 }
 

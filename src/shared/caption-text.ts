@@ -79,8 +79,16 @@ export function plainText(text: string): string {
   return withoutControls(decodeCharacterReferences(text.replace(MARKUP_TAG, '')));
 }
 
-/** Plain text on one line: line breaks and the space around them become one space, ends trimmed. */
+// eslint-disable-next-line no-control-regex -- what plainLine would change besides the ends' spaces
+const NEEDS_CLEANING = /[<&\0-\x1f\x7f-\x9f\u2028\u2029]/;
+
+/**
+ * Plain text on one line: line breaks and the space around them become one space, ends trimmed. Most
+ * captions hold no markup, reference, control character or line break: only trimmed, at once (the
+ * Library cleans every segment a fetch stores).
+ */
 export function plainLine(text: string): string {
+  if (!NEEDS_CLEANING.test(text)) return text.trim();
   return plainText(text)
     .replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ')
     .trim();

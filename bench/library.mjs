@@ -21,7 +21,6 @@ import { bundleSources, machine, record, root, seededRandom, startSimulator } fr
 
 const LIBRARY = Number(process.env.LIBRARY_TRANSCRIPTS ?? 100_000);
 const QUERY_RUNS = 60;
-const ROUNDS = 5;
 
 const work = mkdtempSync(join(tmpdir(), 'scriptorium-bench-library-'));
 const results = { machine: machine(), date: new Date().toISOString(), load: loadavg(), figures: {} };

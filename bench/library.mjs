@@ -1,20 +1,19 @@
-// The Library (issue 21): `npm run bench:library`.
+// The Library (issues 21 and 34): `npm run bench:library` (LIBRARY_TRANSCRIPTS=N for a smaller library).
 //
-// 1. The index's shape, chosen by measurement on 10,000 simulator-like transcripts: CPU per
-//    transcript to index and index size, for unicode61 with pairs for unspaced runs, contentless,
-//    with a row per transcript (migration 007) and with a row per segment without column sizes,
-//    merged 4 (FTS5's default) or 8 segments a level (migration 008, shipped). The trigram tokenizer, measured before (bench/RESULTS.md), is left out.
-// 2. A 100,000-transcript library built directly in SQLite through the store's own storeTranscript
-//    (so indexed as a fetch indexes): segment counts as the simulator's (5-80), 3-10 words a segment
-//    from a Zipf-distributed vocabulary of 20,000 words, one transcript in ten in Japanese.
+// 1. The cost of indexing, chosen by measurement on 10,000 simulator-like transcripts: CPU per
+//    transcript for a row per segment (migration 009's index) written in groups of 16 a commit (the
+//    result writer's groups, as indexing inside the storing transaction did up to issue 21) and in
+//    batches of 256 a commit (the LibraryIndexer's, after the storing transaction).
+// 2. A 100,000-transcript library stored directly in SQLite through the store's own storeTranscript
+//    (segment counts as the simulator's, 5-80; 3-10 words a segment from a Zipf-distributed
+//    vocabulary of 20,000 words; one transcript in ten in Japanese), then indexed as the first start
+//    after an upgrade does (LibraryIndexer.catchUp): the one-time re-index, timed.
 // 3. Query p95 (searchTranscripts' whole work: matches, totals, the first 100 hits) for words of
 //    several frequencies, a phrase and a Japanese substring, and a word in most videos narrowed to a
 //    channel; the first search of a new connection (which reads every transcript's facts); the
 //    index's size against the database's.
 // 4. CPU per video that indexing adds to a fetch: a real 1,000-video fetch from the simulator with
-//    and without the index, alternated, 3 times each; and storing 1,000 of this benchmark's
-//    transcripts (a larger vocabulary than the simulator's 16 words a language) in groups of 16, as
-//    the result writer does, with and without indexing, alternated, 5 times each.
+//    the engine's indexer and with one that does nothing, alternated, 3 times each.
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +21,6 @@ import { bundleSources, machine, record, root, seededRandom, startSimulator } fr
 
 const LIBRARY = Number(process.env.LIBRARY_TRANSCRIPTS ?? 100_000);
 const QUERY_RUNS = 60;
-const ROUNDS = 5;
 
 const work = mkdtempSync(join(tmpdir(), 'scriptorium-bench-library-'));
 const results = { machine: machine(), date: new Date().toISOString(), load: loadavg(), figures: {} };
@@ -36,10 +34,12 @@ console.log(
 const core = await bundleSources('library', {
   'src/core/store/index.ts': ['openDatabase'],
   'src/core/store/transcripts.ts': ['storeTranscript'],
+  'src/core/store/library-index.ts': ['indexNextTranscripts'],
+  'src/core/engine/library-indexer.ts': ['LibraryIndexer'],
   'src/core/app/library.ts': ['searchLibrary'],
   'src/shared/search-text.ts': ['indexText'],
   'src/core/engine/index.ts': ['Engine'],
-  'src/core/api/index.ts': ['createClient'],
+  'src/core/api/index.ts': ['createClient', 'realClock'],
   'src/shared/sources.ts': ['parseSource'],
 });
 const { default: BetterSqlite3 } = await import('better-sqlite3');
@@ -135,56 +135,39 @@ const cpuMs = (since) => {
 };
 
 // ---------------------------------------------------------------------------------------------
-// 1. The index's shape
+// 1. Indexing: in groups of 16 inside the storing transaction, or in batches of 256 after it
 
-console.log('\n1. Index shapes over 10,000 transcripts (CPU µs per transcript to index; index MiB)');
+console.log('\n1. Indexing 10,000 transcripts (CPU µs per transcript; index MiB)');
 const sample = Array.from({ length: 10_000 }, newTranscript);
-const TOKENIZER = `tokenize="unicode61 remove_diacritics 2 categories 'L* N* Co M*'"`;
-const SHAPES = {
-  'row per transcript (007)': {
-    table: `fts5(text, content='', ${TOKENIZER})`,
-    rows: (t, id) => [[id, core.indexText(t.segmentTexts.join('\n'))]],
-  },
-  'row per segment, columnsize=0, automerge 4 (FTS5 default)': {
-    table: `fts5(text, content='', columnsize=0, ${TOKENIZER})`,
-    rows: (t, id) => t.segmentTexts.map((text, i) => [id * 2 ** 20 + i, core.indexText(text)]),
-  },
-  'row per segment, columnsize=0, automerge 8 (008, shipped)': {
-    table: `fts5(text, content='', columnsize=0, ${TOKENIZER})`,
-    setup: "INSERT INTO x (x, rank) VALUES ('automerge', 8)",
-    rows: (t, id) => t.segmentTexts.map((text, i) => [id * 2 ** 20 + i, core.indexText(text)]),
-  },
+const quietLogger = { warn: () => undefined };
+const WAYS = {
+  'groups of 16 a commit (as in the storing transaction, before)': 16,
+  'batches of 256 a commit (after it, shipped)': 256,
 };
-const shapeRuns = Object.fromEntries(Object.keys(SHAPES).map((name) => [name, { cpu: [], size: [] }]));
+const wayRuns = Object.fromEntries(Object.keys(WAYS).map((name) => [name, { cpu: [], size: [] }]));
 for (let round = 0; round < 3; round++) {
-  for (const [name, shape] of Object.entries(SHAPES)) {
-    const file = join(work, `shape-${round}.db`);
-    const db = new BetterSqlite3(file);
-    db.pragma('journal_mode = WAL');
-    db.exec(`CREATE VIRTUAL TABLE x USING ${shape.table}`);
-    if (shape.setup) db.exec(shape.setup);
-    const insert = db.prepare('INSERT INTO x (rowid, text) VALUES (?, ?)');
-    const group = db.transaction((batch, offset) => {
-      batch.forEach((t, i) => {
-        for (const [rowid, text] of shape.rows(t, offset + i + 1)) insert.run(rowid, text);
-      });
-    });
+  for (const [name, size] of Object.entries(WAYS)) {
+    const file = join(work, `way-${round}.db`);
+    const db = core.openDatabase(file);
+    const store = db.transaction((batch) => batch.forEach((t) => core.storeTranscript(db, t)));
+    for (let at = 0; at < sample.length; at += 1000) store(sample.slice(at, at + 1000));
+    const texts = new Map(sample.map((t, i) => [i + 1, t.segmentTexts]));
     const before = process.cpuUsage();
-    for (let at = 0; at < sample.length; at += 16) group(sample.slice(at, at + 16), at);
-    shapeRuns[name].cpu.push((cpuMs(before) * 1000) / sample.length);
+    while (core.indexNextTranscripts(db, 'recent', size, (id) => texts.get(id) ?? []) > 0);
+    wayRuns[name].cpu.push((cpuMs(before) * 1000) / sample.length);
     db.pragma('wal_checkpoint(TRUNCATE)');
-    const pages = db.prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'x%'").get();
-    shapeRuns[name].size.push(pages.bytes / 2 ** 20);
+    const pages = db
+      .prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'segment_index%'")
+      .get();
+    wayRuns[name].size.push(pages.bytes / 2 ** 20);
     db.close();
-    rmSync(file, { force: true });
-    rmSync(`${file}-wal`, { force: true });
-    rmSync(`${file}-shm`, { force: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
   }
 }
-for (const [name, runs] of Object.entries(shapeRuns)) {
+for (const [name, runs] of Object.entries(wayRuns)) {
   console.log(`  ${name}`);
-  record(results, 'shapes', `${name}: CPU µs per transcript`, runs.cpu, 1);
-  record(results, 'shapes', `${name}: index MiB`, runs.size, 2);
+  record(results, 'indexing', `${name}: CPU µs per transcript`, runs.cpu, 1);
+  record(results, 'indexing', `${name}: index MiB`, runs.size, 2);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,23 +175,47 @@ for (const [name, runs] of Object.entries(shapeRuns)) {
 
 console.log(`\n2. Building a library of ${LIBRARY.toLocaleString('en-US')} transcripts`);
 const dbFile = join(work, 'scriptorium.db');
-const db = core.openDatabase(dbFile);
-db.exec(`INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at)
+const building = core.openDatabase(dbFile);
+building.exec(`INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at)
          VALUES ('bench', 'completed', '{}', '[]', '[]', 't', 't');
          INSERT INTO sources (job_id, position, kind, source_id, input) VALUES (1, 0, 'playlist', 'PLbench', 'PLbench');`);
 const item =
-  db.prepare(`INSERT INTO items (job_id, source_id, position, number, video_id, title, status, transcript_id,
+  building.prepare(`INSERT INTO items (job_id, source_id, position, number, video_id, title, status, transcript_id,
                            channel_title, updated_at) VALUES (1, 1, ?, ?, ?, ?, 'ok', ?, ?, 't')`);
-const fill = db.transaction((count) => {
+const fill = building.transaction((count) => {
   for (let n = 0; n < count; n++) {
     const t = newTranscript();
-    const id = core.storeTranscript(db, t);
+    const id = core.storeTranscript(building, t);
     item.run(nextVideo, nextVideo, t.videoId, t.title, id, `Channel ${nextVideo % 400}`);
   }
 });
 const buildStart = Date.now();
 for (let done = 0; done < LIBRARY; done += 1000) fill(Math.min(1000, LIBRARY - done));
-console.log(`    built in ${((Date.now() - buildStart) / 1000).toFixed(0)} s`);
+console.log(`    stored in ${((Date.now() - buildStart) / 1000).toFixed(0)} s`);
+building.pragma('wal_checkpoint(TRUNCATE)');
+building.close();
+
+// As the first start after an upgrade finds it: every transcript stored, none indexed (migration 009
+// sets the mark back to the start). Indexed as openApp does it, reading every body again.
+{
+  const upgraded = new BetterSqlite3(dbFile);
+  upgraded.exec(`UPDATE transcript_index_backfill SET done_through = 0,
+    until_id = (SELECT max(id) FROM transcripts), indexed_through = (SELECT max(id) FROM transcripts)`);
+  upgraded.close();
+}
+const db = core.openDatabase(dbFile);
+{
+  const indexer = new core.LibraryIndexer({ db, clock: core.realClock, logger: quietLogger });
+  let last;
+  const wallStart = performance.now();
+  const cpuStart = process.cpuUsage();
+  await indexer.catchUp({ stopped: () => false, onProgress: (progress) => (last = progress) });
+  const wallS = (performance.now() - wallStart) / 1000;
+  const cpuS = cpuMs(cpuStart) / 1000;
+  console.log(`  re-indexed ${last?.done} of ${last?.total} transcripts after the upgrade`);
+  record(results, 'reindex', 'one-time re-index after an upgrade: wall s', [wallS], 1);
+  record(results, 'reindex', 'one-time re-index after an upgrade: CPU s', [cpuS], 1);
+}
 db.pragma('wal_checkpoint(TRUNCATE)');
 
 // ---------------------------------------------------------------------------------------------
@@ -277,46 +284,12 @@ for (const [label, [query, runs, narrowing]] of Object.entries(QUERIES)) {
 // ---------------------------------------------------------------------------------------------
 // 4. CPU per video indexing adds to a fetch
 
-console.log('\n4. Storing 1,000 transcripts in groups of 16, with and without indexing, alternated');
-const raw =
-  db.prepare(`INSERT INTO transcripts (video_id, requested_lang, include_timestamp, send_metadata, language,
-                          title, segment_count, body, fetched_at) VALUES (?, '', 1, 1, ?, ?, ?, ?, ?)`);
-const storeGroup = db.transaction((batch, indexed) => {
-  for (const t of batch) {
-    if (indexed) core.storeTranscript(db, t);
-    else raw.run(t.videoId, t.language, t.title, t.segmentCount, t.body, t.fetchedAt);
-  }
-});
-const storing = { with: [], without: [] };
-for (let round = 0; round < ROUNDS; round++) {
-  for (const indexed of round % 2 === 0 ? [true, false] : [false, true]) {
-    const batch = Array.from({ length: 1000 }, newTranscript);
-    const before = process.cpuUsage();
-    for (let at = 0; at < batch.length; at += 16) storeGroup.immediate(batch.slice(at, at + 16), indexed);
-    storing[indexed ? 'with' : 'without'].push(cpuMs(before));
-  }
-}
-record(
-  results,
-  'store',
-  'storing with indexing: CPU ms per video',
-  storing.with.map((ms) => ms / 1000),
-);
-record(
-  results,
-  'store',
-  'storing without: CPU ms per video',
-  storing.without.map((ms) => ms / 1000),
-);
-const added = storing.with.map((ms, i) => (ms - storing.without[i]) / 1000);
-record(results, 'store', 'indexing adds: CPU ms per video', added);
 db.close();
-
 console.log(
-  '\n   A real fetch (engine, 1,000 videos from the simulator, concurrency 16), with and without the index, alternated',
+  '\n4. A real fetch (engine, 1,000 videos from the simulator, concurrency 16), with and without indexing, alternated',
 );
-// Without: the same database but for the index, a view whose inserts do nothing, so that the fetch
-// runs the very same code and only FTS5's work is left out.
+// Without: the same engine with an indexer that does nothing, so that the fetch runs the very same
+// code and only indexing (reading the texts, cleaning, folding, FTS5) is left out.
 const sim = await startSimulator();
 const fetchRuns = { with: [], without: [] };
 try {
@@ -324,15 +297,11 @@ try {
   const engines = {};
   for (const indexed of [true, false]) {
     const fetchDb = core.openDatabase(join(work, `fetch-${indexed}.db`));
-    if (!indexed)
-      fetchDb.exec(`DROP TABLE segment_index;
-        CREATE VIEW segment_index (rowid, text, segment_index) AS SELECT NULL, NULL, NULL WHERE 0;
-        CREATE TRIGGER segment_index_nothing INSTEAD OF INSERT ON segment_index BEGIN SELECT 1; END;`);
-    engines[indexed] = new core.Engine({
-      db: fetchDb,
-      client,
-      clock: { now: Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
-    });
+    engines[indexed] = new core.Engine({ db: fetchDb, client, clock: core.realClock });
+    if (!indexed) {
+      engines[indexed].library.stored = () => undefined;
+      engines[indexed].library.flush = () => undefined;
+    }
   }
   const job = (engine, list) =>
     engine.findOrCreateJob({
@@ -366,9 +335,6 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.
 const share = (a, b) => (100 * (a - b)) / b;
 console.log(
   `    => the index adds ${share(least(fetchRuns.with), least(fetchRuns.without)).toFixed(1)} % (min against min) / ${share(median(fetchRuns.with), median(fetchRuns.without)).toFixed(1)} % (median against median) to a fetch's CPU per video`,
-);
-console.log(
-  `    => storing a Zipf-vocabulary transcript adds ${least(added).toFixed(3)} / ${median(added).toFixed(3)} ms (min / median): ${((100 * least(added)) / least(fetchRuns.without)).toFixed(1)} % / ${((100 * median(added)) / median(fetchRuns.without)).toFixed(1)} % of a fetch without the index`,
 );
 console.log(
   `\nload after: ${loadavg()

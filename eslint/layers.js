@@ -12,7 +12,11 @@ const CORE_PACKAGES = [...NODE, 'better-sqlite3', 'undici', 'p-queue', 'zod'];
  */
 export const LAYERS = [
   // The SPDX License List is data, bundled at build time, so that every face checks a license alike.
-  { layer: 'src/shared', folders: ['src/shared'], packages: ['zod', 'spdx-license-ids/index.json'] },
+  {
+    layer: 'src/shared',
+    folders: ['src/shared'],
+    packages: ['zod', 'spdx-license-ids/index.json', 'unicode-case-folding'],
+  },
   { layer: 'src/simulator', folders: ['src/simulator'], packages: [...NODE, 'zod'] },
   { layer: 'src/core/api', folders: ['src/core/api', 'src/shared'], packages: CORE_PACKAGES },
   { layer: 'src/core/store', folders: ['src/core/store', 'src/shared'], packages: CORE_PACKAGES },

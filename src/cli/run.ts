@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { dropOutputOnClosedPipe } from './closed-pipe';
 import { describeFailure } from './failure';
 import { setCliHost, type CliHost } from './host';
 import { buildProgram } from './program';
@@ -14,6 +15,7 @@ export async function runCli(args: readonly string[], host: CliHost = {}): Promi
   // for about the same CPU (bench/RESULTS.md, figure 3).
   setFlagsFromString('--heap-growing-percent=30');
   setCliHost(host);
+  dropOutputOnClosedPipe();
   try {
     await buildProgram().parseAsync([...args], { from: 'user' });
     return Number(process.exitCode ?? 0);

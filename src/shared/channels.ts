@@ -39,6 +39,7 @@ export const commandNames = [
   'readTranscript',
   'exportSearchResults',
   'createJobFromSearch',
+  'libraryStatus',
 ] as const;
 
 export const eventNames = [
@@ -50,6 +51,8 @@ export const eventNames = [
   'exportProgress',
   'creditsChanged',
   'jobSynced',
+  'libraryIndexing',
+  'searchExportProgress',
 ] as const;
 
 export type CommandName = (typeof commandNames)[number];

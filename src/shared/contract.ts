@@ -362,7 +362,7 @@ const LibrarySearch = z.object({
   query: z.string().max(20_000),
   /** Only the videos of this job. */
   jobId: z.number().int().positive().nullable().default(null),
-  /** Only transcripts in this language (as stored, e.g. "en", "pt-BR"). */
+  /** Only transcripts in this language or a variant of it: "zh" holds "zh-Hans" (by subtag, case ignored). */
   language: z.string().max(50).nullable().default(null),
   /** Only videos whose channel's name holds this text (case ignored). */
   channel: z.string().max(200).nullable().default(null),
@@ -399,7 +399,10 @@ export const SearchGroupSchema = LibraryTranscriptSchema.extend({
 export const SearchResultsSchema = z.object({
   /** Videos that match, in all. */
   videos: z.number().int(),
-  /** Hits (segments) that match, in all. */
+  /**
+   * Hits (segments) that match, in all; a caption that two transcripts of the same video and language
+   * hold (bought again) counts, and is listed, once.
+   */
   hits: z.number().int(),
   /** Best first (bm25 over each transcript's segments); at most `limit` hits in all. */
   groups: z.array(SearchGroupSchema),
@@ -630,11 +633,16 @@ export const commands = {
     output: TranscriptReadingSchema,
   },
   /**
-   * Writes every hit of a search as CSV (video_id,title,time,url,snippet) to `destination`, or, when it
-   * is null, to a file this process keeps for download (browser mode), as exportJob does.
+   * Writes the hits of a search as CSV (SEARCH_RESULTS_HEADER of core/export: video, transcript,
+   * language, title, time, start in seconds, link, text), all of them or the first `limit`, to
+   * `destination`, or, when it is null, to a file this process keeps for download (browser mode), as
+   * exportJob does. Written off the main thread; searchExportProgress tells how far it has come.
    */
   exportSearchResults: {
-    input: LibrarySearch.extend({ destination: z.string().min(1).max(4096).nullable() }),
+    input: LibrarySearch.extend({
+      destination: z.string().min(1).max(4096).nullable(),
+      limit: z.number().int().min(1).nullable().default(null),
+    }),
     output: z.object({
       exportId: z.string(),
       fileName: z.string(),
@@ -649,7 +657,23 @@ export const commands = {
    */
   createJobFromSearch: {
     input: LibrarySearch,
-    output: z.object({ job: JobViewSchema, videos: z.number().int() }),
+    output: z.object({
+      job: JobViewSchema,
+      videos: z.number().int(),
+      /**
+       * Matching videos left out because no transcript of theirs that matches was bought the way the
+       * job asks (another language, with or without times or metadata).
+       */
+      leftOut: z.number().int(),
+    }),
+  },
+  /**
+   * How far indexing the stored transcripts has come since this process started (after an upgrade):
+   * `done` equal to `total` once finished; null when there was nothing to index.
+   */
+  libraryStatus: {
+    input: z.object({}),
+    output: z.object({ indexing: z.object({ done: z.number().int(), total: z.number().int() }).nullable() }),
   },
 } as const satisfies { [N in CommandName]: { input: z.ZodType; output: z.ZodType } };
 
@@ -681,6 +705,10 @@ export const events = {
     total: z.number().int(),
   }),
   creditsChanged: CreditViewSchema,
+  /** Stored transcripts are being indexed for search (after an upgrade): `done` of `total` so far. */
+  libraryIndexing: z.object({ done: z.number().int(), total: z.number().int() }),
+  /** How many of a search's hits exportSearchResults has written. */
+  searchExportProgress: z.object({ exportId: z.string(), done: z.number().int(), total: z.number().int() }),
   /**
    * A sync run in this process has ended (not one another process ran): what it found and cost, and
    * the stop's message when it did not complete. A desktop notification names what was new.

@@ -2,8 +2,8 @@ import { textTokens } from './search-text';
 
 /**
  * The Library's query language (docs/product.md, "Searching your transcripts"): words (all must
- * match), "quoted phrases", prefix*, A OR B, -excluded; case and Latin diacritics ignored; text in
- * scripts without spaces matches as a substring. Every face parses with this one function; core
+ * match), "quoted phrases", prefix*, A OR B, -excluded; case (Unicode's full folding) and Latin diacritics
+ * ignored; text in scripts without spaces between words (and Korean) matches as a substring. Every face parses with this one function; core
  * turns the result into the index's own syntax itself, every term quoted, so what a user types
  * never reaches the index as syntax.
  */
@@ -12,10 +12,8 @@ import { textTokens } from './search-text';
 export interface SearchTerm {
   /** As typed, for messages. */
   text: string;
-  /** Consecutive tokens a segment must hold (folded). */
+  /** Consecutive tokens a segment must hold (folded as the index's text is: search-text.ts). */
   tokens: string[];
-  /** The same tokens as typed, for the index, which folds them itself. */
-  spelled: string[];
   /** The last token may be the start of a longer one (prefix*, or one character without spaces). */
   prefix: boolean;
 }
@@ -157,7 +155,6 @@ function termItem(text: string, typed: string, star: boolean, excluded: boolean)
     term: {
       text: typed,
       tokens: kept.map((token) => token.token),
-      spelled: kept.map((token) => token.spelled),
       prefix: star || single,
     },
   };

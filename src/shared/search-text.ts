@@ -1,19 +1,20 @@
+import { caseFold } from 'unicode-case-folding';
+
 /**
  * How the Library reads text, the same way for what it indexes and for what a user searches: words
- * are runs of letters, digits and marks, folded to lower case without Latin diacritics ("Café" ->
- * "cafe"); scripts written without spaces (Han, Hiragana, Katakana) are cut into overlapping pairs
- * of characters, each run ending with its last character alone, so that any substring of a run is
- * a phrase of consecutive tokens ("毎朝光" -> 毎朝 朝光 光; "朝" is the prefix of a token starting
- * there). Core feeds the index this token stream and matches segments with it, so the index and the
- * hits it shows never disagree.
+ * are runs of letters, digits and marks, folded as Unicode's full case folding does ("Straße" ->
+ * "strasse") and without Latin diacritics ("Café" -> "cafe"); scripts whose words do not stand
+ * between spaces (Han, Hiragana, Katakana, and Hangul, whose particles join the word before them)
+ * are cut into overlapping pairs of characters, each run ending with its last character alone, so
+ * that any substring of a run is a phrase of consecutive tokens ("毎朝光" -> 毎朝 朝光 光; "朝" is the
+ * prefix of a token starting there; "엔진을" holds "엔진"). Core feeds the index this token stream
+ * and matches segments with it, so the index and the hits it shows never disagree.
  */
 
 /** One token and where it lies in the original text (UTF-16 offsets, `end` exclusive). */
 export interface TextToken {
-  /** Folded: lower case, without Latin diacritics. */
+  /** Folded (foldText). */
   token: string;
-  /** As written (NFC), for the index, which folds it the same way itself. */
-  spelled: string;
   start: number;
   end: number;
   /** Cut from a run without spaces (a pair or the run's last character). */
@@ -23,13 +24,18 @@ export interface TextToken {
 }
 
 const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
-const UNSPACED_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆]+/gu;
-const HAS_UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆]/u;
+const UNSPACED_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆]+/gu;
+const HAS_UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆]/u;
 const COMBINING_DIACRITICS = /[\u0300-\u036f]/g;
+const ASCII = /^[\0-\x7f]*$/;
 
-/** Lower case, Latin diacritics removed (é, ñ, ü, ç), other scripts' marks kept (が stays が). */
+/**
+ * Unicode's full case folding (ß and ẞ -> ss, ﬁ -> fi, İ -> i), Latin diacritics removed (é, ñ, ü,
+ * ç), other scripts' marks kept (が stays が). Plain ASCII, most captions, is only lower-cased.
+ */
 export function foldText(text: string): string {
-  return text.normalize('NFD').replace(COMBINING_DIACRITICS, '').normalize('NFC').toLowerCase();
+  if (ASCII.test(text)) return text.toLowerCase();
+  return caseFold(text.normalize('NFD')).normalize('NFD').replace(COMBINING_DIACRITICS, '').normalize('NFC');
 }
 
 /** The tokens of `text`, in order, with their places. */
@@ -50,9 +56,7 @@ export function textTokens(text: string): TextToken[] {
 
 function pushWord(tokens: TextToken[], word: string, start: number): void {
   const token = foldText(word);
-  const spelled = word.normalize('NFC');
-  if (token !== '')
-    tokens.push({ token, spelled, start, end: start + word.length, unspaced: false, runEnd: false });
+  if (token !== '') tokens.push({ token, start, end: start + word.length, unspaced: false, runEnd: false });
 }
 
 function pushUnspaced(tokens: TextToken[], run: string, start: number): void {
@@ -64,7 +68,6 @@ function pushUnspaced(tokens: TextToken[], run: string, start: number): void {
     const token = foldText(first + second);
     tokens.push({
       token,
-      spelled: (first + second).normalize('NFC'),
       start: offset,
       end: offset + first.length + second.length,
       unspaced: true,
@@ -75,15 +78,18 @@ function pushUnspaced(tokens: TextToken[], run: string, start: number): void {
 }
 
 /**
- * What the index is given for a transcript's text: the text itself, which FTS5's unicode61 tokenizer
- * cuts into words and folds (case, Latin diacritics) as foldText does, with each run without spaces
- * replaced by its pairs and last character. Text without such runs goes through untouched, so that
- * indexing costs the fetch almost nothing in JavaScript (bench/RESULTS.md, "Library").
+ * What the index is given for a segment's text (as the corpus reads it: shared/caption-text.ts):
+ * the text folded (foldText), which FTS5's unicode61 tokenizer then cuts into words, with each run
+ * without spaces replaced by its pairs and last character. The query's tokens are folded the same
+ * way, and the tokenizer's own folding (ASCII case, Latin diacritics) finds nothing more to do. Plain
+ * ASCII goes through untouched, the tokenizer lower-casing it in C, so that indexing most captions
+ * costs the fetch almost nothing in JavaScript (bench/RESULTS.md, "Library").
  */
 export function indexText(text: string): string {
-  const normal = text.normalize('NFC');
-  if (!HAS_UNSPACED.test(normal)) return normal;
-  return normal.replace(UNSPACED_RUN, (run) => ` ${unspacedTokens(run).join(' ')} `);
+  if (ASCII.test(text)) return text;
+  const folded = foldText(text);
+  if (!HAS_UNSPACED.test(folded)) return folded;
+  return folded.replace(UNSPACED_RUN, (run) => ` ${unspacedTokens(run).join(' ')} `);
 }
 
 function unspacedTokens(run: string): string[] {

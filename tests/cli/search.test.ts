@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator';
-import { runCli, startCliSetup } from '../support/cli';
+import { runCli, startCli, startCliSetup } from '../support/cli';
 
 // `scriptorium search`, the built CLI against a data folder filled from the simulator: English,
 // Japanese and French transcripts bought by `export`, then searched without sending anything.
@@ -62,7 +62,7 @@ describe('scriptorium search', () => {
       const { g, h } = expected[index] ?? { g: undefined, h: undefined };
       const seconds = Math.floor(h?.start ?? 0);
       const time = `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
-      expect(line.startsWith(`${g?.videoId}  `), line).toBe(true);
+      expect(line.startsWith(`${g?.videoId}  ${g?.language}  `), line).toBe(true);
       expect(line).toMatch(/\[river\]/i);
       expect(line.endsWith(`  https://www.youtube.com/watch?v=${g?.videoId}&t=${seconds}s`), line).toBe(true);
       if (seconds < 3600) expect(line).toContain(`  ${time}  `);
@@ -108,8 +108,28 @@ describe('scriptorium search', () => {
     const csv = await runCli(['search', 'river', '--job', '1', '--csv'], env);
     expect(csv.code, csv.stderr).toBe(0);
     const lines = csv.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('video_id,title,time,url,snippet');
+    expect(lines[0]).toBe('video_id,transcript_id,language,title,time,start_seconds,url,snippet');
     expect(lines.filter((line) => line.includes('&t=')).length).toBe(inJob.hits);
+    expect(inJob.hits).toBeGreaterThan(2);
+    // --limit applies to --csv too (without it, every hit above).
+    const two = await runCli(['search', 'river', '--job', '1', '--csv', '--limit', '2'], env);
+    expect(two.code, two.stderr).toBe(0);
+    expect(two.stdout.trimEnd().split('\n')).toEqual(lines.slice(0, 3));
+  });
+
+  it('refuses a job that does not exist with exit 2, rather than finding nothing in it', async () => {
+    const run = await runCli(['search', 'river', '--job', '99'], env);
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'There is no job 99.\n' });
+  });
+
+  it('ends quietly when the reader closes the output early (search … | head -1)', async () => {
+    for (const format of [[], ['--csv'], ['--json']]) {
+      // The reader is gone before the first line: every line meets a closed pipe.
+      const cli = startCli(['search', 'the', '--limit', '1000', ...format], env);
+      cli.child.stdout?.destroy();
+      const run = await cli.done;
+      expect(run, format.join(' ')).toMatchObject({ code: 0, stderr: '' });
+    }
   });
 
   it('exits 2 with one plain line for a query it cannot read, and 1 when nothing matches', async () => {
@@ -140,13 +160,13 @@ describe('scriptorium search', () => {
     const db = new BetterSqlite3(join(env.SCRIPTORIUM_DATA_DIR ?? '', 'scriptorium.db'));
     const transcripts = db.prepare('SELECT count(*) FROM transcripts').pluck().get() as number;
     db.exec(
-      'DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
+      'DROP TABLE caption_copies; DROP INDEX transcripts_by_video_language; DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
     );
     db.close();
     const run = await runCli(['search', 'river', '--json', '--limit', '1000'], env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(
-      `Indexing your stored transcripts for search (once, after the upgrade): ${transcripts} of ${transcripts}`,
+      `Indexing your stored transcripts for search: ${transcripts} of ${transcripts}`,
     );
     expect(JSON.parse(run.stdout)).toEqual(before);
     const again = await runCli(['search', 'river'], env);

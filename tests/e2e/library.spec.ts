@@ -1,11 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { describePlaylist } from '../../src/simulator';
-import { readZip } from '../support/cli';
+import BetterSqlite3 from 'better-sqlite3';
+import { describePlaylist, type RunningSimulator } from '../../src/simulator';
+import { readZip, runCli } from '../support/cli';
 import { transcriptSegments, videoFacts } from '../../src/simulator/videos';
-import { expect, test } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
 import { expectCompleted, goTo, jobCard, startJob } from './support/screens';
+import { startUi } from './support/ui';
 
 /**
  * A playlist of ten videos in their original languages (seed 1): four English transcripts that say
@@ -218,12 +220,22 @@ test('Export results downloads the hits as CSV, and Export these videos makes a 
   const path = join(dataDir, '..', download.suggestedFilename());
   await download.saveAs(path);
   const [header, ...rows] = readCsv(path);
-  expect(header).toEqual(['video_id', 'title', 'time', 'url', 'snippet']);
+  expect(header).toEqual([
+    'video_id',
+    'transcript_id',
+    'language',
+    'title',
+    'time',
+    'start_seconds',
+    'url',
+    'snippet',
+  ]);
   expect(rows).toHaveLength(river.hits);
   const truth = corpusTruth();
   for (const row of rows) {
-    const [videoId, , , url] = row;
+    const [videoId, , language, , , , url] = row;
     expect(truth.find((video) => video.videoId === videoId)?.language).toBe('en');
+    expect(language).toBe('en');
     expect(url).toMatch(new RegExp(`^https://www\\.youtube\\.com/watch\\?v=${videoId}&t=\\d+s$`));
   }
 
@@ -257,4 +269,89 @@ test('Export results downloads the hits as CSV, and Export these videos makes a 
   );
   expect(sim.admin.ledger()).toHaveLength(charges);
   await expect(credits.locator('dt', { hasText: 'In total' }).locator('+ dd')).toHaveText(spent);
+});
+
+test('the reader follows the search: a new query that does not find its transcript closes it', async ({
+  app: page,
+}) => {
+  await fillLibrary(page);
+  await search(page, 'river');
+  await page.getByRole('list', { name: 'Videos found' }).locator('button.hit').nth(1).click();
+  const reader = page.getByRole('region', { name: 'Transcript' });
+  await expect(reader.getByRole('status')).toHaveText(/^Hit \d+ of \d+$/);
+
+  const count = await search(page, 'zebra');
+  await expect(count).toHaveText('No transcript matches “zebra”.');
+  await expect(reader).toHaveCount(0);
+});
+
+/** Buys `playlist` into the ui's data folder with the CLI, as another way of buying would. */
+async function boughtByCli(sim: RunningSimulator, dataDir: string, args: string[]): Promise<void> {
+  const run = await runCli(['export', ...args, '--out', join(dataDir, '..', 'cli.zip')], {
+    TRANSCRIPT_API_KEY: sim.key,
+    TRANSCRIPT_API_BASE_URL: sim.url,
+    SCRIPTORIUM_DATA_DIR: dataDir,
+  });
+  expect(run.code, run.stderr).toBe(0);
+}
+
+test('Export these videos says which matching videos it leaves out, bought another way', async ({
+  app: page,
+  sim,
+  dataDir,
+}) => {
+  // Videos in English, without times: a way of buying fewer videos took than the corpus's.
+  const other = 'PLlibraryOtherWay1_n3';
+  await boughtByCli(sim, dataDir, [other, '--lang', 'en', '--no-timestamps']);
+  const otherSaysRiver = describePlaylist(other)
+    .videoIds()
+    .map((videoId) => videoFacts(videoId, 1))
+    .filter((facts) => facts.hasCaptions && facts.languages.includes('en'))
+    .filter((facts) => transcriptSegments(facts, 'en', 1).some((segment) => saysRiver(segment.text))).length;
+  expect(otherSaysRiver).toBeGreaterThan(0);
+  await fillLibrary(page);
+  const river = expectedCounts(saysRiver);
+  expect(river.videos).toBeGreaterThan(otherSaysRiver);
+
+  await search(page, 'river');
+  await page.getByRole('button', { name: 'Export these videos' }).click();
+  const said = page.getByRole('status').filter({ hasText: /left out/ });
+  await expect(said).toContainText(
+    `Made a job of ${river.videos} videos. ${otherSaysRiver} matching video${otherSaysRiver === 1 ? '' : 's'}`,
+  );
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Library');
+  await page.getByRole('link', { name: 'Open the job' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Search: river');
+});
+
+test('after an upgrade, the Library says how far indexing the stored transcripts has come', async ({
+  page,
+  sim,
+  dataDir,
+}) => {
+  await boughtByCli(sim, dataDir, [CORPUS]);
+  // As an upgrade leaves a data folder: every transcript stored, none indexed yet.
+  const db = new BetterSqlite3(join(dataDir, 'scriptorium.db'));
+  db.exec(`INSERT INTO segment_index (segment_index) VALUES ('delete-all');
+    UPDATE transcript_index_backfill SET done_through = 0,
+      until_id = (SELECT max(id) FROM transcripts), indexed_through = (SELECT max(id) FROM transcripts);`);
+  const transcripts = db.prepare('SELECT count(*) FROM transcripts').pluck().get() as number;
+  db.close();
+
+  const ui = await startUi({ dataDir, baseUrl: sim.url, key: sim.key });
+  try {
+    await page.goto(ui.url);
+    await goTo(page, 'Library');
+    const status = page.locator('.library-indexing');
+    await expect(status).toHaveText(
+      `Your stored transcripts are indexed for search: ${transcripts} of ${transcripts}.`,
+    );
+    await expectAccessible(page, 'Library, indexing');
+    const river = expectedCounts(saysRiver);
+    await expect(await search(page, 'river')).toHaveText(
+      `${river.videos} videos, ${river.hits} hits in all.`,
+    );
+  } finally {
+    await ui.stop();
+  }
 });

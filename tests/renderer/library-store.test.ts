@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localApi, memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app';
 import { createLibraryStore, SEARCH_DELAY_MS } from '../../src/renderer/src/stores/library';
 import { createReaderStore } from '../../src/renderer/src/stores/reader';
@@ -182,5 +182,30 @@ describe('the reader store', () => {
     await reader.getState().show('library', group.transcriptId, 'river', hits[0] ?? 0);
     expect(reader.getState().transcript).toBe(before);
     expect(reader.getState().current).toBe(hits[0]);
+  });
+});
+
+describe('Export results in the Library store', () => {
+  it('shows how many hits the app has written while it writes them', async () => {
+    const clock = manualTimers();
+    const store = createLibraryStore(api, clock.timers);
+    const stop = app.on('searchExportProgress', (event) => store.getState().exportProgressed(event));
+    const seen: Array<{ done: number; total: number } | null> = [];
+    const unsubscribe = store.subscribe((state) => {
+      if (state.resultsExport?.phase === 'writing') seen.push(state.resultsExport.progress);
+    });
+    try {
+      store.getState().setQuery('river');
+      clock.fireAll();
+      await vi.waitFor(() => expect(store.getState().answer).not.toBeNull());
+      const hits = store.getState().answer?.result.hits ?? 0;
+      await store.getState().exportResults(null);
+      expect(store.getState().resultsExport).toMatchObject({ phase: 'done', result: { hits } });
+      expect(seen[0]).toBeNull();
+      expect(seen.at(-1)).toEqual({ done: hits, total: hits });
+    } finally {
+      unsubscribe();
+      stop();
+    }
   });
 });

@@ -37,7 +37,32 @@ describe('parseSearchQuery', () => {
     expect(parsed('川').groups).toEqual([[term(['川'], true)]]);
     // A run followed by more of the same term keeps its last character, as the index does.
     expect(parsed('"毎朝 river"').groups).toEqual([[term(['毎朝', '朝', 'river'])]]);
-    expect(indexText('Le 毎朝光 RIVER')).toBe('Le  毎朝 朝光 光  RIVER');
+    // Text with letters beyond ASCII is folded before the index's tokenizer sees it.
+    expect(indexText('Le 毎朝光 RIVER')).toBe('le  毎朝 朝光 光  river');
+    expect(indexText('Plain RIVER text')).toBe('Plain RIVER text');
+  });
+
+  it("folds case as Unicode's full case folding does, the same for the query and the text", () => {
+    expect(parsed('GRÖSSER').groups).toEqual([[term(['grosser'])]]);
+    expect(parsed('größer').groups).toEqual([[term(['grosser'])]]);
+    expect(parsed('STRAẞE ﬁne').groups).toEqual([[term(['strasse'])], [term(['fine'])]]);
+    expect(indexText('Das ist größer.')).toBe('das ist grosser.');
+    expect(matchText(parsed('GROSSER'), 'Das ist größer.')).toEqual([[8, 14]]);
+    expect(matchText(parsed('größer'), 'DAS IST GRÖSSER')).toEqual([[8, 15]]);
+  });
+
+  it('cuts Hangul into pairs, so that a word is found with the particle joined to it', () => {
+    expect(parsed('엔진').groups).toEqual([[term(['엔진'])]]);
+    expect(indexText('새 엔진을 샀다').split(' ').filter(Boolean)).toEqual([
+      '새',
+      '엔진',
+      '진을',
+      '을',
+      '샀다',
+      '다',
+    ]);
+    expect(matchText(parsed('엔진'), '새 엔진을 샀다')).toEqual([[2, 4]]);
+    expect(matchText(parsed('"엔진을"'), '새 엔진이 좋다')).toBeNull();
   });
 
   it("treats the index's own syntax as words", () => {

@@ -7,6 +7,7 @@ import { printable, type IndexingProgress } from '../../core/app';
 import type { SearchResults } from '../../shared/contract';
 import type { SnippetPart } from '../../shared/search-match';
 import { clockTime } from '../../shared/video-links';
+import { isClosedPipe } from '../closed-pipe';
 import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
 import { ArgumentError, parseWholeNumber } from '../job-options';
@@ -16,7 +17,7 @@ interface SearchFlags {
   job?: string;
   lang?: string;
   channel?: string;
-  limit: string;
+  limit?: string;
   json: boolean;
   csv: boolean;
   dataDir?: string;
@@ -25,7 +26,8 @@ interface SearchFlags {
 /**
  * `scriptorium search QUERY`: searches every stored transcript (the Library) and prints one line per
  * hit, grouped by video, best video first, then how many matched in all. Nothing is sent. Exit 0
- * with hits, 1 with none, 2 for a query it cannot read (docs/product.md, "Searching your transcripts").
+ * with hits, 1 with none, 2 for a query it cannot read or a job that does not exist (docs/product.md,
+ * "Searching your transcripts"). A reader that closes the output early (`| head -1`) ends it quietly.
  */
 export function registerSearchCommand(program: Command): void {
   program
@@ -33,11 +35,18 @@ export function registerSearchCommand(program: Command): void {
     .description('Search the transcripts you have bought: words, "phrases", prefix*, A OR B, -excluded.')
     .argument('<query>', 'what to search for (quote it for the shell: \'"small engine" -river\')')
     .option('--job <n>', 'only the videos of this job')
-    .option('--lang <code>', 'only transcripts in this language (en, pt-BR)')
+    .option('--lang <code>', 'only transcripts in this language or a variant of it (zh holds zh-Hans)')
     .option('--channel <text>', "only videos whose channel's name holds this text")
-    .option('--limit <n>', 'hits to print, at most (1 to 1000)', '100')
+    .option(
+      '--limit <n>',
+      `hits to print, at most (1 to 1000; default ${DEFAULT_LIMIT}, and every hit with --csv)`,
+    )
     .option('--json', "print the results as JSON (the contract's searchTranscripts answer)", false)
-    .option('--csv', 'print every hit as CSV: video_id,title,time,url,snippet', false)
+    .option(
+      '--csv',
+      'print the hits as CSV: video_id,transcript_id,language,title,time,start_seconds,url,snippet',
+      false,
+    )
     .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)')
     .action(async (query: string, flags: SearchFlags) => {
       if (flags.json && flags.csv) throw new CliExit(ExitCode.badInput, 'Choose --json or --csv, not both.');
@@ -47,16 +56,18 @@ export function registerSearchCommand(program: Command): void {
         language: flags.lang ?? null,
         channel: flags.channel ?? null,
       };
-      const limit = limitOf(flags.limit);
+      const limit = flags.limit === undefined ? null : limitOf(flags.limit);
       const found = await withApp({ ...flags, onIndexing: indexingReporter() }, async (api, app) => {
-        // The first search after the upgrade to the Library waits for the older transcripts.
+        // The first search after an upgrade that indexes the library again waits for it.
         await app.libraryIndexed;
-        if (!flags.csv) return api.searchTranscripts({ ...search, limit });
+        if (!flags.csv) return api.searchTranscripts({ ...search, limit: limit ?? DEFAULT_LIMIT });
         const folder = mkdtempSync(join(tmpdir(), 'scriptorium-search-'));
         try {
           const path = join(folder, 'hits.csv');
-          const { hits } = await api.exportSearchResults({ ...search, destination: path });
-          await pipeline(createReadStream(path), process.stdout, { end: false });
+          const { hits } = await api.exportSearchResults({ ...search, destination: path, limit });
+          await pipeline(createReadStream(path), process.stdout, { end: false }).catch((error: unknown) => {
+            if (!isClosedPipe(error)) throw error;
+          });
           return hits;
         } finally {
           rmSync(folder, { recursive: true, force: true });
@@ -70,7 +81,10 @@ export function registerSearchCommand(program: Command): void {
     });
 }
 
-/** Progress of indexing an older database's transcripts, on stderr, every 5 % or so. */
+/** Hits printed when --limit is not given (but for --csv, which prints every hit). */
+const DEFAULT_LIMIT = 100;
+
+/** Progress of indexing the stored transcripts (after an upgrade), on stderr, every 5 % or so. */
 function indexingReporter(): (progress: IndexingProgress) => void {
   let shown = -1;
   return ({ done, total }) => {
@@ -78,7 +92,7 @@ function indexingReporter(): (progress: IndexingProgress) => void {
     if (twentieth === shown) return;
     shown = twentieth;
     process.stderr.write(
-      `Indexing your stored transcripts for search (once, after the upgrade): ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}\n`,
+      `Indexing your stored transcripts for search: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}\n`,
     );
   };
 }
@@ -92,14 +106,14 @@ function limitOf(text: string): number {
   }
 }
 
-/** One line per hit (video id, time, title, snippet with [matches], link), then the totals. */
+/** One line per hit (video id, language, time, title, snippet with [matches], link), then the totals. */
 export function formatResults(results: SearchResults): string {
   let text = '';
   let shown = 0;
   for (const group of results.groups) {
     for (const hit of group.hits) {
       const time = hit.start === null ? '-' : clockTime(hit.start);
-      text += `${group.videoId}  ${time}  ${printable(group.title)}  ${marked(hit.snippet)}  ${hit.url}\n`;
+      text += `${group.videoId}  ${printable(group.language)}  ${time}  ${printable(group.title)}  ${marked(hit.snippet)}  ${hit.url}\n`;
       shown++;
     }
   }

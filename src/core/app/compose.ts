@@ -4,13 +4,12 @@ import PQueue from 'p-queue';
 import type { AddressInUse, EventName, EventPayload } from '../../shared/contract';
 import { CONCURRENCY, ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { realClock, type Clock } from '../api';
-import { Engine, paymentMeaning, type Logger } from '../engine';
+import { Engine, paymentMeaning, type IndexingProgress, type Logger } from '../engine';
 import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
 import { toAppError } from './errors';
 import { EventHub } from './events';
 import { createHandlers, exportsFolder, type AppContext, type AppHandlers } from './handlers';
 import { JobRunner } from './job-runner';
-import { backfillLibrary, type IndexingProgress } from './library-backfill';
 import type { KeyStore } from './keys';
 import { openSession } from './service';
 import { readSettings } from './settings';
@@ -54,8 +53,9 @@ export interface AppOptions {
   /** Default: console. */
   logger?: Logger;
   /**
-   * Hears how far indexing the transcripts a database held before the Library existed has come
-   * (once, after the upgrade; a batch at a time while the app runs).
+   * Hears how far indexing the stored transcripts not indexed yet has come: after an upgrade that
+   * indexes the library again, or after a process was killed before indexing what it stored. At
+   * the start, then a batch at a time while the app runs.
    */
   onIndexing?: (progress: IndexingProgress) => void;
   /** The better-sqlite3 addon to load (the desktop app's build for Electron); default: the package's own. */
@@ -73,7 +73,7 @@ export interface ScriptoriumApp {
   download(exportId: string): { path: string; fileName: string; contentType?: string } | undefined;
   /**
    * Settles when every stored transcript is indexed for search, or the app closed first (the rest
-   * is indexed at the next start). At once but for the first start after the upgrade.
+   * is indexed at the next start). At once, unless an upgrade or a killed process left some.
    */
   libraryIndexed: Promise<void>;
   /** Stops taking jobs, lets a running one drain (it continues at the next start), closes the database. */
@@ -150,6 +150,7 @@ export function openApp(options: AppOptions): ScriptoriumApp {
     rescheduleSyncs: () => schedule?.reschedule(),
     downloads: new Map(),
     exporting: new Map(),
+    indexing: null,
   };
   const handlers = createHandlers(ctx);
 
@@ -200,11 +201,19 @@ export function openApp(options: AppOptions): ScriptoriumApp {
     });
   }
 
-  const libraryIndexed = backfillLibrary(db, {
-    logger,
-    stopped: () => closing,
-    ...(options.onIndexing !== undefined && { onProgress: options.onIndexing }),
-  });
+  const libraryIndexed = engine.library
+    .catchUp({
+      stopped: () => closing,
+      onProgress: (progress) => {
+        ctx.indexing = progress;
+        events.emit('libraryIndexing', progress);
+        options.onIndexing?.(progress);
+      },
+    })
+    .finally(() => {
+      // Stopped or failed before the end: the next start carries on, and says so then.
+      if (ctx.indexing !== null && ctx.indexing.done < ctx.indexing.total) ctx.indexing = null;
+    });
 
   return {
     handlers,

@@ -18,7 +18,7 @@ import { checkSources } from '../../shared/sources';
 import { APP_NAME, APP_VERSION } from '../../shared/version';
 import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { isApiError, refusesTheKey, type Pacer, type TranscriptClient } from '../api';
-import type { Engine, JobSpec, JobSummary, RunOutcome, RunSettings } from '../engine';
+import type { Engine, IndexingProgress, JobSpec, JobSummary, RunOutcome, RunSettings } from '../engine';
 import { writeCorpus, writeSearchResults } from '../export';
 import type { Database } from '../store';
 import { videoPage } from '../store/video-pages';
@@ -61,6 +61,11 @@ export interface AppContext {
   downloads: Map<string, { path: string; fileName: string; contentType?: string }>;
   /** Exports under way, by job, so that an interrupt can stop them. */
   exporting: Map<number, Set<AbortController>>;
+  /**
+   * How far indexing stored transcripts for search has come in this process (after an upgrade): its
+   * last progress, `done` equal to `total` once finished; null when there was nothing to index.
+   */
+  indexing: IndexingProgress | null;
 }
 
 /** A free, harmless question for testConnection: resolving a channel id needs the key and costs nothing. */
@@ -304,29 +309,40 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     readTranscript: async ({ transcriptId, query }) =>
       readLibraryTranscript(ctx.db, transcriptId, query ?? null),
 
-    exportSearchResults: async ({ destination, ...search }) => {
-      const rows = searchResultRows(ctx.db, search);
+    exportSearchResults: async ({ destination, limit, ...search }) => {
       const exportId = randomUUID();
+      const rows = searchResultRows(ctx.db, search, {
+        limit: limit ?? null,
+        onProgress: ({ done, total }) => events.emit('searchExportProgress', { exportId, done, total }),
+      });
       const fileName = 'search-results.csv';
       let path = destination;
       if (path === null) {
         mkdirSync(exportsFolder(ctx.dataDir), { recursive: true });
         path = join(exportsFolder(ctx.dataDir), `${exportId}.csv`);
       }
-      const bytes = await writeSearchResults(rows, path);
+      const written = await writeSearchResults(rows, path);
       if (destination === null)
         ctx.downloads.set(exportId, { path, fileName, contentType: 'text/csv; charset=utf-8' });
-      return { exportId, fileName, path: destination === null ? null : path, bytes, hits: rows.length };
+      return {
+        exportId,
+        fileName,
+        path: destination === null ? null : path,
+        bytes: written.bytes,
+        hits: written.rows,
+      };
     },
 
+    libraryStatus: async () => ({ indexing: ctx.indexing }),
+
     createJobFromSearch: async (search) => {
-      const { draft, videos } = libraryJobDraft(ctx.db, search, readSettings(ctx.db).defaults);
+      const { draft, videos, leftOut } = libraryJobDraft(ctx.db, search, readSettings(ctx.db).defaults);
       const { job } = jobFor(draft);
       // Answered from the cache: a client that sends nothing, and the job's budget of 0.
       await engine.run(job.id, { client: offlineClient() });
       events.jobTouched(job.id);
       events.videosTouched(job.id, videos);
-      return { job: view(job.id), videos };
+      return { job: view(job.id), videos, leftOut };
     },
 
     creditStatus: async () => toCreditView(engine.creditStatus()),

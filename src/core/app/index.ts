@@ -8,7 +8,7 @@ export type { AppOptions, ScriptoriumApp, Subscribe } from './compose';
 export { dispatch, isCommandName } from './dispatch';
 export { AppError, toAppError } from './errors';
 export type { AppHandlers } from './handlers';
-export type { IndexingProgress } from './library-backfill';
+export type { IndexingProgress } from '../engine';
 export { environmentKeyStore, memoryKeyStore, parseBoundKey, serializeBoundKey } from './keys';
 export type { BoundKey, KeyStore } from './keys';
 export { localApi } from './local-api';

@@ -6,21 +6,52 @@ import { transcriptPurchase, type TranscriptPurchase } from '../store/library';
 import { libraryMatches, matchingTranscriptIds, type LibrarySearch } from './library';
 import { AppError } from './errors';
 
-/** Every hit of the search, best video first and each video's hits in time order, as CSV rows. */
-export function searchResultRows(db: Database, search: LibrarySearch): SearchResultRow[] {
-  const rows: SearchResultRow[] = [];
-  for (const { transcript, hits } of libraryMatches(db, search)) {
-    for (const hit of hits) {
-      rows.push({
+/** How far writing a search's hits has come: `done` of `total` hits. */
+export interface RowsProgress {
+  done: number;
+  total: number;
+}
+
+/** Transcripts read between two turns of the event loop while the hits are written. */
+const TRANSCRIPTS_PER_TURN = 32;
+
+/**
+ * Every hit of the search (the first `limit` when it is given), best video first and each video's
+ * hits in time order, as CSV rows. A frequent word's hits are in tens of thousands of transcripts,
+ * each read back: the event loop gets a turn every TRANSCRIPTS_PER_TURN transcripts, so that the app
+ * (the desktop's main process) answers meanwhile, and `onProgress` hears how far it has come.
+ */
+export async function* searchResultRows(
+  db: Database,
+  search: LibrarySearch,
+  options: { limit: number | null; onProgress?: (progress: RowsProgress) => void },
+): AsyncGenerator<SearchResultRow> {
+  const { hits, matches } = libraryMatches(db, search);
+  const total = options.limit === null ? hits : Math.min(hits, options.limit);
+  let done = 0;
+  let read = 0;
+  options.onProgress?.({ done, total });
+  for (const { transcript, hits: found } of matches) {
+    for (const hit of found) {
+      if (done >= total) return;
+      yield {
         videoId: transcript.videoId,
+        transcriptId: transcript.id,
+        language: transcript.language,
         title: transcript.title,
         time: hit.start === null ? '' : clockTime(hit.start),
+        startSeconds: hit.start,
         url: videoUrlAt(transcript.videoId, hit.start),
         snippet: hit.text,
-      });
+      };
+      done++;
+    }
+    if (++read % TRANSCRIPTS_PER_TURN === 0) {
+      options.onProgress?.({ done, total });
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  return rows;
+  options.onProgress?.({ done, total });
 }
 
 const NAME_CHARS = 200;
@@ -30,7 +61,7 @@ const NAME_CHARS = 200;
  * transcripts were bought, so that its run is answered from the cache. A job asks every video the
  * same way: when the matches were bought in several ways (other languages, with or without times),
  * the job takes the way most videos have a matching transcript in, and holds every video that has
- * one (`videos` counts them; the rest are left out). Its budget is 0: should anything not be cached
+ * one (`videos` counts them; `leftOut` the matching videos it leaves out, for the faces to say so). Its budget is 0: should anything not be cached
  * after all, the run stops instead of spending. Only the index and how each transcript was bought are
  * read, never a body: a word in most videos makes its job as quickly as a rare one.
  */
@@ -38,7 +69,7 @@ export function libraryJobDraft(
   db: Database,
   search: LibrarySearch,
   defaults: JobDefaults,
-): { draft: JobDraft; videos: number } {
+): { draft: JobDraft; videos: number; leftOut: number } {
   /** Each way of buying, with the videos a matching transcript was bought that way for. */
   const ways = new Map<string, { purchase: TranscriptPurchase; videoIds: Set<string> }>();
   for (const transcriptId of matchingTranscriptIds(db, search)) {
@@ -55,6 +86,7 @@ export function libraryJobDraft(
   if (chosen === undefined)
     throw new AppError('invalid_input', 'No stored transcript matches this search: no job was made.');
   const { purchase, videoIds } = chosen;
+  const matching = new Set([...ways.values()].flatMap((way) => [...way.videoIds]));
   const name = `Search: ${search.query.trim()}`;
   return {
     draft: {
@@ -69,6 +101,7 @@ export function libraryJobDraft(
       name: name.length <= NAME_CHARS ? name : `${name.slice(0, NAME_CHARS - 1)}…`,
     },
     videos: videoIds.size,
+    leftOut: matching.size - videoIds.size,
   };
 }
 

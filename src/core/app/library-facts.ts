@@ -1,12 +1,14 @@
 import type { Database } from '../store';
 import { transcriptFactsAfter } from '../store/library';
+import { captionCopiesAfter } from '../store/library-index';
 
 /**
  * What the Library needs of every stored transcript to count and rank a search's matches without
- * reading them: its video, its number of segments and its language. A stored transcript never
- * changes and is never deleted, so these are read once per connection, then only the transcripts
- * stored since (by this process or another), at each search. Typed arrays indexed by transcript id,
- * and each video's id once: under a hundred bytes a transcript.
+ * reading them: its video, its number of segments, its language, and which of its captions an
+ * earlier transcript of the same video and language holds (caption_copies). A stored transcript
+ * never changes and is never deleted, so these are read once per connection, then only what was
+ * stored or indexed since (by this process or another), at each search. Typed arrays indexed by
+ * transcript id, and each video's id once: under a hundred bytes a transcript.
  */
 export class TranscriptFacts {
   /** The id of the video's first transcript: two transcripts of one video have the same. */
@@ -19,6 +21,13 @@ export class TranscriptFacts {
   private readThrough = 0;
   private transcripts = 0;
   private segmentsInAll = 0;
+  /** The transcript most of this one's captions copy; 0 when none does. */
+  private copyOf = new Int32Array(1024);
+  /** The segments that copy another transcript than copyOf, with the one they copy (maybe their own). */
+  private readonly copyExceptions = new Map<number, Map<number, number>>();
+  /** 1 for a transcript some caption of a later one copies. */
+  private copied = new Uint8Array(1024);
+  private copiesReadThrough = 0;
 
   /** Reads the transcripts stored since the last call. */
   refresh(db: Database): this {
@@ -32,6 +41,17 @@ export class TranscriptFacts {
       this.readThrough = id;
       this.transcripts++;
       this.segmentsInAll += segments;
+    }
+    for (const [rowId, transcriptId, copyOf, exceptions] of captionCopiesAfter(db, this.copiesReadThrough)) {
+      this.copiesReadThrough = rowId;
+      this.makeRoom(Math.max(transcriptId, copyOf));
+      this.copyOf[transcriptId] = copyOf;
+      this.copied[copyOf] = 1;
+      if (exceptions.length > 0) this.copyExceptions.set(transcriptId, new Map(exceptions));
+      for (const [, origin] of exceptions) {
+        this.makeRoom(origin);
+        this.copied[origin] = 1;
+      }
     }
     return this;
   }
@@ -49,10 +69,34 @@ export class TranscriptFacts {
     return this.segments[transcriptId] ?? 0;
   }
 
-  /** Whether the transcript is in `language`, case ignored. */
-  isIn(transcriptId: number, language: string): boolean {
-    const wanted = this.languages.get(language.toLowerCase());
-    return wanted !== undefined && this.language[transcriptId] === wanted;
+  /**
+   * Which transcripts a language filter keeps: those in `language` or in a variant it is a prefix of
+   * by subtag ("zh" keeps "zh-Hans" and "zh-Hant-TW", not "zhx"), case ignored.
+   */
+  languageFilter(language: string): (transcriptId: number) => boolean {
+    const wanted = language.trim().toLowerCase();
+    const kept = new Uint8Array(this.languages.size);
+    for (const [name, number] of this.languages)
+      if (name === wanted || name.startsWith(`${wanted}-`)) kept[number] = 1;
+    return (transcriptId) => {
+      const number = this.language[transcriptId];
+      return number !== undefined && kept[number] === 1;
+    };
+  }
+
+  /**
+   * The transcript whose segment `segment` this transcript's holds the same caption as: the earliest
+   * of the same video and language holding it, which may be this very one.
+   */
+  captionOrigin(transcriptId: number, segment: number): number {
+    const copyOf = this.copyOf[transcriptId] ?? 0;
+    if (copyOf === 0) return transcriptId;
+    return this.copyExceptions.get(transcriptId)?.get(segment) ?? copyOf;
+  }
+
+  /** Whether the transcript copies captions of another, or another copies some of its own. */
+  sharesCaptions(transcriptId: number): boolean {
+    return this.copyOf[transcriptId] !== 0 || this.copied[transcriptId] === 1;
   }
 
   /** Segments a transcript has on average (1 in an empty library). */
@@ -76,10 +120,12 @@ export class TranscriptFacts {
     this.video = grown(this.video, new Int32Array(size));
     this.segments = grown(this.segments, new Int32Array(size));
     this.language = grown(this.language, new Uint16Array(size));
+    this.copyOf = grown(this.copyOf, new Int32Array(size));
+    this.copied = grown(this.copied, new Uint8Array(size));
   }
 }
 
-function grown<T extends Int32Array | Uint16Array>(old: T, bigger: T): T {
+function grown<T extends Int32Array | Uint16Array | Uint8Array>(old: T, bigger: T): T {
   bigger.set(old);
   return bigger;
 }

@@ -1,3 +1,4 @@
+import { plainLine } from '../../shared/caption-text';
 import type { SearchGroup, SearchResults, TranscriptReading } from '../../shared/contract';
 import { matchText, snippetOf } from '../../shared/search-match';
 import { parseSearchQuery, type SearchQuery } from '../../shared/search-query';
@@ -5,6 +6,7 @@ import { foldText } from '../../shared/search-text';
 import { videoUrl, videoUrlAt } from '../../shared/video-links';
 import { rereadStoredTranscript, type Segment } from '../api';
 import type { Database } from '../store';
+import { jobById } from '../store/jobs';
 import {
   itemChannelTitles,
   jobTranscriptIds,
@@ -17,7 +19,7 @@ import {
   type LibraryTranscript,
 } from '../store/library';
 import { AppError } from './errors';
-import { transcriptFacts } from './library-facts';
+import { transcriptFacts, type TranscriptFacts } from './library-facts';
 
 /** What the Library is asked: a query and the optional narrowing of the contract's LibrarySearch. */
 export interface LibrarySearch {
@@ -31,6 +33,7 @@ export interface LibrarySearch {
 export interface LibraryHit {
   segment: number;
   start: number | null;
+  /** As the corpus's files read it (shared/caption-text.ts). */
   text: string;
   ranges: Array<[number, number]>;
 }
@@ -67,56 +70,95 @@ const K1 = 1.2;
 const B = 0.75;
 
 /**
- * Every transcript the search matches, counted, and the `most` best of them with their matching
- * segments, as the index names them (a row per segment): nothing is read but the index and, for a
- * channel, the items. A video's relevance is bm25 taken over its segments: the more of them match,
- * for its length against the library's average, the higher (the terms' rarity is the same for every
- * video of one search). Equal ones come oldest first. A word said in most of 100,000 videos passes
- * here hundreds of thousands of times: typed arrays, no object per match.
+ * The matching segments' rowids, ascending, and for each transcript the narrowing keeps, its id and
+ * the span of its rowids: `rowids[from]` to `rowids[to - 1]`.
  */
-function found(db: Database, search: LibrarySearch, most: number): Found {
-  const rowids = matchingRowids(db, parsedQuery(search.query));
-  // Read after the index, so that every transcript it named is known.
-  const facts = transcriptFacts(db);
-  const inJob = search.jobId == null ? null : jobTranscriptIds(db, search.jobId);
-  const language = search.language ?? null;
+function* keptTranscripts(
+  db: Database,
+  search: LibrarySearch,
+  rowids: readonly number[],
+  facts: TranscriptFacts,
+): Generator<{ transcriptId: number; from: number; to: number }> {
+  const inJob = search.jobId == null ? null : jobTranscripts(db, search.jobId);
+  const inLanguage = !search.language?.trim() ? null : facts.languageFilter(search.language);
   const inChannel = !search.channel?.trim() ? null : channelFilter(db, foldText(search.channel.trim()));
-  const average = facts.averageSegments();
-  const videoSeen = new Uint8Array(facts.size);
-  let videos = 0;
-  let hits = 0;
-  /** The matching transcripts kept: their ids, where their rowids start, their scores. */
-  const ids = new Float64Array(rowids.length);
-  const starts = new Uint32Array(rowids.length);
-  const scores = new Float64Array(rowids.length);
-  let count = 0;
   for (let from = 0, to = 0; from < rowids.length; from = to) {
     const transcriptId = Math.floor((rowids[from] ?? 0) / SEGMENT_SLOTS);
     const next = (transcriptId + 1) * SEGMENT_SLOTS;
     while (to < rowids.length && (rowids[to] ?? next) < next) to++;
     if (inJob !== null && !inJob.has(transcriptId)) continue;
-    if (language !== null && !facts.isIn(transcriptId, language)) continue;
+    if (inLanguage !== null && !inLanguage(transcriptId)) continue;
     if (inChannel !== null && !inChannel(transcriptId)) continue;
+    yield { transcriptId, from, to };
+  }
+}
+
+/** The transcripts of a job; a job that does not exist is refused, not taken for one without any. */
+function jobTranscripts(db: Database, jobId: number): Set<number> {
+  if (jobById(db, jobId) === undefined) throw new AppError('job_not_found', `There is no job ${jobId}.`);
+  return jobTranscriptIds(db, jobId);
+}
+
+/**
+ * Every transcript the search matches, counted, and the `most` best of them with their matching
+ * segments, as the index names them (a row per segment): nothing is read but the index and, for a
+ * channel, the items. A caption two transcripts of the same video and language hold (a video bought
+ * again) is a hit once, of the first of them the narrowing keeps. A video's relevance is bm25 taken
+ * over its segments: the more of them match, for its length against the library's average, the
+ * higher (the terms' rarity is the same for every video of one search). Equal ones come oldest
+ * first. A word said in most of 100,000 videos passes here hundreds of thousands of times: typed
+ * arrays, no object per match.
+ */
+function found(db: Database, search: LibrarySearch, most: number): Found {
+  const rowids = matchingRowids(db, parsedQuery(search.query));
+  // Read after the index, so that every transcript it named is known.
+  const facts = transcriptFacts(db);
+  const average = facts.averageSegments();
+  const videoSeen = new Uint8Array(facts.size);
+  /** The rowids of the captions counted that other transcripts hold too (their first holder's). */
+  const counted = new Set<number>();
+  /** 1 for a matching segment whose caption was counted already, in an earlier transcript. */
+  const repeated = new Uint8Array(rowids.length);
+  let videos = 0;
+  let hits = 0;
+  /** The matching transcripts kept: their ids, where their rowids start and end, their scores. */
+  const ids = new Float64Array(rowids.length);
+  const starts = new Uint32Array(rowids.length);
+  const ends = new Uint32Array(rowids.length);
+  const scores = new Float64Array(rowids.length);
+  let count = 0;
+  for (const { transcriptId, from, to } of keptTranscripts(db, search, rowids, facts)) {
+    let n = to - from;
+    if (facts.sharesCaptions(transcriptId)) {
+      for (let at = from; at < to; at++) {
+        const segment = (rowids[at] ?? 0) - transcriptId * SEGMENT_SLOTS;
+        const caption = facts.captionOrigin(transcriptId, segment) * SEGMENT_SLOTS + segment;
+        if (!counted.has(caption)) counted.add(caption);
+        else {
+          repeated[at] = 1;
+          n--;
+        }
+      }
+    }
+    if (n === 0) continue;
     const video = facts.videoOf(transcriptId);
     if (videoSeen[video] === 0) {
       videoSeen[video] = 1;
       videos++;
     }
-    const n = to - from;
     hits += n;
     const length = Math.max(facts.segmentsOf(transcriptId), n) / average;
     ids[count] = transcriptId;
     starts[count] = from;
+    ends[count] = to;
     scores[count] = (n * (K1 + 1)) / (n + K1 * (1 - B + B * length));
     count++;
   }
   const best = bestOf(scores.subarray(0, count), ids, most).map((k) => {
     const transcriptId = ids[k] ?? 0;
-    const from = starts[k] ?? 0;
-    const next = (transcriptId + 1) * SEGMENT_SLOTS;
     const segments: number[] = [];
-    for (let at = from; at < rowids.length && (rowids[at] ?? next) < next; at++)
-      segments.push((rowids[at] ?? 0) - transcriptId * SEGMENT_SLOTS);
+    for (let at = starts[k] ?? 0; at < (ends[k] ?? 0); at++)
+      if (repeated[at] === 0) segments.push((rowids[at] ?? 0) - transcriptId * SEGMENT_SLOTS);
     return { transcriptId, segments };
   });
   return { videos, hits, best };
@@ -179,27 +221,41 @@ function matchOf(
     const segment = segments[index];
     if (segment === undefined) return [];
     // The index decides the hits; the marks are matched here, as the reader marks them.
-    const ranges = matchText(query, segment.text) ?? [];
-    return [{ segment: index, start: segment.start ?? null, text: segment.text, ranges }];
+    const text = plainLine(segment.text);
+    const ranges = matchText(query, text) ?? [];
+    return [{ segment: index, start: segment.start ?? null, text, ranges }];
   });
   return { transcript, channelTitle, hits };
 }
 
 /**
- * The ids of every transcript the search matches, best first, from the index alone: each has a hit
- * (a row is a segment that matches).
+ * The ids of every transcript the narrowing keeps that holds a matching segment, from the index
+ * alone, in the order of ids; those whose hits are all captions an earlier transcript holds too
+ * included.
  */
 export function matchingTranscriptIds(db: Database, search: LibrarySearch): number[] {
-  return found(db, search, Infinity).best.map((match) => match.transcriptId);
+  const rowids = matchingRowids(db, parsedQuery(search.query));
+  const facts = transcriptFacts(db);
+  return Array.from(keptTranscripts(db, search, rowids, facts), (kept) => kept.transcriptId);
 }
 
-/** Every transcript the search matches, best first, each read back with its hits. */
-export function* libraryMatches(db: Database, search: LibrarySearch): Generator<LibraryMatch> {
+/**
+ * How many hits the search has in all, and every transcript it matches, best first, each read back
+ * (one at a time, as `matches` is iterated) with its hits.
+ */
+export function libraryMatches(
+  db: Database,
+  search: LibrarySearch,
+): { hits: number; matches: Iterable<LibraryMatch> } {
   const query = parsedQuery(search.query);
-  for (const match of found(db, search, Infinity).best) {
-    const read = matchOf(db, query, match, Infinity);
-    if (read !== undefined && read.hits.length > 0) yield read;
+  const { hits, best } = found(db, search, Infinity);
+  function* matches(): Generator<LibraryMatch> {
+    for (const match of best) {
+      const read = matchOf(db, query, match, Infinity);
+      if (read !== undefined && read.hits.length > 0) yield read;
+    }
   }
+  return { hits, matches: matches() };
 }
 
 /**
@@ -249,7 +305,7 @@ export function readLibraryTranscript(
     segments: segments.map((segment) => ({
       start: segment.start ?? null,
       duration: segment.duration ?? null,
-      text: segment.text,
+      text: plainLine(segment.text),
     })),
     hits,
   };

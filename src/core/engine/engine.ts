@@ -59,6 +59,7 @@ import { TypedEmitter } from './emitter';
 import { jobKey } from './identity';
 import { findOrCreateJobRow, summarize } from './jobs';
 import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
+import { LibraryIndexer } from './library-indexer';
 import { completedOutcome, JobRun, unwalkedLists } from './run';
 import { Selection } from './selection';
 import {
@@ -149,11 +150,14 @@ export class Engine {
   /** Names this engine in the leases it takes, so other processes see who runs a job. */
   readonly #leaseOwner: string;
   readonly #logger: Logger;
+  /** Indexes what the runs store for the Library; every run ends with what it stored indexed. */
+  readonly library: LibraryIndexer;
 
   constructor(deps: EngineDeps) {
     this.#deps = deps;
     this.#leaseOwner = deps.leaseOwner ?? newLeaseOwner();
     this.#logger = deps.logger ?? console;
+    this.library = new LibraryIndexer({ db: deps.db, clock: deps.clock, logger: this.#logger });
     this.#emitter = new TypedEmitter((event, error) =>
       this.#logger.warn(`A listener of the engine's ${event} event failed; the run goes on.`, error),
     );
@@ -348,7 +352,14 @@ export class Engine {
     const claimOwner = `${this.#leaseOwner}:${jobId}`;
     try {
       const run = new JobRun({
-        deps: { db, clock, client, pacer: settings.pacer ?? this.#deps.pacer, logger: this.#logger },
+        deps: {
+          db,
+          clock,
+          client,
+          pacer: settings.pacer ?? this.#deps.pacer,
+          logger: this.#logger,
+          library: this.library,
+        },
         jobId,
         options,
         concurrency,
@@ -365,6 +376,8 @@ export class Engine {
       this.#runs.set(jobId, run);
       return await run.execute();
     } finally {
+      // A search right after the run finds all it stored.
+      this.library.flush();
       this.#runs.delete(jobId);
       releaseClaimsOf(db, claimOwner);
       lease.release();
@@ -429,6 +442,7 @@ export class Engine {
     const runs = [...this.#runs.values()];
     for (const run of runs) run.control.stop({ kind: STOP_REASON.shutdown });
     await Promise.all(runs.map((run) => run.finished));
+    this.library.dispose();
   }
 
   /** Queues a draft, or a paused, waiting, failed or cancelled job again; the next run continues it. */

@@ -245,17 +245,17 @@ function storeFetched(
   attempts: number,
 ): void {
   const transcript = response.value;
+  let transcriptId = 0;
   ctx.writer.add({
     write: () => {
       const at = ctx.now();
-      const transcriptId = storeTranscript(ctx.db, {
+      transcriptId = storeTranscript(ctx.db, {
         ...key,
         language: transcript.language,
         title: transcript.metadata?.title ?? null,
         segmentCount: transcript.segments.length,
         body: response.text,
         fetchedAt: at,
-        segmentTexts: transcript.segments.map((segment) => segment.text),
       });
       finishItem(ctx.db, item.id, { status: ITEM_STATUS.ok, attempts, transcriptId, at });
       if (response.charged) {
@@ -270,7 +270,13 @@ function storeFetched(
       }
       releaseClaim(ctx.db, key, ctx.claimOwner);
     },
-    announce: () => announce(ctx, item, ITEM_STATUS.ok, response.charged),
+    announce: () => {
+      ctx.library.stored(
+        transcriptId,
+        transcript.segments.map((segment) => segment.text),
+      );
+      announce(ctx, item, ITEM_STATUS.ok, response.charged);
+    },
   });
 }
 

@@ -7,6 +7,7 @@ export {
   JobRunningError,
 } from './engine';
 export { DRAIN_MS } from './run-control';
+export type { IndexingProgress } from './library-indexer';
 export { Throttle } from './throttle';
 export type { ThrottleOptions } from './throttle';
 export { paymentMeaning, REJECTED_MESSAGE, UNREADABLE_MESSAGE } from './failures';

@@ -20,6 +20,7 @@ import type { TypedEmitter } from './emitter';
 import { fetchItems } from './fetch';
 import { countsView, snapshotOf, type LiveCounts } from './jobs';
 import type { JobLease } from './lease';
+import type { LibraryIndexer } from './library-indexer';
 import { SlidingRate } from './rate';
 import type { RunContext, RunFact } from './run-context';
 import { RunControl, type StopCause } from './run-control';
@@ -46,6 +47,7 @@ export interface RunDeps {
   pacer: RequestPacer | undefined;
   /** Where the run tells what it cannot throw (its checkpoint thread failing). */
   logger: Logger;
+  library: LibraryIndexer;
 }
 
 export interface JobRunOptions {
@@ -290,7 +292,7 @@ export class JobRun {
   }
 
   #context(): RunContext {
-    const { db, client, clock, pacer } = this.#deps;
+    const { db, client, clock, pacer, library } = this.#deps;
     const { jobId, options, concurrency, claimOwner } = this.#options;
     const emit: RunContext['emit'] = (event, payload) => {
       this.#count(event, payload);
@@ -313,6 +315,7 @@ export class JobRun {
       budget: new CreditBudget(this.#options.budget, creditsOfJob(db, jobId), this.#options.cap),
       automatic: this.#options.automatic,
       health: new ServiceHealth(),
+      library,
       writer: new ResultWriter(
         db,
         (error) => this.control.stop({ kind: STOP_REASON.error, error }),

@@ -1,12 +1,12 @@
 import type { SearchQuery, SearchTerm } from '../../shared/search-query';
-import { indexText } from '../../shared/search-text';
 import type { Database } from './database';
 import { preparedFor } from './prepared';
 
 /**
- * The Library's full-text index (migration 008): one contentless FTS5 row per segment of every stored
- * transcript, its rowid the transcript's id times SEGMENT_SLOTS plus the segment's index, so that a
- * match names the very segments that are hits and their transcripts without reading a body.
+ * Reading the Library's full-text index (migrations 008 and 009; library-index.ts writes it): one
+ * contentless FTS5 row per segment of every stored transcript, its rowid the transcript's id times
+ * SEGMENT_SLOTS plus the segment's index, so that a match names the very segments that are hits and
+ * their transcripts without reading a body.
  */
 
 /** Rowids a transcript's segments may take: segment `i` of transcript `t` is `t * SEGMENT_SLOTS + i`. */
@@ -27,16 +27,9 @@ export interface LibraryTranscript {
   body: string;
 }
 
-/** Where backfilling transcripts stored before the index (migration 007, again after 008) stands. */
-export interface BackfillState {
-  doneThrough: number;
-  untilId: number;
-}
-
 // Statements that read many rows answer one row of JSON: better-sqlite3 pays about a microsecond a
 // row, JSON.parse far less.
 const statements = preparedFor((db) => ({
-  index: db.prepare<[number, string]>('INSERT INTO segment_index (rowid, text) VALUES (?, ?)'),
   matches: db
     .prepare<[string], string>(
       'SELECT json_group_array(rowid) FROM segment_index WHERE segment_index MATCH ?',
@@ -102,39 +95,18 @@ const statements = preparedFor((db) => ({
     [number],
     { video_id: string; requested_lang: string; include_timestamp: number; send_metadata: number }
   >('SELECT video_id, requested_lang, include_timestamp, send_metadata FROM transcripts WHERE id = ?'),
-  backfillState: db.prepare<[], { done_through: number; until_id: number }>(
-    'SELECT done_through, until_id FROM transcript_index_backfill WHERE id = 1',
-  ),
-  backfillBatch: db.prepare<[number, number, number], { id: number }>(
-    `SELECT id FROM transcripts WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
-  ),
-  backfillCount: db.prepare<[number, number], { n: number }>(
-    'SELECT count(*) AS n FROM transcripts WHERE id > ? AND id <= ?',
-  ),
-  backfillMark: db.prepare<[number]>('UPDATE transcript_index_backfill SET done_through = ? WHERE id = 1'),
+  body: db.prepare<[number], string>('SELECT body FROM transcripts WHERE id = ?').pluck(),
 }));
 
 /**
- * Indexes a transcript just stored, a row per segment; runs in the transaction that stores it. A
- * segment past SEGMENT_SLOTS (a million captions) would take the next transcript's rowids: it is
- * left out.
- */
-export function indexTranscript(db: Database, transcriptId: number, segmentTexts: readonly string[]): void {
-  const { index } = statements(db);
-  const first = transcriptId * SEGMENT_SLOTS;
-  const count = Math.min(segmentTexts.length, SEGMENT_SLOTS);
-  for (let i = 0; i < count; i++) index.run(first + i, indexText(segmentTexts[i] ?? ''));
-}
-
-/**
- * The query in FTS5's syntax. Every term is a quoted string of its tokens as typed (letters, digits
- * and marks only, so no quote can occur inside; the tokenizer folds them as it folded the index),
+ * The query in FTS5's syntax. Every term is a quoted string of its tokens, folded as the index's text
+ * was (letters, digits and marks only, so no quote can occur inside),
  * with * after it for a prefix: nothing the user typed is read as syntax. A row is a segment, so the
  * excluded terms are FTS5's NOT: a segment that says one is not a hit, while the video's other
  * segments still may be.
  */
 export function matchExpression(query: SearchQuery): string {
-  const term = (t: SearchTerm) => `"${t.spelled.join(' ')}"${t.prefix ? '*' : ''}`;
+  const term = (t: SearchTerm) => `"${t.tokens.join(' ')}"${t.prefix ? '*' : ''}`;
   const any = (terms: readonly SearchTerm[]) => `(${terms.map(term).join(' OR ')})`;
   const all = `(${query.groups.map(any).join(' AND ')})`;
   return query.excluded.length === 0 ? all : `${all} NOT ${any(query.excluded)}`;
@@ -225,37 +197,12 @@ export function transcriptPurchase(db: Database, transcriptId: number): Transcri
   };
 }
 
-export function backfillState(db: Database): BackfillState {
-  const row = statements(db).backfillState.get();
-  return { doneThrough: row?.done_through ?? 0, untilId: row?.until_id ?? 0 };
-}
-
-/** How many transcripts the backfill has still to index. */
-export function backfillRemaining(db: Database): number {
-  const { doneThrough, untilId } = backfillState(db);
-  return statements(db).backfillCount.get(doneThrough, untilId)?.n ?? 0;
-}
-
-/**
- * Indexes the next `size` transcripts the backfill has not reached, with `segmentTextsOf` reading
- * each body, and moves its mark past them in the same transaction: a process killed between batches
- * loses nothing and indexes nothing twice. Returns how many it indexed (0: the backfill is done).
- */
-export function backfillBatch(
+/** How a stored transcript was bought, and its body as received. */
+export function storedTranscript(
   db: Database,
-  size: number,
-  segmentTextsOf: (transcript: { id: number }) => readonly string[],
-): number {
-  const s = statements(db);
-  return db
-    .transaction(() => {
-      // Read under the write lock: another process may have indexed this batch meanwhile.
-      const { doneThrough, untilId } = backfillState(db);
-      const rows = s.backfillBatch.all(doneThrough, untilId, size);
-      for (const row of rows) indexTranscript(db, row.id, segmentTextsOf(row));
-      const last = rows[rows.length - 1];
-      if (last !== undefined) s.backfillMark.run(last.id);
-      return rows.length;
-    })
-    .immediate();
+  transcriptId: number,
+): (TranscriptPurchase & { body: string }) | undefined {
+  const purchase = transcriptPurchase(db, transcriptId);
+  const body = statements(db).body.get(transcriptId);
+  return purchase === undefined || body === undefined ? undefined : { ...purchase, body };
 }

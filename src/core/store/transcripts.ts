@@ -1,5 +1,4 @@
 import type { Database } from './database';
-import { indexTranscript } from './library';
 import { preparedFor } from './prepared';
 
 /** What makes two transcripts the same purchase. */
@@ -18,8 +17,6 @@ export interface NewTranscript extends TranscriptKey {
   /** The JSON body as received. */
   body: string;
   fetchedAt: string;
-  /** The segments' text, for the Library's index. */
-  segmentTexts: readonly string[];
 }
 
 const statements = preparedFor((db) => ({
@@ -46,8 +43,8 @@ export function findTranscriptId(db: Database, key: TranscriptKey): number | und
 }
 
 /**
- * Stores a transcript in the shared cache, indexed for the Library in the same transaction, and
- * returns its id (the existing row's, already indexed, when another job won the race).
+ * Stores a transcript in the shared cache and returns its id (the existing row's when another job won
+ * the race). The Library indexes it afterwards (core/engine/library-indexer.ts).
  */
 export function storeTranscript(db: Database, transcript: NewTranscript): number {
   const inserted = statements(db).insert.get(
@@ -61,10 +58,7 @@ export function storeTranscript(db: Database, transcript: NewTranscript): number
     transcript.body,
     transcript.fetchedAt,
   ) as { id: number } | undefined;
-  if (inserted !== undefined) {
-    indexTranscript(db, inserted.id, transcript.segmentTexts);
-    return inserted.id;
-  }
+  if (inserted !== undefined) return inserted.id;
   const id = findTranscriptId(db, transcript);
   if (id === undefined) throw new Error(`The transcript of ${transcript.videoId} could not be stored`);
   return id;

@@ -480,7 +480,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     const exported = await api.exportSearchResults({ query: 'river', destination: toPath });
     expect(exported).toMatchObject({ path: toPath, hits: found.hits });
     const csv = readFileSync(exported.path ?? app.download(exported.exportId)!.path, 'utf8');
-    expect(csv.split('\n')[0]).toBe('video_id,title,time,url,snippet');
+    expect(csv.split('\n')[0]).toBe('video_id,transcript_id,language,title,time,start_seconds,url,snippet');
     if (face.server) {
       const response = await fetch(`${face.server.origin}/api/download/${exported.exportId}`, {
         headers: { authorization: `Bearer ${face.server.token}` },

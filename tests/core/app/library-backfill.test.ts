@@ -3,17 +3,20 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { localApi, memoryKeyStore, openApp } from '../../../src/core/app';
-import { backfillLibrary, type IndexingProgress } from '../../../src/core/app/library-backfill';
-import { DATABASE_FILE, openDatabase, SCHEMA_VERSION } from '../../../src/core/store';
+import { realClock } from '../../../src/core/api';
+import type { IndexingProgress } from '../../../src/core/engine';
+import { LibraryIndexer } from '../../../src/core/engine/library-indexer';
+import { DATABASE_FILE, openDatabase, SCHEMA_VERSION, type Database } from '../../../src/core/store';
 import type { SearchResults } from '../../../src/shared/contract';
 import { indexText } from '../../../src/shared/search-text';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator';
 import { tempDir } from '../../support/cli';
 
-// Data folders from before the Library (schema 6) and from before its index had a row per segment
-// (schema 7), holding transcripts bought from the simulator: opened by this version, their
-// transcripts are indexed (again), in batches that survive a process stopped halfway, each
-// transcript once, and a search then finds what it found before.
+// Data folders from before the Library (schema 6), from before its index had a row per segment
+// (schema 7) and from before it indexed the text the corpus exports (schema 8), holding transcripts
+// bought from the simulator: opened by this version, their transcripts are indexed (again), in
+// batches that survive a process stopped halfway, each transcript once, and a search then finds
+// what it found before.
 
 let sim: RunningSimulator;
 let dataDir: string;
@@ -40,6 +43,16 @@ function indexedTranscripts(): number {
   } finally {
     db.close();
   }
+}
+
+/** What this version's own tables add to schema 8's, removed to make an older data folder. */
+const SINCE_8 = `DROP TABLE caption_copies; DROP INDEX transcripts_by_video_language;
+  ALTER TABLE transcript_index_backfill DROP COLUMN indexed_through;`;
+
+/** Indexes what is left to index with `batchSize` per batch, as the app's start does. */
+function catchUp(db: Database, batchSize: number, onProgress: (progress: IndexingProgress) => void) {
+  const indexer = new LibraryIndexer({ db, clock: realClock, logger: { warn: () => undefined }, batchSize });
+  return indexer.catchUp({ stopped: () => false, onProgress });
 }
 
 async function searched(app: ReturnType<typeof openApp>): Promise<Map<string, SearchResults>> {
@@ -77,7 +90,7 @@ beforeAll(async () => {
   // As version 6 left it: the same transcripts, no index.
   const db = new BetterSqlite3(join(dataDir, DATABASE_FILE));
   db.exec(
-    'DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
+    `${SINCE_8} DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;`,
   );
   db.close();
 });
@@ -95,18 +108,14 @@ it('indexes the transcripts of an older database in batches, carrying on after a
   const first = openDatabase(join(dataDir, DATABASE_FILE));
   expect(first.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
   const heard: IndexingProgress[] = [];
-  const stopped = backfillLibrary(first, {
-    logger: { warn: () => undefined },
-    batchSize: 7,
-    stopped: () => false,
-    onProgress: (progress) => {
-      heard.push(progress);
-      if (heard.length === 2) throw new Error('killed between batches');
-    },
+  const stopped = catchUp(first, 7, (progress) => {
+    heard.push(progress);
+    if (heard.length === 3) throw new Error('killed between batches');
   });
   await expect(stopped).rejects.toThrow('killed between batches');
   first.close();
   expect(heard).toEqual([
+    { done: 0, total: transcripts },
     { done: 7, total: transcripts },
     { done: 14, total: transcripts },
   ]);
@@ -161,7 +170,7 @@ it('indexes every transcript again, a row per segment, when a database from vers
   const transcripts = count('SELECT count(*) FROM transcripts');
   // As version 7 left it: the index with a row per transcript, every transcript in it.
   const old = new BetterSqlite3(join(dataDir, DATABASE_FILE));
-  old.exec(`DROP TABLE segment_index; DROP INDEX transcripts_facts;
+  old.exec(`${SINCE_8} DROP TABLE segment_index; DROP INDEX transcripts_facts;
     CREATE VIRTUAL TABLE transcript_index USING fts5(text, content = '',
       tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
     UPDATE transcript_index_backfill SET done_through = (SELECT max(id) FROM transcripts),
@@ -178,13 +187,8 @@ it('indexes every transcript again, a row per segment, when a database from vers
   // Stopped after the first batch, then opened again: every transcript once, in two goes.
   const first = openDatabase(join(dataDir, DATABASE_FILE));
   expect(count("SELECT count(*) FROM sqlite_master WHERE name = 'transcript_index'")).toBe(0);
-  const stopped = backfillLibrary(first, {
-    logger: { warn: () => undefined },
-    batchSize: 10,
-    stopped: () => false,
-    onProgress: () => {
-      throw new Error('killed after a batch');
-    },
+  const stopped = catchUp(first, 10, ({ done }) => {
+    if (done > 0) throw new Error('killed after a batch');
   });
   await expect(stopped).rejects.toThrow('killed after a batch');
   first.close();

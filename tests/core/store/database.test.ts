@@ -41,6 +41,7 @@ describe('openDatabase', () => {
       .all()
       .map((row) => row.name);
     expect(tables).toEqual([
+      'caption_copies',
       'changes',
       'items',
       'jobs',
@@ -115,7 +116,6 @@ describe('openDatabase', () => {
       segmentCount: 1,
       body: '{}',
       fetchedAt: at,
-      segmentTexts: [],
     });
 
     expect(deleteJobRow(db, jobId)).toBe(true);

@@ -50,7 +50,10 @@ export function startStores(): () => void {
     api.on('videosChanged', ({ jobId }) => videoPagesStore.getState().refresh(jobId)),
     api.on('exportProgress', (event) => exportsStore.getState().progress(event)),
     api.on('jobSynced', (event) => syncsStore.getState().ended(event)),
+    api.on('libraryIndexing', (event) => libraryStore.getState().indexed(event)),
+    api.on('searchExportProgress', (event) => libraryStore.getState().exportProgressed(event)),
   ];
+  void libraryStore.getState().loadStatus();
   void jobsStore.getState().load();
   void creditsStore.getState().load();
   void settingsStore

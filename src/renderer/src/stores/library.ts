@@ -1,5 +1,5 @@
 import { createStore } from 'zustand';
-import type { CommandInput, CommandOutput, ScriptoriumApi } from '../../../shared/contract';
+import type { CommandInput, CommandOutput, EventPayload, ScriptoriumApi } from '../../../shared/contract';
 import { describeError, type ShownError } from '../lib/errors';
 
 /** How long typing must pause before the library is searched: short enough to feel immediate. */
@@ -26,7 +26,8 @@ function requestOf(query: string, { jobId, language, channel }: SearchFilters): 
 }
 
 export type ResultsExport =
-  | { phase: 'writing' }
+  /** `progress`: hits written of those to write, once the app has said. */
+  | { phase: 'writing'; progress: { done: number; total: number } | null }
   | { phase: 'done'; result: CommandOutput<'exportSearchResults'> }
   | { phase: 'failed'; error: ShownError };
 
@@ -47,6 +48,8 @@ export interface LibraryState {
   error: ShownError | null;
   resultsExport: ResultsExport | null;
   videosJob: VideosJob | null;
+  /** How far indexing the stored transcripts has come (after an upgrade); null when it is not under way. */
+  indexing: EventPayload<'libraryIndexing'> | null;
 
   setQuery(query: string): void;
   setFilters(change: Partial<SearchFilters>): void;
@@ -55,6 +58,12 @@ export interface LibraryState {
   /** Makes a job of the videos of the search shown; resolves with its id, or null when it failed. */
   makeJob(): Promise<number | null>;
   forgetExport(): void;
+  /** Reads whether the app is indexing stored transcripts (the screen opens while it may be). */
+  loadStatus(): Promise<void>;
+  /** The app's libraryIndexing event. */
+  indexed(progress: EventPayload<'libraryIndexing'>): void;
+  /** The app's searchExportProgress event: how far Export results has come. */
+  exportProgressed(progress: EventPayload<'searchExportProgress'>): void;
 }
 
 /**
@@ -99,6 +108,7 @@ export function createLibraryStore(
       error: null,
       resultsExport: null,
       videosJob: null,
+      indexing: null,
 
       setQuery(query) {
         if (query === get().query) return;
@@ -112,7 +122,7 @@ export function createLibraryStore(
       async exportResults(destination) {
         const shown = get().answer;
         if (shown === null || get().resultsExport?.phase === 'writing') return;
-        set({ resultsExport: { phase: 'writing' } });
+        set({ resultsExport: { phase: 'writing', progress: null } });
         try {
           const result = await api.exportSearchResults({ ...shown.request, destination });
           set({ resultsExport: { phase: 'done', result } });
@@ -135,6 +145,22 @@ export function createLibraryStore(
       },
       forgetExport() {
         set({ resultsExport: null });
+      },
+      async loadStatus() {
+        try {
+          const { indexing } = await api.libraryStatus({});
+          // An event may have come meanwhile, with newer news.
+          if (indexing !== null && (get().indexing?.done ?? -1) < indexing.done) set({ indexing });
+        } catch {
+          // The status is news, not a need: the screen works without it.
+        }
+      },
+      indexed(progress) {
+        set({ indexing: progress });
+      },
+      exportProgressed({ done, total }) {
+        if (get().resultsExport?.phase === 'writing')
+          set({ resultsExport: { phase: 'writing', progress: { done, total } } });
       },
     };
   });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { CommandOutput } from '../../../../shared/contract';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError } from '../../lib/errors';
-import { formatBytes, plural } from '../../lib/format';
+import { formatBytes, formatCount, plural } from '../../lib/format';
 import { navigate, routeHref } from '../../routing';
 import { libraryStore, useLibrary } from '../../stores';
 import { desktop } from '../../transport';
@@ -47,7 +47,9 @@ export function LibraryActions() {
   const exportVideos = async () => {
     setProblem(null);
     const jobId = await libraryStore.getState().makeJob();
-    if (jobId !== null) navigate(routeHref.job(jobId));
+    // Videos left out are said here first; the user opens the job from the message.
+    const made = libraryStore.getState().videosJob;
+    if (jobId !== null && made?.phase === 'done' && made.result.leftOut === 0) navigate(routeHref.job(jobId));
   };
 
   return (
@@ -69,16 +71,23 @@ export function LibraryActions() {
         </button>
       </div>
       <p className="help">
-        Export results writes every hit as a CSV table (video, title, time, link, text). Export these videos
-        makes a job of the {plural(answer.result.videos, 'video')} found, from the transcripts already on this
-        computer: running and exporting it spends no credit.
+        Export results writes every hit as a CSV table (video, transcript, language, title, time, link, text).
+        Export these videos makes a job of the {plural(answer.result.videos, 'video')} found, from the
+        transcripts already on this computer: running and exporting it spends no credit.
       </p>
       <ErrorMessage error={problem} />
-      {resultsExport?.phase === 'writing' && <p role="status">Writing the CSV…</p>}
+      {resultsExport?.phase === 'writing' && (
+        <p role="status">
+          {resultsExport.progress === null
+            ? 'Writing the CSV…'
+            : `Writing the CSV: ${formatCount(resultsExport.progress.done)} of ${plural(resultsExport.progress.total, 'hit')}…`}
+        </p>
+      )}
       {resultsExport?.phase === 'failed' && <ErrorMessage error={resultsExport.error} />}
       {resultsExport?.phase === 'done' && <ExportDone result={resultsExport.result} />}
       {videosJob?.phase === 'making' && <p role="status">Making the job…</p>}
       {videosJob?.phase === 'failed' && <ErrorMessage error={videosJob.error} />}
+      {videosJob?.phase === 'done' && videosJob.result.leftOut > 0 && <LeftOut result={videosJob.result} />}
     </div>
   );
 }
@@ -103,6 +112,26 @@ function ExportDone({ result }: { result: CommandOutput<'exportSearchResults'> }
           </button>
         )
       )}
+    </div>
+  );
+}
+
+/**
+ * A job asks every video one way (language, times, metadata): the matching videos whose transcripts
+ * were bought another way are not in it, and the user is told before opening it.
+ */
+function LeftOut({ result }: { result: CommandOutput<'createJobFromSearch'> }) {
+  return (
+    <div className="message">
+      <p role="status">
+        Made a job of {plural(result.videos, 'video')}. {plural(result.leftOut, 'matching video')}{' '}
+        {result.leftOut === 1 ? 'was' : 'were'} left out:{' '}
+        {result.leftOut === 1 ? 'its transcript was' : 'their transcripts were'} bought another way (another
+        language, or with or without times or metadata), and a job asks every video the same way.
+      </p>
+      <a className="button" href={routeHref.job(result.job.id)}>
+        Open the job
+      </a>
     </div>
   );
 }

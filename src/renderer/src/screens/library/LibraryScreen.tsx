@@ -1,5 +1,8 @@
+import { useEffect } from 'react';
 import { ScreenHeading } from '../../components/ScreenHeading';
-import { useReader } from '../../stores';
+import { readerStore, useLibrary, useReader } from '../../stores';
+import type { LibraryState } from '../../stores/library';
+import { IndexingStatus } from './IndexingStatus';
 import { LibraryActions } from './LibraryActions';
 import { SearchForm } from './SearchForm';
 import { SearchResults, SearchSummary } from './SearchResults';
@@ -11,9 +14,12 @@ import { TranscriptReader } from './TranscriptReader';
  */
 export function LibraryScreen() {
   const reading = useReader((state) => state.open?.place === 'library');
+  const answer = useLibrary((state) => state.answer);
+  useEffect(() => followSearch(answer), [answer]);
   return (
     <>
       <ScreenHeading>Library</ScreenHeading>
+      <IndexingStatus />
       <SearchForm />
       <SearchSummary />
       <LibraryActions />
@@ -23,4 +29,18 @@ export function LibraryScreen() {
       </div>
     </>
   );
+}
+
+/**
+ * Keeps the reader to the search shown: a transcript the new search still finds is marked for its
+ * words, at its first hit; one it does not find (or no search at all) is closed, never left showing
+ * the hits of the search before.
+ */
+function followSearch(answer: LibraryState['answer']): void {
+  const { open } = readerStore.getState();
+  if (open?.place !== 'library') return;
+  const found = answer?.result.groups.some((group) => group.transcriptId === open.transcriptId) ?? false;
+  if (answer === null || !found) readerStore.getState().close();
+  else if (open.query !== answer.request.query)
+    void readerStore.getState().show('library', open.transcriptId, answer.request.query, null);
 }

@@ -140,7 +140,10 @@ describe('scriptorium search', () => {
     const db = new BetterSqlite3(join(env.SCRIPTORIUM_DATA_DIR ?? '', 'scriptorium.db'));
     const transcripts = db.prepare('SELECT count(*) FROM transcripts').pluck().get() as number;
     db.exec(
-      'DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
+      'DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; ' +
+        // Migration 009's columns.
+        'ALTER TABLE items DROP COLUMN listed_at; ALTER TABLE memberships DROP COLUMN skip_code; ' +
+        'ALTER TABLE memberships DROP COLUMN skip_reason; PRAGMA user_version = 6;',
     );
     db.close();
     const run = await runCli(['search', 'river', '--json', '--limit', '1000'], env);

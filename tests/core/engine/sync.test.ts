@@ -1,10 +1,14 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../../src/core/api';
+import { Engine } from '../../../src/core/engine';
+import { openDatabase } from '../../../src/core/store';
 import { videoPage } from '../../../src/core/store/video-pages';
 import { describeChannel, describePlaylist } from '../../../src/simulator';
-import { startHarness, spec, type Harness } from './helpers';
+import { startHostileService } from '../../support/hostile-service';
+import { FastClock, startHarness, spec, tempDir, type Harness } from './helpers';
 
 let h: Harness;
-afterEach(() => h.close());
 
 const CHANNEL = '@synced_channel_n30';
 
@@ -13,6 +17,8 @@ function transcriptCharges(): number {
 }
 
 describe('bringing a finished job up to date', () => {
+  afterEach(() => h.close());
+
   it('buys only the videos a channel gained, which lead its list, and says what it found', async () => {
     h = await startHarness({ credits: 10_000 });
     const { job } = h.engine.findOrCreateJob(spec([CHANNEL]));
@@ -131,5 +137,44 @@ describe('bringing a finished job up to date', () => {
     const { job } = h.engine.findOrCreateJob(spec([CHANNEL]));
     await expect(h.engine.sync(job.id)).rejects.toThrow(/has not finished/);
     expect(h.sim.admin.requests()).toEqual([]);
+  });
+});
+
+describe('a playlist read again whole', () => {
+  it('that no longer holds a video leaves it without a position, in the window too; the rest as read now', async () => {
+    const item = (id: string, index: number) => ({ type: 'video', index, video_id: id, title: `Talk ${id}` });
+    const ids = ['wholeRead01', 'wholeRead02', 'wholeRead03'];
+    const listItems: unknown[] = ids.map((id, i) => item(id, i + 1));
+    const service = await startHostileService('scripted', { listItems });
+    const temp = tempDir();
+    const db = openDatabase(join(temp.dir, 'scriptorium.db'));
+    const clock = new FastClock();
+    const client = createClient({
+      baseUrl: service.url,
+      apiKey: 'sk_whole_read',
+      userAgent: 'Scriptorium/test',
+      clock,
+    });
+    try {
+      const engine = new Engine({ db, client, clock });
+      const { job } = engine.findOrCreateJob(spec(['PLwholeReadAgain0001']));
+      expect((await engine.run(job.id)).status).toBe('completed');
+      // The first video leaves the playlist; the others move up.
+      listItems.splice(0, listItems.length, item(ids[1]!, 1), item(ids[2]!, 2));
+      expect(await engine.sync(job.id)).toMatchObject({ newVideos: 0 });
+
+      const table = videoPage(db, job.id, { offset: 0, limit: 10, status: 'all', search: '', source: null });
+      expect(table.rows.map((row) => [row.videoId, row.position])).toEqual([
+        [ids[0], null],
+        [ids[1], 1],
+        [ids[2], 2],
+      ]);
+      expect([...engine.exportMemberships(job.id)].map((row) => row.position)).toEqual([null, 1, 2]);
+    } finally {
+      await client.close();
+      await service.close();
+      db.close();
+      temp.remove();
+    }
   });
 });

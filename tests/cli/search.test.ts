@@ -143,7 +143,7 @@ describe('scriptorium search', () => {
       'DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; ' +
         // Migration 009's columns.
         'ALTER TABLE items DROP COLUMN listed_at; ALTER TABLE memberships DROP COLUMN skip_code; ' +
-        'ALTER TABLE memberships DROP COLUMN skip_reason; PRAGMA user_version = 6;',
+        'ALTER TABLE memberships DROP COLUMN skip_reason; DROP TABLE list_cuts; PRAGMA user_version = 6;',
     );
     db.close();
     const run = await runCli(['search', 'river', '--json', '--limit', '1000'], env);

@@ -252,3 +252,33 @@ describe('a playlist read again whole', () => {
     expect(rowsOf(synced.index).map((row) => row['status'])).toEqual(['ok', 'ok', 'ok', 'ok']);
   }, 60_000);
 });
+
+describe('a capped playlist that loses its first video', () => {
+  let service: HostileService;
+  afterEach(() => service.close());
+
+  it('never takes a video an earlier read left out past --max-videos, even once it moves within the cap', async () => {
+    const item = (id: string, index: number) => ({ type: 'video', index, video_id: id, title: `Talk ${id}` });
+    const ids = ['cappedRead1', 'cappedRead2', 'cappedRead3', 'cappedRead4'];
+    const listItems: unknown[] = ids.map((id, i) => item(id, i + 1));
+    service = await startHostileService('scripted', { listItems });
+    const dir = tempDir();
+    const env = {
+      TRANSCRIPT_API_KEY: 'sk_capped_read_0123',
+      TRANSCRIPT_API_BASE_URL: service.url,
+      SCRIPTORIUM_DATA_DIR: join(dir, 'data'),
+    };
+    const out = join(dir, 'capped.zip');
+    const args = ['export', 'PLcappedReadAgain001', '--max-videos', '2', '--out', out];
+    expect((await runCli(args, env)).code).toBe(0);
+
+    // The first video leaves the list: the third, which the cap left out, is now second.
+    listItems.splice(0, listItems.length, ...ids.slice(1).map((id, i) => item(id, i + 1)));
+    const sync = await runCli(['sync', '1'], env);
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(sync.stdout).toMatch(/nothing new/);
+    expect((await runCli(args, env)).code).toBe(0);
+    expect(rowsOf((await readZip(out)).index).map((row) => row['video_id'])).toEqual(ids.slice(0, 2));
+    expect(service.requests()['transcript']).toBe(2);
+  }, 60_000);
+});

@@ -1,5 +1,5 @@
 import type { VideoItem } from '../api/types';
-import { listNamedAll, moveInList, placeUnreached } from '../store/list-reads';
+import { listNamedAll, moveInList, placeUnreached, recordCut, wasCut } from '../store/list-reads';
 import { failWalk, recordSyncPage, sourcesOfJob, type SourceRecord } from '../store/sources';
 import { LIST_STATUS } from '../../shared/vocabulary';
 import { pendingVersion } from '../store/versions';
@@ -132,8 +132,13 @@ async function syncList(
             read.found(video.videoId, position, known.previous);
             continue;
           }
-          // Past the cap, the selection takes nothing new from the list as it is now.
-          if (read.count > cap) continue;
+          // Past the cap, the selection takes nothing new from the list as it is now; nor does it take
+          // what an earlier read named past it.
+          if (read.count > cap) {
+            recordCut(ctx.db, source.id, [video.videoId]);
+            continue;
+          }
+          if (wasCut(ctx.db, source.id, video.videoId)) continue;
           read.found(video.videoId, position);
           newToList += 1;
           const listed = withExactDate(video, exactDates);

@@ -2,6 +2,7 @@ import type { ApiResponse, VideoItem, VideoPage } from '../api/types';
 import { isApiError } from '../api/errors';
 import { countListedBySource, insertItem, type ItemListing } from '../store/items';
 import { recordCredit } from '../store/ledger';
+import { recordCut } from '../store/list-reads';
 import {
   addMembership,
   adoptListing,
@@ -139,6 +140,12 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
             });
             if (outcome !== undefined) tally[outcome] += 1;
           });
+          // The rest of the page lies past the cap: no later read of the list takes them.
+          recordCut(
+            ctx.db,
+            source.id,
+            page.items.slice(listed.length).map((video) => video.videoId),
+          );
         }
         // The walk's end tells the size of a list that never said it: decide what waited for it.
         if (done && selection.needsListSize) {

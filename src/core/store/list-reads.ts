@@ -41,11 +41,17 @@ const statements = preparedFor((db) => ({
     `SELECT m.item_id, i.video_id, m.position FROM memberships m JOIN items i ON i.id = m.item_id
      WHERE m.source_id = ? AND m.position IS NOT NULL ORDER BY m.position, m.item_id`,
   ),
+  cut: db.prepare<[number, string]>('INSERT OR IGNORE INTO list_cuts (source_id, video_id) VALUES (?, ?)'),
+  wasCut: db.prepare<[number, string], { n: number }>(
+    'SELECT count(*) AS n FROM list_cuts WHERE source_id = ? AND video_id = ?',
+  ),
   // One lookup per id in the (job_id, video_id) index, then the membership's primary key.
-  named: db.prepare<[string, number, number], { n: number }>(
-    `SELECT count(*) AS n FROM json_each(?) j WHERE EXISTS (
-       SELECT 1 FROM items i JOIN memberships m ON m.item_id = i.id AND m.source_id = ?
-       WHERE i.job_id = ? AND i.video_id = j.value)`,
+  named: db.prepare<{ ids: string; sourceId: number; jobId: number }, { n: number }>(
+    `SELECT count(*) AS n FROM json_each(:ids) j
+     WHERE EXISTS (
+         SELECT 1 FROM items i JOIN memberships m ON m.item_id = i.id AND m.source_id = :sourceId
+         WHERE i.job_id = :jobId AND i.video_id = j.value)
+       OR EXISTS (SELECT 1 FROM list_cuts c WHERE c.source_id = :sourceId AND c.video_id = j.value)`,
   ),
 }));
 
@@ -64,13 +70,24 @@ export function moveInList(
   return { previous: known.position };
 }
 
-/** Whether earlier reads of the list named every one of these videos. */
+/** Records videos a read of the list named past the cap (`--max-videos`): no later read takes them. */
+export function recordCut(db: Database, sourceId: number, videoIds: readonly string[]): void {
+  const { cut } = statements(db);
+  for (const videoId of videoIds) cut.run(sourceId, videoId);
+}
+
+/** Whether an earlier read of the list named the video past the cap. */
+export function wasCut(db: Database, sourceId: number, videoId: string): boolean {
+  return (statements(db).wasCut.get(sourceId, videoId)?.n ?? 0) > 0;
+}
+
+/** Whether earlier reads of the list named every one of these videos (within the cap or past it). */
 export function listNamedAll(
   db: Database,
   list: { jobId: number; sourceId: number },
   videoIds: readonly string[],
 ): boolean {
-  const row = statements(db).named.get(JSON.stringify(videoIds), list.sourceId, list.jobId);
+  const row = statements(db).named.get({ ids: JSON.stringify(videoIds), ...list });
   return (row?.n ?? 0) === videoIds.length;
 }
 

@@ -13,7 +13,7 @@ import { tempDir } from '../../support/cli';
 /** Takes migration 009's columns away again, for a database made to look like an older version's. */
 const WITHOUT_MIGRATION_9 =
   'ALTER TABLE items DROP COLUMN listed_at; ALTER TABLE memberships DROP COLUMN skip_code; ' +
-  'ALTER TABLE memberships DROP COLUMN skip_reason;';
+  'ALTER TABLE memberships DROP COLUMN skip_reason; DROP TABLE list_cuts;';
 
 // Data folders from before the Library (schema 6) and from before its index had a row per segment
 // (schema 7), holding transcripts bought from the simulator: opened by this version, their

@@ -7,7 +7,9 @@
  * - a membership keeps its list's own verdict on the video, `skip_code` and `skip_reason` (NULL when
  *   the list took it), since selection is judged per list: a video is skipped only when every list
  *   that holds it leaves it out. Earlier versions judged a video by the first list that named it, so
- *   each list of a skipped video is given that verdict, which is what those versions applied.
+ *   each list of a skipped video is given that verdict, which is what those versions applied;
+ * - list_cuts keeps the videos a read of a list named past `--max-videos`, which no later read takes
+ *   (a cap is no verdict on a video the job holds: they have no item).
  */
 export const listReadsSchema = `
 ALTER TABLE items ADD COLUMN listed_at TEXT;
@@ -20,4 +22,10 @@ ALTER TABLE memberships ADD COLUMN skip_reason TEXT;
 UPDATE memberships SET skip_code = i.code, skip_reason = i.message
 FROM items i, sources s
 WHERE i.id = memberships.item_id AND s.id = memberships.source_id AND i.status = 'skipped' AND s.kind <> 'video';
+
+CREATE TABLE list_cuts (
+  source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+  video_id TEXT NOT NULL,
+  PRIMARY KEY (source_id, video_id)
+) WITHOUT ROWID;
 `;

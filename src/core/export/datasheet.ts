@@ -360,7 +360,8 @@ const USES = [
     'service does not say.',
   '- Publication dates are intervals: `published_from` and `published_to` hold what the list page allows. ' +
     'A date the page gave is exact (both ends equal); "3 weeks ago" means at least 3 and less than 4 weeks ' +
-    'before `listed_at`, a month counting 28 to 31 days and a year 365 to 366. The date filters keep a video ' +
+    "before the records' `listed_at` (when that page was read), a month counting 28 to 31 days and a year " +
+    '365 to 366. The date filters keep a video ' +
     'whose whole interval lies in their window, unless the corpus was made with `--published-overlap`.',
   "- A video's list data (position, channel, date, length, views) comes from the first list that holds it, " +
     'as the page that first numbered it gave it; a sync changes no earlier record. index.csv and ' +

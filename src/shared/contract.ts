@@ -249,8 +249,11 @@ export const VideoRowSchema = z.object({
   itemId: z.number().int(),
   /** Its corpus number: fixed when the job first listed it, the number its files in the ZIP carry. */
   number: z.number().int(),
-  /** 1-based position in its list (1 for a single video). */
-  position: z.number().int(),
+  /**
+   * 1-based position in its list as the latest read of it gave it (1 for a single video); null when
+   * that read no longer found it in the list.
+   */
+  position: z.number().int().nullable(),
   videoId: z.string(),
   title: z.string(),
   language: z.string().nullable(),

@@ -160,7 +160,10 @@ describe('scriptorium search', () => {
     const db = new BetterSqlite3(join(env.SCRIPTORIUM_DATA_DIR ?? '', 'scriptorium.db'));
     const transcripts = db.prepare('SELECT count(*) FROM transcripts').pluck().get() as number;
     db.exec(
-      'DROP TABLE caption_copies; DROP INDEX transcripts_by_video_language; DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
+      'DROP TABLE caption_copies; DROP INDEX transcripts_by_video_language; DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; ' +
+        // Migration 010's columns.
+        'ALTER TABLE items DROP COLUMN listed_at; ALTER TABLE memberships DROP COLUMN skip_code; ' +
+        'ALTER TABLE memberships DROP COLUMN skip_reason; DROP TABLE list_cuts; PRAGMA user_version = 6;',
     );
     db.close();
     const run = await runCli(['search', 'river', '--json', '--limit', '1000'], env);

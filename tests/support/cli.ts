@@ -65,6 +65,9 @@ export interface ZipReading {
   manifest: ExportManifest & { syncs: Array<{ at: string; new_videos: number; credits: number }> };
   index: string[][];
   errors: string[][];
+  memberships: string[][];
+  /** README.md's text: the datasheet. */
+  readme: string;
   /** CITATION.cff's text. */
   citation: string;
   transcripts: Array<Record<string, unknown> & { video_id: string; segments: unknown[] }>;

@@ -142,10 +142,12 @@ function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
   if (row.sourceKind !== 'video') {
     video.position = row.position;
     video.listing = row.listing;
-    if (row.currentPosition !== null && row.currentPosition !== row.position) {
-      video.currentPosition = row.currentPosition;
-    }
     if (row.listedAt !== null) video.listedAt = row.listedAt;
+    // index.csv pairs the position of the list's latest read with that read's time.
+    const { latestPosition, latestListedAt } = row;
+    if (latestListedAt !== null && (latestPosition !== row.position || latestListedAt !== row.listedAt)) {
+      video.latestRead = { position: latestPosition, listedAt: latestListedAt };
+    }
   }
   return video;
 }

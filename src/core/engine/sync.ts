@@ -1,4 +1,5 @@
-import { jobHasVideos, lastItemId, shiftPositions } from '../store/items';
+import type { VideoItem } from '../api/types';
+import { listNamedAll, moveInList, placeUnreached, recordCut, wasCut } from '../store/list-reads';
 import { failWalk, recordSyncPage, sourcesOfJob, type SourceRecord } from '../store/sources';
 import { LIST_STATUS } from '../../shared/vocabulary';
 import { pendingVersion } from '../store/versions';
@@ -11,53 +12,105 @@ import {
   insertListedVideo,
   LoopGuard,
   recordPageCredit,
+  settleAwaitingItems,
 } from './walk';
 
 /**
  * Brings the lists of a finished job up to date, before its new videos are fetched like any
- * others: a sync. Channels list their newest videos first, so a channel is first asked the free
- * channel/latest; when every video it names is known there is nothing to buy, else its pages are
- * read from the start until one brings no new video. Playlists are read again whole (a video may be
- * added anywhere). Only new videos are added; transcripts the job holds are never bought again.
- * Resolves with the number of new videos to fetch.
+ * others: a sync (docs/product.md, "Keeping a job current"). Each list is read again from its start
+ * and judged as read now: a video no earlier read of the list named is added when the job's
+ * selection (`--max-videos`, positions, filters) takes it from the list as it is now, and a video an
+ * earlier read named is never judged again, so a video left out once stays out, and one taken stays.
+ * Every video the read finds moves to its place now (memberships, store/list-reads.ts). Channels list
+ * their newest videos first, so a channel is first asked the free channel/latest: when an earlier
+ * read named every video it names (within the cap) there is nothing to buy, else its pages are read
+ * until one brings nothing new. Playlists are read again whole (a video may be added anywhere), up
+ * to the cap. Transcripts the job holds are never bought again. Resolves with the number of new videos.
  */
 export async function syncLists(ctx: RunContext): Promise<number> {
   let found = 0;
   for (const source of sourcesOfJob(ctx.db, ctx.jobId)) {
     if (ctx.control.stopped) break;
     if (source.kind !== 'playlist' && source.kind !== 'channel') continue;
-    if (source.kind === 'channel' && (await latestAreKnown(ctx, source))) continue;
-    found += await syncList(ctx, source);
+    let exactDates = new Map<string, string>();
+    if (source.kind === 'channel') {
+      const latest = await askLatest(ctx, source);
+      if (latest?.nothingNew === true) continue;
+      exactDates = latest?.dates ?? exactDates;
+    }
+    found += await syncList(ctx, source, exactDates);
   }
   return found;
 }
 
-/** Whether the channel's latest videos (a free question) are all in the job already. */
-async function latestAreKnown(ctx: RunContext, source: SourceRecord): Promise<boolean> {
+/**
+ * The channel's latest videos (a free question): whether earlier reads named all those the cap lets
+ * in, and the publication time each is given with (exact, where the pages say "3 years ago").
+ * Undefined when unanswered: the pages will tell.
+ */
+async function askLatest(
+  ctx: RunContext,
+  source: SourceRecord,
+): Promise<{ nothingNew: boolean; dates: Map<string, string> } | undefined> {
   try {
     await ctx.pacer?.wait(ctx.control.stopSignal);
     const channel = source.resolvedChannelId ?? source.sourceId;
     const { value } = await ctx.client.channelLatest(channel, ctx.call);
     ctx.health.answered();
-    const ids = value.videos.map((video) => video.videoId);
-    return jobHasVideos(ctx.db, ctx.jobId, ids);
+    const dates = new Map<string, string>();
+    for (const video of value.videos)
+      if (video.published !== undefined) dates.set(video.videoId, video.published);
+    const ids = value.videos.slice(0, ctx.options.maxVideos).map((video) => video.videoId);
+    return { nothingNew: listNamedAll(ctx.db, { jobId: ctx.jobId, sourceId: source.id }, ids), dates };
   } catch {
-    // Unanswered, the free question decides nothing: the pages will tell.
-    return false;
+    return undefined;
   }
 }
 
-/** Reads one list from its start and adds the videos the job does not have; returns how many. */
-async function syncList(ctx: RunContext, source: SourceRecord): Promise<number> {
+/**
+ * A read of a list again: which of its known videos it reached, how far into the list it went, and
+ * how far the known videos it found last had moved (store/list-reads.ts places the rest from it).
+ */
+class ReadAgain {
+  readonly reached = new Set<string>();
+  count = 0;
+  #shift: number | undefined;
+
+  /** A video it found; with the place an earlier read gave it, when one did. */
+  found(videoId: string, position: number, previous?: number | null): void {
+    this.reached.add(videoId);
+    if (previous !== undefined && previous !== null) this.#shift = position - previous;
+  }
+
+  /** Without a known video found, all it read lies ahead of the known ones. */
+  get shift(): number {
+    return this.#shift ?? this.count;
+  }
+}
+
+/** Reads one list from its start and adds the videos new to it that the selection takes; returns how many. */
+async function syncList(
+  ctx: RunContext,
+  source: SourceRecord,
+  exactDates: Map<string, string>,
+): Promise<number> {
   const loops = new LoopGuard(source, true);
   const selection = new Selection(ctx.options.filters);
   const version = pendingVersion(ctx.db, ctx.jobId);
+  const cap = ctx.options.maxVideos ?? Infinity;
+  const read = new ReadAgain();
   let listSize = source.expectedVideos;
   let cursor: string | null = null;
-  let listed = 0;
   let added = 0;
-  // Items are numbered in the order they are added: those above this one are the sync's.
-  const lastKnownItem = lastItemId(ctx.db, ctx.jobId);
+  let ended = false;
+  /** Places what the read did not reach; at the read's end, decides what waited for the list's size (how many it takes). */
+  const end = (whole: boolean, at: string, stopped = false): number => {
+    ended = true;
+    const { reached, count, shift } = read;
+    placeUnreached(ctx.db, source.id, { reached, count, shift, whole, at });
+    if (stopped || !selection.needsListSize) return 0;
+    return settleAwaitingItems(ctx, source, selection, listSize ?? (whole ? count : null), at);
+  };
   while (!ctx.control.stopped) {
     const response = await buyPage(ctx, source, cursor);
     if (response === undefined) break;
@@ -69,34 +122,59 @@ async function syncList(ctx: RunContext, source: SourceRecord): Promise<number> 
     const loop = next === null ? undefined : loops.check(ctx, page, page.items, next);
     ctx.db
       .transaction(() => {
-        page.items.forEach((video, i) => {
-          const kept = insertListedVideo(ctx, source, video, listed + i + 1, {
+        let newToList = 0;
+        for (const video of page.items) {
+          read.count += 1;
+          const position = video.index ?? read.count;
+          const member = { jobId: ctx.jobId, videoId: video.videoId, sourceId: source.id };
+          const known = moveInList(ctx.db, { ...member, position, listedAt: at });
+          if (known !== undefined) {
+            read.found(video.videoId, position, known.previous);
+            continue;
+          }
+          // Past the cap, the selection takes nothing new from the list as it is now; nor does it take
+          // what an earlier read named past it.
+          if (read.count > cap) {
+            recordCut(ctx.db, source.id, [video.videoId]);
+            continue;
+          }
+          if (wasCut(ctx.db, source.id, video.videoId)) continue;
+          read.found(video.videoId, position);
+          newToList += 1;
+          const listed = withExactDate(video, exactDates);
+          const outcome = insertListedVideo(ctx, source, listed, read.count, {
             selection,
             listSize,
             at,
             version,
           });
-          if (kept !== undefined) tally[kept ? 'added' : 'skipped'] += 1;
-        });
+          if (outcome !== undefined) tally[outcome] += 1;
+        }
         recordPageCredit(ctx, source, response, at);
         recordSyncPage(ctx.db, source.id, next);
         if (loop !== undefined) failWalk(ctx.db, source.id, LIST_STATUS.failed, { message: loop.message });
+        // A channel's older pages hold what earlier reads named: the first page with nothing new ends it.
+        const channelCaughtUp = source.kind === 'channel' && newToList === 0;
+        if (next === null || loop !== undefined || read.count >= cap || channelCaughtUp) {
+          tally.settled += end(next === null && loop === undefined, at);
+        }
       })
       .immediate();
-    const newOnPage = tally.added + tally.skipped;
-    listed += page.items.length;
-    added += newOnPage;
+    added += tally.added + tally.skipped;
     if (response.charged)
       ctx.emit('credit', { jobId: ctx.jobId, endpoint: endpointOf(source), possible: false });
     ctx.emit('page', { jobId: ctx.jobId, sourceId: source.id, videos: page.items.length, ...tally });
     ctx.control.notify();
     cursor = next;
-    // A channel's older pages hold what the job has: the first page with nothing new ends the sync.
-    if (next === null || loop !== undefined || (source.kind === 'channel' && newOnPage === 0)) break;
+    if (ended) break;
   }
-  if (source.kind === 'channel' && added > 0) {
-    // The new videos lead the channel's listing now: the known ones move down by as many places.
-    shiftPositions(ctx.db, source.id, lastKnownItem + 1, added);
-  }
+  // Stopped midway (credits, budget, an interruption): what it read still places the rest.
+  if (!ended && read.count > 0) ctx.db.transaction(() => end(false, ctx.now(), true)).immediate();
   return added;
+}
+
+/** The video with the exact publication time channel/latest gave it, where it gave one. */
+function withExactDate(video: VideoItem, exactDates: ReadonlyMap<string, string>): VideoItem {
+  const published = exactDates.get(video.videoId);
+  return published === undefined ? video : { ...video, publishedTimeText: published };
 }

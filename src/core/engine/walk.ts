@@ -1,14 +1,16 @@
 import type { ApiResponse, VideoItem, VideoPage } from '../api/types';
 import { isApiError } from '../api/errors';
-import {
-  countListedBySource,
-  insertItem,
-  itemsAwaitingListSize,
-  settleSelection,
-  type ItemListing,
-} from '../store/items';
+import { countListedBySource, insertItem, type ItemListing } from '../store/items';
 import { recordCredit } from '../store/ledger';
-import { addMembership, adoptListing } from '../store/memberships';
+import { recordCut } from '../store/list-reads';
+import {
+  addMembership,
+  adoptListing,
+  AWAITING_LIST_SIZE,
+  awaitingInList,
+  judgeByEveryList,
+  setListVerdict,
+} from '../store/memberships';
 import { pendingVersion, recordChange } from '../store/versions';
 import { failWalk, recordPage, setResolvedChannel, sourcesOfJob, type SourceRecord } from '../store/sources';
 import { classifyFailure, isServiceTrouble, type Failure } from './failures';
@@ -130,18 +132,24 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
       .transaction(() => {
         if (!loop?.beforeListing) {
           listed.forEach((video, i) => {
-            const kept = insertListedVideo(ctx, source, video, videosFound + i + 1, {
+            const outcome = insertListedVideo(ctx, source, video, videosFound + i + 1, {
               selection,
               listSize,
               at,
               version,
             });
-            if (kept !== undefined) tally[kept ? 'added' : 'skipped'] += 1;
+            if (outcome !== undefined) tally[outcome] += 1;
           });
+          // The rest of the page lies past the cap: no later read of the list takes them.
+          recordCut(
+            ctx.db,
+            source.id,
+            page.items.slice(listed.length).map((video) => video.videoId),
+          );
         }
         // The walk's end tells the size of a list that never said it: decide what waited for it.
         if (done && selection.needsListSize) {
-          tally.settled = settleAwaitingItems(ctx, source, selection, videosFound + listed.length, at);
+          tally.settled += settleAwaitingItems(ctx, source, selection, videosFound + listed.length, at);
         }
         recordPageCredit(ctx, source, response, at);
         // A reopened walk goes on from `next` even after a loop: at worst it buys one page to find it again.
@@ -255,11 +263,18 @@ export function expectedVideosOf(page: VideoPage): number | null {
 }
 
 /**
- * Adds a listed video to the job, with what its list page said of it; the job's filters decide
- * whether it is to be fetched or skipped. Either way the list is recorded among the video's sources.
- * Returns true when added to fetch, false when added as skipped, undefined when the job already had it
- * (from another source: INSERT OR IGNORE): a video given by itself then takes this list's data, and a
- * version after the first records that the video is in one more list.
+ * What listing a video did to the job: added it to fetch, added it as skipped, or took a video the
+ * job had skipped (`settled`: another list had left it out); undefined when nothing changed.
+ */
+export type ListedOutcome = 'added' | 'skipped' | 'settled' | undefined;
+
+/**
+ * Adds a listed video to the job, with what its list page said of it; the job's filters, applied to
+ * this list, decide whether it is to be fetched or skipped. Either way the list is recorded among the
+ * video's sources with its own verdict. When the job already had the video (from another source:
+ * INSERT OR IGNORE), it is judged by every list that holds it (taken when one takes it), a video given
+ * by itself takes this list's data, and a version after the first records that the video is in one
+ * more list.
  */
 export function insertListedVideo(
   ctx: RunContext,
@@ -267,7 +282,7 @@ export function insertListedVideo(
   video: VideoItem,
   listedPosition: number,
   how: { selection: Selection; listSize: number | null; at: string; version: number },
-): boolean | undefined {
+): ListedOutcome {
   const position = video.index ?? listedPosition;
   // Plain properties, not spreads: this runs for every listed video.
   const listing: ItemListing = {
@@ -293,7 +308,7 @@ export function insertListedVideo(
     verdict === null
       ? undefined
       : verdict === NEEDS_LIST_SIZE
-        ? { code: ITEM_CODE.awaitingListSize, message: 'waits for the size of its list' }
+        ? AWAITING_LIST_SIZE
         : { code: ITEM_CODE.filteredOut, message: verdict };
   const inserted = insertItem(ctx.db, {
     jobId: ctx.jobId,
@@ -302,40 +317,47 @@ export function insertListedVideo(
     videoId: video.videoId,
     title: video.title,
     at: how.at,
+    listedAt: how.at,
     version: how.version,
     listing,
     ...(skipped !== undefined && { skipped }),
   });
   const member = { jobId: ctx.jobId, videoId: video.videoId, sourceId: source.id };
-  const newMember = addMembership(ctx.db, { ...member, position, listedAt: how.at });
-  if (inserted) return skipped === undefined;
-  if (newMember) {
-    adoptListing(ctx.db, { ...member, position, title: video.title, listing });
-    if (how.version > 1)
-      recordChange(ctx.db, {
-        ...member,
-        version: how.version,
-        detail: `also in ${source.input}`,
-        at: how.at,
-      });
-  }
-  return undefined;
+  const newMember = addMembership(ctx.db, { ...member, position, listedAt: how.at, skipped });
+  if (inserted) return skipped === undefined ? 'added' : 'skipped';
+  if (!newMember) return undefined;
+  adoptListing(ctx.db, { ...member, position, title: video.title, listing, listedAt: how.at });
+  if (how.version > 1)
+    recordChange(ctx.db, {
+      ...member,
+      version: how.version,
+      detail: `also in ${source.input}`,
+      at: how.at,
+    });
+  return judgeByEveryList(ctx.db, member, how.at) ? 'settled' : undefined;
 }
 
-/** Decides the source's videos that waited for its size; returns how many are to be fetched after all. */
-function settleAwaitingItems(
+/**
+ * Decides the list's videos that waited for its size (null: still unknown), each then judged by every
+ * list that holds it; returns how many are to be fetched after all.
+ */
+export function settleAwaitingItems(
   ctx: RunContext,
   source: SourceRecord,
   selection: Selection,
-  size: number,
+  size: number | null,
   at: string,
 ): number {
   let kept = 0;
-  for (const item of itemsAwaitingListSize(ctx.db, source.id)) {
-    const verdict = selection.verdict(item, size);
+  for (const member of awaitingInList(ctx.db, source.id)) {
+    const verdict = size === null ? NEEDS_LIST_SIZE : selection.verdict(member, size);
     const skippedBy = verdict === NEEDS_LIST_SIZE ? 'the size of its list is unknown' : verdict;
-    settleSelection(ctx.db, item.id, skippedBy, at);
-    if (skippedBy === null) kept += 1;
+    setListVerdict(
+      ctx.db,
+      { itemId: member.itemId, sourceId: source.id },
+      skippedBy === null ? null : { code: ITEM_CODE.filteredOut, message: skippedBy },
+    );
+    if (judgeByEveryList(ctx.db, member, at)) kept += 1;
   }
   return kept;
 }

@@ -48,11 +48,14 @@ export const INDEX_FIELDS: readonly SchemaField[] = [
   ),
   integer(
     'position',
-    'The position of the video in that list as last read; none for a video given by itself.',
+    'The position of the video in that list as the latest read of the list gave it; none for a video given by itself, or one that read no longer found there.',
   ),
   text('channel_title', 'The channel, as the list page gave it (for a video given by itself, its author).'),
   text('channel_id', 'The channel ID, as the list page gave it.'),
-  text('published', 'When the video was published, as the list page worded it (such as "3 weeks ago").'),
+  text(
+    'published',
+    'When the video was published, as the list page that first numbered it worded it (such as "3 weeks ago"), or the exact time channel/latest gave a video a sync found.',
+  ),
   seconds('duration_seconds', 'The length of the video in seconds, read from the list page.'),
   integer('view_count', 'The view count, read from the list page.'),
   url('url', 'The video page.'),
@@ -67,12 +70,18 @@ export const INDEX_FIELDS: readonly SchemaField[] = [
     'number',
     "The video's corpus number, fixed when the job first listed it and never reused; its file names start with it (six digits).",
   ),
-  day('published_from', 'The earliest day it can have been published (UTC), from the list page.'),
+  day(
+    'published_from',
+    'The earliest day it can have been published (UTC), from the list page that first numbered it.',
+  ),
   day(
     'published_to',
     'The latest day it can have been published (UTC); equal to published_from when the list page gave a date.',
   ),
-  time('listed_at', 'When the list page that listed it was read; none for a video given by itself.'),
+  time(
+    'listed_at',
+    'When the read of the list that gave `position` was made; none for a video given by itself.',
+  ),
 ];
 
 export const ERRORS_FIELDS: readonly SchemaField[] = [
@@ -83,7 +92,10 @@ export const ERRORS_FIELDS: readonly SchemaField[] = [
   },
   integer('http_status', "The service's HTTP status, when it answered."),
   text('code', "The service's error code; 'filter' for a video a filter left out."),
-  text('message', 'What happened, in words; for a skipped video, the filter that left it out.'),
+  text(
+    'message',
+    'What happened, in words; for a skipped video, the filter that left it out of each list that holds it ("in <list>: <filter>" when several do).',
+  ),
   text('source', 'The source that brought the video, or the list that could not be walked, as typed.'),
 ];
 
@@ -94,9 +106,9 @@ export const MEMBERSHIP_FIELDS: readonly SchemaField[] = [
   text('list_title', "The list's title, as its first page gave it."),
   integer(
     'position',
-    'The position of the video in that list as last read; none for a video given by itself.',
+    'The position of the video in that list as the latest read of the list gave it (each position once); none for a video given by itself, or one that read no longer found there.',
   ),
-  time('listed_at', 'When the list page that listed it was read; none for a video given by itself.'),
+  time('listed_at', 'When that read of the list was made; none for a video given by itself.'),
 ];
 
 export const CHANGE_FIELDS: readonly SchemaField[] = [
@@ -130,10 +142,13 @@ export const TRANSCRIPT_FIELDS: readonly SchemaField[] = [
   ),
   text('channel_title', 'The channel, as the list page gave it (for a video given by itself, its author).'),
   text('channel_id', 'The channel ID, as the list page gave it.'),
-  text('published', 'When the video was published, as the list page worded it.'),
+  text(
+    'published',
+    'When the video was published, as the list page worded it (or the exact time channel/latest gave a video a sync found).',
+  ),
   day('published_from', 'The earliest day it can have been published (UTC).'),
   day('published_to', 'The latest day it can have been published (UTC).'),
-  time('listed_at', 'When the list page that listed it was read.'),
+  time('listed_at', 'When the list page that first numbered it was read (a later sync leaves it).'),
   seconds('duration_seconds', 'The length of the video in seconds, read from the list page.'),
   integer('view_count', 'The view count, read from the list page.'),
   text('language', 'The language of the transcript.'),

@@ -214,7 +214,6 @@ function collection(input: ExportInput): string[] {
     ({ source, message }) => `- ${code(source)}, could not be walked: ${escaped(message)}`,
   );
   const entries = Object.entries(manifest.options).sort(([a], [b]) => compareText(a, b));
-  const filters = (input.filters ?? []).map((filter) => `- ${code(filter)}`);
   const { credits_spent, credits_possible } = manifest;
   const possibly =
     credits_possible > 0
@@ -250,12 +249,43 @@ function collection(input: ExportInput): string[] {
       '- (none recorded)',
     ),
     '',
-    'Filters that chose which videos to fetch, applied to every reading of the lists, syncs included ' +
-      '(a video they left out is `skipped`):',
+    ...selection(input),
+  ];
+}
+
+/**
+ * How the videos were chosen: the filters, judged per list as each list was read, and what syncs
+ * added (with a cap or positions, a list can end up holding more videos than one reading takes).
+ */
+function selection(input: ExportInput): string[] {
+  const filters = (input.filters ?? []).map((filter) => `- ${code(filter)}`);
+  const syncs = input.syncs?.length ?? 0;
+  const cap = input.manifest.options['max_videos'];
+  const chosenBy = [
+    ...(filters.length > 0 ? ['these filters'] : []),
+    ...(typeof cap === 'number' ? [`the cap of ${cap} videos per list (\`max_videos\`)`] : []),
+  ].join(' and ');
+  return [
+    'Filters that chose which videos to fetch, judged for each list as it was read: a video is `skipped` ' +
+      "only when every list that holds it leaves it out (`errors.csv` gives each list's reason):",
     '',
     ...listOr(filters, '- none: every video the sources listed was fetched.'),
     '',
+    ...(syncs > 0 ? [syncedSelection(syncs, chosenBy), ''] : []),
   ];
+}
+
+/** What the syncs added, and why a list can then hold more videos than one reading takes. */
+function syncedSelection(syncs: number, chosenBy: string): string {
+  const readAgain = `The lists were read again by ${plural(syncs, 'sync')}.`;
+  if (chosenBy === '') return `${readAgain} Each sync added the videos new to a list.`;
+  return (
+    `${readAgain} Each sync added only the videos new to a list that ${chosenBy} took from the list as it ` +
+    "was read then, positions counted on that reading (a channel's new uploads come first). It never added " +
+    'a video an earlier reading had left out, and kept every video an earlier reading took, even one that new ' +
+    'videos have pushed past those positions: a list can hold more videos than one reading takes (the counts ' +
+    'by source say how many).'
+  );
 }
 
 function preprocessing(formats: readonly ExportFormat[], chunking: Chunking): string[] {
@@ -330,12 +360,14 @@ const USES = [
     'service does not say.',
   '- Publication dates are intervals: `published_from` and `published_to` hold what the list page allows. ' +
     'A date the page gave is exact (both ends equal); "3 weeks ago" means at least 3 and less than 4 weeks ' +
-    'before `listed_at`, a month counting 28 to 31 days and a year 365 to 366. The date filters keep a video ' +
+    "before the records' `listed_at` (when that page was read), a month counting 28 to 31 days and a year " +
+    '365 to 366. The date filters keep a video ' +
     'whose whole interval lies in their window, unless the corpus was made with `--published-overlap`.',
   "- A video's list data (position, channel, date, length, views) comes from the first list that holds it, " +
     'as the page that first numbered it gave it; a sync changes no earlier record. index.csv and ' +
-    'memberships.csv give the position as last read: a sync moves the known videos of a channel down by ' +
-    'the number of new ones.',
+    'memberships.csv give the position of the latest reading of each list, each position once, with the ' +
+    "time of that reading (`listed_at`): a channel's new uploads move its earlier videos down, and a video " +
+    'a list read whole no longer holds has no position there.',
   '- Transcripts are what the service returned when they were fetched (`fetched_at`); a video may have ' +
     'changed since.',
   '',

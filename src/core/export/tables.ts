@@ -157,7 +157,7 @@ export function indexRow(video: ExportVideo, written: WrittenTranscript | undefi
     video.status,
     ok ? (video.segmentCount ?? 0) : undefined,
     identifierCell(video.source),
-    video.currentPosition ?? video.position,
+    video.latestRead === undefined ? video.position : (video.latestRead.position ?? undefined),
     textCell(ok ? channelTitleOf(video) : listing?.channelTitle),
     idCell(listing?.channelId),
     textCell(listing?.published),
@@ -171,7 +171,7 @@ export function indexRow(video: ExportVideo, written: WrittenTranscript | undefi
     video.number,
     published?.from,
     published?.to,
-    idCell(video.listedAt),
+    idCell(video.latestRead?.listedAt ?? video.listedAt),
   ]);
 }
 

@@ -24,8 +24,12 @@ export interface ExportVideo {
    * absent for a video given by itself. Its json file and records carry this one, which no sync changes.
    */
   position?: number;
-  /** Its position in that list as last read (index.csv shows it); absent when it is `position`. */
-  currentPosition?: number;
+  /**
+   * Its place in that list as the latest read of it gave it, and when that read was made (index.csv
+   * shows both); absent when that read is the one that first numbered it. A null position: that read
+   * no longer found it in the list.
+   */
+  latestRead?: { position: number | null; listedAt: string };
   /** The source as the user typed it. */
   source: string;
   /**
@@ -51,7 +55,7 @@ export interface ExportVideo {
   message?: string;
   /** What the list pages said of the video, as given (absent for a video given by itself). */
   listing?: ExportListing;
-  /** When the page that listed it was read (ISO time); absent for a video given by itself. */
+  /** When the page that first numbered it was read (ISO time); absent for a video given by itself. */
   listedAt?: string;
   /** The indexes in `manifest.sources` of every source that holds it. Default: none known. */
   memberOf?: readonly number[];
@@ -89,9 +93,12 @@ export interface ExportMembership {
   /** A playlist's ID or a channel's UC id; null for a search or a video given by itself. */
   listId: string | null;
   listTitle: string | null;
-  /** Its place in the list; null for a video given by itself. */
+  /**
+   * Its place in the list as the latest read of it gave it; null for a video given by itself, or one
+   * that read no longer found in the list.
+   */
   position: number | null;
-  /** When the list page was read (ISO time); null for a video given by itself. */
+  /** When that read was made (ISO time); null for a video given by itself. */
   listedAt: string | null;
 }
 

@@ -21,6 +21,7 @@ interface StoredRow {
   status: ItemStatus;
   position: number;
   list_position: number | null;
+  list_listed_at: string | null;
   attempts: number;
   http_status: number | null;
   code: string | null;
@@ -85,11 +86,16 @@ export interface ExportRow {
   status: ItemStatus;
   /**
    * 1-based position in its source's listing when that list first numbered it (1 for a single video):
-   * a sync that moves it down changes currentPosition only, so its record stays the same.
+   * a later read of the list changes latestPosition only, so its record stays the same.
    */
   position: number;
-  /** Its position in that listing as last read (a channel's sync moves it down); null for a single video. */
-  currentPosition: number | null;
+  /**
+   * Its position in that list as the latest read of it gave it (a channel's sync moves it down); null
+   * for a single video, or when that read no longer found it in the list.
+   */
+  latestPosition: number | null;
+  /** When that latest read was made; null for a single video. */
+  latestListedAt: string | null;
   attempts: number;
   httpStatus: number | null;
   code: string | null;
@@ -101,7 +107,7 @@ export interface ExportRow {
   sourceInput: string;
   /** What the list page said of the video (empty for a video given by itself). */
   listing: ItemListing;
-  /** When the page of its source that listed it was read; null for a video given by itself. */
+  /** When the page of its source that first numbered it was read; null for a video given by itself. */
   listedAt: string | null;
   /** The positions in the job of every source holding it, its own among them. */
   memberOf: number[];
@@ -113,11 +119,11 @@ const PAGE_SIZE = 256;
 
 /** A page of the job's rows by corpus number, with their source, membership and transcript. */
 const PAGE_SELECT = `SELECT i.id AS item_id, i.number, i.video_id, i.title AS item_title, i.status, i.position,
-       m.position AS list_position,
+       m.position AS list_position, m.listed_at AS list_listed_at,
        i.attempts, i.http_status, i.code, i.message, s.id AS source_id, s.position AS source_position,
        s.kind AS source_kind, s.input AS source_input, t.id AS transcript_id, t.language,
        t.requested_lang, t.title AS transcript_title, t.segment_count, t.fetched_at, i.channel_id,
-       i.channel_title, i.published, i.duration_seconds, i.view_count, i.has_captions, m.listed_at,
+       i.channel_title, i.published, i.duration_seconds, i.view_count, i.has_captions, i.listed_at,
        (SELECT group_concat(ms.position) FROM memberships mm JOIN sources ms ON ms.id = mm.source_id
          WHERE mm.item_id = i.id) AS member_of
      FROM items i
@@ -244,7 +250,8 @@ function toExportRow(db: Database, row: StoredRow): ExportRow {
     title: row.item_title || row.transcript_title || '',
     status: row.status,
     position: row.position,
-    currentPosition: row.list_position,
+    latestPosition: row.list_position,
+    latestListedAt: row.list_listed_at,
     attempts: row.attempts,
     httpStatus: row.http_status,
     code: row.code,

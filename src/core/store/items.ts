@@ -36,33 +36,14 @@ export interface NewItem {
   videoId: string;
   title: string;
   at: string;
+  /** When the list page that numbers it was read; absent for a video given by itself. */
+  listedAt?: string;
   /** The version of the job's corpus that adds it (store/versions.ts, pendingVersion). */
   version: number;
   listing?: ItemListing;
   /** Left out by a filter, or waiting for its list's size (ITEM_CODE, with `message` saying why). */
   skipped?: { code: string; message: string };
 }
-
-const AwaitingItemSchema = z
-  .object({
-    id: z.number().int(),
-    position: z.number().int(),
-    title: z.string(),
-    published: z.string().nullable(),
-    duration_seconds: z.number().int().nullable(),
-    has_captions: z.number().int().nullable(),
-    listed_at: z.string().nullable(),
-  })
-  .transform((row) => ({
-    id: row.id,
-    position: row.position,
-    title: row.title,
-    ...(row.published !== null && { published: row.published }),
-    ...(row.listed_at !== null && { listedAt: Date.parse(row.listed_at) }),
-    ...(row.duration_seconds !== null && { durationSeconds: row.duration_seconds }),
-    ...(row.has_captions !== null && { hasCaptions: row.has_captions === 1 }),
-  }));
-export type AwaitingItem = z.output<typeof AwaitingItemSchema>;
 
 export interface ItemResult {
   status: FinalItemStatus;
@@ -94,31 +75,17 @@ const statements = preparedFor((db) => ({
   // job has already is ignored, and takes no number.
   insert: db.prepare(
     `INSERT OR IGNORE INTO items (job_id, source_id, position, video_id, title, updated_at, status, code, message,
-       channel_id, channel_title, published, duration_seconds, view_count, has_captions, version, number)
+       channel_id, channel_title, published, duration_seconds, view_count, has_captions, listed_at, version, number)
      VALUES (:jobId, :sourceId, :position, :videoId, :title, :at, :status, :code, :message,
-       :channelId, :channelTitle, :published, :durationSeconds, :viewCount, :hasCaptions, :version,
+       :channelId, :channelTitle, :published, :durationSeconds, :viewCount, :hasCaptions, :listedAt, :version,
        (SELECT coalesce(max(number), 0) + 1 FROM items WHERE job_id = :jobId))`,
   ),
-  awaiting: db.prepare<[number], unknown>(
-    `SELECT i.id, coalesce(m.position, i.position) AS position, i.title, i.published, i.duration_seconds,
-       i.has_captions, m.listed_at
-     FROM items i LEFT JOIN memberships m ON m.item_id = i.id AND m.source_id = i.source_id
-     WHERE i.source_id = ? AND i.status = ${ITEM.skipped} AND i.code = ${CODE.awaitingListSize} ORDER BY i.id`,
-  ),
-  hasAll: db.prepare<[string, number], { n: number }>(
-    `SELECT count(*) AS n FROM json_each(?) j
-     WHERE EXISTS (SELECT 1 FROM items i WHERE i.job_id = ? AND i.video_id = j.value)`,
-  ),
-  lastId: db.prepare<[number], { id: number | null }>('SELECT max(id) AS id FROM items WHERE job_id = ?'),
-  shiftMemberships: db.prepare<[number, number, number]>(
-    'UPDATE memberships SET position = position + ? WHERE source_id = ? AND item_id < ?',
-  ),
+  // Each list's own reason (a video two lists left out for the same reason counts once under it).
   skippedByFilter: db.prepare<[number], { reason: string; videos: number }>(
-    `SELECT message AS reason, count(*) AS videos FROM items
-     WHERE job_id = ? AND status = ${ITEM.skipped} AND code = ${CODE.filteredOut} GROUP BY message ORDER BY videos DESC, message`,
-  ),
-  select: db.prepare<[string, string | null, string | null, string, number]>(
-    'UPDATE items SET status = ?, code = ?, message = ?, updated_at = ? WHERE id = ?',
+    `SELECT m.skip_reason AS reason, count(DISTINCT i.id) AS videos FROM items i
+     JOIN memberships m ON m.item_id = i.id AND m.skip_code = ${CODE.filteredOut}
+     WHERE i.job_id = ? AND i.status = ${ITEM.skipped} AND i.code = ${CODE.filteredOut}
+     GROUP BY m.skip_reason ORDER BY videos DESC, reason`,
   ),
   pendingAfter: db.prepare<[number, number, number], unknown>(
     `SELECT id, video_id FROM items WHERE job_id = ? AND status = ${ITEM.pending} AND id > ? ORDER BY id LIMIT ?`,
@@ -156,9 +123,7 @@ const statements = preparedFor((db) => ({
      WHERE EXISTS (SELECT 1 FROM items i WHERE i.job_id = ? AND i.video_id = j.value AND +i.source_id = ?)`,
   ),
   publishedDates: db.prepare<[number], { published: string; listed_at: string | null }>(
-    `SELECT i.published, m.listed_at FROM items i
-     LEFT JOIN memberships m ON m.item_id = i.id AND m.source_id = i.source_id
-     WHERE i.job_id = ? AND i.published IS NOT NULL`,
+    'SELECT published, listed_at FROM items WHERE job_id = ? AND published IS NOT NULL',
   ),
   uncached: db.prepare<[number, string, number, number], { n: number }>(
     `SELECT count(*) AS n FROM items i
@@ -191,51 +156,14 @@ export function insertItem(db: Database, item: NewItem): boolean {
     durationSeconds: listing.durationSeconds ?? null,
     viewCount: listing.viewCount ?? null,
     hasCaptions: listing.hasCaptions === undefined ? null : Number(listing.hasCaptions),
+    listedAt: item.listedAt ?? null,
   });
   return result.changes > 0;
-}
-
-/** The source's items whose filters wait for its list's size, to be decided now that it is known. */
-export function itemsAwaitingListSize(db: Database, sourceId: number): AwaitingItem[] {
-  return statements(db)
-    .awaiting.all(sourceId)
-    .map((row) => AwaitingItemSchema.parse(row));
-}
-
-/** Whether the job holds every one of these videos. */
-export function jobHasVideos(db: Database, jobId: number, videoIds: readonly string[]): boolean {
-  return (statements(db).hasAll.get(JSON.stringify(videoIds), jobId)?.n ?? 0) === videoIds.length;
-}
-
-/** The id of the job's newest item, 0 when it has none. */
-export function lastItemId(db: Database, jobId: number): number {
-  return statements(db).lastId.get(jobId)?.id ?? 0;
-}
-
-/**
- * Moves the source's videos listed before `beforeItemId` down by `by` places in its memberships: a
- * channel lists its newest videos first, so videos found by a sync push the others down. The items
- * keep the position the list gave when it first numbered them, which their records carry: a sync
- * changes no earlier video's record, so exporting again copies them (issue 20).
- */
-export function shiftPositions(db: Database, sourceId: number, beforeItemId: number, by: number): void {
-  statements(db).shiftMemberships.run(by, sourceId, beforeItemId);
 }
 
 /** How many videos each filter left out, most first. */
 export function skippedByFilter(db: Database, jobId: number): Array<{ reason: string; videos: number }> {
   return statements(db).skippedByFilter.all(jobId);
-}
-
-/** Decides an item that waited: pending (to fetch), or skipped with the filter's words. */
-export function settleSelection(db: Database, itemId: number, skippedBy: string | null, at: string): void {
-  statements(db).select.run(
-    skippedBy === null ? ITEM_STATUS.pending : ITEM_STATUS.skipped,
-    skippedBy === null ? null : ITEM_CODE.filteredOut,
-    skippedBy,
-    at,
-    itemId,
-  );
 }
 
 /** The next `limit` pending items of the job with an id above `afterId`, in id order. */

@@ -10,7 +10,7 @@ const VideoRowSchema = z
   .object({
     id: z.number().int(),
     number: z.number().int(),
-    position: z.number().int(),
+    position: z.number().int().nullable(),
     video_id: z.string(),
     title: z.string(),
     transcript_title: z.string().nullable(),
@@ -65,9 +65,11 @@ const statements = preparedFor((db) => ({
   page: db.prepare(
     `SELECT i.id, i.number, i.video_id, i.title, t.title AS transcript_title, t.language, i.status,
        s.input AS source_input, i.attempts, i.http_status, i.code, i.message, i.transcript_id,
-       -- Where its list puts it now: the item keeps the position its list first gave it (shiftPositions).
-       coalesce((SELECT m.position FROM memberships m WHERE m.item_id = i.id AND m.source_id = i.source_id),
-         i.position) AS position
+       -- Where the latest read of its list put it (null: that read no longer found it); the item keeps
+       -- the position its list first gave it, which its records carry.
+       CASE WHEN s.kind = 'video' THEN i.position
+         ELSE (SELECT m.position FROM memberships m WHERE m.item_id = i.id AND m.source_id = i.source_id)
+       END AS position
      FROM items i
      JOIN sources s ON s.id = i.source_id
      LEFT JOIN transcripts t ON t.id = i.transcript_id

@@ -33,7 +33,7 @@ function videos(): ExportVideo[] {
   });
   return [
     timed(1),
-    { ...timed(2), currentPosition: 5 },
+    { ...timed(2), latestRead: { position: 5, listedAt: '2025-02-01T00:00:00.000Z' } },
     { ...timed(3), segments: [{ text: 'no times here' }], segmentCount: 1 },
     {
       number: 4,
@@ -111,6 +111,9 @@ const INPUT: ExportInput = {
  */
 const WRITTEN_DIGESTS: Record<number, string> = {
   1: '35ac30e14c42b75edffa90163907539c62749cf527263f35f30ffa95010c73ab',
+  // index.csv pairs each position with the time of its list's latest read; the datasheet says how
+  // syncs applied the selection, judged per list (issue 33).
+  2: '0a8c8328879e5a85744fb318aa53bb58eafa4f7bf02fa0f4bd99d92ba5c77eb9',
 };
 
 const DIGEST_ENTRIES = `

@@ -163,7 +163,13 @@ describe('an export to the path of an earlier export', () => {
     ['a new title for the corpus', corpus(VIDEOS, { citation: { title: 'Another title', authors: [] } })],
     [
       'a video moved down its list (index.csv alone shows it)',
-      corpus(VIDEOS.map((each) => (each.number === 3 ? { ...each, currentPosition: 9 } : each))),
+      corpus(
+        VIDEOS.map((each) =>
+          each.number === 3
+            ? { ...each, latestRead: { position: 9, listedAt: '2025-02-01T00:00:00.000Z' } }
+            : each,
+        ),
+      ),
     ],
     [
       'a video found in another list (memberships.csv alone shows it)',

@@ -46,6 +46,7 @@ describe('openDatabase', () => {
       'items',
       'jobs',
       'ledger',
+      'list_cuts',
       'memberships',
       'segment_index',
       'segment_index_config',

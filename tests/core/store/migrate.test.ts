@@ -8,6 +8,9 @@ import { jobById, keptJobs, setJobAutoExportPath, setJobKeepCurrent } from '../.
 import { automaticCreditsSince, recordCredit } from '../../../src/core/store/ledger';
 import { finishSync, lastAutomaticSyncOf, startSync, syncsOfJob } from '../../../src/core/store/syncs';
 import { writeLease } from '../../../src/core/store/leases';
+import { exportRowsOf } from '../../../src/core/store/export-rows';
+import { skippedByFilter } from '../../../src/core/store/items';
+import { judgeByEveryList, setListVerdict } from '../../../src/core/store/memberships';
 import { initialSchema } from '../../../src/core/store/migrations/001-initial';
 import { MIGRATIONS } from '../../../src/core/store/migrations';
 
@@ -155,6 +158,66 @@ describe('migration 006, keep current, on the data of an earlier version', () =>
       // Deleting the job keeps what automatic syncs spent, as the ledger keeps every credit.
       db.prepare('DELETE FROM jobs WHERE id = 1').run();
       expect(automaticCreditsSince(db, '2025-01-04T00:00:00.000Z')).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 010, lists read again, on the data of an earlier version', () => {
+  it("gives items their first listing's time and each list of a skipped video its verdict", () => {
+    const file = join(dir, 'scriptorium.db');
+    const old = new BetterSqlite3(file);
+    MIGRATIONS.slice(0, 8).forEach((migration, index) => {
+      old.exec(migration);
+      old.pragma(`user_version = ${index + 1}`);
+    });
+    old.exec(`
+      INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at, finished_at)
+        VALUES ('k1', 'completed', '{}', '[]', '[]', 't', 't', '2025-01-02T03:04:05.000Z');
+      INSERT INTO sources (job_id, position, kind, source_id, input) VALUES
+        (1, 0, 'channel', '@c', '@c'), (1, 1, 'playlist', 'PLp', 'PLp'), (1, 2, 'video', 'video000003', 'video000003');
+      -- v1 skipped by the channel, which listed it first; v2 moved down by a sync, its time the first read's.
+      INSERT INTO items (job_id, source_id, position, video_id, status, code, message, updated_at, number) VALUES
+        (1, 1, 7, 'video000001', 'skipped', 'filter', 'not at positions 1-5', 't', 1),
+        (1, 1, 1, 'video000002', 'ok', NULL, NULL, 't', 2),
+        (1, 3, 1, 'video000003', 'pending', NULL, NULL, 't', 3);
+      INSERT INTO memberships (item_id, source_id, position, listed_at) VALUES
+        (1, 1, 7, '2025-01-01T00:00:00.000Z'), (1, 2, 9, '2025-01-01T00:01:00.000Z'),
+        (2, 1, 4, '2025-01-01T00:00:00.000Z'), (3, 3, NULL, NULL);
+    `);
+    old.close();
+
+    const db = openDatabase(file);
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      const rows = [...exportRowsOf(db, 1)];
+      // The records keep the time of the read that first numbered each video.
+      expect(rows.map((row) => row.listedAt)).toEqual([
+        '2025-01-01T00:00:00.000Z',
+        '2025-01-01T00:00:00.000Z',
+        null,
+      ]);
+      expect(rows[1]).toMatchObject({ position: 1, latestPosition: 4 });
+      // Each list of the skipped video left it out, as the version that skipped it judged.
+      const verdicts = db
+        .prepare('SELECT item_id, source_id, skip_code, skip_reason FROM memberships ORDER BY 1, 2')
+        .all();
+      expect(verdicts).toEqual([
+        { item_id: 1, source_id: 1, skip_code: 'filter', skip_reason: 'not at positions 1-5' },
+        { item_id: 1, source_id: 2, skip_code: 'filter', skip_reason: 'not at positions 1-5' },
+        { item_id: 2, source_id: 1, skip_code: null, skip_reason: null },
+        { item_id: 3, source_id: 3, skip_code: null, skip_reason: null },
+      ]);
+      expect(skippedByFilter(db, 1)).toEqual([{ reason: 'not at positions 1-5', videos: 1 }]);
+      // Judged per list from now on: once a list takes it, the video is to be fetched.
+      setListVerdict(db, { itemId: 1, sourceId: 2 }, null);
+      expect(judgeByEveryList(db, { itemId: 1 }, 't2')).toBe(true);
+      expect(db.prepare('SELECT status, code, message FROM items WHERE id = 1').get()).toEqual({
+        status: 'pending',
+        code: null,
+        message: null,
+      });
     } finally {
       db.close();
     }

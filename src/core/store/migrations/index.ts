@@ -7,6 +7,7 @@ import { keepCurrentSchema } from './006-keep-current';
 import { librarySchema } from './007-library';
 import { segmentIndexSchema } from './008-segment-index';
 import { exportedTextIndexSchema } from './009-exported-text-index';
+import { listReadsSchema } from './010-list-reads';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly string[] = [
   librarySchema,
   segmentIndexSchema,
   exportedTextIndexSchema,
+  listReadsSchema,
 ];

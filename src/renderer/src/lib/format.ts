@@ -10,6 +10,11 @@ export function formatCount(value: number): string {
   return numbers.format(value);
 }
 
+/** Where the latest read of its list put a video: "12 in @lab", or "no longer in @lab". */
+export function placeInList(position: number | null, source: string): string {
+  return position === null ? `no longer in ${source}` : `${formatCount(position)} in ${source}`;
+}
+
 /** "1 video", "12 videos". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import { formatCorpusNumber } from '../../../../shared/corpus-number';
 import type { VideoRow } from '../../../../shared/contract';
 import { ExternalLink } from '../../components/ExternalLink';
-import { formatCount, plural, videoStatusLabel } from '../../lib/format';
+import { placeInList, plural, videoStatusLabel } from '../../lib/format';
 import { videoPageUrl } from '../../lib/links';
 import { readerStore } from '../../stores';
 import { videoReason } from './video-reason';
@@ -58,9 +58,7 @@ export function VideoDetails({ row, onClose }: { row: VideoRow; onClose(): void 
         </div>
         <div>
           <dt>Position</dt>
-          <dd>
-            {formatCount(row.position)} in {row.source}
-          </dd>
+          <dd>{placeInList(row.position, row.source)}</dd>
         </div>
         {row.language !== null && (
           <div>

@@ -4,7 +4,7 @@ import type { VideoRow } from '../../../../shared/contract';
 import { formatCorpusNumber } from '../../../../shared/corpus-number';
 import { ITEM_STATUS } from '../../../../shared/vocabulary';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { formatCount, plural, videoStatusLabel } from '../../lib/format';
+import { formatCount, placeInList, plural, videoStatusLabel } from '../../lib/format';
 import { rowAt } from '../../lib/page-cache';
 import { useVideoPages, videoPagesStore } from '../../stores';
 import { PAGE_SIZE } from '../../stores/video-pages';
@@ -200,7 +200,7 @@ const TableRow = memo(function TableRow({ index, top, row, active, onActivate, o
           <span role="cell" className="vt-title" title={row.title || row.videoId}>
             {row.title || <span className="muted">{row.videoId}</span>}
           </span>
-          <span role="cell" className="vt-source" title={`${formatCount(row.position)} in ${row.source}`}>
+          <span role="cell" className="vt-source" title={placeInList(row.position, row.source)}>
             {row.source}
           </span>
           <span role="cell">{row.language ?? ''}</span>

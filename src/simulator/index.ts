@@ -14,7 +14,7 @@ import {
 import { startServer } from './server';
 import { UploadBook } from './uploads';
 
-export type { ChannelDescription, ListDescription, VideoDescription };
+export type { ChannelDescription, Describers, ListDescription, VideoDescription };
 
 export const DEMO_KEY = 'sk_demo_scriptorium';
 

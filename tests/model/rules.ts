@@ -69,7 +69,7 @@ export function latestPositions(job: ModelJob, corpus: CorpusReading): Violation
       wrongPlace.push(`${membershipLabel(row)}: the latest read has it at ${want.position}`);
     else {
       const at = Date.parse(row['listed_at'] ?? '');
-      if (!(at >= want.from - 1000 && at <= want.to + 1000))
+      if (!(at >= want.from && at <= want.to))
         wrongTime.push(
           `${membershipLabel(row)}: the reads giving that position ran from ${new Date(want.from).toISOString()} to ${new Date(want.to).toISOString()}`,
         );

@@ -70,7 +70,7 @@ export const jobArb: fc.Arbitrary<JobArgs> = fc
       matchTitle: fc.constantFrom('river|light', 'engine|story|the'),
       rejectTitle: fc.constantFrom('question', 'answer|morning'),
       minDuration: fc.constantFrom(60, 300, 900),
-      maxDuration: fc.constantFrom(600, 1800),
+      maxDuration: fc.constantFrom(1200, 2400),
       publishedAfter: fc.constantFrom('2019-01-01', '2022-06-15'),
       publishedBefore: fc.constantFrom('2024-03-01', '2025-02-10'),
       publishedOverlap: fc.constant(true),

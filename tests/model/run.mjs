@@ -27,7 +27,16 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 process.stdout.write(`Model: ${runs} sequence(s) from seed ${values.seed}\n`);
 const child = spawn(
   `${root}node_modules/.bin/vitest`,
-  ['run', '--project', 'suite', 'tests/model/corpora.test.ts', '-t', 'random sequences', '--testTimeout', '0'],
+  [
+    'run',
+    '--project',
+    'suite',
+    'tests/model/corpora.test.ts',
+    '-t',
+    'random sequences',
+    '--testTimeout',
+    '0',
+  ],
   {
     cwd: root,
     stdio: 'inherit',

@@ -2,6 +2,7 @@
 import { sizeEncodedInChannelId, sizeFromSuffix } from './channel-ids';
 import { hash32, rngFor } from './random';
 import { channelName } from './text';
+import type { UploadBook } from './uploads';
 
 export interface ChannelFacts {
   channelId: string;
@@ -14,13 +15,10 @@ export interface ChannelFacts {
   size: number;
 }
 
-/**
- * Uploads added to channels while this simulator runs (admin.addUploads), by channel ID: the one
- * state of the catalog, so that tests can watch a channel grow. Newest first, like every listing.
- */
-export type Uploads = ReadonlyMap<string, number>;
+/** What a channel's listings need of the uploads added while the simulator runs (uploads.ts). */
+export type Uploads = Pick<UploadBook, 'count' | 'videoId'>;
 
-const NO_UPLOADS: Uploads = new Map();
+const NO_UPLOADS: Uploads = { count: () => 0, videoId: () => '' };
 
 /**
  * Upload count: encoded by channelIdForHandle, else a trailing `_n<digits>`, else seeded 1-250; plus
@@ -30,7 +28,7 @@ export function channelSize(channelId: string, seed: number, added: Uploads = NO
   return (
     (sizeEncodedInChannelId(channelId) ??
       sizeFromSuffix(channelId) ??
-      1 + (hash32(seed, 'channel-size', channelId) % 250)) + (added.get(channelId) ?? 0)
+      1 + (hash32(seed, 'channel-size', channelId) % 250)) + added.count(channelId)
   );
 }
 
@@ -55,8 +53,8 @@ export function uploadVideoId(
   seed: number,
   added: Uploads = NO_UPLOADS,
 ): string {
-  const newer = added.get(channelId) ?? 0;
+  const newer = added.count(channelId);
   // The k-th upload added has k = newer - position + 1, so adding more never renames the earlier ones.
-  if (position <= newer) return rngFor(seed, 'added-upload', channelId, newer - position + 1).idChars(11);
+  if (position <= newer) return added.videoId(channelId, newer - position + 1);
   return rngFor(seed, 'upload', channelId, position - newer).idChars(11);
 }

@@ -1,9 +1,11 @@
 /**
  * The seven /api/v2 endpoints: which are paid, how their parameters are checked, and the 200 body (or
- * 404) each returns. Everything is computed from (seed, parameters); nothing is stored.
+ * 404) each returns. Everything is computed from the catalog (its seed, the uploads added so far and
+ * its clock) and the parameters; nothing else is stored.
  */
+import type { Catalog } from './catalog';
 import { channelIdFromHandle } from './channel-ids';
-import { channelFacts, channelSize, uploadVideoId, type Uploads } from './channels';
+import { channelFacts, channelSize, uploadVideoId } from './channels';
 import type { ContinuationCodec } from './continuation';
 import type { ChannelRef } from './ids';
 import { camelVideoItem, channelItem, channelUrl, latestItem, snakeVideoItem } from './items';
@@ -43,6 +45,11 @@ export interface Endpoint {
 
 const LATEST_COUNT = 15;
 
+/** The video at a 0-based place of the results of a video search for `query` (lower-cased). */
+export function searchVideoId(seed: number, query: string, place: number): string {
+  return rngFor(seed, 'search', query, place).idChars(11);
+}
+
 const notFound = (detail: string): Outcome => ({ ok: false, problem: problem(404, detail) });
 
 /** The channel ID a reference names, or null when the channel does not exist. */
@@ -52,11 +59,11 @@ function resolveChannel(ref: ChannelRef): string | null {
 }
 
 export function createEndpoints(
-  seed: number,
+  catalog: Catalog,
   validators: Validators,
   codec: ContinuationCodec,
-  uploads: Uploads,
 ): Record<string, Endpoint> {
+  const { seed, uploads } = catalog;
   /** Runs `serve` with the checked parameters, or reports the field errors. */
   function endpoint<P>(
     paid: boolean,
@@ -74,7 +81,7 @@ export function createEndpoints(
 
   return {
     transcript: endpoint(true, validators.transcript, (params) => {
-      const facts = videoFacts(params.videoId, seed);
+      const facts = videoFacts(params.videoId, seed, uploads);
       if (!facts.hasCaptions) return notFound('no captions');
       const track = findTrack(facts, params.lang);
       if (track === null) return notFound(`no captions in language "${params.lang}"`);
@@ -105,11 +112,11 @@ export function createEndpoints(
 
     'playlist/videos': endpoint(true, validators.playlistVideos, ({ playlistId, offset }) => {
       if (isMissing(playlistId)) return notFound('playlist not found');
-      const size = playlistSize(playlistId, seed);
+      const size = playlistSize(playlistId, seed, uploads);
       // A channel's uploads playlist shows that channel on every item; others show each video's author.
-      const owner = playlistId.startsWith('UU') ? playlistOwner(playlistId, seed) : undefined;
+      const owner = playlistId.startsWith('UU') ? playlistOwner(playlistId, seed, uploads) : undefined;
       const results = pagePositions(size, offset).map((position) =>
-        snakeVideoItem(playlistVideoId(playlistId, position, seed), position, seed, owner),
+        snakeVideoItem(catalog, playlistVideoId(playlistId, position, seed, uploads), position, owner),
       );
       const next = offset + results.length;
       const hasMore = next < size;
@@ -122,7 +129,7 @@ export function createEndpoints(
             ? codec.encode({ list: 'playlist', id: playlistId, offset: next })
             : null,
           has_more: hasMore,
-          playlist_info: playlistInfo(playlistId, seed),
+          playlist_info: playlistInfo(playlistId, seed, uploads),
         },
         charge: { playlist: playlistId },
       };
@@ -139,7 +146,7 @@ export function createEndpoints(
       if (channelId === null) return notFound('channel not found');
       const owner = channelFacts(channelId, seed, uploads);
       const results = pagePositions(owner.size, offset).map((position) =>
-        camelVideoItem(uploadVideoId(channelId, position, seed, uploads), seed, owner, position),
+        camelVideoItem(catalog, uploadVideoId(channelId, position, seed, uploads), owner, position),
       );
       const next = offset + results.length;
       const hasMore = next < owner.size;
@@ -148,7 +155,7 @@ export function createEndpoints(
         body: {
           results,
           result_count: results.length,
-          playlist_info: channelUploadsInfo(channelId, seed),
+          playlist_info: channelUploadsInfo(channelId, seed, uploads),
           continuation_token: hasMore ? codec.encode({ list: 'channel', id: channelId, offset: next }) : null,
           has_more: hasMore,
         },
@@ -161,7 +168,7 @@ export function createEndpoints(
       if (channelId === null) return notFound('channel not found');
       const owner = channelFacts(channelId, seed, uploads);
       const results = pagePositions(Math.min(owner.size, LATEST_COUNT), 0).map((position) =>
-        latestItem(uploadVideoId(channelId, position, seed, uploads), seed),
+        latestItem(catalog, uploadVideoId(channelId, position, seed, uploads)),
       );
       return {
         ok: true,
@@ -178,7 +185,7 @@ export function createEndpoints(
       const query = q.toLowerCase();
       const results = Array.from({ length: limit }, (_, i) =>
         type === 'video'
-          ? camelVideoItem(rngFor(seed, 'search', query, i).idChars(11), seed)
+          ? camelVideoItem(catalog, searchVideoId(seed, query, i))
           : channelItem(
               channelFacts(channelIdFromHandle(rngFor(seed, 'search-channel', query, i).idChars(8)), seed),
             ),
@@ -194,7 +201,7 @@ export function createEndpoints(
       // Consecutive uploads from a position chosen by the query: distinct, and stable for a given q.
       const first = size === 0 ? 0 : hash32(seed, 'channel-search', channelId, q.toLowerCase()) % size;
       const results = Array.from({ length: Math.min(limit, size) }, (_, i) =>
-        camelVideoItem(uploadVideoId(channelId, ((first + i) % size) + 1, seed, uploads), seed, owner),
+        camelVideoItem(catalog, uploadVideoId(channelId, ((first + i) % size) + 1, seed, uploads), owner),
       );
       return { ok: true, body: { results, result_count: results.length }, charge: { channel: channelId } };
     }),

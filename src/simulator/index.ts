@@ -4,11 +4,17 @@
  * of the client.
  */
 import { channelIdFromHandle } from './channel-ids';
-import { channelSize, uploadVideoId } from './channels';
-import { parseChannelInput, parsePlaylistId } from './ids';
-import { isMissing, playlistSize, playlistVideoId } from './lists';
+import {
+  describers,
+  type ChannelDescription,
+  type Describers,
+  type ListDescription,
+  type VideoDescription,
+} from './describe';
 import { startServer } from './server';
-import { videoFacts } from './videos';
+import { UploadBook } from './uploads';
+
+export type { ChannelDescription, Describers, ListDescription, VideoDescription };
 
 export const DEMO_KEY = 'sk_demo_scriptorium';
 
@@ -28,6 +34,13 @@ export interface SimulatorOptions {
   latencyMs?: number;
   /** Seed for all generated data. Default 1. */
   seed?: number;
+  /**
+   * The simulator's clock, in epoch ms (default Date.now): listings word a video's age against it
+   * ("3 hours ago"), uploads are dated by it, and rate-limit windows and the ledger follow it. A test
+   * gives its own to move time; the catalog's dates lie before 2025-06-01, so a clock before that
+   * would make them future.
+   */
+  now?: () => number;
 }
 
 export interface Charge {
@@ -71,7 +84,12 @@ export interface FaultRule {
   rate?: number;
 }
 
-export interface SimulatorAdmin {
+/**
+ * What a test drives a running simulator with; its describers (describeVideo, describePlaylist,
+ * describeChannel, describeSearch) tell what it serves now, the uploads added since it started
+ * included, without HTTP or charge.
+ */
+export interface SimulatorAdmin extends Describers {
   ledger(): Charge[];
   chargesFor(videoId: string): number;
   requests(): LoggedRequest[];
@@ -89,7 +107,11 @@ export interface SimulatorAdmin {
    * a job running before it can finish, on a fast machine as on a slow one.
    */
   holdAnswers(): () => void;
-  /** The channel (@handle or UC id) uploads `count` new videos: they lead its listings from now on. */
+  /**
+   * The channel (@handle or UC id) uploads `count` new videos: published minutes or hours before now
+   * (the simulator's clock), they lead its channel/videos, channel/latest and uploads playlist (UU…)
+   * from now on, under the channel's own name.
+   */
   addUploads(channel: string, count: number): void;
   /** Credits back to the starting value, plan 'grant', ledger/log/stats/faults/rate windows and added uploads cleared. */
   reset(): void;
@@ -109,73 +131,27 @@ export function startSimulator(options: SimulatorOptions = {}): Promise<RunningS
   return startServer({ ...options, keys: options.keys ?? [DEMO_KEY] });
 }
 
-/** The ground truth for tests: what the catalog holds for a video (no HTTP). */
-export function describeVideo(
-  videoId: string,
-  seed = 1,
-): {
-  exists: true;
-  title: string;
-  languages: string[];
-  original: string;
-  hasCaptions: boolean;
-  segments: number;
-  /** What the listings say: its length in seconds, and how many days ago it was published. */
-  lengthSeconds: number;
-  ageDays: number;
-} {
-  const facts = videoFacts(videoId, seed);
-  return {
-    exists: true,
-    title: facts.title,
-    languages: facts.languages,
-    original: facts.original,
-    hasCaptions: facts.hasCaptions,
-    segments: facts.segments,
-    lengthSeconds: facts.lengthSeconds,
-    ageDays: facts.ageDays,
-  };
+/** The ground truth for tests: what the catalog holds for a video, as it starts (no HTTP). */
+export function describeVideo(videoId: string, seed = 1): VideoDescription {
+  return describers({ seed, uploads: new UploadBook(seed) }).describeVideo(videoId);
 }
 
 /**
- * The ground truth for tests: a playlist's existence, size and videos in order (no HTTP).
- * `PLsimTourList_n120` has 120 videos. Give the IDs users would see, PL + 16 or 32 characters:
- * the app reads a bare 11-character ID as a video, even one starting with PL.
+ * The ground truth for tests: a playlist's existence, size and videos in order, as the catalog starts
+ * (no HTTP). `PLsimTourList_n120` has 120 videos. Give the IDs users would see, PL + 16 or 32
+ * characters: the app reads a bare 11-character ID as a video, even one starting with PL.
  */
-export function describePlaylist(
-  playlistId: string,
-  seed = 1,
-): { exists: boolean; size: number; videoIds(): string[] } {
-  const id = parsePlaylistId(playlistId);
-  if (id === null || isMissing(id)) return { exists: false, size: 0, videoIds: () => [] };
-  const size = playlistSize(id, seed);
-  return {
-    exists: true,
-    size,
-    videoIds: () => Array.from({ length: size }, (_, i) => playlistVideoId(id, i + 1, seed)),
-  };
+export function describePlaylist(playlistId: string, seed = 1): ListDescription {
+  return describers({ seed, uploads: new UploadBook(seed) }).describePlaylist(playlistId);
 }
 
 /**
- * The ground truth for tests: a channel's existence, ID, upload count and uploads newest first (no
- * HTTP), for any input channel/videos accepts: `@demo_channel_n40` (40 uploads), a UC id or a URL.
+ * The ground truth for tests: a channel's existence, ID, upload count and uploads newest first, as the
+ * catalog starts (no HTTP), for any input channel/videos accepts: `@demo_channel_n40` (40 uploads), a
+ * UC id or a URL.
  */
-export function describeChannel(
-  channel: string,
-  seed = 1,
-): { exists: boolean; channelId: string | null; size: number; videoIds(): string[] } {
-  const ref = parseChannelInput(channel);
-  if (ref === null || isMissing(ref.kind === 'id' ? ref.channelId : ref.handle)) {
-    return { exists: false, channelId: null, size: 0, videoIds: () => [] };
-  }
-  const channelId = ref.kind === 'id' ? ref.channelId : channelIdFromHandle(ref.handle);
-  const size = channelSize(channelId, seed);
-  return {
-    exists: true,
-    channelId,
-    size,
-    videoIds: () => Array.from({ length: size }, (_, i) => uploadVideoId(channelId, i + 1, seed)),
-  };
+export function describeChannel(channel: string, seed = 1): ChannelDescription {
+  return describers({ seed, uploads: new UploadBook(seed) }).describeChannel(channel);
 }
 
 /** The channel ID that channel/resolve answers for an @handle (with or without the '@'). */

@@ -2,8 +2,9 @@
  * Video and channel items as the endpoints send them: snake_case for playlist/videos (docs/service.md),
  * camelCase for search, channel/search, channel/videos and channel/latest (docs/service.md).
  */
+import type { Catalog } from './catalog';
 import type { ChannelFacts } from './channels';
-import { CATALOG_NOW, lengthText, videoFacts } from './videos';
+import { lengthText, videoFacts } from './videos';
 import type { VideoFacts } from './videos';
 
 interface Thumbnail {
@@ -12,7 +13,21 @@ interface Thumbnail {
   height: number;
 }
 
-const DAY_MS = 86_400_000;
+const SECOND_MS = 1_000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The units of relative dates, largest first: a year is 365 days, a month 30, as the service counts. */
+const AGE_UNITS: ReadonlyArray<readonly [string, number]> = [
+  ['year', 365 * DAY_MS],
+  ['month', 30 * DAY_MS],
+  ['week', 7 * DAY_MS],
+  ['day', DAY_MS],
+  ['hour', HOUR_MS],
+  ['minute', MINUTE_MS],
+  ['second', SECOND_MS],
+];
 
 function thumbnails(videoId: string): Thumbnail[] {
   return [
@@ -27,34 +42,26 @@ function groupDigits(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-function ago(days: number): string {
-  const [amount, unit] =
-    days >= 365
-      ? [Math.floor(days / 365), 'year']
-      : days >= 30
-        ? [Math.floor(days / 30), 'month']
-        : days >= 7
-          ? [Math.floor(days / 7), 'week']
-          : [Math.max(days, 1), 'day'];
+/** "3 hours ago", "2 years ago": the age in its largest whole unit, rounded down. */
+function ago(ageMs: number): string {
+  const age = Math.max(0, ageMs);
+  const [unit, unitMs] = AGE_UNITS.find(([, ms]) => age >= ms) ?? ['second', SECOND_MS];
+  const amount = Math.floor(age / unitMs);
   return `${amount} ${unit}${amount === 1 ? '' : 's'} ago`;
-}
-
-function publishedIso(facts: VideoFacts): string {
-  return new Date(CATALOG_NOW - facts.ageDays * DAY_MS).toISOString();
 }
 
 /** The facts a list item shows; `channel` overrides the video's author (a channel's own uploads). */
 function summary(
+  catalog: Catalog,
   videoId: string,
-  seed: number,
   channel?: ChannelFacts,
-): { facts: VideoFacts; channel: ChannelFacts } {
-  const facts = videoFacts(videoId, seed);
-  return { facts, channel: channel ?? facts.author };
+): { facts: VideoFacts; channel: ChannelFacts; published: string } {
+  const facts = videoFacts(videoId, catalog.seed, catalog.uploads);
+  return { facts, channel: channel ?? facts.author, published: ago(catalog.now() - facts.publishedAt) };
 }
 
-export function snakeVideoItem(videoId: string, index: number, seed: number, channel?: ChannelFacts) {
-  const { facts, channel: owner } = summary(videoId, seed, channel);
+export function snakeVideoItem(catalog: Catalog, videoId: string, index: number, channel?: ChannelFacts) {
+  const { facts, channel: owner, published } = summary(catalog, videoId, channel);
   return {
     type: 'video',
     index,
@@ -66,14 +73,14 @@ export function snakeVideoItem(videoId: string, index: number, seed: number, cha
     channel_verified: owner.verified,
     length_text: lengthText(facts.lengthSeconds),
     view_count_text: `${groupDigits(facts.viewCount)} views`,
-    published_time_text: ago(facts.ageDays),
+    published_time_text: published,
     has_captions: facts.hasCaptions,
     thumbnails: thumbnails(videoId),
   };
 }
 
-export function camelVideoItem(videoId: string, seed: number, channel?: ChannelFacts, index?: number) {
-  const { facts, channel: owner } = summary(videoId, seed, channel);
+export function camelVideoItem(catalog: Catalog, videoId: string, channel?: ChannelFacts, index?: number) {
+  const { facts, channel: owner, published } = summary(catalog, videoId, channel);
   return {
     type: 'video',
     ...(index === undefined ? {} : { index }),
@@ -85,7 +92,7 @@ export function camelVideoItem(videoId: string, seed: number, channel?: ChannelF
     channelVerified: owner.verified,
     lengthText: lengthText(facts.lengthSeconds),
     viewCountText: `${groupDigits(facts.viewCount)} views`,
-    publishedTimeText: ago(facts.ageDays),
+    publishedTimeText: published,
     hasCaptions: facts.hasCaptions,
     thumbnails: thumbnails(videoId),
   };
@@ -103,13 +110,13 @@ export function channelItem(channel: ChannelFacts) {
   };
 }
 
-/** An entry of channel/latest (an RSS-like record). */
-export function latestItem(videoId: string, seed: number) {
-  const facts = videoFacts(videoId, seed);
+/** An entry of channel/latest (an RSS-like record): its date is exact, where listings word an age. */
+export function latestItem(catalog: Catalog, videoId: string) {
+  const facts = videoFacts(videoId, catalog.seed, catalog.uploads);
   return {
     videoId,
     title: facts.title,
-    published: publishedIso(facts),
+    published: new Date(facts.publishedAt).toISOString(),
     viewCount: String(facts.viewCount),
     description: `${facts.title}\n\nPublished by ${facts.author.title}.`,
     thumbnail: { url: `https://i.ytimg.com/vi/${videoId}/hqdefault.jpg`, width: 480, height: 360 },

@@ -1,7 +1,7 @@
 /** Playlists and channel uploads: existence, size and the video at each position, from IDs alone. */
 import { sizeFromSuffix } from './channel-ids';
 import { channelFacts, channelSize, uploadVideoId } from './channels';
-import type { ChannelFacts } from './channels';
+import type { ChannelFacts, Uploads } from './channels';
 import { hash32, rngFor } from './random';
 import { titleText } from './text';
 
@@ -13,6 +13,13 @@ export function isMissing(id: string): boolean {
   return /missing/i.test(id);
 }
 
+/**
+ * `PLpool<name>_from<K>_n<N>` lists the videos K to K+N-1 of the shared pool <name>, so playlists of
+ * one pool hold the same videos where their ranges meet (each at its own position): a deterministic
+ * way to get lists that overlap, as a channel and its uploads playlist do.
+ */
+const POOL_PLAYLIST = /^PLpool([A-Za-z0-9]+)_from(\d{1,6})_n\d{1,9}$/;
+
 /** 'UUabc…' is the uploads playlist of channel 'UCabc…'. */
 function uploadsChannelOf(playlistId: string): string | null {
   return playlistId.startsWith('UU') ? `UC${playlistId.slice(2)}` : null;
@@ -23,23 +30,30 @@ function uploadsChannelOf(playlistId: string): string | null {
  * `PLsimTourList_n120` has 120 videos: an ID of realistic length (PL + 16 or 32 characters), since the
  * app reads a bare 11-character ID such as `PLdemo_n120` as a video.
  */
-export function playlistSize(playlistId: string, seed: number): number {
+export function playlistSize(playlistId: string, seed: number, uploads?: Uploads): number {
   const channelId = uploadsChannelOf(playlistId);
-  if (channelId) return channelSize(channelId, seed);
+  if (channelId) return channelSize(channelId, seed, uploads);
   return sizeFromSuffix(playlistId) ?? 1 + (hash32(seed, 'playlist-size', playlistId) % 250);
 }
 
-/** The video at a 1-based position of a playlist. */
-export function playlistVideoId(playlistId: string, position: number, seed: number): string {
+/** The video at a 1-based position of a playlist (for an uploads playlist, with what `uploads` added). */
+export function playlistVideoId(
+  playlistId: string,
+  position: number,
+  seed: number,
+  uploads?: Uploads,
+): string {
   const channelId = uploadsChannelOf(playlistId);
-  if (channelId) return uploadVideoId(channelId, position, seed);
+  if (channelId) return uploadVideoId(channelId, position, seed, uploads);
+  const pool = POOL_PLAYLIST.exec(playlistId);
+  if (pool) return rngFor(seed, 'pool-item', pool[1] ?? '', Number(pool[2]) + position - 1).idChars(11);
   return rngFor(seed, 'playlist-item', playlistId, position).idChars(11);
 }
 
 /** The channel that owns a playlist (for UU playlists, the channel whose uploads it lists). */
-export function playlistOwner(playlistId: string, seed: number): ChannelFacts {
+export function playlistOwner(playlistId: string, seed: number, uploads?: Uploads): ChannelFacts {
   const channelId = uploadsChannelOf(playlistId) ?? `UC${rngFor(seed, 'owner', playlistId).idChars(22)}`;
-  return channelFacts(channelId, seed);
+  return channelFacts(channelId, seed, uploads);
 }
 
 export interface PlaylistInfo {
@@ -50,13 +64,13 @@ export interface PlaylistInfo {
   view_count: string;
 }
 
-export function playlistInfo(playlistId: string, seed: number): PlaylistInfo {
-  const owner = playlistOwner(playlistId, seed);
+export function playlistInfo(playlistId: string, seed: number, uploads?: Uploads): PlaylistInfo {
+  const owner = playlistOwner(playlistId, seed, uploads);
   const rng = rngFor(seed, 'playlist-info', playlistId);
   const isUploads = playlistId.startsWith('UU');
   return {
     title: isUploads ? `Uploads from ${owner.title}` : titleText(rng),
-    num_videos: String(playlistSize(playlistId, seed)),
+    num_videos: String(playlistSize(playlistId, seed, uploads)),
     description: isUploads ? '' : `A playlist by ${owner.title}.`,
     owner_name: owner.title,
     view_count: String(rng.int(0, 10_000_000)),
@@ -64,8 +78,8 @@ export function playlistInfo(playlistId: string, seed: number): PlaylistInfo {
 }
 
 /** The uploads list of a channel, as channel/videos pages it (same videos as its UU playlist). */
-export function channelUploadsInfo(channelId: string, seed: number): PlaylistInfo {
-  return playlistInfo(`UU${channelId.slice(2)}`, seed);
+export function channelUploadsInfo(channelId: string, seed: number, uploads?: Uploads): PlaylistInfo {
+  return playlistInfo(`UU${channelId.slice(2)}`, seed, uploads);
 }
 
 /** Positions (1-based) on the page that starts after `offset` items. */

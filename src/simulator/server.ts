@@ -9,19 +9,20 @@ import { Account } from './account';
 import { handleAdmin } from './admin-http';
 import { createApiHandler, JSON_TYPE } from './api-handler';
 import { ContinuationCodec } from './continuation';
+import type { Catalog } from './catalog';
 import { channelIdFromHandle } from './channel-ids';
+import { describers } from './describe';
 import { createEndpoints } from './endpoints';
 import { FaultBook } from './faults';
 import type { RunningSimulator, SimulatorAdmin, SimulatorOptions } from './index';
 import { FixedWindowLimiter } from './rate-limiter';
 import { RequestLog } from './request-log';
+import { UploadBook } from './uploads';
 import { createValidators } from './validation';
 
 export interface ServerOptions extends SimulatorOptions {
   /** Accepted bearer keys (at least one). */
   keys: string[];
-  /** Clock in epoch ms for rate-limit windows and timestamps. Default Date.now. */
-  now?: () => number;
 }
 
 const optionsSchema = z.object({
@@ -46,7 +47,8 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
   const timers = new Set<NodeJS.Timeout>();
   let baseUrl = '';
   let requestSeq = 0;
-  const uploads = new Map<string, number>();
+  const now = options.now ?? Date.now;
+  const catalog: Catalog = { seed: config.seed, uploads: new UploadBook(config.seed), now };
   /** Answers that fell due while held, in order; null while answers flow. */
   let held: Array<() => void> | null = null;
 
@@ -70,10 +72,11 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
     },
     addUploads: (channel, count) => {
       const channelId = channel.startsWith('UC') ? channel : channelIdFromHandle(channel);
-      uploads.set(channelId, (uploads.get(channelId) ?? 0) + count);
+      catalog.uploads.add(channelId, count, now());
     },
+    ...describers(catalog),
     reset: () => {
-      uploads.clear();
+      catalog.uploads.clear();
       account.reset();
       log.clear();
       faults.clear();
@@ -85,12 +88,12 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
     keys: config.keys,
     latencyMs: config.latencyMs,
     rateHeaderPrefix: config.rateLimitHeaders === 'x' ? 'X-RateLimit' : 'RateLimit',
-    endpoints: new Map(Object.entries(createEndpoints(config.seed, createValidators(codec), codec, uploads))),
+    endpoints: new Map(Object.entries(createEndpoints(catalog, createValidators(codec), codec))),
     account,
     log,
     faults,
     limiter,
-    now: options.now ?? Date.now,
+    now,
     later: (ms, run) => {
       const timer = setTimeout(() => {
         timers.delete(timer);

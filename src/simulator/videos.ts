@@ -3,6 +3,7 @@ import { channelFacts } from './channels';
 import type { ChannelFacts } from './channels';
 import { rngFor, unitHash } from './random';
 import { captionWriter, titleText } from './text';
+import type { UploadBook } from './uploads';
 
 const ORIGINAL_LANGUAGES = ['en', 'es', 'de', 'fr', 'ja', 'pt'] as const;
 /** Tracks a video may carry besides its original, including region-suffixed codes. */
@@ -37,10 +38,11 @@ export interface VideoFacts {
   /** Segments per track (0 without captions). */
   segments: number;
   lengthSeconds: number;
+  /** The channel that published it: its channel's own for an added upload, else one of a pool. */
   author: ChannelFacts;
   viewCount: number;
-  /** Days between publication and the catalog's fixed "now" (CATALOG_NOW). */
-  ageDays: number;
+  /** When it was published (epoch ms): up to 4000 days before CATALOG_NOW, or when it was uploaded. */
+  publishedAt: number;
 }
 
 export interface Segment {
@@ -49,8 +51,13 @@ export interface Segment {
   duration: number;
 }
 
-/** The catalog's fixed present, so that dates never depend on the wall clock. */
+/**
+ * The day the generated catalog ends: its videos were published before it, on dates that never depend
+ * on the clock. Listings word their age against the simulator's clock (items.ts); uploads added
+ * while it runs come after.
+ */
 export const CATALOG_NOW = Date.UTC(2025, 5, 1);
+const DAY_MS = 86_400_000;
 
 /** Authors by `${seed}:${number}`; at most AUTHOR_POOL_SIZE entries per seed, so memory stays bounded. */
 const authorCache = new Map<string, ChannelFacts>();
@@ -65,7 +72,11 @@ function poolAuthor(seed: number, number: number): ChannelFacts {
   return author;
 }
 
-export function videoFacts(videoId: string, seed: number): VideoFacts {
+/**
+ * What the catalog says of a video; with `uploads`, an upload added while the simulator runs has its
+ * channel as author and its upload time as publication date.
+ */
+export function videoFacts(videoId: string, seed: number, uploads?: UploadBook): VideoFacts {
   const rng = rngFor(seed, 'video', videoId);
   const hasCaptions = !/^nocap/i.test(videoId) && unitHash(seed, 'captions', videoId) >= NO_CAPTIONS_SHARE;
   const original = rng.pick(ORIGINAL_LANGUAGES);
@@ -80,6 +91,10 @@ export function videoFacts(videoId: string, seed: number): VideoFacts {
   const lengthSeconds = long ? rng.int(4600, 7200) : rng.int(45, 2400);
   const segments = rng.int(5, 80);
   const title = titleText(rng, original);
+  const poolAuthorNumber = rng.int(1, AUTHOR_POOL_SIZE);
+  const viewCount = rng.int(0, 50_000_000);
+  const ageDays = rng.int(0, 4000);
+  const added = uploads?.find(videoId);
   return {
     videoId,
     title,
@@ -88,9 +103,9 @@ export function videoFacts(videoId: string, seed: number): VideoFacts {
     languages: hasCaptions ? languages : [],
     segments: hasCaptions ? segments : 0,
     lengthSeconds,
-    author: poolAuthor(seed, rng.int(1, AUTHOR_POOL_SIZE)),
-    viewCount: rng.int(0, 50_000_000),
-    ageDays: rng.int(0, 4000),
+    author: added ? channelFacts(added.channelId, seed, uploads) : poolAuthor(seed, poolAuthorNumber),
+    viewCount,
+    publishedAt: added?.publishedAt ?? CATALOG_NOW - ageDays * DAY_MS,
   };
 }
 

@@ -94,4 +94,14 @@ describe('playlists and channels', () => {
   test("a UU playlist's size is its channel's upload count", () => {
     expect(describePlaylist(`UU${channelIdForHandle('@sized_n77').slice(2)}`).size).toBe(77);
   });
+
+  test('playlists of one pool (PLpool<name>_from<K>_n<N>) share the videos their ranges share, in order', () => {
+    const first = describePlaylist('PLpoolShared_from1_n10').videoIds();
+    const second = describePlaylist('PLpoolShared_from6_n10').videoIds();
+    const other = describePlaylist('PLpoolElsewhere_from6_n10').videoIds();
+    expect(first).toHaveLength(10);
+    expect(new Set([...first, ...second]).size).toBe(15);
+    expect(second.slice(0, 5)).toEqual(first.slice(5));
+    expect(other.some((id) => first.includes(id) || second.includes(id))).toBe(false);
+  });
 });

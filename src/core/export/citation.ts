@@ -1,5 +1,6 @@
 import { datasetTitle, oneLine, releaseDate } from './dataset-title';
 import { jsonText } from './json-text';
+import { paragraphsOf, paragraphText } from './paragraphs';
 import type { ExportAuthor, ExportInput, ExportManifest } from './types';
 
 /**
@@ -49,7 +50,7 @@ export function renderCitation(input: ExportInput): string {
     `title: ${scalar(datasetTitle(input))}`,
     `version: ${scalar(String(manifest.version))}`,
     ...(released === undefined ? [] : [`date-released: ${scalar(released)}`]),
-    `abstract: ${scalar(citation?.description ?? abstractOf(manifest))}`,
+    ...abstractLines(citation?.description, manifest),
     'authors:',
     ...(authors.length === 0
       ? [`  - name: ${scalar(PLACEHOLDER_AUTHOR)}`]
@@ -66,6 +67,20 @@ export function renderCitation(input: ExportInput): string {
     `      - name: ${scalar(TOOL_AUTHORS)}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The abstract: the description given, its paragraphs and lines kept (a literal block scalar, `|-`,
+ * keeps every line break and adds none at the end); one line stays a quoted scalar. Without a
+ * description, one made from the counts.
+ */
+function abstractLines(description: string | undefined, manifest: ExportManifest): string[] {
+  const paragraphs = description === undefined ? [] : paragraphsOf(description);
+  const [first] = paragraphs;
+  if (first === undefined) return [`abstract: ${scalar(abstractOf(manifest))}`];
+  if (paragraphs.length === 1 && first.length === 1) return [`abstract: ${scalar(first.join(''))}`];
+  const lines = paragraphText(paragraphs).split('\n');
+  return ['abstract: |-', ...lines.map((line) => (line === '' ? '' : `  ${line}`))];
 }
 
 function abstractOf(manifest: ExportManifest): string {

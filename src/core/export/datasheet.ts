@@ -14,6 +14,7 @@ import {
 import type { SchemaField } from './corpus-schema';
 import { datasetTitle, oneLine, releaseDate } from './dataset-title';
 import { jsonText } from './json-text';
+import { paragraphsOf } from './paragraphs';
 import { sortKeys } from './manifest';
 import type { ExportAuthor, ExportFormat, ExportInput } from './types';
 
@@ -36,6 +37,17 @@ function code(text: string): string {
  */
 function escaped(text: string): string {
   return oneLine(text).replace(/[\\`*_[\]<>&!|~]/g, (char) => `\\${char}`);
+}
+
+/**
+ * A line of the user's text as Markdown text: escaped, and with what would start a heading, a list, a
+ * thematic break or a setext underline at the start of a line (`#`, `-`, `+`, `=`, `1.`, `1)`)
+ * escaped too, so that it reads as the words typed.
+ */
+function markdownLine(line: string): string {
+  return escaped(line)
+    .replace(/^(\d+)([.)])/, '$1\\$2')
+    .replace(/^[#+=-]/, (char) => `\\${char}`);
 }
 
 /** Code-unit order, the same on every machine (unlike localeCompare). */
@@ -125,12 +137,13 @@ function heading(input: ExportInput): string[] {
 
 function motivation(input: ExportInput): string[] {
   const description = input.citation?.description;
+  const paragraphs = description === undefined ? [] : paragraphsOf(description);
   return [
     '## Motivation',
     '',
-    description === undefined
+    paragraphs.length === 0
       ? 'No description was given (`scriptorium export --description`, or the Export dialog of the app).'
-      : escapedParagraphs(description),
+      : paragraphs.map((lines) => lines.map(markdownLine).join('\n')).join('\n\n'),
     '',
   ];
 }
@@ -416,15 +429,6 @@ function citing(input: ExportInput): string[] {
       `Collected with ${escaped(manifest.tool.name)} ${escaped(manifest.tool.version)}.`,
     '',
   ];
-}
-
-/** Paragraphs of the user's text, each on one line and escaped, separated by blank lines. */
-function escapedParagraphs(text: string): string {
-  return text
-    .split(/\n\s*\n/)
-    .map((paragraph) => escaped(paragraph))
-    .filter((paragraph) => paragraph !== '')
-    .join('\n\n');
 }
 
 /**

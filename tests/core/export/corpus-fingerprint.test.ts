@@ -111,6 +111,7 @@ const INPUT: ExportInput = {
  */
 const WRITTEN_DIGESTS: Record<number, string> = {
   1: '35ac30e14c42b75edffa90163907539c62749cf527263f35f30ffa95010c73ab',
+  2: '6c2c3cadcb700da8e372a8e52f4a9f8ab0133901bca86c1ccfe2e8631b90d663',
 };
 
 const DIGEST_ENTRIES = `

@@ -886,7 +886,7 @@ with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w") a
     expect(zip.datapackage).toMatchObject({
       title: 'Cartoon talk, 2024',
       description: 'Talks about cartoons, for a study of *humour*.',
-      version: '2.0.0',
+      version: '2',
       contributors: [
         { title: 'Ada Lovelace', role: 'author', path: 'https://orcid.org/0000-0002-1825-0097' },
         { title: 'Grace Hopper', role: 'author' },
@@ -905,6 +905,32 @@ with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w") a
     ]) {
       expect(zip.readme).toContain(expected);
     }
+  });
+
+  it('keeps the paragraphs of a description in CITATION.cff, README.md and datapackage.json, as one text', async () => {
+    const out = join(dir, 'corpus.zip');
+    const description =
+      'Why: to study *humour*.\r\nA second line,   with spaces.\n\n\n# not a heading\n- not a list\n' +
+      '2. nor this\n---\n\u2028Last <b>words</b> & more.  ';
+    const kept =
+      'Why: to study *humour*.\nA second line, with spaces.\n\n# not a heading\n- not a list\n' +
+      '2. nor this\n---\n\nLast <b>words</b> & more.';
+    await writeCorpus(research({ citation: { description, authors: [] } }), out);
+    expect(await metadataProblems(out)).toEqual([]);
+    const zip = readWithPython(out);
+    // CITATION.cff as a YAML reader reads it.
+    const abstract = execFileSync(
+      'python3',
+      ['-c', 'import sys, yaml; print(yaml.safe_load(sys.stdin.read())["abstract"], end="")'],
+      { input: zip.citation, encoding: 'utf8' },
+    );
+    expect(abstract).toBe(kept);
+    expect(zip.datapackage['description']).toBe(kept);
+    // README.md: the same lines and paragraphs, escaped so that none reads as a heading, list or rule.
+    expect(zip.readme).toContain(
+      '## Motivation\n\nWhy: to study \\*humour\\*.\nA second line, with spaces.\n\n\\# not a heading\n' +
+        '\\- not a list\n2\\. nor this\n\\---\n\nLast \\<b\\>words\\</b\\> \\& more.\n\n## Composition',
+    );
   });
 
   it('keeps Markdown and HTML in sources and filters from being read as such in README.md', async () => {

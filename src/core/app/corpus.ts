@@ -1,5 +1,5 @@
 import { rereadStoredTranscript } from '../api';
-import type { ExportRow, JobSummary } from '../engine';
+import { cacheLang, ORIGINAL_TRACK, type ExportRow, type JobSummary } from '../engine';
 import { describeFilters } from '../../shared/filters';
 import { corpusStatusOf, isUnwalkedList, ITEM_STATUS, JOB_STATUS } from '../../shared/vocabulary';
 import type { Source } from '../../shared/sources';
@@ -52,6 +52,7 @@ export function corpusInput(
 ): ExportInput {
   const failedSources = failedSourcesOf(job);
   const filters = describeFilters(job.options.filters ?? {});
+  const asTyped = languagesAsTyped(job);
   return {
     manifest: {
       tool,
@@ -106,9 +107,17 @@ export function corpusInput(
     ...(options.citation !== undefined && { citation: options.citation }),
     ...(options.nameTemplate !== undefined && { nameTemplate: options.nameTemplate }),
     videos: function* () {
-      for (const row of rows()) yield toExportVideo(row, job);
+      for (const row of rows()) yield toExportVideo(row, job, asTyped);
     },
   };
+}
+
+/**
+ * The job's languages as the user typed them, by the form the cache keys transcripts with (lower case,
+ * '' for the original track): a corpus says `zh-Hans` as asked, not the cache's `zh-hans`.
+ */
+function languagesAsTyped(job: JobSummary): ReadonlyMap<string, string> {
+  return new Map(job.options.langs.map((lang) => [cacheLang(lang), lang === ORIGINAL_TRACK ? '' : lang]));
 }
 
 /** What names a source in a title: a list's or video's ID, an @handle, or the search's words. */
@@ -135,10 +144,10 @@ function failedSourcesOf(job: JobSummary): ExportSourceFailure[] {
 
 // Built by assignment rather than spreads: it runs twice for every video of the job (planning pass and
 // writing pass), and the spreads' short-lived objects were a good part of an export again's garbage.
-function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
+function toExportVideo(row: ExportRow, job: JobSummary, asTyped: ReadonlyMap<string, string>): ExportVideo {
   const stored = row.transcript;
   const video =
-    stored !== null && row.status === ITEM_STATUS.ok ? okVideo(row, stored, job) : notOkVideo(row);
+    stored !== null && row.status === ITEM_STATUS.ok ? okVideo(row, stored, job, asTyped) : notOkVideo(row);
   if (row.sourceKind !== 'video') {
     video.position = row.position;
     video.listing = row.listing;
@@ -166,7 +175,12 @@ function notOkVideo(row: ExportRow): ExportVideo {
   return video;
 }
 
-function okVideo(row: ExportRow, stored: NonNullable<ExportRow['transcript']>, job: JobSummary): ExportVideo {
+function okVideo(
+  row: ExportRow,
+  stored: NonNullable<ExportRow['transcript']>,
+  job: JobSummary,
+  asTyped: ReadonlyMap<string, string>,
+): ExportVideo {
   // The body is read and parsed on first use only: index.csv and errors.csv need none of it, and
   // the engine stored the language and segment count it found in this same body.
   let content: TranscriptContent | undefined;
@@ -179,7 +193,7 @@ function okVideo(row: ExportRow, stored: NonNullable<ExportRow['transcript']>, j
     memberOf: row.memberOf,
     status: ITEM_STATUS.ok,
     language: stored.language,
-    requestedLanguage: stored.requestedLang,
+    requestedLanguage: asTyped.get(stored.requestedLang) ?? stored.requestedLang,
     fetchedAt: stored.fetchedAt,
     segmentCount: stored.segmentCount,
     // A stored transcript is never changed (the cache only inserts), so its row names its segments and

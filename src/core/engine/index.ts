@@ -10,7 +10,7 @@ export { DRAIN_MS } from './run-control';
 export { Throttle } from './throttle';
 export type { ThrottleOptions } from './throttle';
 export { paymentMeaning, REJECTED_MESSAGE, UNREADABLE_MESSAGE } from './failures';
-export { ORIGINAL_TRACK } from './spec';
+export { cacheLang, ORIGINAL_TRACK } from './spec';
 export type {
   CreditStatus,
   EngineDeps,

@@ -13,6 +13,7 @@ import {
 } from './corpus-schema';
 import type { SchemaField } from './corpus-schema';
 import { datasetTitle, oneLine, releaseDate } from './dataset-title';
+import { cardLicense } from './hub-licenses';
 import { jsonText } from './json-text';
 import { paragraphsOf } from './paragraphs';
 import { sortKeys } from './manifest';
@@ -76,39 +77,58 @@ function sizeCategory(count: number): string {
   return bounds.find(([limit]) => count < limit)?.[1] ?? '10M<n<100M';
 }
 
-/** What the transcripts' languages are, as Hugging Face's `language` list takes them (codes, lower case). */
-function languageCodes(tally: CompositionTally): string[] {
-  return [...tally.byLanguage.keys()]
-    .map((language) => language.toLowerCase())
-    .filter((language) => /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/.test(language))
-    .sort(compareText);
+/** A language tag as the service gives one: `en`, `pt-BR`, `zh-Hans` (BCP 47's form, case as given). */
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * The transcripts' languages as a card lists them: `language` the ISO 639 codes (a tag's first part,
+ * lower case), `language_details` the whole tags as the service gave them, case kept (`zh-Hans`),
+ * when any says more than its code.
+ */
+function cardLanguages(tally: CompositionTally): { codes: string[]; details: string[] } {
+  const tags = [...tally.byLanguage.keys()].filter((tag) => LANGUAGE_TAG.test(tag)).sort(compareText);
+  const codes = [...new Set(tags.map((tag) => (tag.split('-')[0] ?? tag).toLowerCase()))].sort(compareText);
+  return { codes, details: tags.some((tag) => tag.includes('-')) ? tags : [] };
+}
+
+/** A YAML list under `key`, each item a double-quoted scalar; nothing when empty. */
+function yamlList(key: string, items: readonly string[]): string[] {
+  return items.length === 0 ? [] : [`${key}:`, ...items.map((item) => `  - ${yamlScalar(item)}`)];
 }
 
 /**
- * The YAML front matter of a Hugging Face dataset card: its name, languages, license ("unknown" when
- * none was given), size, and the files `datasets.load_dataset` reads as configurations.
+ * The YAML front matter of a Hugging Face dataset card: its name, languages, license (an id of the
+ * Hub's list, hub-licenses.ts), tasks and tags, size, and the files `datasets.load_dataset` reads as
+ * configurations. Only the JSON Lines files are configurations: the library takes one builder for every
+ * configuration, from the first one's files (datasets' load.py, LocalDatasetModuleFactory), so a CSV
+ * listed after transcripts.jsonl would be read as JSON and fail. The tables load with
+ * `load_dataset("csv", data_files=…)`, as the Files section says.
  */
 function frontMatter(
   input: ExportInput,
   formats: readonly ExportFormat[],
   tally: CompositionTally,
 ): string[] {
-  const languages = languageCodes(tally);
-  const license = input.citation?.license?.toLowerCase() ?? 'unknown';
+  const { codes, details } = cardLanguages(tally);
+  const license = cardLicense(input.citation?.license);
+  const chunks = formats.includes('chunks');
   return [
     '---',
     `pretty_name: ${yamlScalar(datasetTitle(input))}`,
-    ...(languages.length > 0 ? ['language:', ...languages.map((code) => `  - ${yamlScalar(code)}`)] : []),
-    `license: ${yamlScalar(license)}`,
-    'size_categories:',
-    `  - ${yamlScalar(sizeCategory(input.manifest.counts.ok))}`,
+    ...yamlList('language', codes),
+    ...yamlList('language_details', details),
+    `license: ${yamlScalar(license.license)}`,
+    ...('name' in license
+      ? [`license_name: ${yamlScalar(license.name)}`, `license_link: ${yamlScalar(license.link)}`]
+      : []),
+    ...yamlList('task_categories', chunks ? ['text-generation', 'text-retrieval'] : ['text-generation']),
+    ...yamlList('tags', ['transcripts', 'captions', 'video', 'text']),
+    ...yamlList('size_categories', [sizeCategory(input.manifest.counts.ok)]),
     'configs:',
     '  - config_name: "transcripts"',
     '    data_files: "transcripts.jsonl"',
     '    default: true',
-    ...(formats.includes('chunks') ? ['  - config_name: "chunks"', '    data_files: "chunks.jsonl"'] : []),
-    '  - config_name: "index"',
-    '    data_files: "index.csv"',
+    ...(chunks ? ['  - config_name: "chunks"', '    data_files: "chunks.jsonl"'] : []),
     '---',
     '',
   ];
@@ -332,6 +352,10 @@ function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
       : []),
     '- `README.md` (this file), `CITATION.cff` (how to cite), `datapackage.json` (the tables and records ' +
       'as a Frictionless Data Package, with their keys), `SHA256SUMS` (the SHA-256 of every other file).',
+    '',
+    "With Hugging Face's `datasets`, in the unzipped folder: `load_dataset(folder)` reads transcripts.jsonl" +
+      (chunks ? ', `load_dataset(folder, "chunks")` chunks.jsonl' : '') +
+      ', and a table loads as CSV: `load_dataset("csv", data_files=f"{folder}/index.csv")`.',
     '',
   ];
 }

@@ -111,7 +111,7 @@ const INPUT: ExportInput = {
  */
 const WRITTEN_DIGESTS: Record<number, string> = {
   1: '35ac30e14c42b75edffa90163907539c62749cf527263f35f30ffa95010c73ab',
-  2: '6c2c3cadcb700da8e372a8e52f4a9f8ab0133901bca86c1ccfe2e8631b90d663',
+  2: '66e73e5a04da403cb7df42a622620d343653dc06d92c48f78727e5e6efc4433c',
 };
 
 const DIGEST_ENTRIES = `

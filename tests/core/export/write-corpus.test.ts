@@ -807,9 +807,11 @@ with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w") a
     ).toBe(true);
     expect(await metadataProblems(out)).toEqual([]);
     for (const expected of [
-      'language:\n  - "en"\n  - "fr"\nlicense: "unknown"\nsize_categories:\n  - "n<1K"\n',
+      'language:\n  - "en"\n  - "fr"\nlicense: "unknown"\n' +
+        'task_categories:\n  - "text-generation"\n  - "text-retrieval"\n' +
+        'tags:\n  - "transcripts"\n  - "captions"\n  - "video"\n  - "text"\nsize_categories:\n  - "n<1K"\n',
       'configs:\n  - config_name: "transcripts"\n    data_files: "transcripts.jsonl"\n    default: true\n' +
-        '  - config_name: "chunks"\n    data_files: "chunks.jsonl"\n  - config_name: "index"\n    data_files: "index.csv"\n---\n',
+        '  - config_name: "chunks"\n    data_files: "chunks.jsonl"\n---\n',
       '\n# Video transcripts from PLfirstList and PLsecondList\n',
       'Version 1 of this corpus, released on 2025-01-02. No author was given',
       '## Motivation\n\nNo description was given',

@@ -1,5 +1,7 @@
 import { rereadStoredTranscript } from '../api';
 import { cacheLang, ORIGINAL_TRACK, type ExportRow, type JobSummary } from '../engine';
+import type { CorpusMetadata, CorpusState } from '../store';
+import { authorLine } from '../../shared/citation';
 import { describeFilters } from '../../shared/filters';
 import { corpusStatusOf, isUnwalkedList, ITEM_STATUS, JOB_STATUS } from '../../shared/vocabulary';
 import type { Source } from '../../shared/sources';
@@ -24,17 +26,22 @@ export interface CorpusOptions {
 
 /**
  * What the export reads of the job besides its rows: its syncs, the languages of its transcripts,
- * what each filter left out, its versions, and the tables of memberships and changes (read afresh,
- * page by page, each time they are iterated).
+ * what each filter left out, its released versions, the tables of memberships and of changes up to a
+ * version (read afresh, page by page, each time they are iterated), and the release of the version an
+ * export's contents make (Engine.releaseCorpus).
  */
 export interface CorpusHistory {
   syncs: ExportSync[];
   languages: Record<string, number>;
   skippedByFilter: Array<{ reason: string; videos: number }>;
-  version: number;
   versions: ExportVersion[];
   memberships(): Iterable<ExportMembership>;
-  changes(): Iterable<ExportChange>;
+  changes(through: number): Iterable<ExportChange>;
+  release(release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState }): {
+    version: number;
+    state: CorpusState;
+    versions: ExportVersion[];
+  };
 }
 
 /**
@@ -53,6 +60,14 @@ export function corpusInput(
   const failedSources = failedSourcesOf(job);
   const filters = describeFilters(job.options.filters ?? {});
   const asTyped = languagesAsTyped(job);
+  const finishedAt = job.finishedAt ?? job.updatedAt;
+  const metadata = corpusMetadata(options, job.settings.chunking, tool);
+  const state: CorpusState = {
+    finishedAt,
+    creditsSpent: job.creditsSpent,
+    creditsPossible: job.creditsPossible,
+    syncs: history.syncs,
+  };
   return {
     manifest: {
       tool,
@@ -89,8 +104,9 @@ export function corpusInput(
       },
       credits_spent: job.creditsSpent,
       credits_possible: job.creditsPossible,
-      finished_at: job.finishedAt ?? job.updatedAt,
-      version: history.version,
+      finished_at: finishedAt,
+      // The last version released; release() names the one this export writes.
+      version: history.versions.at(-1)?.version ?? 0,
       versions: history.versions,
       complete: job.status === JOB_STATUS.completed && failedSources.length === 0,
     },
@@ -103,12 +119,46 @@ export function corpusInput(
     skippedByFilter: history.skippedByFilter,
     sourceDetails: job.sources.map((source) => ({ kind: source.kind, label: sourceLabel(source) })),
     memberships: () => history.memberships(),
-    changes: () => history.changes(),
+    release: (contents) => {
+      const released = history.release({ contents, metadata, state });
+      return {
+        version: released.version,
+        versions: released.versions,
+        finishedAt: released.state.finishedAt,
+        creditsSpent: released.state.creditsSpent,
+        creditsPossible: released.state.creditsPossible,
+        syncs: released.state.syncs,
+        changes: () => history.changes(released.version),
+      };
+    },
     ...(options.citation !== undefined && { citation: options.citation }),
     ...(options.nameTemplate !== undefined && { nameTemplate: options.nameTemplate }),
     videos: function* () {
       for (const row of rows()) yield toExportVideo(row, job, asTyped);
     },
+  };
+}
+
+/**
+ * What the corpus says of itself, each part as changes.csv shows it when a version changes it: the
+ * citation, the formats and passages asked for, and the tool that writes it.
+ */
+function corpusMetadata(
+  options: CorpusOptions,
+  chunking: { targetSeconds: number; overlapSeconds: number },
+  tool: { name: string; version: string },
+): CorpusMetadata {
+  const { citation, formats } = options;
+  return {
+    title: citation?.title ?? '',
+    description: citation?.description ?? '',
+    authors: (citation?.authors ?? []).map(authorLine).join('; '),
+    license: citation?.license ?? '',
+    formats: formats.join(','),
+    chunks: formats.includes('chunks')
+      ? `${chunking.targetSeconds} s, overlap ${chunking.overlapSeconds} s`
+      : '',
+    tool: `${tool.name} ${tool.version}`,
   };
 }
 

@@ -25,7 +25,7 @@ function authorLines(author: ExportAuthor, indent: string): string[] {
 
 /**
  * CITATION.cff, Citation File Format 1.2.0 (https://citation-file-format.github.io/): the corpus as a
- * dataset of its version, released when its job completed that version, by the authors given (a
+ * dataset of its version, released by the export that first wrote it, by the authors given (a
  * stand-in when none was), under the license given, with Scriptorium as a referenced software.
  * Written by hand as YAML whose every value is a double-quoted string, which YAML 1.1 and 1.2 readers
  * take alike.
@@ -89,6 +89,6 @@ function abstractOf(manifest: ExportManifest): string {
   return (
     `Transcripts of ${ok} of ${videos} videos, fetched from the Video Transcript Service with ` +
     `${manifest.tool.name} ${manifest.tool.version}; version ${manifest.version} of the corpus ` +
-    `${manifest.complete ? 'was released' : 'was last brought forward'} on ${when}.`
+    `was released${manifest.complete ? '' : ' before its job was complete'} on ${when}.`
   );
 }

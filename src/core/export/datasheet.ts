@@ -142,7 +142,7 @@ function heading(input: ExportInput): string[] {
   const released = releaseDate(manifest);
   const state = manifest.complete
     ? `released on ${released ?? manifest.finished_at}`
-    : `under way, not complete: last changed on ${released ?? manifest.finished_at}`;
+    : `released on ${released ?? manifest.finished_at} while its job was under way: not complete`;
   const authors = input.citation?.authors ?? [];
   return [
     `# ${escaped(datasetTitle(input))}`,
@@ -398,11 +398,12 @@ function distribution(input: ExportInput): string[] {
 
 function maintenance(input: ExportInput): string[] {
   const versions = input.manifest.versions.map(
-    ({ version, releasedAt, added, retried, changed }) =>
+    ({ version, releasedAt, added, retried, changed, metadata = 0 }) =>
       `- version ${version}, released ${escaped(releasedAt)}: ` +
       (version === 1
         ? `${plural(added, 'video')}`
-        : `${plural(added, 'video')} added, ${retried} retried, ${changed} changed`),
+        : `${plural(added, 'video')} added, ${retried} retried, ${changed} changed` +
+          (metadata > 0 ? `, ${plural(metadata, 'metadata change')}` : '')),
   );
   const syncs = (input.syncs ?? []).map(
     ({ at, newVideos, credits }) =>
@@ -412,9 +413,12 @@ function maintenance(input: ExportInput): string[] {
     '## Maintenance',
     '',
     '`scriptorium sync` brings the job up to date with its playlists and channels, buying only what is ' +
-      'new; the next export is a new version when the sync or a retry brought anything. A new version adds ' +
-      'files and rows and never renames a file: `changes.csv` lists what each version added, retried or ' +
-      'changed.',
+      'new. An export whose corpus would differ from the last version in any byte (new videos, a retry that ' +
+      'changed something, another title, description, authors, license or formats) is the next version, ' +
+      'released when it is exported; an export that changes nothing writes the same version again, byte for ' +
+      'byte. A new version adds files and rows and never renames a file: `changes.csv` lists what each ' +
+      'version added, retried or changed, and what of the corpus itself (`metadata`). The credits and syncs ' +
+      'this datasheet gives are those of this version, as it was released.',
     '',
     'Versions:',
     '',

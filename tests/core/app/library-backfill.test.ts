@@ -49,6 +49,10 @@ async function searched(app: ReturnType<typeof openApp>): Promise<Map<string, Se
   return found;
 }
 
+/** The columns migration 009 adds, taken away (it makes the changes table again by itself). */
+const WITHOUT_009 =
+  'ALTER TABLE versions DROP COLUMN contents; ALTER TABLE versions DROP COLUMN metadata; ALTER TABLE versions DROP COLUMN state;';
+
 beforeAll(async () => {
   sim = await startSimulator({ credits: 10_000 });
   dataDir = tempDir();
@@ -74,10 +78,10 @@ beforeAll(async () => {
   expect((await api.runJob({ jobId: job.id })).outcome.status).toBe('completed');
   before = await searched(app);
   await app.close();
-  // As version 6 left it: the same transcripts, no index.
+  // As version 6 left it: the same transcripts, no index (nor the versions' columns of 009).
   const db = new BetterSqlite3(join(dataDir, DATABASE_FILE));
   db.exec(
-    'DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;',
+    `${WITHOUT_009} DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;`,
   );
   db.close();
 });
@@ -161,7 +165,7 @@ it('indexes every transcript again, a row per segment, when a database from vers
   const transcripts = count('SELECT count(*) FROM transcripts');
   // As version 7 left it: the index with a row per transcript, every transcript in it.
   const old = new BetterSqlite3(join(dataDir, DATABASE_FILE));
-  old.exec(`DROP TABLE segment_index; DROP INDEX transcripts_facts;
+  old.exec(`${WITHOUT_009} DROP TABLE segment_index; DROP INDEX transcripts_facts;
     CREATE VIRTUAL TABLE transcript_index USING fts5(text, content = '',
       tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
     UPDATE transcript_index_backfill SET done_through = (SELECT max(id) FROM transcripts),

@@ -111,7 +111,7 @@ const INPUT: ExportInput = {
  */
 const WRITTEN_DIGESTS: Record<number, string> = {
   1: '35ac30e14c42b75edffa90163907539c62749cf527263f35f30ffa95010c73ab',
-  2: '66e73e5a04da403cb7df42a622620d343653dc06d92c48f78727e5e6efc4433c',
+  2: '832afd3e1564cc84e55bda8b891cb894c45271fb7eba6bc3985f20d6859cda72',
 };
 
 const DIGEST_ENTRIES = `

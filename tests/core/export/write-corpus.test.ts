@@ -256,7 +256,16 @@ describe('writeCorpus', () => {
     expect(zip.manifest).toEqual({
       ...manifest,
       syncs: [],
-      versions: [{ version: 1, released_at: '2025-01-02T03:04:05.000Z', added: 6, retried: 0, changed: 0 }],
+      versions: [
+        {
+          version: 1,
+          released_at: '2025-01-02T03:04:05.000Z',
+          added: 6,
+          retried: 0,
+          changed: 0,
+          metadata: 0,
+        },
+      ],
     });
 
     expect(zip.index[0]).toEqual([

@@ -6,6 +6,7 @@ import { citableCorporaSchema } from './005-citable-corpora';
 import { keepCurrentSchema } from './006-keep-current';
 import { librarySchema } from './007-library';
 import { segmentIndexSchema } from './008-segment-index';
+import { exportVersionsSchema } from './009-export-versions';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly string[] = [
   keepCurrentSchema,
   librarySchema,
   segmentIndexSchema,
+  exportVersionsSchema,
 ];

@@ -205,11 +205,12 @@ function lastVersion(
   };
 }
 
-/** A part of the metadata as changes.csv shows it: a long or multi-line text by its beginning. */
+/** A part of the metadata as changes.csv shows it: a text of several lines on one, a long one by its beginning. */
 function shown(value: string | undefined): string {
   if (value === undefined || value === '') return 'none';
   const line = value.replace(/\s+/g, ' ').trim();
-  return line.length > SHOWN_CHARS || line !== value ? `"${line.slice(0, SHOWN_CHARS)}…"` : value;
+  const cut = line.length > SHOWN_CHARS ? `${line.slice(0, SHOWN_CHARS)}…` : line;
+  return cut === value ? value : `"${cut}"`;
 }
 
 /** Characters of a metadata part shown in changes.csv. */

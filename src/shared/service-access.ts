@@ -51,11 +51,18 @@ const CHARACTER_NAMES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The fewest characters a key may have. No service issues shorter keys, and a key of a character or
+ * two could be part of any text: the client would then find it inside the service's answers, which it
+ * must store as they are (docs/product.md, "Key, address and data folder").
+ */
+export const MIN_API_KEY_LENGTH = 8;
+
+/**
  * An API key travels in the header `Authorization: Bearer <key>`, and a bearer token is letters,
  * digits and punctuation (RFC 6750's b64token is narrower still). A line break, a control character
  * or a typographic character pasted from a web page (an en dash, a non-breaking space) cannot be
- * sent at all: such a key is refused before anything is created or sent. Surrounding white space
- * is trimmed by the stores before this check.
+ * sent at all, and a key shorter than MIN_API_KEY_LENGTH is none: such a key is refused before
+ * anything is created or sent. Surrounding white space is trimmed by the stores before this check.
  */
 export function checkApiKey(key: string): string | null {
   let position = 0;
@@ -70,6 +77,12 @@ export function checkApiKey(key: string): string | null {
     return (
       `The API key holds ${name} (${unicode}) at character ${position}, which cannot be sent in a request: ` +
       'a key is made of letters, digits and punctuation only. Copy it again from your account page.'
+    );
+  }
+  if (position < MIN_API_KEY_LENGTH) {
+    return (
+      `The API key has ${position} character${position === 1 ? '' : 's'}, too few to be a key ` +
+      `(a key has at least ${MIN_API_KEY_LENGTH}). Copy it again from your account page.`
     );
   }
   return null;

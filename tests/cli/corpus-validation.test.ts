@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeChannel, describeVideo, startSimulator, type RunningSimulator } from '../../src/simulator';
+import {
+  describeChannel,
+  describePlaylist,
+  describeVideo,
+  startSimulator,
+  type RunningSimulator,
+} from '../../src/simulator';
 import { cffSchemaPath } from '../support/cff-schema';
 import { readZip, runCli, tempDir } from '../support/cli';
 
@@ -151,6 +157,42 @@ describe('a corpus with its authors, license and two sources for one video', () 
     expect(cell('position')).toBe(String(ids.indexOf(twice) + 1));
     const memberships = rows.get('memberships')!.filter((membership) => membership['video_id'] === twice);
     expect(memberships.map((membership) => membership['source'])).toEqual([CHANNEL, twice]);
+  });
+
+  it('keeps a language tag as asked (zh-Hans) in requested_language, the records and the card', async () => {
+    const PLAYLIST = 'PLhansCaptions_n40';
+    const ids = describePlaylist(PLAYLIST).videoIds();
+    const position = ids.findIndex((id) => describeVideo(id).languages.includes('zh-Hans')) + 1;
+    expect(position).toBeGreaterThan(0);
+    const out = join(dir, 'hans.zip');
+    const exported = await runCli(
+      ['export', PLAYLIST, '--items', String(position), '--lang', 'zh-Hans', '--out', out],
+      env,
+    );
+    expect(exported.code, exported.stderr).toBe(0);
+    const zip = await readZip(out);
+    const header = zip.index[0]!;
+    const row = zip.index.find((cells) => cells[0] === ids[position - 1])!;
+    expect(row[header.indexOf('requested_language')]).toBe('zh-Hans');
+    expect(zip.transcripts.map((record) => record['requested_language'])).toEqual(['zh-Hans']);
+    const card = z
+      .object({ language: z.array(z.string()), language_details: z.array(z.string()) })
+      .loose()
+      .parse(
+        JSON.parse(
+          execFileSync(
+            'python3',
+            [
+              '-c',
+              'import json, re, sys, zipfile, yaml; readme = zipfile.ZipFile(sys.argv[1]).read("README.md").decode(); ' +
+                'print(json.dumps(yaml.safe_load(re.match(r"---\\n(.*?)\\n---\\n", readme, re.S).group(1))))',
+              out,
+            ],
+            { encoding: 'utf8' },
+          ),
+        ),
+      );
+    expect(card).toMatchObject({ language: ['zh'], language_details: ['zh-Hans'] });
   });
 
   it.each([

@@ -3,6 +3,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator';
 import { runCli, startCli, startCliSetup } from '../support/cli';
+import { BACK_TO_SCHEMA_6 } from '../support/older-schema';
 
 // `scriptorium search`, the built CLI against a data folder filled from the simulator: English,
 // Japanese and French transcripts bought by `export`, then searched without sending anything.
@@ -159,12 +160,7 @@ describe('scriptorium search', () => {
     const before = await searched(['river']);
     const db = new BetterSqlite3(join(env.SCRIPTORIUM_DATA_DIR ?? '', 'scriptorium.db'));
     const transcripts = db.prepare('SELECT count(*) FROM transcripts').pluck().get() as number;
-    db.exec(
-      'DROP TABLE caption_copies; DROP INDEX transcripts_by_video_language; DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; ' +
-        // Migration 010's columns.
-        'ALTER TABLE items DROP COLUMN listed_at; ALTER TABLE memberships DROP COLUMN skip_code; ' +
-        'ALTER TABLE memberships DROP COLUMN skip_reason; DROP TABLE list_cuts; PRAGMA user_version = 6;',
-    );
+    db.exec(BACK_TO_SCHEMA_6);
     db.close();
     const run = await runCli(['search', 'river', '--json', '--limit', '1000'], env);
     expect(run.code, run.stderr).toBe(0);

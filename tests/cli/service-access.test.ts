@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryKeyStore, openApp } from '../../src/core/app';
-import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { z } from 'zod';
+import { describePlaylist, startSimulator, type RunningSimulator } from '../../src/simulator';
 import { startWireServer, type SeenRequest } from '../core/api/wire-server';
-import { runCli, tempDir } from '../support/cli';
+import { readZip, runCli, tempDir, type ZipReading } from '../support/cli';
 
 // What the CLI sends where: only to the address it is given, only a key a request can carry.
 let sim: RunningSimulator | undefined;
@@ -99,6 +100,72 @@ describe('the API key', () => {
       expect(existsSync(dataDir)).toBe(false);
     },
   );
+
+  it('too short to be one (kl) is refused up front (exit 2): nothing created, sent or counted', async () => {
+    sim = await startSimulator({ credits: 100, keys: ['kl'] });
+    const result = await runCli(
+      ['export', 'dQw4w9WgXcQ', '--out', join(dir, 'x.zip'), '--base-url', sim.url],
+      { TRANSCRIPT_API_KEY: 'kl', SCRIPTORIUM_DATA_DIR: dataDir },
+    );
+    expect(result.code).toBe(2);
+    expect(lastLine(result.stderr)).toBe(
+      'The API key has 2 characters, too few to be a key (a key has at least 8). Copy it again from your account page. Fix TRANSCRIPT_API_KEY; nothing was sent.',
+    );
+    expect(sim.admin.requests()).toEqual([]);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  describe('found inside the data the service sends', () => {
+    // Two pages of a playlist: items 1, 101 and 102 are bought, the rest listed and skipped.
+    const PLAYLIST = 'PLkeyInsideData_n110';
+    const args = (out: string, url: string) => [
+      'export',
+      PLAYLIST,
+      '--items',
+      '1,101-102',
+      '--out',
+      out,
+      '--base-url',
+      url,
+    ];
+
+    /** Exports with `key` as the service's only key; returns the corpus and the database's bytes. */
+    async function exportWith(key: string): Promise<{ zip: ZipReading; database: Buffer }> {
+      sim = await startSimulator({ credits: 100, keys: [key] });
+      const out = join(dir, 'keyed.zip');
+      const result = await runCli(args(out, sim.url), {
+        TRANSCRIPT_API_KEY: key,
+        SCRIPTORIUM_DATA_DIR: dataDir,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      return { zip: await readZip(out), database: readFileSync(join(dataDir, 'scriptorium.db')) };
+    }
+
+    it('leaves the video IDs that hold the key intact, in the database and the corpus', async () => {
+      const ids = describePlaylist(PLAYLIST).videoIds();
+      const key = ids[0]!.slice(1, 9);
+      const { zip, database } = await exportWith(key);
+      expect(zip.index.slice(1).map((row) => row[0])).toEqual(ids);
+      expect(zip.transcripts.map((record) => record.video_id)).toEqual([ids[0], ids[100], ids[101]]);
+      expect(JSON.stringify(zip)).not.toContain('[redacted]');
+      expect(database.includes(ids[0]!)).toBe(true);
+      expect(database.includes('[redacted]')).toBe(false);
+    });
+
+    it('sends back a continuation cursor that holds the key as it came: the walk reads both pages', async () => {
+      // The first page's cursor, from a simulator of the same seed (its cursors depend on nothing else).
+      const probe = await startSimulator({});
+      const page = await fetch(`${probe.url}/api/v2/playlist/videos?playlist=${PLAYLIST}`, {
+        headers: { authorization: `Bearer ${probe.key}`, 'user-agent': 'Scriptorium/test' },
+      });
+      const cursor = z.object({ continuation_token: z.string() }).parse(await page.json()).continuation_token;
+      await probe.close();
+
+      const { zip } = await exportWith(cursor.slice(4, 12));
+      expect(zip.manifest).toMatchObject({ complete: true, counts: { videos: 110, ok: 3, skipped: 107 } });
+      expect(zip.errors.slice(1).filter((row) => row[0] === '')).toEqual([]);
+    });
+  });
 
   it('too long for the service to read (431) is the key refused: exit 4, nothing charged or failed', async () => {
     sim = await startSimulator({ credits: 100 });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCorpus } from '../../src/core/export';
@@ -50,13 +50,18 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function tampered(action: 'replace' | 'drop' | 'flip', name: string, text = ''): string {
-  const copy = join(dir, `${action}.zip`);
-  execFileSync('python3', [TAMPER_ZIP, sound, copy, action, name, text]);
+type Tampering = 'replace' | 'drop' | 'add' | 'flip' | 'folder';
+
+function tampered(action: Tampering, name: string, text = '', source = sound): string {
+  const copy = join(dir, `${action}-${basename(source)}`);
+  execFileSync('python3', [TAMPER_ZIP, source, copy, action, name, text]);
   return copy;
 }
 
 const lines = (text: string): string[] => text.trimEnd().split('\n');
+
+/** The names of a ZIP's entries, as Python's zipfile lists them. */
+const LIST_NAMES = 'import json, sys, zipfile; print(json.dumps(zipfile.ZipFile(sys.argv[1]).namelist()))';
 
 describe('scriptorium verify', () => {
   it('exits 0 for a sound corpus, saying so in one line', async () => {
@@ -112,4 +117,62 @@ describe('scriptorium verify', () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/is sound: its \d+ files match SHA256SUMS/);
   }, 60_000);
+});
+
+describe('scriptorium verify, of a corpus zipped again in a folder of its own', () => {
+  // macOS's "Compress" of the unzipped folder: every entry under corpus/, with resource forks under
+  // __MACOSX/ and .DS_Store files. A name the writer made 200 bytes long is then longer with the folder.
+  let long: string;
+  let packed: string;
+  beforeAll(async () => {
+    long = join(dir, 'long.zip');
+    const videos = [video('CCCCCCCCCCC', 'Ω'.repeat(300), 1), video('DDDDDDDDDDD', 'Short', 2)];
+    await writeCorpus({ manifest, videos: () => videos }, long);
+    packed = tampered('folder', 'corpus', '', long);
+  });
+
+  const names = (zip: string): string[] =>
+    JSON.parse(execFileSync('python3', ['-c', LIST_NAMES, zip], { encoding: 'utf8' })) as string[];
+
+  it('is sound, its names judged without the folder, and what macOS added left aside (exit 0)', async () => {
+    const listed = names(packed);
+    expect(listed).toEqual(
+      expect.arrayContaining(['corpus/SHA256SUMS', 'corpus/.DS_Store', '__MACOSX/corpus/._SHA256SUMS']),
+    );
+    expect(Math.max(...names(long).map((name) => Buffer.byteLength(name)))).toBeGreaterThanOrEqual(199);
+    expect(
+      Math.max(...listed.filter((name) => name.startsWith('corpus/')).map((name) => Buffer.byteLength(name))),
+    ).toBeGreaterThan(200);
+    const result = await runCli(['verify', packed]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(lines(result.stdout)).toEqual([
+      `${packed} is sound: its 17 files match SHA256SUMS, and index.csv agrees with manifest.json.`,
+    ]);
+  });
+
+  it('still finds a changed byte, a missing file and an extra one (exit 1)', async () => {
+    const txt = names(long).find((name) => name.startsWith('txt/000002'))!;
+    const json = names(long).find((name) => name.startsWith('json/000001'))!;
+    const changed = await runCli(['verify', tampered('replace', `corpus/${txt}`, 'Short ends\n', packed)]);
+    expect(changed.code).toBe(1);
+    expect(lines(changed.stdout)).toEqual([`changed: corpus/${txt} (its SHA-256 differs from SHA256SUMS)`]);
+
+    const missing = await runCli(['verify', tampered('drop', `corpus/${json}`, '', packed)]);
+    expect(missing.code).toBe(1);
+    expect(lines(missing.stdout)).toEqual([
+      `missing: ${json} (in SHA256SUMS, not in the ZIP)`,
+      `missing file: ${json} (named in index.csv, row 1)`,
+    ]);
+
+    const extra = await runCli(['verify', tampered('add', 'corpus/notes.txt', 'mine', packed)]);
+    expect(extra.code).toBe(1);
+    expect(lines(extra.stdout)).toEqual(['extra: corpus/notes.txt (in the ZIP, not in SHA256SUMS)']);
+  });
+
+  it('judges names as they are when a file lies beside the folder: no common folder, no corpus (exit 1)', async () => {
+    const result = await runCli(['verify', tampered('add', 'notes.txt', 'mine', packed)]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('missing: SHA256SUMS (so no entry can be checked)\n');
+    expect(result.stdout).toMatch(/bad name: corpus\/json\/000001 - Ω+.* \(it is longer than 200 bytes/);
+  });
 });

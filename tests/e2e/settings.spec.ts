@@ -67,7 +67,7 @@ test('Settings: the service address is tested, the key saved, tested and removed
   await expect(page.getByRole('textbox', { name: 'Service address' })).toHaveValue(sim.url);
 });
 
-test('a key is kept for its address: a new address asks for it again, and a key that cannot be sent is refused', async ({
+test('a key is kept for its address: a new address asks for it again, and a key that cannot be sent or is too short is refused', async ({
   app: page,
   sim,
 }) => {
@@ -91,6 +91,15 @@ test('a key is kept for its address: a new address asks for it again, and a key 
   await expect(
     keySection.getByText(
       'The API key holds a character that is not plain ASCII (U+2013) at character 8, which cannot be sent in a request: a key is made of letters, digits and punctuation only. Copy it again from your account page. Nothing was sent.',
+    ),
+  ).toBeVisible();
+  await expect(keySection).toContainText('No key is set: enter yours in Settings.');
+  // Too short to be a key: a key of two letters would be part of the service's own data.
+  await keyField.fill('kl');
+  await page.getByRole('button', { name: 'Save key' }).click();
+  await expect(
+    keySection.getByText(
+      'The API key has 2 characters, too few to be a key (a key has at least 8). Copy it again from your account page. Nothing was sent.',
     ),
   ).toBeVisible();
   await expect(keySection).toContainText('No key is set: enter yours in Settings.');

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type TranscriptClient } from '../../src/core/api';
@@ -94,7 +93,7 @@ describe('a service that answers without end', () => {
 });
 
 describe('a service that echoes the key', () => {
-  it('never gets it into the database, an error, the progress or the ZIP', async () => {
+  it('never gets it into a message, an error or the progress; what it sends as data is kept as sent', async () => {
     service = await startHostileService('echo-key');
     dir = tempDir();
     db = openDatabase(join(dir, 'unused.db'));
@@ -109,11 +108,23 @@ describe('a service that echoes the key', () => {
       },
     );
     expect(`${result.stdout}${result.stderr}`).not.toContain(KEY);
-    for (const file of readdirSync(join(dir, 'data'))) {
-      expect(readFileSync(join(dir, 'data', file)).includes(KEY), file).toBe(false);
-    }
     const zip = await readZip(out);
-    expect(JSON.stringify(zip)).not.toContain(KEY);
-    expect(JSON.stringify(zip.transcripts)).toContain('[redacted]');
+    // Its problem details become the videos' messages, redacted; the transcripts it sent are data.
+    expect(JSON.stringify(zip.errors)).toContain('[redacted]');
+    expect(JSON.stringify({ ...zip, transcripts: [], files: {} })).not.toContain(KEY);
+    expect(JSON.stringify(zip.transcripts)).toContain(`Your key is ${KEY}.`);
+    // In the database, only the answers as received (transcripts and the ledger's request ids) and the
+    // Library's index of their words hold it.
+    const stored = openDatabase(join(dir, 'data', 'scriptorium.db'));
+    const tables = stored
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((table) => table.name)
+      .filter((name) => !/^(transcripts|ledger|segment_index.*)$/.test(name));
+    for (const table of tables) {
+      const rows = stored.prepare(`SELECT * FROM "${table}"`).all();
+      expect(JSON.stringify(rows).includes(KEY), table).toBe(false);
+    }
+    stored.close();
   });
 });

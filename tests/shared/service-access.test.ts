@@ -44,6 +44,20 @@ describe('the API key', () => {
   });
 
   it.each([
+    ['kl', '2 characters'],
+    ['k', '1 character'],
+    ['sk_1234', '7 characters'],
+  ])('refuses %j: too short to be a key, which could then be part of any text', (key, count) => {
+    expect(checkApiKey(key)).toBe(
+      `The API key has ${count}, too few to be a key (a key has at least 8). Copy it again from your account page.`,
+    );
+  });
+
+  it('accepts a key of 8 characters', () => {
+    expect(checkApiKey('sk_12345')).toBeNull();
+  });
+
+  it.each([
     ['sk_live\n4f9c', 'a line break (U+000A) at character 8'],
     ['sk_live\r4f9c', 'a carriage return (U+000D) at character 8'],
     ['sk live', 'a space (U+0020) at character 3'],

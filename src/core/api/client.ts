@@ -71,7 +71,12 @@ export function createClient(options: ClientOptions): TranscriptClient {
   /** The service's address with a trailing slash, as the transport joins paths to it. */
   const baseUrl = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
 
-  /** Whatever the service echoes (in an error, a request id or a body), the key never goes further. */
+  /**
+   * Whatever the service echoes in an error, the key never reaches a message a person reads. Data (a
+   * body, a request id) is kept as the service sent it: a key may be part of an ID or a cursor, and
+   * replacing it there would store something the service never sent (docs/product.md, "Key, address
+   * and data folder").
+   */
   const redact = <T extends string | undefined>(text: T): T =>
     (options.apiKey && text?.includes(options.apiKey)
       ? text.split(options.apiKey).join('[redacted]')
@@ -140,7 +145,7 @@ export function createClient(options: ClientOptions): TranscriptClient {
       }
       throw unreadable(`the answer was cut off (${result.failure.message})`);
     }
-    const text = redact(result.body);
+    const text = result.body;
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -153,7 +158,7 @@ export function createClient(options: ClientOptions): TranscriptClient {
       value: reading.value,
       text,
       charged,
-      requestId: redact(headerRequestId(result.headers)),
+      requestId: headerRequestId(result.headers),
       attempts,
     };
   }

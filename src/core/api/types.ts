@@ -112,7 +112,7 @@ export interface RateLimitSignal {
 
 export interface ApiResponse<T> {
   value: T;
-  /** The body exactly as received (the key redacted, should the service echo it): what is stored. */
+  /** The body exactly as received: what is stored. */
   text: string;
   /** True when the call cost one credit (a 200 from a paid endpoint). */
   charged: boolean;

@@ -1,5 +1,7 @@
 import { rereadStoredTranscript } from '../api';
-import type { ExportRow, JobSummary } from '../engine';
+import { cacheLang, ORIGINAL_TRACK, type ExportRow, type JobSummary } from '../engine';
+import type { CorpusMetadata, CorpusState } from '../store';
+import { authorLine } from '../../shared/citation';
 import { describeFilters } from '../../shared/filters';
 import { corpusStatusOf, isUnwalkedList, ITEM_STATUS, JOB_STATUS } from '../../shared/vocabulary';
 import type { Source } from '../../shared/sources';
@@ -24,17 +26,22 @@ export interface CorpusOptions {
 
 /**
  * What the export reads of the job besides its rows: its syncs, the languages of its transcripts,
- * what each filter left out, its versions, and the tables of memberships and changes (read afresh,
- * page by page, each time they are iterated).
+ * what each filter left out, its released versions, the tables of memberships and of changes up to a
+ * version (read afresh, page by page, each time they are iterated), and the release of the version an
+ * export's contents make (Engine.releaseCorpus).
  */
 export interface CorpusHistory {
   syncs: ExportSync[];
   languages: Record<string, number>;
   skippedByFilter: Array<{ reason: string; videos: number }>;
-  version: number;
   versions: ExportVersion[];
   memberships(): Iterable<ExportMembership>;
-  changes(): Iterable<ExportChange>;
+  changes(through: number): Iterable<ExportChange>;
+  release(release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState }): {
+    version: number;
+    state: CorpusState;
+    versions: ExportVersion[];
+  };
 }
 
 /**
@@ -52,6 +59,15 @@ export function corpusInput(
 ): ExportInput {
   const failedSources = failedSourcesOf(job);
   const filters = describeFilters(job.options.filters ?? {});
+  const asTyped = languagesAsTyped(job);
+  const finishedAt = job.finishedAt ?? job.updatedAt;
+  const metadata = corpusMetadata(options, job.settings.chunking, tool);
+  const state: CorpusState = {
+    finishedAt,
+    creditsSpent: job.creditsSpent,
+    creditsPossible: job.creditsPossible,
+    syncs: history.syncs,
+  };
   return {
     manifest: {
       tool,
@@ -88,8 +104,9 @@ export function corpusInput(
       },
       credits_spent: job.creditsSpent,
       credits_possible: job.creditsPossible,
-      finished_at: job.finishedAt ?? job.updatedAt,
-      version: history.version,
+      finished_at: finishedAt,
+      // The last version released; release() names the one this export writes.
+      version: history.versions.at(-1)?.version ?? 0,
       versions: history.versions,
       complete: job.status === JOB_STATUS.completed && failedSources.length === 0,
     },
@@ -102,13 +119,55 @@ export function corpusInput(
     skippedByFilter: history.skippedByFilter,
     sourceDetails: job.sources.map((source) => ({ kind: source.kind, label: sourceLabel(source) })),
     memberships: () => history.memberships(),
-    changes: () => history.changes(),
+    release: (contents) => {
+      const released = history.release({ contents, metadata, state });
+      return {
+        version: released.version,
+        versions: released.versions,
+        finishedAt: released.state.finishedAt,
+        creditsSpent: released.state.creditsSpent,
+        creditsPossible: released.state.creditsPossible,
+        syncs: released.state.syncs,
+        changes: () => history.changes(released.version),
+      };
+    },
     ...(options.citation !== undefined && { citation: options.citation }),
     ...(options.nameTemplate !== undefined && { nameTemplate: options.nameTemplate }),
     videos: function* () {
-      for (const row of rows()) yield toExportVideo(row, job);
+      for (const row of rows()) yield toExportVideo(row, job, asTyped);
     },
   };
+}
+
+/**
+ * What the corpus says of itself, each part as changes.csv shows it when a version changes it: the
+ * citation, the formats and passages asked for, and the tool that writes it.
+ */
+function corpusMetadata(
+  options: CorpusOptions,
+  chunking: { targetSeconds: number; overlapSeconds: number },
+  tool: { name: string; version: string },
+): CorpusMetadata {
+  const { citation, formats } = options;
+  return {
+    title: citation?.title ?? '',
+    description: citation?.description ?? '',
+    authors: (citation?.authors ?? []).map(authorLine).join('; '),
+    license: citation?.license ?? '',
+    formats: formats.join(','),
+    chunks: formats.includes('chunks')
+      ? `${chunking.targetSeconds} s, overlap ${chunking.overlapSeconds} s`
+      : '',
+    tool: `${tool.name} ${tool.version}`,
+  };
+}
+
+/**
+ * The job's languages as the user typed them, by the form the cache keys transcripts with (lower case,
+ * '' for the original track): a corpus says `zh-Hans` as asked, not the cache's `zh-hans`.
+ */
+function languagesAsTyped(job: JobSummary): ReadonlyMap<string, string> {
+  return new Map(job.options.langs.map((lang) => [cacheLang(lang), lang === ORIGINAL_TRACK ? '' : lang]));
 }
 
 /** What names a source in a title: a list's or video's ID, an @handle, or the search's words. */
@@ -135,10 +194,10 @@ function failedSourcesOf(job: JobSummary): ExportSourceFailure[] {
 
 // Built by assignment rather than spreads: it runs twice for every video of the job (planning pass and
 // writing pass), and the spreads' short-lived objects were a good part of an export again's garbage.
-function toExportVideo(row: ExportRow, job: JobSummary): ExportVideo {
+function toExportVideo(row: ExportRow, job: JobSummary, asTyped: ReadonlyMap<string, string>): ExportVideo {
   const stored = row.transcript;
   const video =
-    stored !== null && row.status === ITEM_STATUS.ok ? okVideo(row, stored, job) : notOkVideo(row);
+    stored !== null && row.status === ITEM_STATUS.ok ? okVideo(row, stored, job, asTyped) : notOkVideo(row);
   if (row.sourceKind !== 'video') {
     video.position = row.position;
     video.listing = row.listing;
@@ -168,7 +227,12 @@ function notOkVideo(row: ExportRow): ExportVideo {
   return video;
 }
 
-function okVideo(row: ExportRow, stored: NonNullable<ExportRow['transcript']>, job: JobSummary): ExportVideo {
+function okVideo(
+  row: ExportRow,
+  stored: NonNullable<ExportRow['transcript']>,
+  job: JobSummary,
+  asTyped: ReadonlyMap<string, string>,
+): ExportVideo {
   // The body is read and parsed on first use only: index.csv and errors.csv need none of it, and
   // the engine stored the language and segment count it found in this same body.
   let content: TranscriptContent | undefined;
@@ -181,7 +245,7 @@ function okVideo(row: ExportRow, stored: NonNullable<ExportRow['transcript']>, j
     memberOf: row.memberOf,
     status: ITEM_STATUS.ok,
     language: stored.language,
-    requestedLanguage: stored.requestedLang,
+    requestedLanguage: asTyped.get(stored.requestedLang) ?? stored.requestedLang,
     fetchedAt: stored.fetchedAt,
     segmentCount: stored.segmentCount,
     // A stored transcript is never changed (the cache only inserts), so its row names its segments and

@@ -280,7 +280,8 @@ export function createHandlers(ctx: AppContext): AppHandlers {
           {
             ...engine.history(jobId),
             memberships: () => engine.exportMemberships(jobId),
-            changes: () => engine.exportChanges(jobId),
+            changes: (through) => engine.exportChanges(jobId, through),
+            release: (release) => engine.releaseCorpus(jobId, release),
           },
         );
         const result = await writeCorpus(input, path, {

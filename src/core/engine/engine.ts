@@ -48,10 +48,12 @@ import { finishSync, startSync, syncsOfJob, type SyncRecord } from '../store/syn
 import { pagesOfJob, reopenFailedWalks, sourcesOfJob } from '../store/sources';
 import {
   changesOf,
-  currentVersion,
   recordRetries,
+  releaseVersion,
   versionsOf,
   type ChangeRecord,
+  type CorpusMetadata,
+  type CorpusState,
   type VersionRecord,
 } from '../store/versions';
 import { creditStatusOf, setBalanceSetting, startOfLocalDay } from './credits';
@@ -275,13 +277,12 @@ export class Engine {
 
   /**
    * The job's syncs (oldest first), the videos each filter left out, its transcripts by language, and
-   * its corpus's versions: the one it holds now, and those released.
+   * its corpus's released versions.
    */
   history(jobId: number): {
     syncs: SyncRecord[];
     skippedByFilter: Array<{ reason: string; videos: number }>;
     languages: Record<string, number>;
-    version: number;
     versions: VersionRecord[];
   } {
     this.#record(jobId);
@@ -290,9 +291,27 @@ export class Engine {
       syncs: syncsOfJob(db, jobId),
       skippedByFilter: skippedByFilter(db, jobId),
       languages: languagesOfJob(db, jobId),
-      version: currentVersion(db, jobId),
       versions: versionsOf(db, jobId),
     };
+  }
+
+  /**
+   * The version of the job's corpus an export of these contents writes (store/versions.ts): the last
+   * one when its contents are the same, else the next, released now. Returns it with the history to
+   * write and the released versions.
+   */
+  releaseCorpus(
+    jobId: number,
+    release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState },
+  ): { version: number; state: CorpusState; versions: VersionRecord[] } {
+    this.#record(jobId);
+    const { db } = this.#deps;
+    return db
+      .transaction(() => {
+        const released = releaseVersion(db, jobId, { ...release, at: this.#now() });
+        return { ...released, versions: versionsOf(db, jobId) };
+      })
+      .immediate();
   }
 
   /**
@@ -584,10 +603,10 @@ export class Engine {
     return { [Symbol.iterator]: () => membershipRowsOf(this.#deps.db, jobId) };
   }
 
-  /** What each version of the job's corpus after the first added, retried or changed. */
-  exportChanges(jobId: number): Iterable<ChangeRecord> {
+  /** What each version of the job's corpus after the first, up to `through`, added, retried or changed. */
+  exportChanges(jobId: number, through: number): Iterable<ChangeRecord> {
     this.#record(jobId);
-    return { [Symbol.iterator]: () => changesOf(this.#deps.db, jobId) };
+    return { [Symbol.iterator]: () => changesOf(this.#deps.db, jobId, through) };
   }
 
   /** Adds a listener; returns a function that removes it. */

@@ -13,7 +13,6 @@ import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
 import { itemCounts } from '../store/items';
 import { jobById, setJobBudget, setJobStatus, type JobStatusChange } from '../store/jobs';
 import { sourcesOfJob } from '../store/sources';
-import { releaseVersion } from '../store/versions';
 import { CreditBudget } from './budget';
 import { recordLast402 } from './credits';
 import type { TypedEmitter } from './emitter';
@@ -285,9 +284,7 @@ export class JobRun {
       throw new Error(`Job ${jobId} stopped with work left and no reason; run it again to continue.`);
     }
     const finishedAt = this.#now();
-    this.#writeFinalStatus({ status: JOB_STATUS.completed, finishedAt }, () =>
-      releaseVersion(this.#deps.db, jobId, finishedAt),
-    );
+    this.#writeFinalStatus({ status: JOB_STATUS.completed, finishedAt });
     return completedOutcome(this.#deps.db, jobId);
   }
 
@@ -344,14 +341,12 @@ export class JobRun {
 
   /**
    * The status the run ends with and the lease's release, together: no other process sees one without
-   * the other; `alongside` writes what goes with that status (a completed job releases its corpus's
-   * version) in the same transaction.
+   * the other. (The corpus's versions are released by exports, store/versions.ts.)
    */
-  #writeFinalStatus(change: Omit<JobStatusChange, 'at'>, alongside?: () => void): void {
+  #writeFinalStatus(change: Omit<JobStatusChange, 'at'>): void {
     this.#deps.db
       .transaction(() => {
         this.#writeStatus(change);
-        alongside?.();
         this.#options.lease.release();
       })
       .immediate();

@@ -1,5 +1,6 @@
 import { datasetTitle, oneLine, releaseDate } from './dataset-title';
 import { jsonText } from './json-text';
+import { paragraphsOf, paragraphText } from './paragraphs';
 import type { ExportAuthor, ExportInput, ExportManifest } from './types';
 
 /**
@@ -24,7 +25,7 @@ function authorLines(author: ExportAuthor, indent: string): string[] {
 
 /**
  * CITATION.cff, Citation File Format 1.2.0 (https://citation-file-format.github.io/): the corpus as a
- * dataset of its version, released when its job completed that version, by the authors given (a
+ * dataset of its version, released by the export that first wrote it, by the authors given (a
  * stand-in when none was), under the license given, with Scriptorium as a referenced software.
  * Written by hand as YAML whose every value is a double-quoted string, which YAML 1.1 and 1.2 readers
  * take alike.
@@ -49,7 +50,7 @@ export function renderCitation(input: ExportInput): string {
     `title: ${scalar(datasetTitle(input))}`,
     `version: ${scalar(String(manifest.version))}`,
     ...(released === undefined ? [] : [`date-released: ${scalar(released)}`]),
-    `abstract: ${scalar(citation?.description ?? abstractOf(manifest))}`,
+    ...abstractLines(citation?.description, manifest),
     'authors:',
     ...(authors.length === 0
       ? [`  - name: ${scalar(PLACEHOLDER_AUTHOR)}`]
@@ -68,12 +69,26 @@ export function renderCitation(input: ExportInput): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The abstract: the description given, its paragraphs and lines kept (a literal block scalar, `|-`,
+ * keeps every line break and adds none at the end); one line stays a quoted scalar. Without a
+ * description, one made from the counts.
+ */
+function abstractLines(description: string | undefined, manifest: ExportManifest): string[] {
+  const paragraphs = description === undefined ? [] : paragraphsOf(description);
+  const [first] = paragraphs;
+  if (first === undefined) return [`abstract: ${scalar(abstractOf(manifest))}`];
+  if (paragraphs.length === 1 && first.length === 1) return [`abstract: ${scalar(first.join(''))}`];
+  const lines = paragraphText(paragraphs).split('\n');
+  return ['abstract: |-', ...lines.map((line) => (line === '' ? '' : `  ${line}`))];
+}
+
 function abstractOf(manifest: ExportManifest): string {
   const { videos, ok } = manifest.counts;
   const when = releaseDate(manifest) ?? manifest.finished_at;
   return (
     `Transcripts of ${ok} of ${videos} videos, fetched from the Video Transcript Service with ` +
     `${manifest.tool.name} ${manifest.tool.version}; version ${manifest.version} of the corpus ` +
-    `${manifest.complete ? 'was released' : 'was last brought forward'} on ${when}.`
+    `was released${manifest.complete ? '' : ' before its job was complete'} on ${when}.`
   );
 }

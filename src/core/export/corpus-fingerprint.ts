@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 import { ITEM_STATUS } from '../../shared/vocabulary';
 import { RENDERING_VERSION } from './fingerprints';
-import type { ExportChange, ExportInput, ExportMembership, ExportVideo } from './types';
+import type { ExportChange, ExportInput, ExportManifest, ExportMembership, ExportVideo } from './types';
 
 /**
  * Bump when anything a corpus holds besides a transcript's own files is written differently: the
@@ -22,25 +22,45 @@ type ContentField = 'segments' | 'metadata';
 /** Every other field of a video, each required here, so that a field added to ExportVideo must be added. */
 type VideoInputs = { [Field in Exclude<keyof ExportVideo, ContentField>]-?: ExportVideo[Field] | null };
 
-/** The input's settings (its every field but the three that give rows), each required for the same reason. */
+/**
+ * What is not the corpus's contents: the rows of three tables (hashed as they stream), its version,
+ * and the job's history as the version gives it (finish time, credits, syncs; ExportInput.release).
+ */
+type NotContents = 'videos' | 'memberships' | 'changes' | 'release' | 'syncs';
+type VersionFields = 'version' | 'versions' | 'finished_at' | 'credits_spent' | 'credits_possible';
+
+/** The input's settings (its every field but those), each required, so that a field added must be added here. */
 type InputSettings = {
-  [Field in Exclude<keyof ExportInput, 'videos' | 'memberships' | 'changes'>]-?: ExportInput[Field] | null;
-};
+  [Field in Exclude<keyof ExportInput, NotContents | 'manifest'>]-?: ExportInput[Field] | null;
+} & { manifest: Omit<ExportManifest, VersionFields> };
 
 function settingsOf(input: ExportInput): InputSettings {
+  const {
+    version: _version,
+    versions: _versions,
+    finished_at: _finishedAt,
+    credits_spent: _creditsSpent,
+    credits_possible: _creditsPossible,
+    ...manifest
+  } = input.manifest;
   return {
-    manifest: input.manifest,
+    manifest,
     formats: input.formats ?? null,
     nameTemplate: input.nameTemplate ?? null,
     failedSources: input.failedSources ?? null,
     citation: input.citation ?? null,
     chunking: input.chunking ?? null,
-    syncs: input.syncs ?? null,
     filters: input.filters ?? null,
     languages: input.languages ?? null,
     skippedByFilter: input.skippedByFilter ?? null,
     sourceDetails: input.sourceDetails ?? null,
   };
+}
+
+/** The version and the job's history, as the corpus writes them (after ExportInput.release). */
+function versionOf(input: ExportInput): unknown {
+  const { version, versions, finished_at, credits_spent, credits_possible } = input.manifest;
+  return [version, versions, finished_at, credits_spent, credits_possible, input.syncs ?? null];
 }
 
 function inputsOf(video: ExportVideo): VideoInputs {
@@ -103,22 +123,17 @@ export class VideoListFingerprint {
 const PENDING_LENGTH = 64 * 1024;
 
 /**
- * A fingerprint of everything a corpus is written from: the rendering (CORPUS_VERSION,
- * RENDERING_VERSION, the tool's version, zlib's version and level), the input's settings, every video
- * (VideoListFingerprint) and the rows of memberships.csv and changes.csv. Equal fingerprints mean
- * equal corpora, byte for byte: an export writes the same bytes for the same input.
+ * A fingerprint of what a corpus holds: what it is written by (CORPUS_VERSION, RENDERING_VERSION, the
+ * tool's version), the input's settings, every video (VideoListFingerprint) and the rows of
+ * memberships.csv; not its version, the job's history, changes.csv nor how it is compressed. Equal
+ * fingerprints mean a corpus whose files say the same but for those: the same version of it
+ * (store/versions.ts releases a new one when they differ).
  */
-export class CorpusFingerprint {
+export class ContentsFingerprint {
   readonly #hash = createHash('sha256');
 
-  constructor(input: ExportInput, compressionLevel: number) {
-    addLine(this.#hash, 'rendering', [
-      CORPUS_VERSION,
-      RENDERING_VERSION,
-      input.manifest.tool.version,
-      process.versions.zlib,
-      compressionLevel,
-    ]);
+  constructor(input: ExportInput) {
+    addLine(this.#hash, 'rendering', [CORPUS_VERSION, RENDERING_VERSION, input.manifest.tool.version]);
     addLine(this.#hash, 'settings', settingsOf(input));
   }
 
@@ -126,13 +141,34 @@ export class CorpusFingerprint {
     addLine(this.#hash, 'membership', row);
   }
 
-  change(row: ExportChange): void {
-    addLine(this.#hash, 'change', row);
-  }
-
   /** The fingerprint, given the videos' (none when they have none). */
   digest(videos: Buffer | undefined): Buffer | undefined {
     if (videos === undefined) return undefined;
     return this.#hash.update(videos).digest().subarray(0, FINGERPRINT_BYTES);
+  }
+}
+
+/**
+ * A fingerprint of everything a corpus is written from: its contents (ContentsFingerprint), how they
+ * are compressed (zlib's version and level), its version with the job's history, and the rows of
+ * changes.csv. Equal fingerprints mean equal corpora, byte for byte: an export writes the same bytes
+ * for the same input (corpus-record.ts).
+ */
+export class CorpusFingerprint {
+  readonly #hash = createHash('sha256');
+
+  /** `input` as written: its version and history named (ExportInput.release). */
+  constructor(contents: Buffer, input: ExportInput, compressionLevel: number) {
+    addLine(this.#hash, 'contents', contents.toString('hex'));
+    addLine(this.#hash, 'compression', [process.versions.zlib, compressionLevel]);
+    addLine(this.#hash, 'version', versionOf(input));
+  }
+
+  change(row: ExportChange): void {
+    addLine(this.#hash, 'change', row);
+  }
+
+  digest(): Buffer {
+    return this.#hash.digest().subarray(0, FINGERPRINT_BYTES);
   }
 }

@@ -116,17 +116,20 @@ export const CHANGE_FIELDS: readonly SchemaField[] = [
     'version',
     'The version of the corpus that made the change (2 and up; version 1 is the first corpus).',
   ),
-  text('video_id', 'The video ID.'),
+  text('video_id', 'The video ID; empty for a change of the corpus itself (metadata).'),
   {
     ...text(
       'change',
-      'added (new to the corpus), retried (fetched again on request) or changed (listed by one more source).',
+      'added (new to the corpus), retried (fetched again on request and changed), changed (listed by one ' +
+        'more source) or metadata (what the corpus says of itself: title, description, authors, license, ' +
+        'formats, passages, the tool that wrote it).',
     ),
-    constraints: { enum: ['added', 'retried', 'changed'] },
+    constraints: { enum: ['added', 'retried', 'changed', 'metadata'] },
   },
   text(
     'detail',
-    'For added, the source that brought it; for retried, its status before and after; for changed, what changed.',
+    'For added, the source that brought it; for retried, its status before and after; for changed, what ' +
+      'changed; for metadata, which part, before -> after ("none" when absent).',
   ),
 ];
 

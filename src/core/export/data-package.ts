@@ -10,6 +10,7 @@ import {
 import type { SchemaField } from './corpus-schema';
 import { datasetTitle } from './dataset-title';
 import { jsonText } from './json-text';
+import { paragraphsOf, paragraphText } from './paragraphs';
 import type { JsonValue } from './json-text';
 import type { ExportAuthor, ExportInput } from './types';
 
@@ -80,11 +81,19 @@ function contributor(author: ExportAuthor): JsonValue {
   return { title: name, role: 'author', ...(author.orcid !== undefined && { path: author.orcid }) };
 }
 
+/** The description given, paragraphs kept as in CITATION.cff and README.md; without one, a line of ours. */
+function describedAs(description: string | undefined): string {
+  const paragraphs = description === undefined ? [] : paragraphsOf(description);
+  return paragraphs.length > 0
+    ? paragraphText(paragraphs)
+    : 'Video transcripts collected with Scriptorium. README.md describes the collection.';
+}
+
 /**
  * datapackage.json, a Frictionless Data Package (https://specs.frictionlessdata.io/data-package/):
  * the corpus's tables and JSON Lines files as resources with the types of their fields, index.csv's
  * video_id as the key the other tables refer to, and the title, description, authors, license and
- * version given (as `N.0.0`, the semantic version Data Package asks for).
+ * version (the same number as everywhere else).
  */
 export function renderDataPackage(input: ExportInput, withChunks: boolean): string {
   const { manifest, citation } = input;
@@ -113,10 +122,10 @@ export function renderDataPackage(input: ExportInput, withChunks: boolean): stri
     // A Data Package name holds lower-case letters, digits, '-', '.', '_' and '/' only: others become '-'.
     name: `scriptorium-job-${manifest.job_id.toLowerCase().replace(/[^-a-z0-9._/]/g, '-')}`,
     title: datasetTitle(input),
-    description:
-      citation?.description ??
-      'Video transcripts collected with Scriptorium. README.md describes the collection.',
-    version: `${manifest.version}.0.0`,
+    description: describedAs(citation?.description),
+    // The corpus's version as CITATION.cff and manifest.json give it: Data Package asks that a version
+    // should (not must) follow Semantic Versioning, and one number everywhere names one artefact.
+    version: String(manifest.version),
     ...(RFC_3339.test(manifest.finished_at) && { created: manifest.finished_at }),
     keywords: ['video transcripts', 'corpus'],
     contributors:

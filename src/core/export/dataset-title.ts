@@ -50,8 +50,9 @@ export function dateOf(isoTime: string): string | undefined {
 }
 
 /**
- * When the corpus's version was released (its job completed it), else, for a corpus still under way,
- * when its job last changed: what CITATION.cff and the datasheet date it by.
+ * When the corpus's version was released (by the export that first wrote it), else, for a corpus given
+ * without its version among the released ones, when its job last changed: what CITATION.cff and the
+ * datasheet date it by.
  */
 export function releaseDate(manifest: ExportManifest): string | undefined {
   const released = manifest.versions.find((version) => version.version === manifest.version);

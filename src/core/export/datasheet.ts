@@ -13,7 +13,9 @@ import {
 } from './corpus-schema';
 import type { SchemaField } from './corpus-schema';
 import { datasetTitle, oneLine, releaseDate } from './dataset-title';
+import { cardLicense } from './hub-licenses';
 import { jsonText } from './json-text';
+import { paragraphsOf } from './paragraphs';
 import { sortKeys } from './manifest';
 import type { ExportAuthor, ExportFormat, ExportInput } from './types';
 
@@ -36,6 +38,17 @@ function code(text: string): string {
  */
 function escaped(text: string): string {
   return oneLine(text).replace(/[\\`*_[\]<>&!|~]/g, (char) => `\\${char}`);
+}
+
+/**
+ * A line of the user's text as Markdown text: escaped, and with what would start a heading, a list, a
+ * thematic break or a setext underline at the start of a line (`#`, `-`, `+`, `=`, `1.`, `1)`)
+ * escaped too, so that it reads as the words typed.
+ */
+function markdownLine(line: string): string {
+  return escaped(line)
+    .replace(/^(\d+)([.)])/, '$1\\$2')
+    .replace(/^[#+=-]/, (char) => `\\${char}`);
 }
 
 /** Code-unit order, the same on every machine (unlike localeCompare). */
@@ -64,39 +77,58 @@ function sizeCategory(count: number): string {
   return bounds.find(([limit]) => count < limit)?.[1] ?? '10M<n<100M';
 }
 
-/** What the transcripts' languages are, as Hugging Face's `language` list takes them (codes, lower case). */
-function languageCodes(tally: CompositionTally): string[] {
-  return [...tally.byLanguage.keys()]
-    .map((language) => language.toLowerCase())
-    .filter((language) => /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/.test(language))
-    .sort(compareText);
+/** A language tag as the service gives one: `en`, `pt-BR`, `zh-Hans` (BCP 47's form, case as given). */
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * The transcripts' languages as a card lists them: `language` the ISO 639 codes (a tag's first part,
+ * lower case), `language_details` the whole tags as the service gave them, case kept (`zh-Hans`),
+ * when any says more than its code.
+ */
+function cardLanguages(tally: CompositionTally): { codes: string[]; details: string[] } {
+  const tags = [...tally.byLanguage.keys()].filter((tag) => LANGUAGE_TAG.test(tag)).sort(compareText);
+  const codes = [...new Set(tags.map((tag) => (tag.split('-')[0] ?? tag).toLowerCase()))].sort(compareText);
+  return { codes, details: tags.some((tag) => tag.includes('-')) ? tags : [] };
+}
+
+/** A YAML list under `key`, each item a double-quoted scalar; nothing when empty. */
+function yamlList(key: string, items: readonly string[]): string[] {
+  return items.length === 0 ? [] : [`${key}:`, ...items.map((item) => `  - ${yamlScalar(item)}`)];
 }
 
 /**
- * The YAML front matter of a Hugging Face dataset card: its name, languages, license ("unknown" when
- * none was given), size, and the files `datasets.load_dataset` reads as configurations.
+ * The YAML front matter of a Hugging Face dataset card: its name, languages, license (an id of the
+ * Hub's list, hub-licenses.ts), tasks and tags, size, and the files `datasets.load_dataset` reads as
+ * configurations. Only the JSON Lines files are configurations: the library takes one builder for every
+ * configuration, from the first one's files (datasets' load.py, LocalDatasetModuleFactory), so a CSV
+ * listed after transcripts.jsonl would be read as JSON and fail. The tables load with
+ * `load_dataset("csv", data_files=…)`, as the Files section says.
  */
 function frontMatter(
   input: ExportInput,
   formats: readonly ExportFormat[],
   tally: CompositionTally,
 ): string[] {
-  const languages = languageCodes(tally);
-  const license = input.citation?.license?.toLowerCase() ?? 'unknown';
+  const { codes, details } = cardLanguages(tally);
+  const license = cardLicense(input.citation?.license);
+  const chunks = formats.includes('chunks');
   return [
     '---',
     `pretty_name: ${yamlScalar(datasetTitle(input))}`,
-    ...(languages.length > 0 ? ['language:', ...languages.map((code) => `  - ${yamlScalar(code)}`)] : []),
-    `license: ${yamlScalar(license)}`,
-    'size_categories:',
-    `  - ${yamlScalar(sizeCategory(input.manifest.counts.ok))}`,
+    ...yamlList('language', codes),
+    ...yamlList('language_details', details),
+    `license: ${yamlScalar(license.license)}`,
+    ...('name' in license
+      ? [`license_name: ${yamlScalar(license.name)}`, `license_link: ${yamlScalar(license.link)}`]
+      : []),
+    ...yamlList('task_categories', chunks ? ['text-generation', 'text-retrieval'] : ['text-generation']),
+    ...yamlList('tags', ['transcripts', 'captions', 'video', 'text']),
+    ...yamlList('size_categories', [sizeCategory(input.manifest.counts.ok)]),
     'configs:',
     '  - config_name: "transcripts"',
     '    data_files: "transcripts.jsonl"',
     '    default: true',
-    ...(formats.includes('chunks') ? ['  - config_name: "chunks"', '    data_files: "chunks.jsonl"'] : []),
-    '  - config_name: "index"',
-    '    data_files: "index.csv"',
+    ...(chunks ? ['  - config_name: "chunks"', '    data_files: "chunks.jsonl"'] : []),
     '---',
     '',
   ];
@@ -110,7 +142,7 @@ function heading(input: ExportInput): string[] {
   const released = releaseDate(manifest);
   const state = manifest.complete
     ? `released on ${released ?? manifest.finished_at}`
-    : `under way, not complete: last changed on ${released ?? manifest.finished_at}`;
+    : `released on ${released ?? manifest.finished_at} while its job was under way: not complete`;
   const authors = input.citation?.authors ?? [];
   return [
     `# ${escaped(datasetTitle(input))}`,
@@ -125,12 +157,13 @@ function heading(input: ExportInput): string[] {
 
 function motivation(input: ExportInput): string[] {
   const description = input.citation?.description;
+  const paragraphs = description === undefined ? [] : paragraphsOf(description);
   return [
     '## Motivation',
     '',
-    description === undefined
+    paragraphs.length === 0
       ? 'No description was given (`scriptorium export --description`, or the Export dialog of the app).'
-      : escapedParagraphs(description),
+      : paragraphs.map((lines) => lines.map(markdownLine).join('\n')).join('\n\n'),
     '',
   ];
 }
@@ -350,6 +383,10 @@ function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
     '- `README.md` (this file), `CITATION.cff` (how to cite), `datapackage.json` (the tables and records ' +
       'as a Frictionless Data Package, with their keys), `SHA256SUMS` (the SHA-256 of every other file).',
     '',
+    "With Hugging Face's `datasets`, in the unzipped folder: `load_dataset(folder)` reads transcripts.jsonl" +
+      (chunks ? ', `load_dataset(folder, "chunks")` chunks.jsonl' : '') +
+      ', and a table loads as CSV: `load_dataset("csv", data_files=f"{folder}/index.csv")`.',
+    '',
   ];
 }
 
@@ -393,11 +430,12 @@ function distribution(input: ExportInput): string[] {
 
 function maintenance(input: ExportInput): string[] {
   const versions = input.manifest.versions.map(
-    ({ version, releasedAt, added, retried, changed }) =>
+    ({ version, releasedAt, added, retried, changed, metadata = 0 }) =>
       `- version ${version}, released ${escaped(releasedAt)}: ` +
       (version === 1
         ? `${plural(added, 'video')}`
-        : `${plural(added, 'video')} added, ${retried} retried, ${changed} changed`),
+        : `${plural(added, 'video')} added, ${retried} retried, ${changed} changed` +
+          (metadata > 0 ? `, ${plural(metadata, 'metadata change')}` : '')),
   );
   const syncs = (input.syncs ?? []).map(
     ({ at, newVideos, credits }) =>
@@ -407,9 +445,12 @@ function maintenance(input: ExportInput): string[] {
     '## Maintenance',
     '',
     '`scriptorium sync` brings the job up to date with its playlists and channels, buying only what is ' +
-      'new; the next export is a new version when the sync or a retry brought anything. A new version adds ' +
-      'files and rows and never renames a file: `changes.csv` lists what each version added, retried or ' +
-      'changed.',
+      'new. An export whose corpus would differ from the last version in any byte (new videos, a retry that ' +
+      'changed something, another title, description, authors, license or formats) is the next version, ' +
+      'released when it is exported; an export that changes nothing writes the same version again, byte for ' +
+      'byte. A new version adds files and rows and never renames a file: `changes.csv` lists what each ' +
+      'version added, retried or changed, and what of the corpus itself (`metadata`). The credits and syncs ' +
+      'this datasheet gives are those of this version, as it was released.',
     '',
     'Versions:',
     '',
@@ -448,15 +489,6 @@ function citing(input: ExportInput): string[] {
       `Collected with ${escaped(manifest.tool.name)} ${escaped(manifest.tool.version)}.`,
     '',
   ];
-}
-
-/** Paragraphs of the user's text, each on one line and escaped, separated by blank lines. */
-function escapedParagraphs(text: string): string {
-  return text
-    .split(/\n\s*\n/)
-    .map((paragraph) => escaped(paragraph))
-    .filter((paragraph) => paragraph !== '')
-    .join('\n\n');
 }
 
 /**

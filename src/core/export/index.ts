@@ -17,6 +17,7 @@ export type {
   ExportManifest,
   ExportOptions,
   ExportProgress,
+  ExportRelease,
   ExportResult,
   ExportSourceFailure,
   ExportSync,

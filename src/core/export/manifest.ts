@@ -39,12 +39,13 @@ export function renderManifest(manifest: ExportManifest, syncs: readonly ExportS
     credits_spent: manifest.credits_spent,
     credits_possible: manifest.credits_possible,
     syncs: syncs.map(({ at, newVideos, credits }) => ({ at, new_videos: newVideos, credits })),
-    versions: manifest.versions.map(({ version, releasedAt, added, retried, changed }) => ({
+    versions: manifest.versions.map(({ version, releasedAt, added, retried, changed, metadata }) => ({
       version,
       released_at: releasedAt,
       added,
       retried,
       changed,
+      metadata: metadata ?? 0,
     })),
     finished_at: manifest.finished_at,
     complete: manifest.complete,

@@ -102,11 +102,12 @@ export interface ExportMembership {
   listedAt: string | null;
 }
 
-/** One line of changes.csv: what a version after the first did to one video. */
+/** One line of changes.csv: what a version after the first did to one video, or to the corpus itself. */
 export interface ExportChange {
   version: number;
+  /** '' for a `metadata` change, which is about the corpus. */
   videoId: string;
-  change: 'added' | 'retried' | 'changed';
+  change: 'added' | 'retried' | 'changed' | 'metadata';
   detail: string;
 }
 
@@ -117,6 +118,24 @@ export interface ExportVersion {
   added: number;
   retried: number;
   changed: number;
+  /** How many parts of what the corpus says of itself (title, license, formats…) it changed; default 0. */
+  metadata?: number;
+}
+
+/**
+ * The version an export writes, named once the export knows what the corpus holds (ExportInput.release),
+ * with the job's history as of that version's release, which every export of it writes again.
+ */
+export interface ExportRelease {
+  version: number;
+  /** The released versions, oldest first, this one last. */
+  versions: ExportVersion[];
+  finishedAt: string;
+  creditsSpent: number;
+  creditsPossible: number;
+  syncs: ExportSync[];
+  /** changes.csv's rows up to this version: a FRESH iterator each time. */
+  changes(): Iterable<ExportChange>;
 }
 
 /** A person who collected the corpus: "Given Family" or "Family, Given", with an ORCID iD. */
@@ -184,7 +203,7 @@ export interface ExportManifest {
   credits_possible: number;
   /** The job's finish time (ISO), NOT the export time; for an unfinished job, its last change. */
   finished_at: string;
-  /** The corpus's version: 1 for the first, one more for each sync or retry that brought anything. */
+  /** The corpus's version: 1 for the first export, one more for each export whose corpus differs. */
   version: number;
   /** The released versions, oldest first (the current one is among them once its job completed it). */
   versions: ExportVersion[];
@@ -219,6 +238,14 @@ export interface ExportInput {
   chunking?: { targetSeconds: number; overlapSeconds: number };
   /** The job's syncs, oldest first. Default: none. */
   syncs?: ExportSync[];
+  /**
+   * Names the version the corpus is, once the first pass knows what it holds: called once with the
+   * fingerprint of its contents (everything written but its version and the job's history: finish
+   * time, credits, syncs; undefined when not known), it returns the version those contents make, with
+   * its history and changes, which replace the manifest's, `syncs` and `changes`. Without it, they are
+   * written as given.
+   */
+  release?(contents: string | undefined): ExportRelease;
   /** Selection filters of the job, in words, for the datasheet ("title matches /talk/i"). Default: none. */
   filters?: string[];
   /** Transcripts by the language they came in, for the datasheet. Default: none. */

@@ -1,18 +1,13 @@
 import { createHash } from 'node:crypto';
-import { StringDecoder } from 'node:string_decoder';
 import { crc32 } from 'node:zlib';
-import { z } from 'zod';
-import { CORPUS_STATUSES } from '../../shared/vocabulary';
-import { CsvLimitError, CsvReader } from './csv-reader';
 import { Differences } from './differences';
 import { systemErrorCode } from './errors';
-import { JsonFieldReader, type FieldReading } from './json-field-reader';
 import { LineReader } from './line-reader';
-import { PATH_LIST_SEPARATOR } from './naming';
-import { MAX_CSV_CELL_CHARS } from './tables';
-import { entryPathProblem, MAX_ENTRY_PATH_BYTES, printable, printableBytes } from './zip-layout';
+import { CorpusEntries, ENTRY_KIND, PackedNames } from './packed-names';
+import { MAX_ENTRY_PATH_BYTES, printable, printableBytes } from './zip-layout';
 import { NotAFileError, ZipFormatError, ZipLimitError, ZipReader } from './zip-reader';
 import type { ListedEntry } from './zip-reader';
+import { countDifferences, IndexTally, ManifestCounts, type PieceReader } from './verify-tables';
 
 const CHECKSUMS = 'SHA256SUMS';
 const MANIFEST = 'manifest.json';
@@ -29,8 +24,6 @@ const INFLATED_PER_BYTE = 32;
 /** A SHA256SUMS line: 64 hex digits, two characters, and a path of at most MAX_ENTRY_PATH_BYTES. */
 const LONGEST_CHECKSUM_LINE = 64 + 2 + MAX_ENTRY_PATH_BYTES;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-/** index.csv has 17 columns; a record of more than this many cells is no row of it. */
-const MAX_INDEX_CELLS = 1000;
 
 /** What verifyCorpus found. */
 export interface VerifyReport {
@@ -80,18 +73,11 @@ export class CorpusUnreadableError extends Error {
  */
 export async function verifyCorpus(path: string): Promise<VerifyReport> {
   const differences = new Differences();
-  const folders = new Set<number>();
+  const names = new PackedNames();
   let zip: ZipReader;
   try {
     zip = await ZipReader.open(path, (index, name, sameAs) => {
-      // A folder entry (`txt/`), which `zip -r` and others add, names a folder: its path is the
-      // folder's, and it holds no file to check.
-      const folder = name.length > 1 && name[name.length - 1] === SLASH;
-      if (folder) folders.add(index);
-      const problem = entryPathProblem(folder ? name.subarray(0, -1) : name);
-      if (problem !== undefined) {
-        differences.add('bad name', () => `${printableBytes(name)} (${problem}; see the ZIP layout)`);
-      }
+      names.visit(index, name);
       if (sameAs !== undefined) differences.add('listed twice', () => printableBytes(name));
     });
   } catch (error) {
@@ -102,8 +88,13 @@ export async function verifyCorpus(path: string): Promise<VerifyReport> {
     differences.add(error instanceof ZipLimitError ? 'too large' : 'not a ZIP', error.message);
     return report(differences, 0);
   }
+  const { top, badNames } = names.finish();
+  differences.merge(badNames);
   try {
-    const matching = (await readable(zip, differences)) ? await checkEntries(zip, differences, folders) : 0;
+    const entries = new CorpusEntries(zip, top);
+    const matching = (await readable(zip, differences))
+      ? await checkEntries(zip, entries, names, differences)
+      : 0;
     return report(differences, matching);
   } catch (error) {
     throw unreadable(path, error);
@@ -181,26 +172,30 @@ function mebibytes(bytes: number): string {
 
 /**
  * Reads every entry; returns how many match their SHA-256 in SHA256SUMS. What is judged is content:
- * the files, whatever their order, compression (stored or deflated) or the folder entries around them.
+ * the files, whatever their order, compression (stored or deflated), the folder entries around them,
+ * the top folder they were zipped in, or what macOS adds (packed-names.ts).
  */
 async function checkEntries(
   zip: ZipReader,
+  entries: CorpusEntries,
+  names: PackedNames,
   differences: Differences,
-  folders: ReadonlySet<number>,
 ): Promise<number> {
-  const checksumsEntry = zip.find(CHECKSUMS);
+  const checksumsEntry = entries.find(CHECKSUMS);
   const checksums =
-    checksumsEntry === undefined ? undefined : await readChecksums(zip, checksumsEntry, differences);
+    checksumsEntry === undefined ? undefined : await readChecksums(zip, entries, checksumsEntry, differences);
   if (checksumsEntry === undefined) differences.add('missing', `${CHECKSUMS} (so no entry can be checked)`);
 
-  const manifestEntry = zip.find(MANIFEST);
-  const indexEntry = zip.find(INDEX);
+  const manifestEntry = entries.find(MANIFEST);
+  const indexEntry = entries.find(INDEX);
   const manifest = new ManifestCounts();
-  const index = new IndexTally(zip);
+  const index = new IndexTally(entries);
   let matching = 0;
   for (const entry of zip.inFileOrder()) {
     if (entry.index === checksumsEntry?.index) continue;
-    if (folders.has(entry.index)) {
+    const kind = names.kind(entry.index);
+    if (kind === ENTRY_KIND.addition) continue;
+    if (kind === ENTRY_KIND.folder) {
       if (entry.size > 0)
         await addAbout(
           zip,
@@ -231,13 +226,6 @@ async function checkEntries(
   countDifferences(manifest, index, differences);
   if (index.complete) differences.merge(index.missingFiles);
   return matching;
-}
-
-/** What reads an entry as it streams, piece by piece (a piece is only lent for the call). */
-interface PieceReader {
-  push(piece: Buffer): void;
-  /** The entry was read whole, and its bytes matched its CRC-32. */
-  end(): void;
 }
 
 /**
@@ -277,9 +265,6 @@ async function checkedSha256(
   return hash.digest();
 }
 
-/** `/`, which ends a folder entry's name. */
-const SLASH = 0x2f;
-
 /** Of each SHA-256 compared, the first 16 bytes are kept: to match them, a changed file would take 2^128 tries. */
 const KEPT_DIGEST_BYTES = 16;
 
@@ -317,6 +302,7 @@ class Checksums {
  */
 async function readChecksums(
   zip: ZipReader,
+  entries: CorpusEntries,
   entry: ListedEntry,
   differences: Differences,
 ): Promise<Checksums | undefined> {
@@ -332,7 +318,7 @@ async function readChecksums(
       found.add(CHECKSUMS, `line ${lineNumber} is not "<sha256>  <path>"`);
       return;
     }
-    const listed = zip.find(parsed.path);
+    const listed = entries.find(parsed.path);
     if (listed === undefined) {
       found.add('missing', () => `${printableBytes(parsed.path)} (in ${CHECKSUMS}, not in the ZIP)`);
     } else if (!checksums.expect(listed, parsed.digest)) {
@@ -351,136 +337,4 @@ function parseChecksumLine(line: Buffer): { digest: Buffer; path: Buffer } | und
   if (line.length < 67 || line[64] !== SPACE || (line[65] !== SPACE && line[65] !== STAR)) return undefined;
   const hex = line.toString('latin1', 0, 64);
   return SHA256_HEX.test(hex) ? { digest: Buffer.from(hex, 'hex'), path: line.subarray(66) } : undefined;
-}
-
-/** manifest.json's counts, read as it streams (JsonFieldReader): a manifest of any size takes little memory. */
-class ManifestCounts implements PieceReader {
-  readonly #decoder = new StringDecoder('utf8');
-  readonly #reader = new JsonFieldReader('counts');
-  /** What was read, once the entry was read whole and intact. */
-  reading: FieldReading | undefined;
-
-  push(piece: Buffer): void {
-    this.#reader.push(this.#decoder.write(piece));
-  }
-
-  end(): void {
-    this.#reader.push(this.#decoder.end());
-    this.reading = this.#reader.end();
-  }
-}
-
-/**
- * index.csv's rows counted by status, and the files they name that the ZIP does not hold, read as it
- * streams: only the status and files cells are kept, each row at a time.
- */
-class IndexTally implements PieceReader {
-  readonly counts = new Map<string, number>();
-  /** The files named that the ZIP lacks: a few listed, all counted. */
-  readonly missingFiles = new Differences();
-  rows = 0;
-  /** Whether index.csv was read to its end, intact. */
-  complete = false;
-  /** Why index.csv could not be read, when it could not. */
-  problem: string | undefined;
-  readonly #zip: ZipReader;
-  readonly #decoder = new StringDecoder('utf8');
-  readonly #reader = new CsvReader(
-    { maxCells: MAX_INDEX_CELLS, maxCellChars: MAX_CSV_CELL_CHARS },
-    (record) => this.#add(record),
-  );
-  #statusColumn = -1;
-  #filesColumn = -1;
-  #header = true;
-
-  constructor(zip: ZipReader) {
-    this.#zip = zip;
-  }
-
-  push(piece: Buffer): void {
-    this.#read(() => this.#reader.push(this.#decoder.write(piece)));
-  }
-
-  end(): void {
-    this.#read(() => {
-      this.#reader.push(this.#decoder.end());
-      this.#reader.end();
-      this.complete = true;
-    });
-  }
-
-  /** Feeds the CSV reader, until a record breaks its limits: then the table is not read further. */
-  #read(step: () => void): void {
-    if (this.problem !== undefined) return;
-    try {
-      step();
-    } catch (error) {
-      if (!(error instanceof CsvLimitError)) throw error;
-      this.problem = error.message;
-    }
-  }
-
-  #add(record: string[]): void {
-    if (this.#header) {
-      this.#header = false;
-      this.#statusColumn = record.indexOf('status');
-      this.#filesColumn = record.indexOf('files');
-      this.#reader.keepOnly([this.#statusColumn, this.#filesColumn]);
-      return;
-    }
-    // A blank line is no row, as csv.DictReader and pandas read the table.
-    if (record.length === 0) return;
-    this.rows += 1;
-    const status = record[this.#statusColumn] ?? '';
-    this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
-    const files = record[this.#filesColumn] ?? '';
-    for (const path of files === '' ? [] : files.split(PATH_LIST_SEPARATOR)) {
-      if (this.#zip.find(path) === undefined) {
-        this.missingFiles.add(
-          'missing file',
-          () => `${printable(path)} (named in ${INDEX}, row ${this.rows})`,
-        );
-      }
-    }
-  }
-}
-
-const ManifestCountsSchema = z.object({
-  videos: z.number(),
-  ok: z.number(),
-  unavailable: z.number(),
-  failed: z.number(),
-  pending: z.number(),
-  skipped: z.number(),
-});
-
-/** Adds where manifest.json's counts and index.csv's rows disagree. */
-function countDifferences(manifest: ManifestCounts, index: IndexTally, differences: Differences): void {
-  const reading = manifest.reading;
-  if (reading === undefined) {
-    differences.add('counts', `not checked, as ${MANIFEST} could not be read`);
-    return;
-  }
-  if (!index.complete) {
-    const why = index.problem === undefined ? 'could not be read' : `could not be read: ${index.problem}`;
-    differences.add('counts', `not checked, as ${INDEX} ${why}`);
-    return;
-  }
-  const counts = reading.found ? ManifestCountsSchema.safeParse(reading.value) : undefined;
-  if (counts?.success !== true) {
-    const why = reading.found ? 'are not all numbers' : reading.problem;
-    differences.add('counts', `not checked, as ${MANIFEST} holds no counts (${why})`);
-    return;
-  }
-  const { data } = counts;
-  if (data.videos !== index.rows) {
-    differences.add('counts', `${MANIFEST} says ${data.videos} videos, ${INDEX} lists ${index.rows}`);
-  }
-  // The statuses whose counts manifest.json gives and index.csv must match.
-  for (const status of CORPUS_STATUSES) {
-    const listed = index.counts.get(status) ?? 0;
-    if (data[status] !== listed) {
-      differences.add('counts', `${MANIFEST} says ${data[status]} ${status}, ${INDEX} lists ${listed}`);
-    }
-  }
 }

@@ -9,7 +9,7 @@ import { renderTranscript } from './formats';
 import type { RenderedTranscript } from './formats';
 import { BlockPlan, BlockStream } from './block-streams';
 import { CompositionTally } from './composition';
-import { CorpusFingerprint, VideoListFingerprint } from './corpus-fingerprint';
+import { ContentsFingerprint, CorpusFingerprint, VideoListFingerprint } from './corpus-fingerprint';
 import { isIntact, readCorpusRecord } from './corpus-record';
 import type { CorpusRecord } from './corpus-record';
 import { Fingerprints } from './fingerprints';
@@ -107,7 +107,9 @@ async function previousFiles(
  * SHA256SUMS last.
  *
  * Memory stays flat, and each transcript is read once: errors.csv streams from a pass over
- * `input.videos()` that reads no transcript content, and a second pass writes the files while it
+ * `input.videos()` that reads no transcript content, which also fingerprints what the corpus holds,
+ * so that `input.release` names its version before the entries that give it are written; a second
+ * pass writes the files while it
  * fills index.csv (whose word counts and file names come from the transcripts), transcripts.jsonl
  * and chunks.jsonl in spool files beside the ZIP, and gathers the composition README.md reports.
  * README.md and index.csv are listed where they belong, though their data is stored after the files
@@ -147,30 +149,41 @@ export async function writeCorpus(
   }
   // What an earlier export left at the target stays there, untouched, until the new ZIP replaces it.
   const recorded = await readCorpusRecord(targetPath);
-  const corpusFingerprint = new CorpusFingerprint(input, COMPRESSION_LEVEL);
+  const contentsFingerprint = new ContentsFingerprint(input);
   const plannedVideos = new VideoListFingerprint();
   let previous: PreviousCorpus | undefined;
   try {
-    await zip.add('manifest.json', renderManifest(input.manifest, input.syncs));
-    const readme = await zip.spool('README.md', { listNow: true });
-    await zip.add('CITATION.cff', renderCitation(input));
-    await zip.add('datapackage.json', renderDataPackage(input, withChunks));
-    const index = await zip.spool('index.csv', { listNow: true });
     // The pass that writes errors.csv reads no transcript; it also gathers the fingerprints of the blocks
-    // and of the corpus.
+    // and of the corpus's contents. errors.csv and memberships.csv wait in spools until the entries
+    // listed before them, which name the version these contents make, are written.
+    const errors = await zip.spool('errors.csv');
     const planned = noting(readVideos(input, signal), (video) => {
       plannedVideos.add(video);
       if (video.status !== ITEM_STATUS.ok) return;
       recordPlan.note(video);
       if (withChunks) chunkPlan.note(video);
     });
-    await zip.addStreamed('errors.csv', errorsCsv(planned, input.failedSources));
-    const memberships = noting(input.memberships?.() ?? [], (row) => corpusFingerprint.membership(row));
-    await zip.addStreamed('memberships.csv', withHeader(MEMBERSHIPS_CSV_HEADER, memberships, membershipRow));
-    const changes = noting(input.changes?.() ?? [], (row) => corpusFingerprint.change(row));
-    await zip.addStreamed('changes.csv', withHeader(CHANGES_CSV_HEADER, changes, changeRow));
+    for (const text of errorsCsv(planned, input.failedSources)) await errors.write(text);
+    const membershipsTable = await zip.spool('memberships.csv');
+    const memberships = noting(input.memberships?.() ?? [], (row) => contentsFingerprint.membership(row));
+    for (const text of withHeader(MEMBERSHIPS_CSV_HEADER, memberships, membershipRow))
+      await membershipsTable.write(text);
     const plannedDigest = plannedVideos.digest();
-    const fingerprint = corpusFingerprint.digest(plannedDigest);
+    const contents = contentsFingerprint.digest(plannedDigest);
+    const corpus = asReleased(input, contents);
+
+    await zip.add('manifest.json', renderManifest(corpus.manifest, corpus.syncs));
+    const readme = await zip.spool('README.md', { listNow: true });
+    await zip.add('CITATION.cff', renderCitation(corpus));
+    await zip.add('datapackage.json', renderDataPackage(corpus, withChunks));
+    const index = await zip.spool('index.csv', { listNow: true });
+    await zip.addSpooled(errors);
+    await zip.addSpooled(membershipsTable);
+    const corpusFingerprint =
+      contents === undefined ? undefined : new CorpusFingerprint(contents, corpus, COMPRESSION_LEVEL);
+    const changes = noting(corpus.changes?.() ?? [], (row) => corpusFingerprint?.change(row));
+    await zip.addStreamed('changes.csv', withHeader(CHANGES_CSV_HEADER, changes, changeRow));
+    const fingerprint = corpusFingerprint?.digest();
     // An export from the same inputs is there, whole: it is this corpus, byte for byte, and stays.
     if (recorded !== undefined && (await isUnchanged(targetPath, recorded, fingerprint))) {
       await zip.discard();
@@ -252,7 +265,7 @@ export async function writeCorpus(
         for (const line of rendered.chunks) await chunks.write(line);
       }
     }
-    await readme.write(renderDatasheet(input, formats, chunking, tally));
+    await readme.write(renderDatasheet(corpus, formats, chunking, tally));
     await zip.addSpooled(readme);
     await zip.addSpooled(index);
     for (const stream of chunks === undefined ? [transcripts] : [transcripts, chunks]) {
@@ -275,6 +288,28 @@ export async function writeCorpus(
     if (signal?.aborted) throw new ExportInterruptedError(targetPath);
     throw toExportError(targetPath, error);
   }
+}
+
+/**
+ * `input` as the version it is: with ExportInput.release, the version its contents make, with that
+ * version's history and changes (released now, or as they were released); else as given.
+ */
+function asReleased(input: ExportInput, contents: Buffer | undefined): ExportInput {
+  const release = input.release?.(contents?.toString('hex'));
+  if (release === undefined) return input;
+  return {
+    ...input,
+    manifest: {
+      ...input.manifest,
+      version: release.version,
+      versions: release.versions,
+      finished_at: release.finishedAt,
+      credits_spent: release.creditsSpent,
+      credits_possible: release.creditsPossible,
+    },
+    syncs: release.syncs,
+    changes: () => release.changes(),
+  };
 }
 
 /** Whether the file at `path` holds an export of the inputs `fingerprint` names, every byte as written. */

@@ -21,9 +21,13 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Why `path` (as text, or as the bytes a ZIP stores) breaks the layout: it must be relative, use `/`
  * between components none of which is empty, `.` or `..`, hold no control character, and be valid
- * UTF-8 of at most MAX_ENTRY_PATH_BYTES. Undefined when it keeps the rule.
+ * UTF-8 of at most `maxBytes` (MAX_ENTRY_PATH_BYTES; verify allows a corpus zipped again in a top
+ * folder that folder's name more). Undefined when it keeps the rule.
  */
-export function entryPathProblem(path: string | Uint8Array): string | undefined {
+export function entryPathProblem(
+  path: string | Uint8Array,
+  maxBytes = MAX_ENTRY_PATH_BYTES,
+): string | undefined {
   let text: string;
   if (typeof path === 'string') {
     if (LONE_SURROGATE.test(path)) return 'it is not valid UTF-8';
@@ -36,7 +40,7 @@ export function entryPathProblem(path: string | Uint8Array): string | undefined 
     }
   }
   const bytes = typeof path === 'string' ? Buffer.byteLength(path, 'utf8') : path.length;
-  if (bytes > MAX_ENTRY_PATH_BYTES) return `it is longer than ${MAX_ENTRY_PATH_BYTES} bytes (${bytes})`;
+  if (bytes > maxBytes) return `it is longer than ${maxBytes} bytes (${bytes})`;
   if (CONTROL_CHARACTERS.test(text)) return 'it holds a control character';
   if (text.startsWith('/') || DRIVE_LETTER.test(text)) return 'it is not relative';
   if (text.includes('\\')) return 'it separates folders with \\, not /';

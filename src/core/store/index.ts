@@ -8,4 +8,4 @@ export type { JobStatus, JobRecord } from './jobs';
 export type { ItemStatus, ItemCounts } from './items';
 export type { WalkStatus, SourceRecord } from './sources';
 export type { ExportRow, MembershipRow } from './export-rows';
-export type { ChangeRecord, VersionRecord } from './versions';
+export type { ChangeRecord, CorpusMetadata, CorpusState, VersionRecord } from './versions';

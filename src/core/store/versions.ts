@@ -1,13 +1,26 @@
 import { z } from 'zod';
 import type { Database } from './database';
 import { preparedFor } from './prepared';
+import type { SyncRecord } from './syncs';
 
 /**
- * Versions of a job's corpus (docs/product.md, "Corpus versions"). Version 1 is everything the job
- * collected until it first completed; each later version is what a sync or a retry added, retried or
- * changed, released when the job completes again. A run that changed nothing makes no version. What
- * is not released yet belongs to the pending version, one above the last released.
+ * Versions of a job's corpus (docs/product.md, "Corpus versions and citation"). A version is what an
+ * export wrote: the export that finds the corpus's contents (store/…/009-export-versions.ts) differ
+ * from the last version's releases the next one, at its own time; one that finds them equal writes
+ * that version again, with its history as it was. What the job adds, retries or changes meanwhile
+ * belongs to the pending version, one above the last released.
  */
+
+/** What a corpus says of itself (title, authors, license, formats…), each part as a person reads it. */
+export type CorpusMetadata = Readonly<Record<string, string>>;
+
+/** The job's history as a version gives it: every export of that version writes it again. */
+export interface CorpusState {
+  finishedAt: string;
+  creditsSpent: number;
+  creditsPossible: number;
+  syncs: SyncRecord[];
+}
 
 /** One released version, with what it brought. */
 export interface VersionRecord {
@@ -16,15 +29,46 @@ export interface VersionRecord {
   added: number;
   retried: number;
   changed: number;
+  /** How many parts of what the corpus says of itself it changed. */
+  metadata: number;
 }
 
-/** One line of changes.csv: what a version after the first did to one video. */
+/** One line of changes.csv: what a version after the first did to one video, or to the corpus itself. */
 export interface ChangeRecord {
   version: number;
+  /** '' for a change of the corpus's metadata. */
   videoId: string;
-  change: 'added' | 'retried' | 'changed';
+  change: 'added' | 'retried' | 'changed' | 'metadata';
   detail: string;
 }
+
+/** What an export asks to release: its contents' fingerprint (undefined: not known), and what to keep. */
+export interface Release {
+  contents: string | undefined;
+  metadata: CorpusMetadata;
+  state: CorpusState;
+  at: string;
+}
+
+/** The version an export writes: its number, and the history to write with it. */
+export interface ReleasedVersion {
+  version: number;
+  state: CorpusState;
+}
+
+const CorpusStateSchema = z.object({
+  finishedAt: z.string(),
+  creditsSpent: z.number(),
+  creditsPossible: z.number(),
+  syncs: z.array(z.object({ at: z.string(), newVideos: z.number(), credits: z.number() })),
+});
+
+const LastVersionSchema = z.object({
+  version: z.number().int(),
+  contents: z.string().nullable(),
+  metadata: z.string().nullable(),
+  state: z.string().nullable(),
+});
 
 const VersionRowSchema = z.object({
   version: z.number().int(),
@@ -32,34 +76,47 @@ const VersionRowSchema = z.object({
   added: z.number().int(),
   retried: z.number().int(),
   changed: z.number().int(),
+  metadata: z.number().int(),
 });
 
 const ChangeRowSchema = z.object({
   version: z.number().int(),
   video_id: z.string(),
-  change: z.enum(['added', 'retried', 'changed']),
+  change: z.enum(['added', 'retried', 'changed', 'metadata']),
   detail: z.string(),
 });
+
+/** A retry's detail says the video's status (and code) before it: "unavailable (not_found)". */
+const STATUS_AND_CODE = `status || CASE WHEN code IS NULL THEN '' ELSE ' (' || code || ')' END`;
 
 const statements = preparedFor((db) => ({
   released: db.prepare<[number], { v: number | null }>(
     'SELECT max(version) AS v FROM versions WHERE job_id = ?',
   ),
-  pendingWork: db.prepare<[number, number, number, number], { n: number }>(
-    `SELECT (SELECT count(*) FROM items WHERE job_id = ? AND version = ?)
-          + (SELECT count(*) FROM changes WHERE job_id = ? AND version = ?) AS n`,
+  last: db.prepare<[number], unknown>(
+    `SELECT version, contents, metadata, state FROM versions WHERE job_id = ?
+     ORDER BY version DESC LIMIT 1`,
   ),
-  release: db.prepare<[number, number, string]>(
-    'INSERT INTO versions (job_id, version, released_at) VALUES (?, ?, ?)',
+  release: db.prepare(
+    `INSERT INTO versions (job_id, version, released_at, contents, metadata, state)
+     VALUES (:jobId, :version, :at, :contents, :metadata, :state)`,
+  ),
+  // A retry that left its video as it was changed nothing: the version does not list it.
+  dropIdleRetries: db.prepare<[number, number]>(
+    `DELETE FROM changes WHERE job_id = ? AND version = ? AND change = 'retried'
+       AND detail = (SELECT ${STATUS_AND_CODE} FROM items WHERE id = changes.item_id)`,
   ),
   // The outcome of each retry, as the version is released.
   settleRetries: db.prepare<[number, number]>(
     `UPDATE changes SET detail = detail || ' -> ' || (SELECT status FROM items WHERE id = changes.item_id)
      WHERE job_id = ? AND version = ? AND change = 'retried'`,
   ),
+  recordMetadata: db.prepare<[number, number, string, string]>(
+    `INSERT INTO changes (job_id, item_id, version, change, detail, at) VALUES (?, NULL, ?, 'metadata', ?, ?)`,
+  ),
   recordRetries: db.prepare<[number, string, number, string, number]>(
     `INSERT INTO changes (job_id, item_id, version, change, detail, at)
-     SELECT job_id, id, ?, 'retried', status || CASE WHEN code IS NULL THEN '' ELSE ' (' || code || ')' END, ?
+     SELECT job_id, id, ?, 'retried', ${STATUS_AND_CODE}, ?
      FROM items WHERE job_id = ? AND status = ? AND NOT EXISTS (
        SELECT 1 FROM changes c WHERE c.item_id = items.id AND c.version = ? AND c.change = 'retried')`,
   ),
@@ -73,25 +130,25 @@ const statements = preparedFor((db) => ({
        (SELECT count(*) FROM changes c WHERE c.job_id = v.job_id AND c.version = v.version
           AND c.change = 'retried') AS retried,
        (SELECT count(*) FROM changes c WHERE c.job_id = v.job_id AND c.version = v.version
-          AND c.change = 'changed') AS changed
+          AND c.change = 'changed') AS changed,
+       (SELECT count(*) FROM changes c WHERE c.job_id = v.job_id AND c.version = v.version
+          AND c.change = 'metadata') AS metadata
      FROM versions v WHERE v.job_id = ? ORDER BY v.version`,
   ),
-  // Version 1 added everything it holds: changes.csv starts with version 2.
-  changes: db.prepare<[number, number, number, number], unknown>(
+  // Version 1 added everything it holds: changes.csv starts with version 2. Within a version, the
+  // changes of the corpus itself (no number) come first, then the videos' by corpus number.
+  changes: db.prepare<[number, number, number, number, number, number], unknown>(
     `SELECT i.version, i.video_id, 'added' AS change, s.input AS detail, i.number, 0 AS kind, 0 AS id
-       FROM items i JOIN sources s ON s.id = i.source_id WHERE i.job_id = ? AND i.version > 1
+       FROM items i JOIN sources s ON s.id = i.source_id
+       WHERE i.job_id = ? AND i.version > 1 AND i.version <= ?
      UNION ALL
-     SELECT c.version, i.video_id, c.change,
-       CASE WHEN c.change = 'retried' AND NOT EXISTS (
-              SELECT 1 FROM versions v WHERE v.job_id = c.job_id AND v.version = c.version)
-            THEN c.detail || ' -> ' || i.status ELSE c.detail END,
-       i.number, 1 AS kind, c.id
-       FROM changes c JOIN items i ON i.id = c.item_id WHERE c.job_id = ?
+     SELECT c.version, coalesce(i.video_id, ''), c.change, c.detail, i.number, 1 AS kind, c.id
+       FROM changes c LEFT JOIN items i ON i.id = c.item_id WHERE c.job_id = ? AND c.version <= ?
      ORDER BY 1, 5, 6, 7 LIMIT ? OFFSET ?`,
   ),
 }));
 
-/** The job's last released version; 0 before it first completed. */
+/** The job's last released version; 0 before its first export. */
 export function releasedVersion(db: Database, jobId: number): number {
   return statements(db).released.get(jobId)?.v ?? 0;
 }
@@ -101,38 +158,76 @@ export function pendingVersion(db: Database, jobId: number): number {
   return releasedVersion(db, jobId) + 1;
 }
 
-/** Whether the pending version holds anything: new videos, retries or changes not released yet. */
-export function hasPendingChanges(db: Database, jobId: number): boolean {
-  const version = pendingVersion(db, jobId);
-  return (statements(db).pendingWork.get(jobId, version, jobId, version)?.n ?? 0) > 0;
+/**
+ * The version an export of these contents writes, in one transaction the caller opens: the last one,
+ * with the history it was released with, when its contents are the same; else the next, released
+ * now with `release`'s history, what of the corpus's metadata changed, and the outcome of its
+ * retries (a retry that left its video as it was is not among them).
+ */
+export function releaseVersion(db: Database, jobId: number, release: Release): ReleasedVersion {
+  const last = lastVersion(db, jobId);
+  if (last?.state !== undefined && release.contents !== undefined && last.contents === release.contents) {
+    return { version: last.version, state: last.state };
+  }
+  const version = (last?.version ?? 0) + 1;
+  const prepared = statements(db);
+  prepared.dropIdleRetries.run(jobId, version);
+  prepared.settleRetries.run(jobId, version);
+  if (last?.metadata !== undefined) {
+    for (const detail of metadataChanges(last.metadata, release.metadata))
+      prepared.recordMetadata.run(jobId, version, detail, release.at);
+  }
+  prepared.release.run({
+    jobId,
+    version,
+    at: release.at,
+    contents: release.contents ?? null,
+    metadata: JSON.stringify(release.metadata),
+    state: JSON.stringify(release.state),
+  });
+  return { version, state: release.state };
 }
 
-/**
- * The version of the corpus the job holds now: the last released one, or the pending one when the
- * job has not completed it (it is the version under way, marked incomplete).
- */
-export function currentVersion(db: Database, jobId: number): number {
-  const released = releasedVersion(db, jobId);
-  return released === 0 || hasPendingChanges(db, jobId) ? released + 1 : released;
+function lastVersion(
+  db: Database,
+  jobId: number,
+): { version: number; contents: string | null; metadata?: CorpusMetadata; state?: CorpusState } | undefined {
+  const row = statements(db).last.get(jobId);
+  if (row === undefined) return undefined;
+  const parsed = LastVersionSchema.parse(row);
+  return {
+    version: parsed.version,
+    contents: parsed.contents,
+    ...(parsed.metadata !== null && {
+      metadata: z.record(z.string(), z.string()).parse(JSON.parse(parsed.metadata)),
+    }),
+    ...(parsed.state !== null && { state: CorpusStateSchema.parse(JSON.parse(parsed.state)) }),
+  };
 }
 
-/**
- * Releases the pending version as the job completes, in the transaction that writes its completion:
- * the first version always, a later one only when it holds something. Returns it, or undefined.
- */
-export function releaseVersion(db: Database, jobId: number, at: string): number | undefined {
-  const released = releasedVersion(db, jobId);
-  if (released > 0 && !hasPendingChanges(db, jobId)) return undefined;
-  const version = released + 1;
-  statements(db).settleRetries.run(jobId, version);
-  statements(db).release.run(jobId, version, at);
-  return version;
+/** A part of the metadata as changes.csv shows it: a text of several lines on one, a long one by its beginning. */
+function shown(value: string | undefined): string {
+  if (value === undefined || value === '') return 'none';
+  const line = value.replace(/\s+/g, ' ').trim();
+  const cut = line.length > SHOWN_CHARS ? `${line.slice(0, SHOWN_CHARS)}…` : line;
+  return cut === value ? value : `"${cut}"`;
+}
+
+/** Characters of a metadata part shown in changes.csv. */
+const SHOWN_CHARS = 60;
+
+/** What changed between two versions' metadata, a line per part: "license: CC-BY-4.0 -> ODbL-1.0". */
+export function metadataChanges(before: CorpusMetadata, after: CorpusMetadata): string[] {
+  const parts = [...new Set([...Object.keys(after), ...Object.keys(before)])];
+  return parts
+    .filter((part) => (before[part] ?? '') !== (after[part] ?? ''))
+    .map((part) => `${part}: ${shown(before[part])} -> ${shown(after[part])}`);
 }
 
 /**
  * Records that the job's videos of `status` are fetched again on request, before they are put back in
- * the queue, when the job has released a version: the next version says so. During the first version
- * a retry is part of collecting it.
+ * the queue, when the job has released a version: the next version says so. Before the first export
+ * a retry is part of collecting the first version.
  */
 export function recordRetries(
   db: Database,
@@ -171,6 +266,7 @@ export function versionsOf(db: Database, jobId: number): VersionRecord[] {
         added: parsed.added,
         retried: parsed.retried,
         changed: parsed.changed,
+        metadata: parsed.metadata,
       };
     });
 }
@@ -179,12 +275,17 @@ export function versionsOf(db: Database, jobId: number): VersionRecord[] {
 const CHANGES_PAGE = 1000;
 
 /**
- * changes.csv's rows, by version, then by corpus number, additions first; read page by page, since an
- * open cursor would keep the connection from a job running on it meanwhile.
+ * changes.csv's rows of the versions up to `through`, by version, then the corpus's own changes, then
+ * by corpus number, additions first; read page by page, since an open cursor would keep the
+ * connection from a job running on it meanwhile.
  */
-export function* changesOf(db: Database, jobId: number): Generator<ChangeRecord, void, undefined> {
+export function* changesOf(
+  db: Database,
+  jobId: number,
+  through: number,
+): Generator<ChangeRecord, void, undefined> {
   for (let offset = 0; ; offset += CHANGES_PAGE) {
-    const rows = statements(db).changes.all(jobId, jobId, CHANGES_PAGE, offset);
+    const rows = statements(db).changes.all(jobId, through, jobId, through, CHANGES_PAGE, offset);
     for (const row of rows) {
       const parsed = ChangeRowSchema.parse(row);
       yield {

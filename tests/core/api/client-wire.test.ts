@@ -243,26 +243,26 @@ describe('client against wire variants', () => {
     expect(`${error.message} ${error.stack ?? ''} ${JSON.stringify(error)}`).not.toContain(KEY);
   });
 
-  it('never lets the API key into a successful result, even when the service echoes it', async () => {
-    const { client } = await serve((_req, res) =>
-      sendJson(
-        res,
-        200,
-        {
-          video_id: 'dQw4w9WgXcQ',
-          language: 'en',
-          transcript: [{ text: `key ${KEY} here`, start: 0, duration: 1 }],
-        },
-        { 'x-request-id': `req_${KEY}` },
-      ),
+  it('keeps a successful answer as the service sent it, a key inside an ID or a cursor included', async () => {
+    // A key that is part of the service's data: redacting it there would store an ID and a cursor the
+    // service never sent (and a cursor it would refuse).
+    const key = 'Qw4w9WgX';
+    const page = {
+      results: [{ videoId: 'dQw4w9WgXcQ', title: `About ${key}` }],
+      continuation_token: `tok.${key}.more`,
+      has_more: true,
+    };
+    const { client } = await serve(
+      (_req, res) => sendJson(res, 200, page, { 'x-request-id': `req_${key}` }),
+      {
+        apiKey: key,
+      },
     );
-    const response = await client.transcript({
-      video: 'dQw4w9WgXcQ',
-      includeTimestamp: true,
-      sendMetadata: false,
-    });
-    expect(response.value.segments[0]?.text).toBe('key [redacted] here');
-    expect(JSON.stringify(response)).not.toContain(KEY);
+    const response = await client.playlistVideos({ playlist: 'PLwire' });
+    expect(response.value.items.map((item) => item.videoId)).toEqual(['dQw4w9WgXcQ']);
+    expect(response.value.continuation).toBe(`tok.${key}.more`);
+    expect(response.text).toBe(JSON.stringify(page));
+    expect(response.requestId).toBe(`req_${key}`);
   });
 
   it('reports a 200 whose body stalls past the timeout as unreadable and charged', async () => {

@@ -11,11 +11,7 @@ import type { SearchResults } from '../../../src/shared/contract';
 import { indexText } from '../../../src/shared/search-text';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator';
 import { tempDir } from '../../support/cli';
-
-/** Takes migration 010's columns away again, for a database made to look like an older version's. */
-const WITHOUT_MIGRATION_10 =
-  'ALTER TABLE items DROP COLUMN listed_at; ALTER TABLE memberships DROP COLUMN skip_code; ' +
-  'ALTER TABLE memberships DROP COLUMN skip_reason; DROP TABLE list_cuts;';
+import { BACK_TO_SCHEMA_6, BACK_TO_SCHEMA_8 } from '../../support/older-schema';
 
 // Data folders from before the Library (schema 6), from before its index had a row per segment
 // (schema 7) and from before it indexed the text the corpus exports (schema 8), holding transcripts
@@ -50,10 +46,6 @@ function indexedTranscripts(): number {
   }
 }
 
-/** What this version's own tables add to schema 8's, removed to make an older data folder. */
-const SINCE_8 = `DROP TABLE caption_copies; DROP INDEX transcripts_by_video_language;
-  ALTER TABLE transcript_index_backfill DROP COLUMN indexed_through;`;
-
 /** Indexes what is left to index with `batchSize` per batch, as the app's start does. */
 function catchUp(db: Database, batchSize: number, onProgress: (progress: IndexingProgress) => void) {
   const indexer = new LibraryIndexer({ db, clock: realClock, logger: { warn: () => undefined }, batchSize });
@@ -67,6 +59,7 @@ async function searched(app: ReturnType<typeof openApp>): Promise<Map<string, Se
   return found;
 }
 
+/** The columns migration 009 adds, taken away (it makes the changes table again by itself). */
 beforeAll(async () => {
   sim = await startSimulator({ credits: 10_000 });
   dataDir = tempDir();
@@ -94,10 +87,7 @@ beforeAll(async () => {
   await app.close();
   // As version 6 left it: the same transcripts, no index.
   const db = new BetterSqlite3(join(dataDir, DATABASE_FILE));
-  db.exec(
-    `${SINCE_8} DROP TABLE segment_index; DROP INDEX transcripts_facts; DROP TABLE transcript_index_backfill; ` +
-      `DROP INDEX items_by_transcript; ${WITHOUT_MIGRATION_10} PRAGMA user_version = 6;`,
-  );
+  db.exec(BACK_TO_SCHEMA_6);
   db.close();
 });
 
@@ -176,12 +166,12 @@ it('indexes every transcript again, a row per segment, when a database from vers
   const transcripts = count('SELECT count(*) FROM transcripts');
   // As version 7 left it: the index with a row per transcript, every transcript in it.
   const old = new BetterSqlite3(join(dataDir, DATABASE_FILE));
-  old.exec(`${SINCE_8} DROP TABLE segment_index; DROP INDEX transcripts_facts;
+  old.exec(`${BACK_TO_SCHEMA_8} DROP TABLE segment_index; DROP INDEX transcripts_facts;
     CREATE VIRTUAL TABLE transcript_index USING fts5(text, content = '',
       tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
     UPDATE transcript_index_backfill SET done_through = (SELECT max(id) FROM transcripts),
       until_id = (SELECT max(id) FROM transcripts);
-    ${WITHOUT_MIGRATION_10} PRAGMA user_version = 7;`);
+    PRAGMA user_version = 7;`);
   const bodies = old.prepare('SELECT id, body FROM transcripts').all() as Array<{ id: number; body: string }>;
   const insert = old.prepare('INSERT INTO transcript_index (rowid, text) VALUES (?, ?)');
   for (const { id, body } of bodies) {

@@ -112,8 +112,10 @@ const INPUT: ExportInput = {
 const WRITTEN_DIGESTS: Record<number, string> = {
   1: '35ac30e14c42b75edffa90163907539c62749cf527263f35f30ffa95010c73ab',
   // index.csv pairs each position with the time of its list's latest read; the datasheet says how
-  // syncs applied the selection, judged per list (issue 33).
-  2: '0a8c8328879e5a85744fb318aa53bb58eafa4f7bf02fa0f4bd99d92ba5c77eb9',
+  // syncs applied the selection, judged per list; a version is released by the export that writes it,
+  // errors.csv and memberships.csv come after the entries that name the version, the dataset card
+  // lists only what loads (issue 33).
+  2: 'cc4083b8abce80188d30c1686a02e572be4915771de3714401ff97b07c6f9890',
 };
 
 const DIGEST_ENTRIES = `

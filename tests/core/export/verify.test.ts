@@ -101,6 +101,17 @@ describe('verifyCorpus', () => {
     expect(report.differences).toEqual([`changed: ${TXT} (its SHA-256 differs from SHA256SUMS)`]);
   });
 
+  it('leaves what macOS adds aside, but not an unsafe name among it', async () => {
+    expect(await verifyCorpus(tampered('add', '__MACOSX/._manifest.json', 'fork'))).toMatchObject({
+      found: 0,
+    });
+    expect(await verifyCorpus(tampered('add', 'txt/.DS_Store', 'view'))).toMatchObject({ found: 0 });
+    const report = await verifyCorpus(tampered('add', '__MACOSX/../evil', 'x'));
+    expect(report.differences).toEqual([
+      'bad name: __MACOSX/../evil (it has a . or .. component; see the ZIP layout)',
+    ]);
+  });
+
   it('calls a folder entry that holds data a bad name', async () => {
     const report = await verifyCorpus(tampered('add', 'txt/', 'not a folder\n'));
     expect(report.differences).toEqual(["bad name: txt/ (a folder's name, yet it holds data)"]);

@@ -256,7 +256,16 @@ describe('writeCorpus', () => {
     expect(zip.manifest).toEqual({
       ...manifest,
       syncs: [],
-      versions: [{ version: 1, released_at: '2025-01-02T03:04:05.000Z', added: 6, retried: 0, changed: 0 }],
+      versions: [
+        {
+          version: 1,
+          released_at: '2025-01-02T03:04:05.000Z',
+          added: 6,
+          retried: 0,
+          changed: 0,
+          metadata: 0,
+        },
+      ],
     });
 
     expect(zip.index[0]).toEqual([
@@ -807,9 +816,11 @@ with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w") a
     ).toBe(true);
     expect(await metadataProblems(out)).toEqual([]);
     for (const expected of [
-      'language:\n  - "en"\n  - "fr"\nlicense: "unknown"\nsize_categories:\n  - "n<1K"\n',
+      'language:\n  - "en"\n  - "fr"\nlicense: "unknown"\n' +
+        'task_categories:\n  - "text-generation"\n  - "text-retrieval"\n' +
+        'tags:\n  - "transcripts"\n  - "captions"\n  - "video"\n  - "text"\nsize_categories:\n  - "n<1K"\n',
       'configs:\n  - config_name: "transcripts"\n    data_files: "transcripts.jsonl"\n    default: true\n' +
-        '  - config_name: "chunks"\n    data_files: "chunks.jsonl"\n  - config_name: "index"\n    data_files: "index.csv"\n---\n',
+        '  - config_name: "chunks"\n    data_files: "chunks.jsonl"\n---\n',
       '\n# Video transcripts from PLfirstList and PLsecondList\n',
       'Version 1 of this corpus, released on 2025-01-02. No author was given',
       '## Motivation\n\nNo description was given',
@@ -886,7 +897,7 @@ with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w") a
     expect(zip.datapackage).toMatchObject({
       title: 'Cartoon talk, 2024',
       description: 'Talks about cartoons, for a study of *humour*.',
-      version: '2.0.0',
+      version: '2',
       contributors: [
         { title: 'Ada Lovelace', role: 'author', path: 'https://orcid.org/0000-0002-1825-0097' },
         { title: 'Grace Hopper', role: 'author' },
@@ -905,6 +916,32 @@ with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w") a
     ]) {
       expect(zip.readme).toContain(expected);
     }
+  });
+
+  it('keeps the paragraphs of a description in CITATION.cff, README.md and datapackage.json, as one text', async () => {
+    const out = join(dir, 'corpus.zip');
+    const description =
+      'Why: to study *humour*.\r\nA second line,   with spaces.\n\n\n# not a heading\n- not a list\n' +
+      '2. nor this\n---\n\u2028Last <b>words</b> & more.  ';
+    const kept =
+      'Why: to study *humour*.\nA second line, with spaces.\n\n# not a heading\n- not a list\n' +
+      '2. nor this\n---\n\nLast <b>words</b> & more.';
+    await writeCorpus(research({ citation: { description, authors: [] } }), out);
+    expect(await metadataProblems(out)).toEqual([]);
+    const zip = readWithPython(out);
+    // CITATION.cff as a YAML reader reads it.
+    const abstract = execFileSync(
+      'python3',
+      ['-c', 'import sys, yaml; print(yaml.safe_load(sys.stdin.read())["abstract"], end="")'],
+      { input: zip.citation, encoding: 'utf8' },
+    );
+    expect(abstract).toBe(kept);
+    expect(zip.datapackage['description']).toBe(kept);
+    // README.md: the same lines and paragraphs, escaped so that none reads as a heading, list or rule.
+    expect(zip.readme).toContain(
+      '## Motivation\n\nWhy: to study \\*humour\\*.\nA second line, with spaces.\n\n\\# not a heading\n' +
+        '\\- not a list\n2\\. nor this\n\\---\n\nLast \\<b\\>words\\</b\\> \\& more.\n\n## Composition',
+    );
   });
 
   it('keeps Markdown and HTML in sources and filters from being read as such in README.md', async () => {

@@ -11,6 +11,7 @@ import { writeLease } from '../../../src/core/store/leases';
 import { exportRowsOf } from '../../../src/core/store/export-rows';
 import { skippedByFilter } from '../../../src/core/store/items';
 import { judgeByEveryList, setListVerdict } from '../../../src/core/store/memberships';
+import { changesOf, releaseVersion } from '../../../src/core/store/versions';
 import { initialSchema } from '../../../src/core/store/migrations/001-initial';
 import { MIGRATIONS } from '../../../src/core/store/migrations';
 
@@ -218,6 +219,62 @@ describe('migration 010, lists read again, on the data of an earlier version', (
         code: null,
         message: null,
       });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 011, versions released by exports, on the data of an earlier version', () => {
+  it("keeps every change with its id, admits changes of the corpus's metadata, and makes the next export a new version", () => {
+    const file = join(dir, 'scriptorium.db');
+    const old = new BetterSqlite3(file);
+    MIGRATIONS.slice(0, 8).forEach((migration, index) => {
+      old.exec(migration);
+      old.pragma(`user_version = ${index + 1}`);
+    });
+    old.exec(`
+      INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at, finished_at)
+        VALUES ('k1', 'completed', '{}', '[]', '[]', 't', 't', '2025-01-02T03:04:05.000Z');
+      INSERT INTO sources (job_id, position, kind, source_id, input) VALUES (1, 0, 'playlist', 'PLa', 'PLa');
+      INSERT INTO items (job_id, source_id, position, video_id, status, updated_at, number, version) VALUES
+        (1, 1, 1, 'v1', 'ok', 't', 1, 1), (1, 1, 2, 'v2', 'ok', 't', 2, 1);
+      INSERT INTO versions (job_id, version, released_at) VALUES (1, 1, '2025-01-02T03:04:05.000Z');
+      INSERT INTO changes (id, job_id, item_id, version, change, detail, at)
+        VALUES (7, 1, 2, 2, 'retried', 'failed', 't');
+    `);
+    old.close();
+
+    const db = openDatabase(file);
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.prepare('SELECT id, item_id, version, change, detail FROM changes').all()).toEqual([
+        { id: 7, item_id: 2, version: 2, change: 'retried', detail: 'failed' },
+      ]);
+      // The released version holds no contents: the next export releases version 2, with the retry.
+      const state = { finishedAt: 't', creditsSpent: 2, creditsPossible: 0, syncs: [] };
+      const release = { contents: 'abc', metadata: { license: '' }, state, at: '2025-02-01T00:00:00.000Z' };
+      expect(releaseVersion(db, 1, release)).toEqual({ version: 2, state });
+      expect(releaseVersion(db, 1, { ...release, metadata: { license: 'CC0-1.0' } })).toEqual({
+        version: 2,
+        state,
+      });
+      const changed = { ...release, contents: 'abd', metadata: { license: 'CC0-1.0' } };
+      expect(releaseVersion(db, 1, changed)).toEqual({ version: 3, state });
+      expect([...changesOf(db, 1, 3)]).toEqual([
+        { version: 2, videoId: 'v2', change: 'retried', detail: 'failed -> ok' },
+        { version: 3, videoId: '', change: 'metadata', detail: 'license: none -> CC0-1.0' },
+      ]);
+      // A change of the corpus names no video, and one of a video names one.
+      expect(() =>
+        db
+          .prepare(
+            "INSERT INTO changes (job_id, item_id, version, change, detail, at) VALUES (1, 1, 3, 'metadata', 'x', 't')",
+          )
+          .run(),
+      ).toThrow(/CHECK constraint/);
+      db.prepare('DELETE FROM jobs WHERE id = 1').run();
+      expect(db.prepare('SELECT count(*) AS n FROM changes').get()).toEqual({ n: 0 });
     } finally {
       db.close();
     }

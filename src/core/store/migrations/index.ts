@@ -8,6 +8,7 @@ import { librarySchema } from './007-library';
 import { segmentIndexSchema } from './008-segment-index';
 import { exportedTextIndexSchema } from './009-exported-text-index';
 import { listReadsSchema } from './010-list-reads';
+import { exportVersionsSchema } from './011-export-versions';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly string[] = [
   segmentIndexSchema,
   exportedTextIndexSchema,
   listReadsSchema,
+  exportVersionsSchema,
 ];

@@ -403,7 +403,7 @@ const USES = [
   "- A video's list data (position, channel, date, length, views) comes from the first list that holds it, " +
     'as the page that first numbered it gave it; a sync changes no earlier record. index.csv and ' +
     'memberships.csv give the position of the latest reading of each list, each position once, with the ' +
-    "time of that reading (`listed_at`): a channel's new uploads move its earlier videos down, and a video " +
+    "time of the reading that put it there (`listed_at`): a channel's new uploads move its earlier videos down, and a video " +
     'a list read whole no longer holds has no position there.',
   '- Transcripts are what the service returned when they were fetched (`fetched_at`); a video may have ' +
     'changed since.',

@@ -34,8 +34,13 @@ const statements = preparedFor((db) => ({
     `SELECT m.item_id, m.position FROM items i JOIN memberships m ON m.item_id = i.id AND m.source_id = ?
      WHERE i.job_id = ? AND i.video_id = ?`,
   ),
-  move: db.prepare<[number | null, string, number, number]>(
-    'UPDATE memberships SET position = ?, listed_at = ? WHERE item_id = ? AND source_id = ?',
+  // A read that finds a video where it was keeps the time of the read that put it there: the
+  // position and its listed_at stay a pair, and a read that moves nothing changes no byte of the
+  // corpus (so no version is minted for it). SQLite reads `position` here as it was before the update.
+  move: db.prepare<{ position: number | null; at: string; itemId: number; sourceId: number }>(
+    `UPDATE memberships
+     SET listed_at = CASE WHEN position IS :position THEN listed_at ELSE :at END, position = :position
+     WHERE item_id = :itemId AND source_id = :sourceId`,
   ),
   placed: db.prepare<[number], { item_id: number; video_id: string; position: number }>(
     `SELECT m.item_id, i.video_id, m.position FROM memberships m JOIN items i ON i.id = m.item_id
@@ -57,7 +62,7 @@ const statements = preparedFor((db) => ({
 
 /**
  * Moves a video an earlier read of the list named to where this read finds it, with this read's
- * time; undefined when no earlier read of the list named it.
+ * time when its place changed; undefined when no earlier read of the list named it.
  */
 export function moveInList(
   db: Database,
@@ -66,7 +71,7 @@ export function moveInList(
   const s = statements(db);
   const known = s.known.get(place.sourceId, place.jobId, place.videoId);
   if (known === undefined) return undefined;
-  s.move.run(place.position, place.listedAt, known.item_id, place.sourceId);
+  s.move.run({ position: place.position, at: place.listedAt, itemId: known.item_id, sourceId: place.sourceId });
   return { previous: known.position };
 }
 
@@ -103,10 +108,10 @@ export function placeUnreached(db: Database, sourceId: number, read: ReadAgain):
   for (const { item_id: itemId, video_id: videoId, position } of s.placed.all(sourceId)) {
     if (read.reached.has(videoId)) continue;
     if (read.whole) {
-      s.move.run(null, read.at, itemId, sourceId);
+      s.move.run({ position: null, at: read.at, itemId, sourceId });
       continue;
     }
     last = Math.max(position + read.shift, last + 1);
-    s.move.run(last, read.at, itemId, sourceId);
+    s.move.run({ position: last, at: read.at, itemId, sourceId });
   }
 }

@@ -117,6 +117,12 @@ const statements = preparedFor((db) => ({
     `SELECT message AS reason, count(*) AS videos FROM items
      WHERE job_id = ? AND status = ${ITEM.skipped} AND code = ${CODE.filteredOut} GROUP BY message ORDER BY videos DESC, message`,
   ),
+  // Reads the failed rows only, usually few; those a forced stop cut off are counted apart.
+  failedByStatus: db.prepare<[number], { httpStatus: number | null; code: string | null; videos: number }>(
+    `SELECT http_status AS httpStatus, code, count(*) AS videos FROM items
+     WHERE job_id = ? AND status = ${ITEM.failed} AND coalesce(code, '') != ${CODE.cutOff}
+     GROUP BY http_status, code ORDER BY videos DESC, http_status, code`,
+  ),
   select: db.prepare<[string, string | null, string | null, string, number]>(
     'UPDATE items SET status = ?, code = ?, message = ?, updated_at = ? WHERE id = ?',
   ),
@@ -225,6 +231,14 @@ export function shiftPositions(db: Database, sourceId: number, beforeItemId: num
 /** How many videos each filter left out, most first. */
 export function skippedByFilter(db: Database, jobId: number): Array<{ reason: string; videos: number }> {
   return statements(db).skippedByFilter.all(jobId);
+}
+
+/** The job's failed videos (not those a forced stop cut off), by the last HTTP status and code they had. */
+export function failedByStatus(
+  db: Database,
+  jobId: number,
+): Array<{ httpStatus: number | null; code: string | null; videos: number }> {
+  return statements(db).failedByStatus.all(jobId);
 }
 
 /** Decides an item that waited: pending (to fetch), or skipped with the filter's words. */

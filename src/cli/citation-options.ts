@@ -68,7 +68,12 @@ export function parseCitation(raw: RawCitationOptions): CitationInput | undefine
     const issue = parsed.error.issues[0];
     const option =
       issue?.path[0] === 'authors' ? '--author/--orcid' : `--${String(issue?.path[0] ?? 'citation')}`;
-    throw new ArgumentError(`${option}: ${issue?.message ?? 'not valid'}.`);
+    // zod's own words for a length are not for users: say the limit.
+    const why =
+      issue?.code === 'too_big'
+        ? `at most ${Number(issue.maximum).toLocaleString('en')} ${issue.origin === 'array' ? 'authors' : 'characters'} are taken`
+        : (issue?.message ?? 'not valid');
+    throw new ArgumentError(`${option}: ${why}.`);
   }
   return citation;
 }

@@ -13,7 +13,7 @@ export const ExitCode = {
   paused: 3,
   /** The key was refused (401 or 403); nothing charged. */
   keyRefused: 4,
-  /** Exported, but some videos failed after every retry or a source could not be walked. */
+  /** Exported, but some videos failed or a source could not be walked. */
   someFailed: 5,
   /** The service cannot be reached, keeps failing, or asked to wait too long; state saved. */
   serviceUnavailable: 6,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { JobNameSchema, type JobDetail, type JobDraft, type SourceEntry } from '../shared/contract';
 import { checkFilters, type Filters } from '../shared/filters';
-import { parseLangPreference } from '../shared/limits';
+import { MAX_LANGUAGE_LIST_CHARS, MAX_SOURCES_PER_JOB, parseLangPreference, tooLong } from '../shared/limits';
 import { sourceEntry } from '../shared/source-files';
 import {
   CHUNK_SECONDS,
@@ -107,6 +107,8 @@ export function addJobOptions(command: Command): Command {
 }
 
 export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRequest {
+  const longLang = tooLong('--lang', raw.lang, MAX_LANGUAGE_LIST_CHARS);
+  if (longLang !== null) throw new ArgumentError(`${longLang}.`);
   const langs =
     raw.lang === undefined ? parseLangPreference(DEFAULT_LANGUAGES) : parseLangPreference(raw.lang);
   if (!langs.ok) throw new ArgumentError(`--lang ${raw.lang}: ${langs.reason}`);
@@ -118,6 +120,12 @@ export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRe
   if (all.length === 0) {
     throw new ArgumentError(
       'No sources given: name videos, playlists, channels or search:<query>, or use --from FILE.',
+    );
+  }
+  if (all.length > MAX_SOURCES_PER_JOB) {
+    const given = raw.from === undefined ? 'arguments' : `--from ${raw.from} and the arguments`;
+    throw new ArgumentError(
+      `${all.length.toLocaleString('en')} sources given (${given}): a job takes at most ${MAX_SOURCES_PER_JOB.toLocaleString('en')}. Split them into several jobs.`,
     );
   }
   return {

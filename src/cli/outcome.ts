@@ -1,4 +1,5 @@
 import type { PauseReason, RunOutcomeView } from '../shared/contract';
+import { describeKeyRefusal } from '../shared/errors';
 import { JOB_STATUS, STOP_REASON } from '../shared/vocabulary';
 import { CliExit, ExitCode } from './exit';
 import type { ExitCodeValue } from './exit';
@@ -58,14 +59,14 @@ function unfinishedRun(
     case JOB_STATUS.failed:
       return {
         code: ExitCode.keyRefused,
-        why: `The service refused the API key (HTTP ${outcome.httpStatus}); nothing was charged.`,
+        why: `${describeKeyRefusal(outcome.httpStatus)}; nothing was charged.`,
         next: 'Check TRANSCRIPT_API_KEY, then run the same command again.',
       };
     case JOB_STATUS.cancelled:
       return {
         code: ExitCode.paused,
         why: 'The job was cancelled: nothing more is bought, and what it bought is kept.',
-        next: 'Running the same command again starts it again, buying only what it lacks.',
+        next: 'Running the same command again makes a new job, which reuses the transcripts this one bought at no cost.',
       };
   }
 }

@@ -1,5 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { JobView } from '../shared/contract';
+import { JOB_STATUS } from '../shared/vocabulary';
+import { plural } from './plural';
 
 /** Shows a running job as it changes: a live bar on a terminal, plain periodic lines otherwise. */
 export interface ProgressView {
@@ -18,22 +20,30 @@ function videosDone({ counts }: JobView): number {
   return counts.ok + counts.unavailable + counts.failed + counts.skipped;
 }
 
-/** "445/1,200 videos · 380 ok · 20 unavailable · 12 failed · 33 skipped · 14.2/s · ETA 56s · 431 credits" */
+/**
+ * "445/1,200 videos · 380 ok · 20 unavailable · 12 failed · 33 skipped · 14.2/s · ETA 56s · 431
+ * credits": the counts add up to the videos done; the pace only while the job runs and has one.
+ * Before any list has brought a video, it says the lists are being read, not "0/0 videos".
+ */
 export function describeProgress(snapshot: JobView): string {
   const { counts } = snapshot;
-  const parts = [
-    `${videosDone(snapshot).toLocaleString('en')}/${counts.total.toLocaleString('en')} videos`,
-    `${counts.ok} ok`,
-    `${counts.unavailable} unavailable`,
-    `${counts.failed} failed`,
-    `${counts.skipped} skipped`,
-    `${snapshot.ratePerSecond.toFixed(1)}/s`,
-    `ETA ${formatDuration(snapshot.etaSeconds)}`,
-    `${snapshot.creditsSpent} credits`,
-  ];
-  if (snapshot.sourcesWalked < snapshot.sourcesTotal) {
-    parts.splice(1, 0, `listing ${snapshot.sourcesWalked}/${snapshot.sourcesTotal} sources`);
+  const reading = snapshot.sourcesWalked < snapshot.sourcesTotal;
+  const parts =
+    counts.total === 0 && reading
+      ? [`reading the lists: ${snapshot.sourcesWalked} of ${plural(snapshot.sourcesTotal, 'source')} read`]
+      : [
+          `${videosDone(snapshot).toLocaleString('en')}/${plural(counts.total, 'video')}`,
+          ...(reading ? [`listing ${snapshot.sourcesWalked}/${snapshot.sourcesTotal} sources`] : []),
+          `${counts.ok.toLocaleString('en')} ok`,
+          `${counts.unavailable.toLocaleString('en')} unavailable`,
+          `${counts.failed.toLocaleString('en')} failed`,
+          `${counts.skipped.toLocaleString('en')} skipped`,
+        ];
+  if (snapshot.status === JOB_STATUS.running && snapshot.ratePerSecond > 0) {
+    parts.push(`${snapshot.ratePerSecond.toFixed(1)}/s`);
+    if (snapshot.etaSeconds !== null) parts.push(`ETA ${formatDuration(snapshot.etaSeconds)}`);
   }
+  parts.push(plural(snapshot.creditsSpent, 'credit'));
   return parts.join(' · ');
 }
 

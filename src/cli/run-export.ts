@@ -10,6 +10,7 @@ import type { JobRequest } from './job-options';
 import { exitForUnfinishedRun } from './outcome';
 import { createProgressView } from './progress';
 import { reportSources } from './sources-report';
+import { plural } from './plural';
 
 export interface ExportRun {
   request: JobRequest;
@@ -25,6 +26,10 @@ export interface ExportRun {
 export interface ExportSummary {
   zipPath: string;
   job: JobView;
+  /** What happened to its failed videos (JobDetail's failures). */
+  failures: JobDetail['failures'];
+  /** Its lists that could not be walked, each with why. */
+  unwalked: Array<{ input: string; error: string }>;
   seconds: number;
   /** The transcripts' files copied unchanged from the previous export at zipPath, and those written. */
   files: { copied: number; written: number };
@@ -72,8 +77,8 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
         );
         throw await withPartialZip(spent, api, job.id, zipPath, target);
       }
-      stderr.write(`${describePlan(current, estimate, created, budgetLeft)}\n`);
-      const { job: ran, outcome } = await runWithProgress(api, job.id, stderr);
+      const plan = describePlan(current, estimate, created, budgetLeft);
+      const { job: ran, outcome } = await runWithProgress(api, job.id, plan, stderr);
       if (outcome.status !== JOB_STATUS.completed) {
         const exit = exitForUnfinishedRun(outcome, ran.budget);
         // What was bought is the user's to read before paying more.
@@ -85,9 +90,14 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
     }
 
     const { copied, written } = await exportOrStop(api, job.id, zipPath, target);
+    const exported = await api.jobDetail({ jobId: job.id });
     return {
       zipPath,
-      job: await api.jobDetail({ jobId: job.id }).then((detail) => detail.job),
+      job: exported.job,
+      failures: exported.failures,
+      unwalked: exported.lists.flatMap((list) =>
+        list.error === null ? [] : [{ input: list.input, error: list.error }],
+      ),
       seconds: (performance.now() - startedAt) / 1000,
       files: { copied, written },
     };
@@ -127,11 +137,7 @@ export function describePlan(
         ? ` besides the ${plural(estimate.transcripts, 'transcript')} known so far`
         : '');
   const budget = budgetLeft === null ? '' : `; the budget allows ${plural(budgetLeft, 'more credit')}`;
-  return `${verb} job ${job.id} (${sources}): ${cost}${budget}.`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;
+  return `${verb} job ${job.id}, “${job.title}” (${sources}): ${cost}${budget}.`;
 }
 
 /**
@@ -162,14 +168,26 @@ class StopSignals {
   }
 }
 
+/**
+ * Runs the job with its progress shown. `plan` is said once the run has started: a job another
+ * process runs never starts here (exit 7), and then no plan is promised.
+ */
 async function runWithProgress(
   api: ScriptoriumApi,
   jobId: number,
+  plan: string,
   stderr: NodeJS.WriteStream,
 ): Promise<{ job: JobView; outcome: RunOutcomeView }> {
   const progress = createProgressView(stderr);
+  let started = false;
+  const start = (): void => {
+    if (!started) stderr.write(`${plan}\n`);
+    started = true;
+  };
   const stopProgress = api.on('jobChanged', (job) => {
-    if (job.id === jobId) progress.update(job);
+    if (job.id !== jobId) return;
+    if (job.status === JOB_STATUS.running) start();
+    if (started) progress.update(job);
   });
   const stopWaits = api.on('retryWait', (wait) => {
     if (wait.jobId !== jobId || wait.waitMs < WAIT_WORTH_SHOWING_MS) return;
@@ -179,6 +197,7 @@ async function runWithProgress(
   });
   try {
     const ran = await api.runJob({ jobId });
+    start();
     // Progress events are throttled, so the last one may still be on its way: the last line printed
     // is the job as its run left it, never a count the summary below contradicts.
     progress.update(ran.job);
@@ -236,7 +255,7 @@ async function withPartialZip(
   const { job } = await api.jobDetail({ jobId });
   return new CliExit(
     exit.code,
-    `${exit.message} Meanwhile ${zipPath} holds the ${job.counts.ok} transcript(s) bought so far; its manifest says it is incomplete and index.csv lists the videos still pending.`,
+    `${exit.message} Meanwhile ${zipPath} holds the ${plural(job.counts.ok, 'transcript')} bought so far; its manifest says it is incomplete and index.csv lists the videos still pending.`,
   );
 }
 

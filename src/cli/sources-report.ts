@@ -1,6 +1,7 @@
 import type { ScriptoriumApi, SourceEntry } from '../shared/contract';
 import { describeInvalid, describeWarning } from '../shared/sources';
 import { CliExit, ExitCode } from './exit';
+import { plural } from './plural';
 
 /** Rejected lines are listed up to this many; the rest are counted (the manifest keeps them all). */
 const REJECTIONS_SHOWN = 20;
@@ -17,7 +18,7 @@ export async function reportSources(
   const { lines } = await api.validateSources({ sources });
   const rejected = lines.filter((line) => line.kind === null);
   if (rejected.length > 0) {
-    stderr.write(`Skipping ${rejected.length} invalid source(s):\n`);
+    stderr.write(`Skipping ${plural(rejected.length, 'invalid source')}:\n`);
     for (const line of rejected.slice(0, REJECTIONS_SHOWN)) {
       stderr.write(
         `  ${describeInvalid({ where: line.where, input: line.input, reason: line.reason ?? '' })}\n`,

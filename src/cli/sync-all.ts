@@ -6,6 +6,7 @@ import { CliExit, ExitCode } from './exit';
 import { describeFailure } from './failure';
 import { ArgumentError, parseWholeNumber } from './job-options';
 import { exitForUnfinishedSync } from './outcome';
+import { plural } from './plural';
 
 export interface SyncAllFlags extends CliAppOptions {
   /** Every finished job with a playlist or a channel, not only those marked Keep current. */
@@ -55,7 +56,7 @@ export async function syncAll(flags: SyncAllFlags): Promise<void> {
         worst = worse(worst, verdict.exit);
         const left = jobs.length - index - 1;
         if (verdict.stopsTheRest && left > 0) {
-          process.stdout.write(`${left} more job(s) not synced: the same would stop them.\n`);
+          process.stdout.write(`${plural(left, 'more job')} not synced: the same would stop them.\n`);
           break;
         }
       }
@@ -63,7 +64,7 @@ export async function syncAll(flags: SyncAllFlags): Promise<void> {
       interrupts.dispose();
     }
     if (worst !== undefined) throw worst;
-    process.stdout.write(`${jobs.length} job(s) brought up to date.\n`);
+    process.stdout.write(`${plural(jobs.length, 'job')} brought up to date.\n`);
   });
 }
 
@@ -90,7 +91,7 @@ async function syncOne(api: ScriptoriumApi, job: JobView, dailyLimit: number | n
       stopsTheRest: false,
     };
   const { outcome, newVideos, credits } = result.sync;
-  const found = `${newVideos === 0 ? 'nothing new' : `${newVideos} new video(s)`}, ${credits} credit(s)`;
+  const found = `${newVideos === 0 ? 'nothing new' : plural(newVideos, 'new video')}, ${plural(credits, 'credit')}`;
   if (outcome.status === JOB_STATUS.completed) {
     return {
       line: `${name}: ${found}.${exportNote(result.autoExport)}`,

@@ -79,7 +79,7 @@ export function outcomeNotice(job: JobView): JobNotice | undefined {
       const fetched = `${ok} ${ok === 1 ? 'transcript' : 'transcripts'} fetched`;
       return notice(
         'Job finished',
-        `${job.title}: ${fetched}${failed > 0 ? `, ${failed} failed after every retry` : ''}. Export it from Jobs.`,
+        `${job.title}: ${fetched}${failed > 0 ? `, ${failed} failed` : ''}. Export it from Jobs.`,
       );
     }
     case JOB_STATUS.failed:

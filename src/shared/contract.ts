@@ -3,7 +3,7 @@ import type { CommandName, EventName } from './channels';
 import { AppErrorSchema } from './errors';
 import { AuthorLineSchema, CitationSchema, LicenseSchema } from './citation';
 import { FiltersSchema } from './filters';
-import { MAX_SOURCE_LINE_CHARS } from './limits';
+import { MAX_LANGUAGE_LIST_CHARS, MAX_SOURCE_LINE_CHARS, MAX_SOURCES_PER_JOB } from './limits';
 import {
   CHUNK_SECONDS,
   CONCURRENCY,
@@ -115,9 +115,9 @@ export const JobNameSchema = z
  * (the same ones find the same job again).
  */
 export const JobDraftSchema = z.object({
-  sources: z.array(SourceEntrySchema).min(1).max(200_000),
+  sources: z.array(SourceEntrySchema).min(1).max(MAX_SOURCES_PER_JOB),
   /** A preference list such as "es,en,orig". */
-  languages: z.string().max(200),
+  languages: z.string().max(MAX_LANGUAGE_LIST_CHARS),
   includeTimestamp: z.boolean(),
   sendMetadata: z.boolean(),
   maxVideos: z.number().int().positive().nullable(),
@@ -165,11 +165,16 @@ export const KeepCurrentViewSchema = z.object({
    * syncs, which the next automatic sync continues after), in plain words; null otherwise.
    */
   limitMessage: z.string().nullable(),
+  /**
+   * Why this process's last automatic sync of it could not run (no key, say), in plain words; null
+   * when it ran. It runs again once the key or address is given, else at the next round.
+   */
+  syncProblem: z.string().nullable(),
 });
 
 export const JobViewSchema = z.object({
   id: z.number().int(),
-  /** The name the user gave the job, else what it holds (a list's title, "3 playlists and 2 channels"). */
+  /** The name the user gave the job, else what it holds (src/shared/job-name.ts). */
   title: z.string(),
   /** The name the user gave, or null. */
   name: z.string().nullable(),
@@ -195,6 +200,11 @@ export const JobViewSchema = z.object({
   etaSeconds: z.number().nullable(),
   /** 'here' when this process runs it, 'elsewhere' when another one does. */
   runningIn: z.enum(['here', 'elsewhere']).nullable(),
+  /**
+   * What a queued job waits for before this process can start it (a key, a service address), in
+   * plain words; it starts once given. Null otherwise.
+   */
+  waitingFor: z.string().nullable(),
   /** Who made its corpus and under what terms, as last given to an export (authors one a line); null: never. */
   citation: z
     .object({
@@ -241,6 +251,11 @@ export const JobDetailSchema = z.object({
   /** The job's filters in words, and how many videos each left out (never charged). */
   filters: z.array(z.string()),
   skippedByFilter: z.array(z.object({ reason: z.string(), videos: z.number().int() })),
+  /**
+   * Its failed videos (not those a forced stop cut off) by what happened to them, most first: what
+   * the service answered and whether Scriptorium tried again ("not retried: …").
+   */
+  failures: z.array(z.object({ reason: z.string(), videos: z.number().int() })),
   /** Each bringing-up-to-date of the job, oldest first. */
   syncs: z.array(z.object({ at: z.string(), newVideos: z.number().int(), credits: z.number().int() })),
 });
@@ -422,7 +437,7 @@ export const TranscriptReadingSchema = LibraryTranscriptSchema.extend({
 export const commands = {
   /** Classifies each line; sends nothing. */
   validateSources: {
-    input: z.object({ sources: z.array(SourceEntrySchema).max(200_000) }),
+    input: z.object({ sources: z.array(SourceEntrySchema).max(MAX_SOURCES_PER_JOB) }),
     output: z.object({ lines: z.array(SourceLineSchema) }),
   },
   /**

@@ -46,6 +46,16 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * Why the service refused the key, by the status it answered: 401 and 403 refuse the key itself;
+ * 431 means the request's headers, where the key travels, were too large for the service to read.
+ */
+export function describeKeyRefusal(httpStatus: number): string {
+  return httpStatus === 431
+    ? 'The service could not read the request (HTTP 431: its headers are too large): the API key, which travels in one, is too long for it'
+    : `The service refused the API key (HTTP ${httpStatus})`;
+}
+
 export const AppErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
 
 /** The form an error takes on every boundary. */

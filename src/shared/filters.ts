@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tooLong } from './limits';
 
 /**
  * Selection filters: applied to what list pages say of a video, before any transcript is bought.
@@ -6,11 +7,14 @@ import { z } from 'zod';
  * Filters are part of a job's identity. A video given by itself (not from a list) has no listing,
  * so filters do not apply to it.
  */
+/** The longest filter values a job takes, in characters; checkFilters says which one is too long. */
+export const FILTER_LIMITS = { titlePattern: 500, positions: 1000 } as const;
+
 export const FiltersSchema = z.object({
   /** A regular expression the title must match (case-insensitive). */
-  matchTitle: z.string().max(500).optional(),
+  matchTitle: z.string().max(FILTER_LIMITS.titlePattern).optional(),
   /** A regular expression the title must not match (case-insensitive). */
-  rejectTitle: z.string().max(500).optional(),
+  rejectTitle: z.string().max(FILTER_LIMITS.titlePattern).optional(),
   /** Seconds, from the listing's length text; a video whose length is not given is kept. */
   minDuration: z.number().int().nonnegative().optional(),
   maxDuration: z.number().int().nonnegative().optional(),
@@ -22,7 +26,7 @@ export const FiltersSchema = z.object({
   publishedBefore: z.string().optional(),
   publishedOverlap: z.boolean().optional(),
   /** Positions within each list, in yt-dlp's --playlist-items syntax: "1-50,100,-10:". */
-  items: z.string().max(1000).optional(),
+  items: z.string().max(FILTER_LIMITS.positions).optional(),
   /** Leave out videos the listing says have no captions (off by default: see docs/product.md). */
   skipUncaptioned: z.boolean().optional(),
 });
@@ -112,6 +116,11 @@ export function parseDay(text: string): number | undefined {
 
 /** The first problem with a set of filters, in plain words, or null when they can be used. */
 export function checkFilters(filters: Filters): string | null {
+  const long =
+    tooLong('--match-title', filters.matchTitle, FILTER_LIMITS.titlePattern) ??
+    tooLong('--reject-title', filters.rejectTitle, FILTER_LIMITS.titlePattern) ??
+    tooLong('--items', filters.items, FILTER_LIMITS.positions);
+  if (long !== null) return long;
   for (const [name, pattern] of [
     ['--match-title', filters.matchTitle],
     ['--reject-title', filters.rejectTitle],

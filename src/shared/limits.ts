@@ -23,6 +23,18 @@ export const LIMITS = {
  */
 export const MAX_SOURCE_LINE_CHARS = 4096;
 
+/** The most sources one job takes (one command, one paste). */
+export const MAX_SOURCES_PER_JOB = 200_000;
+
+/** The longest language preference list ("es,en,orig"), in characters. */
+export const MAX_LANGUAGE_LIST_CHARS = 200;
+
+/** "--items has 2,000 characters: at most 1,000 are taken"; null when `value` is short enough. */
+export function tooLong(name: string, value: string | undefined, max: number): string | null {
+  if (value === undefined || value.length <= max) return null;
+  return `${name} has ${value.length.toLocaleString('en')} characters: at most ${max.toLocaleString('en')} are taken`;
+}
+
 /**
  * The largest segment start or duration we accept: 10^7 seconds, about 115 days, longer than any
  * real video. A larger, negative or infinite time (JSON's 1e400 parses as Infinity) is a broken body,

@@ -33,13 +33,25 @@ export const JOB_STATUSES = [
   /** The key was refused, or an unexpected error stopped it. */
   'failed',
   /**
-   * The user cancelled it: stopped for good, what it bought kept (and exportable). Only asking for
-   * the same job again (the same sources and options, from New job or the CLI) makes it a draft again.
+   * The user cancelled it: stopped for good, what it bought kept (and exportable). The same sources and
+   * options asked for again make a new job, which reuses its transcripts at no cost.
    */
   'cancelled',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export const JOB_STATUS = named(JOB_STATUSES);
+
+/** How every face words a job's status ("Job 3 is waiting for credits"; the window capitalizes it). */
+export const JOB_STATUS_WORDS: { readonly [S in JobStatus]: string } = {
+  draft: 'not started',
+  queued: 'queued',
+  running: 'running',
+  paused: 'paused',
+  waiting_credits: 'waiting for credits',
+  completed: 'completed',
+  failed: 'stopped',
+  cancelled: 'cancelled',
+};
 
 /**
  * What the user may do with a job, by its status. Retry failed is not here: it depends on the job's
@@ -133,7 +145,7 @@ export const ITEM_STATUSES = [
   'ok',
   /** The service has no transcript for it (404): asked again only on request. */
   'unavailable',
-  /** Its request failed after every retry, or was cut off (possibly charged): sent again only on request. */
+  /** Its request failed (retried where the request policy allows), or was cut off (possibly charged): sent again only on request. */
   'failed',
   /** Left out by a selection filter, never charged. */
   'skipped',

@@ -42,7 +42,7 @@ it('--from reads a 150,000-line file, lists the first 20 rejected lines and coun
   const result = await runCli(['export', '--from', list, '--out', out], env);
   expect(result.code, lastLine(result.stderr)).toBe(0);
   const report = result.stderr.split('\n');
-  const listed = report.indexOf(`Skipping ${skipped} invalid source(s):`);
+  const listed = report.indexOf(`Skipping ${skipped.toLocaleString('en')} invalid sources:`);
   expect(listed).toBeGreaterThanOrEqual(0);
   expect(report.slice(listed + 1, listed + 21).every((line) => /^ {2}line \d+: "/.test(line))).toBe(true);
   expect(report[listed + 1]).toBe('  line 5: "dQw4w9WgXcQ" is not a valid source: already listed at line 2');

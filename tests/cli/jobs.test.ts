@@ -54,14 +54,17 @@ describe('scriptorium jobs', () => {
     const result = await runCli(['jobs'], env);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^job\s+status\s+videos\s+ok\s+unavailable\s+failed\s+pending\s+credits/);
+    expect(lines[0]).toMatch(
+      /^job\s+status\s+videos\s+ok\s+unavailable\s+failed\s+skipped\s+pending\s+credits\s+created\s+name$/,
+    );
     const rows = lines.filter((line) => /^\d+\s/.test(line));
     expect(rows).toHaveLength(2);
-    expect(rows.find((row) => row.includes('dQw4w9WgXcQ'))).toMatch(
-      /^1\s+completed\s+1\s+1\s+0\s+0\s+0\s+1\s/,
+    // A job of one video is named after it.
+    expect(rows.find((row) => row.startsWith('1 '))).toMatch(
+      /^1\s+completed\s+1\s+1\s+0\s+0\s+0\s+0\s+1\s.*dQw4w9WgXcQ$/,
     );
-    expect(rows.find((row) => row.includes('PLjobsList_n30'))).toMatch(
-      /^2\s+waiting credits\s+30\s+\d+\s+\d+\s+0\s+\d+\s+11\s/,
+    expect(rows.find((row) => row.startsWith('2 '))).toMatch(
+      /^2\s+waiting for credits\s+30\s+\d+\s+\d+\s+0\s+0\s+\d+\s+11\s/,
     );
     expect(result.stdout).toMatch(/Credits spent: 12 today, 12 in total/);
     expect(result.stdout).toMatch(/E_FREE_GRANT_DEPLETED/);
@@ -93,7 +96,7 @@ describe('the command scriptorium jobs prints to continue a job', () => {
 
     const continued = await runShell(command.replace('--budget 4', '--budget 100'), env);
     expect(continued.code, continued.stderr).toBe(0);
-    expect(continued.stderr).toMatch(/^Continuing job 1 /m);
+    expect(continued.stderr).toMatch(/^Continuing job 1, /m);
     expect(JSON.parse((await runCli(['jobs', '--json'], env)).stdout)).toHaveLength(1);
     const zip = await readZip(out);
     expect(zip.chunks?.length).toBeGreaterThan(0);

@@ -78,8 +78,8 @@ describe('scriptorium sync --all', () => {
     const kept = await runCli(['sync', '--all'], env);
     expect(kept.code, kept.stderr).toBe(0);
     expect(kept.stdout.trim().split('\n')).toEqual([
-      expect.stringMatching(/^Job 1 \(.+\): 2 new video\(s\), \d+ credit\(s\)\.$/),
-      '1 job(s) brought up to date.',
+      expect.stringMatching(/^Job 1 \(.+\): 2 new videos, \d+ credits?\.$/),
+      '1 job brought up to date.',
     ]);
     const afterKept = await jobs();
     expect(afterKept.map((job) => job.counts.total)).toEqual([10, 8, 1]);
@@ -89,9 +89,9 @@ describe('scriptorium sync --all', () => {
     const any = await runCli(['sync', '--all', '--any'], env);
     expect(any.code, any.stderr).toBe(0);
     expect(any.stdout.trim().split('\n')).toEqual([
-      expect.stringMatching(/^Job 1 \(.+\): nothing new, 0 credit\(s\)\.$/),
-      expect.stringMatching(/^Job 2 \(.+\): 3 new video\(s\), \d+ credit\(s\)\.$/),
-      '2 job(s) brought up to date.',
+      expect.stringMatching(/^Job 1 \(.+\): nothing new, 0 credits\.$/),
+      expect.stringMatching(/^Job 2 \(.+\): 3 new videos, \d+ credits?\.$/),
+      '2 jobs brought up to date.',
     ]);
     expect((await jobs()).map((job) => job.counts.total)).toEqual([10, 11, 1]);
   });
@@ -119,10 +119,10 @@ describe('scriptorium sync --all', () => {
     expect(sim.admin.ledger()).toHaveLength(before + 1);
     expect(limited.stdout.trim().split('\n')).toEqual([
       expect.stringMatching(
-        /^Job 1 \(.+\): 4 new video\(s\), 1 credit\(s\); stopped\. Paused: the daily credit limit/,
+        /^Job 1 \(.+\): 4 new videos, 1 credit; stopped\. Paused: the daily credit limit/,
       ),
       expect.stringMatching(
-        /^Job 2 \(.+\): nothing new, 0 credit\(s\); stopped\. Paused: the daily credit limit/,
+        /^Job 2 \(.+\): nothing new, 0 credits; stopped\. Paused: the daily credit limit/,
       ),
     ]);
     expect(lastLine(limited.stderr)).toBe(
@@ -166,8 +166,8 @@ describe('scriptorium sync --all', () => {
       const stopped = await runCli(['sync', '--all'], poorEnv);
       expect(stopped.code).toBe(3);
       const lines = stopped.stdout.trim().split('\n');
-      expect(lines[0]).toMatch(/^Job 1 \(.+\): 30 new video\(s\), \d+ credit\(s\); stopped\. Paused: /);
-      expect(lines[1]).toBe('1 more job(s) not synced: the same would stop them.');
+      expect(lines[0]).toMatch(/^Job 1 \(.+\): 30 new videos, \d+ credits?; stopped\. Paused: /);
+      expect(lines[1]).toBe('1 more job not synced: the same would stop them.');
       expect(lastLine(stopped.stderr)).toMatch(/^Paused: .+\(E_FREE_GRANT_DEPLETED\)\./);
     } finally {
       await poor.close();

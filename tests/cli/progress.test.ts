@@ -33,6 +33,7 @@ const snapshot = (ok: number, overrides: Partial<JobView> = {}): JobView => ({
   ratePerSecond: 14.25,
   etaSeconds: 56,
   runningIn: 'here',
+  waitingFor: null,
   citation: null,
   keepCurrent: {
     available: true,
@@ -41,6 +42,7 @@ const snapshot = (ok: number, overrides: Partial<JobView> = {}): JobView => ({
     nextSyncAt: null,
     autoExportPath: null,
     limitMessage: null,
+    syncProblem: null,
   },
   ...overrides,
 });

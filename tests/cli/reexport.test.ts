@@ -55,7 +55,7 @@ describe('export again to the same --out', () => {
     const before = await contentFiles(out);
     sim.admin.addUploads(CHANNEL, 3);
     const synced = await runCli(['sync', '1'], env);
-    expect(synced.stdout).toMatch(/3 new video\(s\)/);
+    expect(synced.stdout).toMatch(/3 new videos/);
 
     const again = await exportTo(out);
     expect(again.code, again.stderr).toBe(0);

@@ -167,7 +167,7 @@ describe('the API key', () => {
     });
   });
 
-  it('too long for the service to read (431) is the key refused: exit 4, nothing charged or failed', async () => {
+  it('too long for the service to read (431) is the key refused, said as too long: exit 4, nothing charged or failed', async () => {
     sim = await startSimulator({ credits: 100 });
     const result = await runCli(
       ['export', 'dQw4w9WgXcQ', 'jNQXAC9IVRw', '--out', join(dir, 'x.zip'), '--base-url', sim.url],
@@ -175,7 +175,7 @@ describe('the API key', () => {
     );
     expect(result.code).toBe(4);
     expect(lastLine(result.stderr)).toBe(
-      'The service refused the API key (HTTP 431); nothing was charged. Check TRANSCRIPT_API_KEY, then run the same command again.',
+      'The service could not read the request (HTTP 431: its headers are too large): the API key, which travels in one, is too long for it; nothing was charged. Check TRANSCRIPT_API_KEY, then run the same command again.',
     );
     const credits = await runCli(['credits', '--json'], { SCRIPTORIUM_DATA_DIR: dataDir });
     expect(JSON.parse(credits.stdout)).toMatchObject({ total: 0, possible: 0 });

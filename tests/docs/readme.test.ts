@@ -68,3 +68,23 @@ describe('README simulator tour', () => {
     expect(named.map(({ source }) => ({ source, ...sourceAsExported(source) }))).toEqual(named);
   });
 });
+
+describe("README's commands leave the reader's own data alone", () => {
+  test('every simulator tour keeps its jobs in a throwaway data folder, never the real one', () => {
+    const blocks = [...README.matchAll(/^\s*```sh\n([\s\S]*?)^\s*```/gm)].map((match) => match[1] ?? '');
+    const tours = blocks.filter(
+      (block) => /scriptorium sim\b/.test(block) && /scriptorium export\b/.test(block),
+    );
+    expect(tours.length).toBeGreaterThan(0);
+    for (const tour of tours) {
+      // A folder of mktemp's, given as --data-dir or SCRIPTORIUM_DATA_DIR, before the first export.
+      const folder = /^\s*(?:export\s+)?(\w+)=\$\(mktemp -d\)/m.exec(tour)?.[1];
+      expect(folder, `a tour without a temporary folder:\n${tour}`).toBeDefined();
+      expect(tour).toMatch(new RegExp(`(--data-dir |SCRIPTORIUM_DATA_DIR=)"\\$${folder}/`));
+    }
+  });
+
+  test('it says how long npm test takes on a 2-core machine', () => {
+    expect(README.replace(/\s+/g, ' ')).toMatch(/`npm test` takes about \d+ minutes on a 2-core machine/);
+  });
+});

@@ -48,7 +48,7 @@ test('the research tour runs as written, syncs three new uploads, and leaves not
   });
   try {
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^Job 2 brought up to date: 3 new video\(s\)/m);
+    expect(result.stdout).toMatch(/^Job 2 brought up to date: 3 new videos/m);
     expect(result.stdout).toMatch(/is sound/);
     expect(readdirSync(ROOT).sort()).toEqual(before);
   } finally {

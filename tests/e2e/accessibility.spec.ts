@@ -103,7 +103,7 @@ test('every screen, in light and dark, has no serious or critical axe-core viola
   await expect(page.getByRole('alert').filter({ hasText: 'waiting for credits' })).toBeVisible();
   await page.getByRole('region', { name: 'Credits' }).getByRole('button', { name: 'Enter balance' }).click();
   await checkScreen(page, 'jobs-balance', 'none');
-  await page.getByRole('region', { name: 'Credits' }).getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('dialog', { name: 'Your balance' }).getByRole('button', { name: 'Cancel' }).click();
   await jobCard(page, finished).click();
   await checkScreen(page, 'jobs', 'both');
 

@@ -18,8 +18,9 @@ test.describe('running out of credits', () => {
 
     const credits = page.getByRole('region', { name: 'Credits' });
     await credits.getByRole('button', { name: 'Enter balance' }).click();
-    await credits.getByRole('spinbutton', { name: 'Credits on your account' }).fill('30');
-    await credits.getByRole('button', { name: 'Save balance' }).click();
+    const balance = page.getByRole('dialog', { name: 'Your balance' });
+    await balance.getByRole('spinbutton', { name: 'Credits on your account' }).fill('30');
+    await balance.getByRole('button', { name: 'Save balance' }).click();
     await expect(credits).toContainText('Balanceabout 30 credits left');
 
     const title = await startJob(page, ['PLbeyondTheFreeGrant_n50']);

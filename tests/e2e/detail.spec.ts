@@ -18,11 +18,19 @@ test('Job detail: filter by status, search titles, and a failed row tells its st
   await expect(card.getByText('Completed, 1 failed', { exact: true })).toBeVisible();
   await expect(page.getByRole('progressbar', { name: title, exact: true })).toHaveClass(/progress-warning/);
   await expect(card.getByText('1 failed', { exact: true })).toBeVisible();
-  await expect(card.getByText(/Finished, but 1 video failed after every retry\. Retry failed/)).toBeVisible();
+  await expect(
+    card.getByText(/Finished, but 1 video failed \(Job detail says why\)\. Retry failed/),
+  ).toBeVisible();
 
   await card.getByRole('link', { name: title }).click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await expect(page.locator('.detail-title').getByText('Completed, 1 failed', { exact: true })).toBeVisible();
+  // What happened, as it happened: a 500 is not retried, so it did not fail "after every retry".
+  await expect(
+    page.getByText(
+      '1 video failed: the service answered HTTP 500 E_INTERNAL: not retried (only 408, 429 and 502 are tried again).',
+    ),
+  ).toBeVisible();
   const table = page.getByRole('table', { name: 'Videos' });
   await expect(table).toHaveAttribute('aria-rowcount', '32');
   await expect(page.getByRole('status').filter({ hasText: '31 videos' })).toBeVisible();

@@ -3,7 +3,7 @@ import { startRequestGate } from '../reliability/request-gate';
 import { startCli } from '../support/cli';
 import { describePlaylist } from '../../src/simulator';
 import { admin, expect, test } from './support/fixtures';
-import { expectCompleted, goTo, jobCard, startJob, videosDone } from './support/screens';
+import { expectCompleted, goTo, jobCard, pasteSources, startJob, videosDone } from './support/screens';
 
 test.describe('a job at work', () => {
   // Slow enough to watch: each simulated request takes 15 ms, one at a time.
@@ -53,7 +53,7 @@ test.describe('a job at work', () => {
     await expectCompleted(page, title, 150);
   });
 
-  test('Cancel asks first, then stops the job for good and keeps what it bought', async ({
+  test('Cancel asks first, then stops the job for good and keeps what it bought; its sources again make a new job', async ({
     app: page,
     sim,
   }) => {
@@ -67,6 +67,10 @@ test.describe('a job at work', () => {
     await expect(dialog).toContainText(
       'It stops for good: nothing more is bought, and it cannot be resumed.',
     );
+    await expect(dialog).toContainText(
+      'Starting the same sources again later makes a new job, which reuses the transcripts this one bought at no cost.',
+    );
+    await expect(card.getByRole('checkbox', { name: 'Keep current' })).toBeVisible();
     // The safe answer has the focus, and Escape keeps the job running.
     await expect(dialog.getByRole('button', { name: 'Keep the job' })).toBeFocused();
     await page.keyboard.press('Escape');
@@ -85,12 +89,27 @@ test.describe('a job at work', () => {
     await expect(card.getByRole('button', { name: 'Resume', exact: true })).toHaveCount(0);
     await expect(card.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
     await expect(card.getByRole('button', { name: 'Export', exact: true })).toBeVisible();
+    // Stopped for good: nothing keeps it current either.
+    await expect(card.getByRole('checkbox', { name: 'Keep current' })).toHaveCount(0);
     const bought = sim.admin.ledger().length;
     expect(await videosDone(page, title)).toBeLessThan(120);
     // Stopped for good: the app's runner never picks it up again.
     await page.reload();
     await expect(card.getByText('Cancelled', { exact: true })).toBeVisible();
     expect(sim.admin.ledger()).toHaveLength(bought);
+
+    // The same sources again: a new job, which buys none of the transcripts the cancelled one bought.
+    await goTo(page, 'New job');
+    await pasteSources(page, ['PLcancelledHalfway_n120']);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: /^Started job 2, / })).toBeVisible();
+    const again = page.getByRole('article').filter({ has: page.locator('a[href="#/jobs/2"]') });
+    await expect(again.getByText('Completed', { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('article').filter({ has: page.locator('a[href="#/jobs/1"]') })).toContainText(
+      'Cancelled',
+    );
+    for (const videoId of describePlaylist('PLcancelledHalfway_n120').videoIds())
+      expect(sim.admin.chargesFor(videoId)).toBeLessThanOrEqual(1);
   });
 
   test('a job the command line runs on the same data folder appears and progresses live', async ({

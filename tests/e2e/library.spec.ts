@@ -253,8 +253,11 @@ test('Export results downloads the hits as CSV, and Export these videos makes a 
   );
   await goTo(page, 'Jobs');
   const card = jobCard(page, jobTitle);
-  // Made from the cache, it is complete at once.
+  // Made from the cache, it is complete at once, and says it spends nothing (never "0 of a 0 budget").
   await expectCompleted(page, jobTitle, river.videos);
+  await expect(card).toContainText('Credits0, none to spend: it uses transcripts already bought');
+  await card.getByRole('link', { name: jobTitle, exact: true }).focus();
+  await expect(credits).toContainText('Budget leftnone to spend');
   await card.getByRole('button', { name: 'Export', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Export ZIP' }).click();

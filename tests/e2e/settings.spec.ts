@@ -117,9 +117,11 @@ test('a key is kept for its address: a new address asks for it again, and a key 
   await expect(page.getByText(`${again} Nothing was sent.`)).toBeVisible();
   await expect(keySection).toContainText(again);
   await expect(keySection).not.toContainText('A key is set.');
+  // What the key section says agrees with itself: no "Key saved." beside "enter it again".
+  await expect(keySection.getByText('Key saved.')).toHaveCount(0);
 });
 
-test('a job started before the key is set waits, says what to do, and runs once the key is saved', async ({
+test('a job started before the key is set waits queued, says what to do, and runs once the key is saved', async ({
   app: page,
   sim,
 }) => {
@@ -136,16 +138,17 @@ test('a job started before the key is set waits, says what to do, and runs once 
   await pasteSources(page, [source]);
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   const card = jobCard(page, source);
-  await expect(card.getByText('Paused', { exact: true })).toBeVisible();
-  await expect(card).toContainText('Then press Resume.');
-  await expect(card).toContainText(/key/i);
+  await expect(card.getByText('Queued', { exact: true })).toBeVisible();
+  await expect(card).toContainText(
+    'It cannot start yet. No key is set: enter yours in Settings. Nothing was sent. It starts by itself once that is done.',
+  );
 
   await goTo(page, 'Settings');
   await page.getByRole('textbox', { name: 'API key', exact: true }).fill(sim.key);
   await page.getByRole('button', { name: 'Save key' }).click();
   await expect(page.getByText('Key saved.')).toBeVisible();
+  // No Resume: the key runs what waited for it.
   await goTo(page, 'Jobs');
-  await card.getByRole('button', { name: 'Resume', exact: true }).click();
   // Once its playlist is read, the job takes the playlist's title.
   const heading = page.getByRole('article').first().getByRole('heading', { level: 2 });
   await expect(heading).not.toHaveText(source);

@@ -25,6 +25,7 @@ function job(id: number, status: JobStatus, overrides: Partial<JobView> = {}): J
     ratePerSecond: 0,
     etaSeconds: null,
     runningIn: null,
+    waitingFor: null,
     citation: null,
     keepCurrent: {
       available: true,
@@ -33,6 +34,7 @@ function job(id: number, status: JobStatus, overrides: Partial<JobView> = {}): J
       nextSyncAt: null,
       autoExportPath: null,
       limitMessage: null,
+      syncProblem: null,
     },
     ...overrides,
   };
@@ -96,7 +98,7 @@ describe('system notifications of job outcomes', () => {
       {
         jobId: 1,
         title: 'Job finished',
-        body: 'Playlist 1: 8 transcripts fetched, 2 failed after every retry. Export it from Jobs.',
+        body: 'Playlist 1: 8 transcripts fetched, 2 failed. Export it from Jobs.',
       },
       {
         jobId: 2,

@@ -579,7 +579,7 @@ describe('the exit codes these outcomes map to, through the CLI', () => {
       transcriptFault({ kind: 'wrong-shape' }),
     );
     expect(result.code).toBe(5);
-    expect(lastLine).toMatch(/1 video\(s\) failed.*--retry-failed/);
+    expect(lastLine).toMatch(/1 video failed: .*--retry-failed/);
     const zip = await readZip(out);
     expect(zip.errors.slice(1)).toEqual([[VIDEO, 'failed', '200', '', UNREADABLE_MESSAGE, VIDEO]]);
     expect(zip.manifest.credits_spent).toBe(sim!.admin.ledger().length);
@@ -615,7 +615,7 @@ describe('the exit codes these outcomes map to, through the CLI', () => {
         s.admin.addFault({ kind: 'status', status: httpStatus, match: { endpoint: 'channel/videos' } }),
       );
       expect(result.code).toBe(5);
-      expect(lastLine).toMatch(/1 source\(s\) could not be walked/);
+      expect(lastLine).toMatch(/1 source could not be walked/);
       const zip = await readZip(out);
       expect(zip.manifest.counts.sources_failed).toBe(1);
       expect(zip.manifest.failed_sources).toEqual([

@@ -15,7 +15,7 @@ it('the next run of the same command walks again, from its cursor, a list that c
   sim.admin.addFault({ kind: 'status', status: 500, match: { endpoint: 'channel/videos' } });
   const first = await runCli(args, env);
   expect(first.code).toBe(5);
-  expect(first.stderr).toMatch(/running the same command again tries them again/);
+  expect(first.stderr).toMatch(/running the same command again tries again from where it stopped/);
   // The channel's row: no video ID, the source as typed (an identifier, written as it is).
   const row = (await readZip(out)).errors[1];
   expect([...(row ?? []).slice(0, 3), row?.[5]]).toEqual(['', 'failed', '500', '@fault_matrix_channel_n8']);

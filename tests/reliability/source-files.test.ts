@@ -37,7 +37,7 @@ describe('--from FILE.csv', () => {
     const result = await runCli(['export', '--from', csv, '--out', out], env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(
-      'Skipping 1 invalid source(s):\n  line 5: "not a source" is not a valid source',
+      'Skipping 1 invalid source:\n  line 5: "not a source" is not a valid source',
     );
     const zip = await readZip(out);
     expect(zip.manifest.sources).toEqual(['@csv_channel_n3', 'PLcsvSpreadsheet_n2']);

@@ -33,6 +33,7 @@ function jobView(status: JobStatus, runningIn: JobView['runningIn'] = null): Job
     ratePerSecond: 0,
     etaSeconds: null,
     runningIn,
+    waitingFor: null,
     citation: null,
     keepCurrent: {
       available: true,
@@ -41,6 +42,7 @@ function jobView(status: JobStatus, runningIn: JobView['runningIn'] = null): Job
       nextSyncAt: null,
       autoExportPath: null,
       limitMessage: null,
+      syncProblem: null,
     },
   };
 }

@@ -17,6 +17,7 @@ function kept(change: Partial<KeepCurrentView> = {}): KeepCurrentView {
     nextSyncAt: null,
     autoExportPath: null,
     limitMessage: null,
+    syncProblem: null,
     ...change,
   };
 }

@@ -18,6 +18,11 @@ export type HostileScenario =
   | 'endless-new'
   /** Every list page is empty, with a fresh token and has_more true. */
   | 'empty-pages'
+  /**
+   * The first list page brings new videos and a continuation token of HUGE_CURSOR_CHARS characters:
+   * sent back, it makes a request line Node's server refuses with 431, as a real one would.
+   */
+  | 'huge-cursor'
   /** Transcript segments start and last 1.7e308, 1e12, -5 and "NaN" seconds. */
   | 'absurd-times'
   /** Every answer echoes the bearer key: request_id, X-Request-Id, a problem's detail, a segment's text. */
@@ -52,6 +57,9 @@ export interface HostileService {
   bytesStreamed(): number;
   close(): Promise<void>;
 }
+
+/** The length of the 'huge-cursor' scenario's continuation token. */
+export const HUGE_CURSOR_CHARS = 100_000;
 
 /** What every hostile list claims to hold, whatever its pages bring. */
 export const CLAIMED_LIST_SIZE = 120;
@@ -157,6 +165,8 @@ export async function startHostileService(
         return listPage(endpoint, newVideos(), freshToken);
       case 'empty-pages':
         return listPage(endpoint, [], freshToken);
+      case 'huge-cursor':
+        return listPage(endpoint, newVideos(), 'c'.repeat(HUGE_CURSOR_CHARS));
       case 'scripted':
         return scriptedPage();
       default:

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import type { JobView } from '../../shared/contract';
 import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
 import {
@@ -9,6 +8,7 @@ import {
   type JobRequest,
   type RawJobOptions,
 } from '../job-options';
+import { plural } from '../plural';
 import { runExport, type ExportSummary } from '../run-export';
 import { addCitationOptions, parseCitation, type RawCitationOptions } from '../citation-options';
 import type { CitationInput } from '../../shared/citation';
@@ -30,7 +30,7 @@ export function registerExportCommand(program: Command): void {
       ),
   )
     .option('--out <file.zip>', 'where to write the ZIP (required)')
-    .option('--retry-failed', 'try again the videos that failed after every retry in an earlier run', false)
+    .option('--retry-failed', 'send again the videos that failed in an earlier run', false)
     .option('--retry-unavailable', 'ask again for the videos the service had no transcript for', false);
   addCitationOptions(command).action(async (sourceArgs: string[], flags: ExportFlags) => {
     const request = parseOrExit(sourceArgs, flags);
@@ -52,7 +52,7 @@ export function registerExportCommand(program: Command): void {
       }),
     );
     process.stdout.write(`${describeSummary(summary)}\n`);
-    const gaps = describeGaps(summary.job);
+    const gaps = describeGaps(summary);
     if (gaps !== undefined)
       throw new CliExit(ExitCode.someFailed, `Exported ${summary.zipPath}, but ${gaps}`);
   });
@@ -80,32 +80,39 @@ function citationOrExit(flags: RawCitationOptions): CitationInput | undefined {
   }
 }
 
+/** Lists whose failure the last line explains; errors.csv has every one. */
+const LISTS_EXPLAINED = 3;
+
 /**
  * What the corpus lacks and how to get it, or undefined when it is whole: lists that could not be
- * walked (tried again by the next run), videos a forced stop cut off and videos that failed (both
- * sent again with --retry-failed).
+ * walked (tried again by the next run), videos a forced stop cut off, and videos that failed, by
+ * what happened to them (both sent again with --retry-failed).
  */
-function describeGaps(job: JobView): string | undefined {
+function describeGaps({
+  job,
+  failures,
+  unwalked,
+}: Pick<ExportSummary, 'job' | 'failures' | 'unwalked'>): string | undefined {
   const { interrupted } = job.counts;
-  const failed = job.counts.failed - interrupted;
   if (job.sourcesFailed === 0 && job.counts.failed === 0) return undefined;
   const parts: string[] = [];
   if (job.sourcesFailed > 0) {
+    const why = unwalked
+      .slice(0, LISTS_EXPLAINED)
+      .map(({ input, error }) => `${input}: ${error}`)
+      .join('; ');
     parts.push(
-      `${job.sourcesFailed} source(s) could not be walked; running the same command again tries them again from where they stopped`,
+      `${plural(job.sourcesFailed, 'source')} could not be walked (${why}); running the same command again tries again from where it stopped`,
     );
   }
   if (interrupted > 0) {
     parts.push(
-      `${interrupted} video(s) were cut off by a forced stop after being sent, and may have been charged; run the same command with --retry-failed to send them again`,
+      `${plural(interrupted, 'video was', 'videos were')} cut off by a forced stop after being sent, and may have been charged`,
     );
   }
-  if (failed > 0) {
-    parts.push(
-      `${failed} video(s) failed after every retry; run the same command with --retry-failed to try them again`,
-    );
-  }
-  return `${parts.join(', and ')}. All are listed in errors.csv.`;
+  for (const { videos, reason } of failures) parts.push(`${plural(videos, 'video')} failed: ${reason}`);
+  const retry = job.counts.failed > 0 ? ' Run the same command with --retry-failed to send them again.' : '';
+  return `${parts.join('; ')}. All are listed in errors.csv.${retry}`;
 }
 
 /** The lines a user reads when a ZIP was written. */

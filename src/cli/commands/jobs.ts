@@ -1,9 +1,17 @@
 import type { Command } from 'commander';
 import type { CreditView, JobDetail, JobView } from '../../shared/contract';
-import { DAILY_LIMIT_STOP_CODE, ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import {
+  DAILY_LIMIT_STOP_CODE,
+  ITEM_STATUS,
+  JOB_STATUS,
+  JOB_STATUS_WORDS,
+  STOP_REASON,
+} from '../../shared/vocabulary';
+import { printable } from '../../core/app';
 import { withApp } from '../environment';
 import { invocation } from '../invocation';
 import { continueArguments, SOURCES_ON_THE_LINE } from '../job-options';
+import { plural } from '../plural';
 
 export function registerJobsCommand(program: Command): void {
   program
@@ -29,13 +37,21 @@ export function registerJobsCommand(program: Command): void {
     });
 }
 
-/** A plain table: one row per job. */
+/**
+ * A plain table: one row per job, named as every face names it. A column for each status a video can
+ * have, so that they add up to its videos.
+ */
 export function formatJobsTable(jobs: JobView[]): string {
   if (jobs.length === 0)
     return 'No jobs yet. Start one with `scriptorium export <source>... --out FILE.zip`.\n';
-  // A column for each status a finished video can have, and one for those still to fetch.
-  const counted = [ITEM_STATUS.ok, ITEM_STATUS.unavailable, ITEM_STATUS.failed, ITEM_STATUS.pending] as const;
-  const header = ['job', 'status', 'videos', ...counted, 'credits', 'created', 'sources'];
+  const counted = [
+    ITEM_STATUS.ok,
+    ITEM_STATUS.unavailable,
+    ITEM_STATUS.failed,
+    ITEM_STATUS.skipped,
+    ITEM_STATUS.pending,
+  ] as const;
+  const header = ['job', 'status', 'videos', ...counted, 'credits', 'created', 'name'];
   const rows = jobs.map((job) => [
     String(job.id),
     describeStatus(job),
@@ -43,7 +59,7 @@ export function formatJobsTable(jobs: JobView[]): string {
     ...counted.map((status) => String(job.counts[status])),
     String(job.creditsSpent),
     job.createdAt.slice(0, 16).replace('T', ' '),
-    describeSources(job.sources),
+    printable(job.title),
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
@@ -56,17 +72,12 @@ export function formatJobsTable(jobs: JobView[]): string {
   return [format(header), ...rows.map(format)].join('\n') + '\n';
 }
 
-/** "waiting credits"; a finished job with failures says how many ("completed, 2 failed"). */
+/** "waiting for credits"; a finished job with failures says how many ("completed, 2 failed"). */
 function describeStatus(job: JobView): string {
-  const status = job.status.replace('_', ' ');
+  const status = JOB_STATUS_WORDS[job.status];
   return job.status === JOB_STATUS.completed && job.counts.failed > 0
     ? `${status}, ${job.counts.failed} failed`
     : status;
-}
-
-function describeSources(inputs: string[]): string {
-  const shown = inputs.slice(0, 2).join(', ');
-  return inputs.length > 2 ? `${shown} and ${inputs.length - 2} more` : shown;
 }
 
 /** Jobs that stopped before their end, or ended with gaps: the user has something to do. */
@@ -86,8 +97,11 @@ function describeStop(detail: JobDetail): string {
   const args = continueArguments(detail, detail.exportPath ?? 'FILE.zip');
   if (job.counts.failed > 0) args.push('--retry-failed');
   const command = [invocation(), ...args].map(shellQuote).join(' ');
-  // A cancelled job is stopped for good: its command starts it again rather than continuing it.
-  const next = job.status === JOB_STATUS.cancelled ? 'Start it again with' : 'Continue with';
+  // A cancelled job is stopped for good: its command makes a new job, reusing what this one bought.
+  const next =
+    job.status === JOB_STATUS.cancelled
+      ? 'A new job of its sources, reusing what it bought at no cost'
+      : 'Continue with';
   const lines = [`Job ${job.id} ${whyItStopped(job)}.`, `  ${next}: ${command}`];
   if (byDailyLimit) lines.push('  (or let the first `scriptorium sync --all` after midnight continue it)');
   else if (stoppedForBudget)
@@ -103,8 +117,8 @@ function describeStop(detail: JobDetail): string {
 function whyItStopped(job: JobView): string {
   if (job.status === JOB_STATUS.draft) return 'was created but not started';
   if (job.stop === null)
-    return `finished with ${job.counts.failed} failed video(s) and ${job.sourcesFailed} list(s) not walked`;
-  const status = job.status.replace('_', ' ');
+    return `finished with ${plural(job.counts.failed, 'failed video')} and ${plural(job.sourcesFailed, 'list')} not walked`;
+  const status = JOB_STATUS_WORDS[job.status];
   const message = job.stop.message ?? '';
   return message === '' || message === job.status || message === job.stop.reason
     ? `is ${status}`

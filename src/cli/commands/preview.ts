@@ -4,6 +4,7 @@ import { withApp } from '../environment';
 import { addJobOptions, type RawJobOptions } from '../job-options';
 import { reportSources } from '../sources-report';
 import { parseOrExit } from './export';
+import { plural } from '../plural';
 
 interface PreviewFlags extends RawJobOptions {
   baseUrl?: string;
@@ -45,17 +46,20 @@ export function describePreview(
 ): string {
   const pages = lists.reduce((sum, list) => sum + list.pages, 0);
   const lines = [
-    `Job ${job.id}: ${job.counts.total} video(s) from ${job.sources.length} source(s).`,
+    `Job ${job.id}, “${job.title}”: ${plural(job.counts.total, 'video')} from ${plural(job.sources.length, 'source')}.`,
     `  list pages bought: ${pages} (credits spent by this job so far: ${job.creditsSpent})`,
-    `  transcripts still to buy: at most ${estimate.transcripts} credit(s) (a video without captions costs nothing)`,
+    `  transcripts still to buy: at most ${plural(estimate.transcripts, 'credit')} (a video without captions costs nothing)`,
   ];
   for (const list of lists) {
-    const size = list.expectedVideos === null ? '' : ` of ${list.expectedVideos}`;
+    const listed =
+      list.expectedVideos === null
+        ? plural(list.videos, 'video')
+        : `${list.videos.toLocaleString('en')} of ${plural(list.expectedVideos, 'video')}`;
     const state = list.error === null ? list.status : `${list.status}: ${list.error}`;
-    lines.push(`  ${list.input}: ${list.videos}${size} video(s) listed (${state})`);
+    lines.push(`  ${list.input}: ${listed} listed (${state})`);
   }
   for (const { reason, videos } of skippedByFilter)
-    lines.push(`  left out by a filter: ${videos} (${reason})`);
+    lines.push(`  left out by a filter: ${plural(videos, 'video')} (${reason})`);
   if (dates.uncertainDates > 0) {
     lines.push(
       `  dates known only roughly ("1 year ago"), perhaps outside the window: ${dates.uncertainDates} ` +

@@ -5,6 +5,7 @@ import { CliExit, ExitCode } from '../exit';
 import { jobNumber } from '../job-number';
 import { exitForUnfinishedSync } from '../outcome';
 import { syncAll } from '../sync-all';
+import { plural } from '../plural';
 
 interface SyncFlags {
   baseUrl?: string;
@@ -55,14 +56,14 @@ async function syncJob(jobId: number, flags: SyncFlags): Promise<void> {
   const { newVideos, pages, credits, outcome } = synced;
   if (outcome.status !== JOB_STATUS.completed) {
     process.stdout.write(
-      `Job ${jobId}: the sync found ${newVideos} new video(s), spent ${credits} credit(s), and stopped before it was done.\n`,
+      `Job ${jobId}: the sync found ${plural(newVideos, 'new video')}, spent ${plural(credits, 'credit')}, and stopped before it was done.\n`,
     );
     throw exitForUnfinishedSync(jobId, outcome, synced.job.budget);
   }
   const found =
     newVideos === 0
-      ? `nothing new: it cost ${credits} credit(s), for the ${pages} list page(s) it had to read`
-      : `${newVideos} new video(s), ${credits} credit(s) spent (${pages} list page(s) and the new transcripts)`;
+      ? `nothing new: it cost ${plural(credits, 'credit')}, for the ${plural(pages, 'list page')} it had to read`
+      : `${plural(newVideos, 'new video')}, ${plural(credits, 'credit')} spent (${plural(pages, 'list page')} and the new transcripts)`;
   process.stdout.write(`Job ${jobId} brought up to date: ${found}.\n`);
   process.stdout.write('Run the same `scriptorium export` command again to write the whole corpus.\n');
 }

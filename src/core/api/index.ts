@@ -2,7 +2,7 @@ export { createClient } from './client';
 export { Pacer } from './pacing';
 export type { PacerOptions } from './pacing';
 export { realClock } from './clock';
-export { refusesTheKey } from './retry-policy';
+export { isRetryable, MAX_ATTEMPTS, refusesTheKey, RETRIED_STATUSES } from './retry-policy';
 export { ApiError, isApiError } from './errors';
 export type { ApiErrorKind, ApiErrorDetails } from './errors';
 export { FREE_ENDPOINTS } from './types';

@@ -1,7 +1,8 @@
 import { parseRetryAfter } from './headers';
 
 /** docs/product.md "Request policy": only these statuses are worth another attempt. */
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 502]);
+export const RETRIED_STATUSES = [408, 429, 502] as const;
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set(RETRIED_STATUSES);
 
 /**
  * Statuses that mean the service refused the key: 401 and 403, and 431 (a key too long for the

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import type { AddressInUse, EventName, EventPayload } from '../../shared/contract';
-import { CONCURRENCY, ITEM_STATUS, JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import { CONCURRENCY, ITEM_STATUS, JOB_STATUS } from '../../shared/vocabulary';
 import { realClock, type Clock } from '../api';
 import { Engine, paymentMeaning, type IndexingProgress, type Logger } from '../engine';
 import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
@@ -14,7 +14,8 @@ import type { KeyStore } from './keys';
 import { openSession } from './service';
 import { readSettings } from './settings';
 import { SyncSchedule } from './sync-schedule';
-import { toCreditView, toJobView, type JobPace } from './views';
+import { SetupWaits, needsSetup } from './setup-waits';
+import { toCreditView, toJobView, type JobHere, type JobPace } from './views';
 import { DatabaseWatcher } from './watcher';
 
 export type Subscribe = <N extends EventName>(
@@ -102,18 +103,23 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   rmSync(exportsFolder(options.dataDir), { recursive: true, force: true });
 
   const paces = new Map<number, JobPace>();
-  const pace = (jobId: number): JobPace => paces.get(jobId) ?? { ratePerSecond: 0, etaSeconds: null };
+  const waits = new SetupWaits();
   let schedule: SyncSchedule | undefined;
-  const nextSyncAt = (jobId: number): string | null => {
+  const here = (jobId: number): JobHere => {
     const at = schedule?.nextSyncAt(jobId);
-    return at === undefined ? null : new Date(at).toISOString();
+    return {
+      pace: paces.get(jobId) ?? { ratePerSecond: 0, etaSeconds: null },
+      nextSyncAt: at === undefined ? null : new Date(at).toISOString(),
+      waitingFor: waits.runWaitingFor(jobId),
+      syncProblem: waits.syncProblem(jobId),
+    };
   };
   const events = new EventHub({
     clock,
     logger,
     jobView: (jobId) => {
       const job = engine.job(jobId);
-      return job === undefined ? undefined : toJobView(job, pace(jobId), nextSyncAt(jobId));
+      return job === undefined ? undefined : toJobView(job, here(jobId));
     },
     credits: () => toCreditView(engine.creditStatus()),
   });
@@ -145,9 +151,15 @@ export function openApp(options: AppOptions): ScriptoriumApp {
         connections: CONNECTIONS,
       }),
     wakeRunner: () => runner?.wake(),
-    pace,
-    nextSyncAt,
+    here,
     rescheduleSyncs: () => schedule?.reschedule(),
+    setupChanged: () => {
+      // What waited for a key or an address runs now: the runner takes the jobs, the schedule the syncs.
+      const released = waits.release();
+      for (const jobId of [...released.runs, ...released.syncs]) events.jobTouched(jobId);
+      runner?.wake();
+      schedule?.syncSoon(released.syncs);
+    },
     downloads: new Map(),
     exporting: new Map(),
     indexing: null,
@@ -165,7 +177,8 @@ export function openApp(options: AppOptions): ScriptoriumApp {
     });
   if (options.runner) {
     runner = new JobRunner({
-      queued: () => engine.queuedJobIds(),
+      // A job waiting for a key or an address is tried again once the user gives it (setupChanged).
+      queued: () => engine.queuedJobIds().filter((jobId) => waits.runWaitingFor(jobId) === null),
       logger,
       clock,
       run: (jobId) =>
@@ -174,10 +187,11 @@ export function openApp(options: AppOptions): ScriptoriumApp {
             await handlers.runJob({ jobId });
           } catch (error) {
             const failure = toAppError(error);
-            // A job that cannot start (no key, no address) waits, paused, with what to do.
-            if (failure.code === 'no_key' || failure.code === 'invalid_input')
-              engine.hold(jobId, { reason: STOP_REASON.setup, message: failure.message });
-            else if (failure.code !== 'job_busy') throw error;
+            if (needsSetup(failure)) {
+              // It stays queued, to run as soon as it can: it says what it waits for.
+              waits.runWaits(jobId, failure.message);
+              events.jobTouched(jobId);
+            } else if (failure.code !== 'job_busy') throw error;
           }
         }),
     });
@@ -188,11 +202,23 @@ export function openApp(options: AppOptions): ScriptoriumApp {
       sync: (jobId) =>
         inTurn(async () => {
           const { dailyCreditLimit } = readSettings(db).keepCurrent;
-          const result = await handlers.autoSyncJob({ jobId, dailyLimit: dailyCreditLimit });
-          if (result.autoExport?.ok === false)
-            logger.warn(
-              `Job ${jobId} was synced, but its automatic export failed: ${result.autoExport.message}`,
-            );
+          try {
+            const result = await handlers.autoSyncJob({ jobId, dailyLimit: dailyCreditLimit });
+            waits.syncRan(jobId);
+            if (result.autoExport?.ok === false)
+              logger.warn(
+                `Job ${jobId} was synced, but its automatic export failed: ${result.autoExport.message}`,
+              );
+          } catch (error) {
+            // Said on the job and in one line; a stack trace only for a bug.
+            const failure = toAppError(error);
+            waits.syncFailed(jobId, failure.message);
+            const line = `The automatic sync of job ${jobId} could not run: ${failure.message}`;
+            if (failure.code === 'internal') logger.warn(line, error);
+            else logger.warn(line);
+          } finally {
+            events.jobTouched(jobId);
+          }
         }),
       intervalMs: () => readSettings(db).keepCurrent.syncEveryHours * HOUR_MS,
       onScheduled: () => engine.keptJobIds().forEach((jobId) => events.jobTouched(jobId)),

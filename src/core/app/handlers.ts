@@ -12,6 +12,8 @@ import type {
 } from '../../shared/contract';
 import { toCitation, type Citation } from '../../shared/citation';
 import { checkFilters } from '../../shared/filters';
+import { describeKeyRefusal } from '../../shared/errors';
+import { corpusFileName } from '../../shared/job-name';
 import { parseLangPreference } from '../../shared/limits';
 import { checkServiceAddress } from '../../shared/service-access';
 import { checkSources } from '../../shared/sources';
@@ -24,6 +26,7 @@ import type { Database } from '../store';
 import { videoPage } from '../store/video-pages';
 import { corpusInput } from './corpus';
 import { AppError } from './errors';
+import { describeFailures } from './failure-reasons';
 import type { EventHub } from './events';
 import { syncAutomatically, type SyncResult } from './keep-current';
 import { libraryJobDraft, searchResultRows } from './library-export';
@@ -32,7 +35,15 @@ import { offlineClient } from './offline-client';
 import { assertSendableKey, keyStatusFor, type KeyStore } from './keys';
 import type { ServiceSession } from './service';
 import { readSettings, writeSettings } from './settings';
-import { toCreditView, toJobDetail, toJobView, toOutcomeView, toSourceLines, type JobPace } from './views';
+import {
+  jobTitle,
+  toCreditView,
+  toJobDetail,
+  toJobView,
+  toOutcomeView,
+  toSourceLines,
+  type JobHere,
+} from './views';
 
 /** One handler per contract command: what every face dispatches into. */
 export type AppHandlers = { [N in CommandName]: (input: CommandInput<N>) => Promise<CommandOutput<N>> };
@@ -52,11 +63,12 @@ export interface AppContext {
   openSession(): ServiceSession;
   /** Jobs queued here are run by this process's runner, when it has one. */
   wakeRunner(): void;
-  pace(jobId: number): JobPace;
-  /** When this process's schedule syncs the job next (ISO time); null when it does not. */
-  nextSyncAt(jobId: number): string | null;
+  /** What this process knows of the job beyond the database: its pace, its next sync, what it waits for. */
+  here(jobId: number): JobHere;
   /** Settings' "Sync every (hours)" may have changed: the schedule measures its wait again. */
   rescheduleSyncs(): void;
+  /** The key or the service address changed: what waited for them runs now. */
+  setupChanged(): void;
   /** Exports written for download (browser mode), by id; a ZIP unless `contentType` says otherwise. */
   downloads: Map<string, { path: string; fileName: string; contentType?: string }>;
   /** Exports under way, by job, so that an interrupt can stop them. */
@@ -79,9 +91,12 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     if (job === undefined) throw new AppError('job_not_found', `There is no job ${jobId}.`);
     return job;
   };
-  const view = (jobId: number) => toJobView(summary(jobId), ctx.pace(jobId), ctx.nextSyncAt(jobId));
+  const view = (jobId: number) => toJobView(summary(jobId), ctx.here(jobId));
   const detail = (jobId: number) =>
-    toJobDetail(summary(jobId), view(jobId), engine.estimate(jobId), engine.history(jobId));
+    toJobDetail(summary(jobId), view(jobId), engine.estimate(jobId), {
+      ...engine.history(jobId),
+      failures: describeFailures(engine.failures(jobId)),
+    });
 
   /** Finds or creates the draft's job with its run settings; returns it with the lines refused. */
   const jobFor = (draft: JobDraft): { job: JobSummary; created: boolean; rejected: SourceLine[] } => {
@@ -154,8 +169,15 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     validateSources: async ({ sources }) => ({ lines: toSourceLines(sources, checkSources(sources)) }),
 
     previewJob: async ({ draft }) => {
-      const { job, rejected } = jobFor(draft);
+      // Nothing is made for a preview that cannot run: a missing key or address is said first.
+      await ctx.openSession().close();
+      const { job, created, rejected } = jobFor(draft);
       const outcome = await runHere(job.id, 'preview');
+      if (outcome.status === JOB_STATUS.failed && created && summary(job.id).creditsSpent === 0) {
+        // The key was refused before anything was bought: the job this preview made goes again.
+        engine.deleteJob(job.id);
+        events.jobRemoved(job.id);
+      }
       if (outcome.status !== 'walked') throwIfStoppedForGood(outcome);
       return { detail: detail(job.id), rejected, uncertainDates: engine.uncertainDates(job.id) };
     },
@@ -246,8 +268,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       return null;
     },
 
-    listJobs: async () =>
-      engine.listJobs().map((job) => toJobView(job, ctx.pace(job.id), ctx.nextSyncAt(job.id))),
+    listJobs: async () => engine.listJobs().map((job) => toJobView(job, ctx.here(job.id))),
 
     jobDetail: async ({ jobId }) => detail(jobId),
 
@@ -266,7 +287,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       const job = summary(jobId);
       const citation = job.settings.citation ?? citationFromSettings(readSettings(ctx.db));
       const exportId = randomUUID();
-      const fileName = downloadName(job);
+      const fileName = corpusFileName(job.id, citation?.title ?? jobTitle(job));
       const path = destination ?? join(exportsFolder(ctx.dataDir), `${exportId}.zip`);
       const controller = new AbortController();
       const running = ctx.exporting.get(jobId) ?? new Set();
@@ -362,6 +383,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
         throw new AppError('invalid_input', `${addressProblem} Nothing was saved.`);
       const settings = writeSettings(ctx.db, change);
       if (change.keepCurrent !== undefined) ctx.rescheduleSyncs();
+      if (change.serviceUrl !== undefined) ctx.setupChanged();
       return settings;
     },
 
@@ -377,6 +399,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
         );
       }
       ctx.keys.save(key, serviceUrl);
+      ctx.setupChanged();
       return keyStatusFor(ctx.keys, serviceUrl);
     },
 
@@ -448,7 +471,7 @@ function throwIfStoppedForGood(outcome: Exclude<RunOutcome, { status: 'busy' }>)
     case JOB_STATUS.waiting_credits:
       throw new AppError('credits_ran_out', `${outcome.meaning} (${outcome.code}).`);
     case JOB_STATUS.failed:
-      throw new AppError('key_refused', `The service refused the API key (HTTP ${outcome.httpStatus}).`);
+      throw new AppError('key_refused', `${describeKeyRefusal(outcome.httpStatus)}.`);
     case JOB_STATUS.paused:
       if (outcome.reason === STOP_REASON.service) throw new AppError('service_unavailable', outcome.message);
       if (outcome.reason === STOP_REASON.budget)
@@ -479,13 +502,4 @@ export function exportsFolder(dataDir: string): string {
   const folder = join(dataDir, 'exports');
   mkdirSync(folder, { recursive: true });
   return folder;
-}
-
-/** "scriptorium-job-12-My Playlist.zip", safe as a file name on every system. */
-function downloadName(job: JobSummary): string {
-  const title = (job.walks.find((walk) => walk.title)?.title ?? job.sources[0]?.input ?? '')
-    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
-    .slice(0, 60)
-    .trim();
-  return `scriptorium-job-${job.id}${title ? `-${title}` : ''}.zip`;
 }

@@ -1,5 +1,5 @@
 import type { CommandInput, CommandOutput, JobView } from '../../shared/contract';
-import { DAILY_LIMIT_STOP_CODE, JOB_STATUS } from '../../shared/vocabulary';
+import { DAILY_LIMIT_STOP_CODE, JOB_STATUS, JOB_STATUS_WORDS } from '../../shared/vocabulary';
 import {
   canKeepCurrent,
   CannotKeepCurrentError,
@@ -75,5 +75,5 @@ async function exportTo(
 }
 
 function notFinished(job: JobView): string {
-  return `it has not finished (it is ${job.status.replace('_', ' ')}): it is synced once it has`;
+  return `it has not finished (it is ${JOB_STATUS_WORDS[job.status]}): it is synced once it has`;
 }

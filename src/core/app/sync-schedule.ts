@@ -28,6 +28,8 @@ export class SyncSchedule {
   /** When the round under way started, and the jobs it has still to sync. */
   #round: { startedAt: number; waiting: Set<number> } | undefined;
   #nextRoundAt: number | undefined;
+  /** Jobs to sync now, between two rounds (syncSoon). */
+  readonly #soon = new Set<number>();
 
   constructor(deps: SyncScheduleDeps) {
     this.#deps = deps;
@@ -41,7 +43,19 @@ export class SyncSchedule {
   nextSyncAt(jobId: number): number | undefined {
     if (this.#stopped) return undefined;
     if (this.#round?.waiting.has(jobId)) return this.#round.startedAt;
+    if (this.#soon.has(jobId)) return this.#deps.clock.now();
     return this.#nextRoundAt;
+  }
+
+  /**
+   * Syncs these jobs now, in a round of their own (one whose sync could not run, once the key is
+   * given); the next full round keeps its time.
+   */
+  syncSoon(jobIds: readonly number[]): void {
+    if (jobIds.length === 0) return;
+    for (const jobId of jobIds) this.#soon.add(jobId);
+    this.#deps.onScheduled();
+    this.#wake?.abort();
   }
 
   /** The interval may have changed: the wait for the next round is measured again. */
@@ -67,8 +81,8 @@ export class SyncSchedule {
     }
   }
 
-  async #syncRound(startedAt: number): Promise<void> {
-    const waiting = new Set(this.#deps.marked());
+  async #syncRound(startedAt: number, jobIds: readonly number[] = this.#deps.marked()): Promise<void> {
+    const waiting = new Set(jobIds);
     this.#round = { startedAt, waiting };
     this.#nextRoundAt = undefined;
     this.#deps.onScheduled();
@@ -89,6 +103,13 @@ export class SyncSchedule {
 
   async #waitForNextRound(startedAt: number): Promise<void> {
     while (!this.#stopped) {
+      if (this.#soon.size > 0) {
+        const marked = new Set(this.#deps.marked());
+        const soon = [...this.#soon].filter((jobId) => marked.has(jobId));
+        this.#soon.clear();
+        await this.#syncRound(this.#deps.clock.now(), soon);
+        continue;
+      }
       const next = startedAt + this.#deps.intervalMs();
       if (this.#nextRoundAt !== next) {
         this.#nextRoundAt = next;

@@ -11,6 +11,8 @@ import type { checkSources } from '../../shared/sources';
 import { authorLine } from '../../shared/citation';
 import { isUnwalkedList, JOB_STATUS, LIST_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { describeFilters } from '../../shared/filters';
+import { jobName } from '../../shared/job-name';
+import type { FailureReason } from './failure-reasons';
 import {
   canKeepCurrent,
   type CreditStatus,
@@ -31,7 +33,24 @@ export interface JobPace {
   etaSeconds: number | null;
 }
 
-const IDLE: JobPace = { ratePerSecond: 0, etaSeconds: null };
+/**
+ * What the process that shows a job knows of it beyond the database: its pace, when its schedule
+ * syncs it next, and what its runner and schedule are waiting for (setup-waits.ts).
+ */
+export interface JobHere {
+  pace: JobPace;
+  /** ISO time; null when this process does not sync it (the CLI). */
+  nextSyncAt: string | null;
+  waitingFor: string | null;
+  syncProblem: string | null;
+}
+
+const ELSEWHERE: JobHere = {
+  pace: { ratePerSecond: 0, etaSeconds: null },
+  nextSyncAt: null,
+  waitingFor: null,
+  syncProblem: null,
+};
 
 const KNOWN_FORMATS: ReadonlySet<string> = new Set(EXPORT_FORMATS);
 
@@ -40,31 +59,23 @@ function formatsOf(job: JobSummary): ExportFormat[] {
   return formats.length > 0 ? formats : [...EXPORT_FORMATS];
 }
 
-/**
- * The name the user gave the job; else, for one source, its list's title (a playlist or a channel)
- * or the source as typed; for several, what they are ("3 playlists, 2 channels and 1 video").
- */
+/** The job's name by shared/job-name.ts's rule, each source titled by its list once a page named it. */
 export function jobTitle(job: JobSummary): string {
-  if (job.settings.name !== null) return job.settings.name;
-  const [only, ...others] = job.sources;
-  if (only === undefined) return `Job ${job.id}`;
-  if (others.length === 0) {
-    const named = job.walks.find((walk) => walk.title !== null && walk.title !== '');
-    return named?.title ?? only.input;
-  }
-  const kinds = (['playlist', 'channel', 'search', 'video'] as const)
-    .map((kind) => [kind, job.sources.filter((source) => source.kind === kind).length] as const)
-    .filter(([, count]) => count > 0)
-    .map(([kind, count]) => `${count} ${count === 1 ? kind : kind === 'search' ? 'searches' : `${kind}s`}`);
-  return kinds.length === 1 ? kinds.join('') : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
+  const titles = new Map(job.walks.map((walk) => [walk.position, walk.title]));
+  return jobName({
+    id: job.id,
+    name: job.settings.name,
+    sources: job.sources.map((source, position) => ({
+      input: source.input,
+      title: titles.get(position) ?? null,
+    })),
+  });
 }
 
-/**
- * `nextSyncAt`: when this process's schedule syncs the job next, if it does (only the desktop app and
- * browser mode keep jobs current).
- */
-export function toJobView(job: JobSummary, pace: JobPace = IDLE, nextSyncAt: string | null = null): JobView {
+/** The job as every face shows it; `here` is what only the process showing it knows (JobHere). */
+export function toJobView(job: JobSummary, here: JobHere = ELSEWHERE): JobView {
   const running = job.status === JOB_STATUS.running;
+  const { pace, nextSyncAt } = here;
   return {
     id: job.id,
     title: jobTitle(job),
@@ -90,6 +101,7 @@ export function toJobView(job: JobSummary, pace: JobPace = IDLE, nextSyncAt: str
     ratePerSecond: running ? pace.ratePerSecond : 0,
     etaSeconds: running ? pace.etaSeconds : null,
     runningIn: job.runningIn,
+    waitingFor: job.status === JOB_STATUS.queued ? here.waitingFor : null,
     citation: citationView(job.settings.citation),
     keepCurrent: {
       available: canKeepCurrent(job),
@@ -99,6 +111,7 @@ export function toJobView(job: JobSummary, pace: JobPace = IDLE, nextSyncAt: str
       autoExportPath: job.keepCurrent.autoExportPath,
       limitMessage:
         job.status === JOB_STATUS.paused && job.stopReason === STOP_REASON.budget ? job.stopMessage : null,
+      syncProblem: job.keepCurrent.marked ? here.syncProblem : null,
     },
   };
 }
@@ -119,7 +132,7 @@ export function toJobDetail(
   job: JobSummary,
   view: JobView,
   estimate: EstimateResult,
-  history: ReturnType<Engine['history']>,
+  history: ReturnType<Engine['history']> & { failures: FailureReason[] },
 ): JobDetail {
   return {
     job: view,
@@ -151,6 +164,7 @@ export function toJobDetail(
     filters: describeFilters(job.options.filters ?? {}),
     skippedByFilter: history.skippedByFilter,
     syncs: history.syncs,
+    failures: history.failures,
   };
 }
 

@@ -20,6 +20,7 @@ import {
 } from '../store/export-rows';
 import {
   countListingDates,
+  failedByStatus,
   recoverFetchingItems,
   resetFailedItems,
   resetUnavailableItems,
@@ -29,7 +30,6 @@ import {
   allJobs,
   deleteJobRow,
   jobById,
-  jobByKey,
   keptJobs,
   queuedJobs,
   setJobAutoExportPath,
@@ -59,7 +59,7 @@ import {
 import { creditStatusOf, setBalanceSetting, startOfLocalDay } from './credits';
 import { TypedEmitter } from './emitter';
 import { jobKey } from './identity';
-import { findOrCreateJobRow, summarize } from './jobs';
+import { findOrCreateJobRow, liveJobByKey, summarize } from './jobs';
 import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
 import { LibraryIndexer } from './library-indexer';
 import { completedOutcome, JobRun, unwalkedLists } from './run';
@@ -107,13 +107,18 @@ export class JobNotFinishedError extends Error {
   }
 }
 
-/** Thrown for marking Keep current a job that has no playlist or channel: a sync would find nothing. */
+/**
+ * Thrown for marking Keep current a job that has no playlist or channel (a sync would find nothing),
+ * or a cancelled one (stopped for good).
+ */
 export class CannotKeepCurrentError extends Error {
   readonly code = 'invalid_input' satisfies ErrorCode;
 
-  constructor(jobId: number) {
+  constructor(jobId: number, cancelled = false) {
     super(
-      `Job ${jobId} has no playlist or channel, so it cannot be kept current: only their new videos are synced. Nothing was changed.`,
+      cancelled
+        ? `Job ${jobId} is cancelled, so it cannot be kept current; its sources started again make a new job, which can be. Nothing was changed.`
+        : `Job ${jobId} has no playlist or channel, so it cannot be kept current: only their new videos are synced. Nothing was changed.`,
     );
     this.name = 'CannotKeepCurrentError';
   }
@@ -179,7 +184,7 @@ export class Engine {
 
   /** The job with the spec's identity, if there is one; creates nothing. */
   findJob(spec: JobSpec): JobSummary | undefined {
-    const existing = jobByKey(this.#deps.db, jobKey(parseJobSpec(spec)));
+    const existing = liveJobByKey(this.#deps.db, jobKey(parseJobSpec(spec)));
     return existing === undefined ? undefined : this.#summary(existing.id);
   }
 
@@ -255,7 +260,8 @@ export class Engine {
   /** Marks the job Keep current, or not; a job without a playlist or a channel cannot be marked. */
   setKeepCurrent(jobId: number, on: boolean): void {
     const job = this.#summary(jobId);
-    if (on && !canKeepCurrent(job)) throw new CannotKeepCurrentError(jobId);
+    if (on && !canKeepCurrent(job))
+      throw new CannotKeepCurrentError(jobId, job.status === JOB_STATUS.cancelled);
     setJobKeepCurrent(this.#deps.db, jobId, on, this.#now());
   }
 
@@ -293,6 +299,12 @@ export class Engine {
       languages: languagesOfJob(db, jobId),
       versions: versionsOf(db, jobId),
     };
+  }
+
+  /** The job's failed videos (not those a forced stop cut off), by the last HTTP status and code they had. */
+  failures(jobId: number): Array<{ httpStatus: number | null; code: string | null; videos: number }> {
+    this.#record(jobId);
+    return failedByStatus(this.#deps.db, jobId);
   }
 
   /**
@@ -473,12 +485,15 @@ export class Engine {
     else if (run.control.stopped) this.#resumeWhenStopped.add(jobId);
   }
 
+  /** Stops the job for good; it is no longer kept current (docs/product.md). */
   cancel(jobId: number): void {
     const job = this.#record(jobId);
     const run = this.#runs.get(jobId);
     if (run !== undefined) run.control.stop({ kind: STOP_REASON.cancelled });
     else if (this.#atRestAllows(job, 'cancel'))
       this.#setStatus(jobId, JOB_STATUS.cancelled, STOP_REASON.cancelled);
+    else return;
+    if (job.keepCurrent) setJobKeepCurrent(this.#deps.db, jobId, false, this.#now());
   }
 
   /**
@@ -564,21 +579,6 @@ export class Engine {
     return job === undefined ? undefined : this.#summarize(job);
   }
 
-  /**
-   * Holds a job that cannot run yet (no key, no service address) with why: it waits, paused, for
-   * the user to fix it and resume.
-   */
-  hold(jobId: number, stop: { reason: StopReason; message: string }): void {
-    this.#record(jobId);
-    setJobStatus(this.#deps.db, jobId, {
-      status: JOB_STATUS.paused,
-      stopReason: stop.reason,
-      stopMessage: stop.message,
-      at: this.#now(),
-    });
-    this.#emitter.emit('job', { jobId, status: JOB_STATUS.paused });
-  }
-
   creditStatus(): CreditStatus {
     return creditStatusOf(this.#deps.db, this.#deps.clock.now());
   }
@@ -662,7 +662,10 @@ export class Engine {
   }
 }
 
-/** Whether a sync can bring the job anything new: it has a playlist or a channel. */
-export function canKeepCurrent(job: Pick<JobSummary, 'sources'>): boolean {
-  return job.sources.some((source) => (SYNCED_SOURCE_KINDS as readonly string[]).includes(source.kind));
+/** Whether a sync can bring the job anything new: it has a playlist or a channel, and is not cancelled. */
+export function canKeepCurrent(job: Pick<JobSummary, 'sources' | 'status'>): boolean {
+  return (
+    job.status !== JOB_STATUS.cancelled &&
+    job.sources.some((source) => (SYNCED_SOURCE_KINDS as readonly string[]).includes(source.kind))
+  );
 }

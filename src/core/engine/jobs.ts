@@ -1,7 +1,7 @@
 import { JOB_STATUS, LIST_STATUS } from '../../shared/vocabulary';
 import type { Database } from '../store';
 import { itemCounts, insertItem, type ItemCounts } from '../store/items';
-import { insertJob, jobByKey, setJobStatus, type JobRecord } from '../store/jobs';
+import { insertJob, jobByKey, retireJobKey, type JobRecord } from '../store/jobs';
 import { addMembership } from '../store/memberships';
 import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
 import { insertSource, setWalkStatus, sourcesOfJob } from '../store/sources';
@@ -11,9 +11,19 @@ import { JobOptionsSchema, parseJobSettings, SkippedSchema, SourcesSchema } from
 import type { ItemCountsView, JobSnapshot, JobSpec, JobSummary } from './types';
 
 /**
+ * The job with the spec's identity that its sources and options still find: a cancelled job stays
+ * cancelled, and answers to them no more.
+ */
+export function liveJobByKey(db: Database, key: string): JobRecord | undefined {
+  const existing = jobByKey(db, key);
+  return existing?.status === JOB_STATUS.cancelled ? undefined : existing;
+}
+
+/**
  * Finds the job with the spec's identity or creates it with its sources; single videos get
- * their item at once, since listing them costs nothing. New jobs are drafts until started; a
- * cancelled job asked for again becomes a draft again: the user wants it after all.
+ * their item at once, since listing them costs nothing. New jobs are drafts until started. A
+ * cancelled job stays cancelled: asked for again, it gives up its identity to a new job, which
+ * buys again only what the cache lacks (the transcripts it bought are free to reuse).
  */
 export function findOrCreateJobRow(
   db: Database,
@@ -24,12 +34,8 @@ export function findOrCreateJobRow(
   return db
     .transaction(() => {
       const existing = jobByKey(db, key);
-      if (existing !== undefined) {
-        // Asked for again: the caller starts it, as it does a new job.
-        if (existing.status === JOB_STATUS.cancelled)
-          setJobStatus(db, existing.id, { status: JOB_STATUS.draft, at });
-        return { jobId: existing.id, created: false };
-      }
+      if (existing?.status === JOB_STATUS.cancelled) retireJobKey(db, existing.id);
+      else if (existing !== undefined) return { jobId: existing.id, created: false };
       const jobId = insertJob(db, {
         key,
         optionsJson: JSON.stringify(spec.options),

@@ -193,6 +193,8 @@ export class JobRun {
   };
   #creditsSpent = 0;
   #creditsPossible = 0;
+  /** Whether the service answers: a run it fails throughout stops as the service's, not as done. */
+  readonly #health = new ServiceHealth();
 
   constructor(options: JobRunOptions) {
     let markFinished = (): void => undefined;
@@ -211,6 +213,8 @@ export class JobRun {
   async execute(): Promise<RunOutcome | { status: 'walked' }> {
     const { db } = this.#deps;
     const { jobId } = this.#options;
+    // Counted before anyone hears of the run: a face shown the running job sees its counts, not zeros.
+    this.reloadCounts();
     if (!this.control.stopped && this.#options.mode !== 'walk') {
       const at = this.#now();
       db.transaction(() => {
@@ -219,7 +223,6 @@ export class JobRun {
       }).immediate();
       this.#options.emitter.emit('job', { jobId, status: JOB_STATUS.running });
     }
-    this.reloadCounts();
     this.#throttle.poke();
     try {
       await this.#work();
@@ -240,6 +243,8 @@ export class JobRun {
     } finally {
       await checkpoints?.stop();
     }
+    const down = this.control.stopped ? undefined : this.#health.failedEverything();
+    if (down !== undefined) this.control.stop({ kind: STOP_REASON.service, message: down });
   }
 
   async #walkAndFetch(): Promise<void> {
@@ -311,7 +316,7 @@ export class JobRun {
       control: this.control,
       budget: new CreditBudget(this.#options.budget, creditsOfJob(db, jobId), this.#options.cap),
       automatic: this.#options.automatic,
-      health: new ServiceHealth(),
+      health: this.#health,
       library,
       writer: new ResultWriter(
         db,

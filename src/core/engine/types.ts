@@ -62,7 +62,7 @@ export interface SpendingCap {
 }
 
 export type RunOutcome =
-  /** `failed` counts videos that failed after every retry; `failedSources` lists that could not be walked. */
+  /** `failed` counts videos that failed; `failedSources` lists that could not be walked. */
   | { status: 'completed'; failed: number; failedSources: number }
   | { status: 'waiting_credits'; code: string; meaning: string }
   /** 'shutdown': the process that ran it is closing; the job stays queued for the next start. */

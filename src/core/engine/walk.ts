@@ -14,6 +14,7 @@ import {
 import { pendingVersion, recordChange } from '../store/versions';
 import { failWalk, recordPage, setResolvedChannel, sourcesOfJob, type SourceRecord } from '../store/sources';
 import { classifyFailure, isServiceTrouble, type Failure } from './failures';
+import { checkContinuation, codePointLength, LIMITS } from '../../shared/limits';
 import { ITEM_CODE, LIST_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import type { RunContext } from './run-context';
 import { lengthSeconds, NEEDS_LIST_SIZE, Selection, viewCount } from './selection';
@@ -68,6 +69,14 @@ export async function buyPage(
   source: SourceRecord,
   cursor: string | null,
 ): Promise<ApiResponse<VideoPage> | undefined> {
+  // The service takes back a cursor of LIMITS.continuation characters at most: a longer one would
+  // only make a request too large for it (HTTP 431, which reads as a refused key). Not sent, free.
+  if (cursor !== null && checkContinuation(cursor) !== null) {
+    failWalk(ctx.db, source.id, LIST_STATUS.failed, {
+      message: `the service gave a continuation cursor of ${codePointLength(cursor).toLocaleString('en')} characters for the next page, more than the ${LIMITS.continuation.max.toLocaleString('en')} it takes back, so Scriptorium did not send it: the list is read up to that page`,
+    });
+    return undefined;
+  }
   if (!ctx.budget.reserve()) {
     ctx.control.stop(ctx.budget.stopCause());
     return undefined;

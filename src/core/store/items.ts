@@ -87,6 +87,12 @@ const statements = preparedFor((db) => ({
      WHERE i.job_id = ? AND i.status = ${ITEM.skipped} AND i.code = ${CODE.filteredOut}
      GROUP BY m.skip_reason ORDER BY videos DESC, reason`,
   ),
+  // Reads the failed rows only, usually few; those a forced stop cut off are counted apart.
+  failedByStatus: db.prepare<[number], { httpStatus: number | null; code: string | null; videos: number }>(
+    `SELECT http_status AS httpStatus, code, count(*) AS videos FROM items
+     WHERE job_id = ? AND status = ${ITEM.failed} AND coalesce(code, '') != ${CODE.cutOff}
+     GROUP BY http_status, code ORDER BY videos DESC, http_status, code`,
+  ),
   pendingAfter: db.prepare<[number, number, number], unknown>(
     `SELECT id, video_id FROM items WHERE job_id = ? AND status = ${ITEM.pending} AND id > ? ORDER BY id LIMIT ?`,
   ),
@@ -164,6 +170,14 @@ export function insertItem(db: Database, item: NewItem): boolean {
 /** How many videos each filter left out, most first. */
 export function skippedByFilter(db: Database, jobId: number): Array<{ reason: string; videos: number }> {
   return statements(db).skippedByFilter.all(jobId);
+}
+
+/** The job's failed videos (not those a forced stop cut off), by the last HTTP status and code they had. */
+export function failedByStatus(
+  db: Database,
+  jobId: number,
+): Array<{ httpStatus: number | null; code: string | null; videos: number }> {
+  return statements(db).failedByStatus.all(jobId);
 }
 
 /** The next `limit` pending items of the job with an id above `afterId`, in id order. */

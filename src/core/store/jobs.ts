@@ -109,6 +109,7 @@ const statements = preparedFor((db) => ({
     'UPDATE jobs SET auto_export_path = ?, updated_at = ? WHERE id = ?',
   ),
   kept: db.prepare<[], unknown>('SELECT * FROM jobs WHERE keep_current = 1 ORDER BY id'),
+  retireKey: db.prepare<[number]>(`UPDATE jobs SET key = 'retired:' || id || ':' || key WHERE id = ?`),
 }));
 
 function parseJob(row: unknown): JobRecord | undefined {
@@ -186,4 +187,12 @@ export function keptJobs(db: Database): JobRecord[] {
   return statements(db)
     .kept.all()
     .map((row) => JobRowSchema.parse(row));
+}
+
+/**
+ * Gives up the job's identity, so that its sources and options make a new job (a cancelled job's,
+ * asked for again): the key is kept, prefixed, for whoever reads the row.
+ */
+export function retireJobKey(db: Database, id: number): void {
+  statements(db).retireKey.run(id);
 }

@@ -243,11 +243,15 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
 
     const cancelled = (await api.createJob({ draft: draft(['PLcontractCancelled_n5']), start: false })).job;
     expect((await api.cancelJob({ jobId: cancelled.id })).status).toBe('cancelled');
-    // Stopped for good: Resume does nothing; only asking for the same job again makes it a draft.
+    // Stopped for good: Resume does nothing, and its sources no longer find it.
     expect((await api.resumeJob({ jobId: cancelled.id })).status).toBe('cancelled');
+    expect(await api.findJob({ draft: draft(['PLcontractCancelled_n5']) })).toEqual({ job: null });
+    // Asked for again, the same sources make a new job; the cancelled one stays as it was.
     const askedAgain = await api.createJob({ draft: draft(['PLcontractCancelled_n5']), start: false });
-    expect(askedAgain).toMatchObject({ created: false, job: { id: cancelled.id, status: 'draft' } });
-    await api.cancelJob({ jobId: cancelled.id });
+    expect(askedAgain).toMatchObject({ created: true, job: { status: 'draft' } });
+    expect(askedAgain.job.id).not.toBe(cancelled.id);
+    expect((await api.jobDetail({ jobId: cancelled.id })).job.status).toBe('cancelled');
+    expect((await api.findJob({ draft: draft(['PLcontractCancelled_n5']) })).job?.id).toBe(askedAgain.job.id);
 
     const removed = record('jobRemoved');
     await api.deleteJob({ jobId: cancelled.id });
@@ -302,7 +306,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     const unfinished = (await api.createJob({ draft: draft(['@contract_kept_later_n4']), start: false })).job;
     expect(await api.autoSyncJob({ jobId: unfinished.id, dailyLimit: null })).toMatchObject({
       sync: null,
-      skipped: 'it has not finished (it is draft): it is synced once it has',
+      skipped: 'it has not finished (it is not started): it is synced once it has',
       autoExport: null,
     });
 
@@ -581,7 +585,8 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
       'dQw4w9WgXcQ',
     ]);
     const { job } = await api.createJob({ draft: mixed, start: false });
-    expect(job).toMatchObject({ title: '2 playlists, 1 channel and 1 video', name: null });
+    // Named by its sources, the first two as given (their lists are not read yet), the rest counted.
+    expect(job).toMatchObject({ title: 'PLcontractNamedList_n3, @contract_named_n2 and 2 more', name: null });
 
     const named = await api.createJob({
       draft: { ...mixed, name: '  Lectures, spring term ' },
@@ -594,7 +599,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
       name: 'Autumn',
     });
     expect((await api.renameJob({ jobId: job.id, name: null })).title).toBe(
-      '2 playlists, 1 channel and 1 video',
+      'PLcontractNamedList_n3, @contract_named_n2 and 2 more',
     );
     for (const bad of ['', 'x'.repeat(201), 'two\nlines']) {
       expect((await failure(api.renameJob({ jobId: job.id, name: bad }))).code).toBe('invalid_input');

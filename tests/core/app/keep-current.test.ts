@@ -116,6 +116,7 @@ it('syncs a marked job at start and every "Sync every (hours)", telling what was
     nextSyncAt: iso(start + 24 * HOUR_MS),
     autoExportPath: null,
     limitMessage: null,
+    syncProblem: null,
   });
 
   // A day later, nothing new: the free channel/latest says so, and the sync tells no news.

@@ -204,7 +204,7 @@ describe('budget, abort, pause, cancel', () => {
     }
   });
 
-  it('cancel while running stops the job for good, until the same job is asked for again', async () => {
+  it('cancel while running stops the job for good; asked for again, its sources make a new job that buys no transcript twice', async () => {
     h = await startHarness({ credits: 1000 });
     const jobSpec = spec(['PLcancel_n10']);
     const { job } = h.engine.findOrCreateJob(jobSpec);
@@ -215,10 +215,14 @@ describe('budget, abort, pause, cancel', () => {
     expect(await h.engine.run(job.id)).toEqual({ status: 'cancelled' });
     expect(h.sim.admin.requests()).toHaveLength(requests);
 
-    expect(h.engine.findOrCreateJob(jobSpec)).toMatchObject({
-      created: false,
-      job: { id: job.id, status: 'draft' },
-    });
+    expect(h.engine.findJob(jobSpec)).toBeUndefined();
+    const again = h.engine.findOrCreateJob(jobSpec);
+    expect(again).toMatchObject({ created: true, job: { status: 'draft' } });
+    expect(again.job.id).not.toBe(job.id);
+    expect(h.engine.job(job.id)!.status).toBe('cancelled');
+    expect((await h.engine.run(again.job.id)).status).toBe('completed');
+    for (const id of describePlaylist('PLcancel_n10').videoIds())
+      expect(h.sim.admin.chargesFor(id)).toBeLessThanOrEqual(1);
   });
 
   it('refuses to delete a running job; a deleted job keeps its spending', async () => {

@@ -6,6 +6,8 @@ export interface RunningUi {
   url: string;
   /** http://127.0.0.1:PORT */
   origin: string;
+  /** What it printed so far, stdout and stderr together. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -31,8 +33,11 @@ export async function startUi(options: UiOptions): Promise<RunningUi> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await addressOf(child);
-  return { url, origin: new URL(url).origin, stop: () => stopChild(child) };
+  return { url, origin: new URL(url).origin, output: () => output, stop: () => stopChild(child) };
 }
 
 function addressOf(child: ChildProcess): Promise<string> {

@@ -1,4 +1,5 @@
 import type { JobStatus, ListStatus, SourceLine, VideoStatus } from '../../../shared/contract';
+import { JOB_STATUS_WORDS } from '../../../shared/vocabulary';
 
 /**
  * How numbers, times and states read on screen. English only, so the locale is fixed: a user's
@@ -51,19 +52,8 @@ export function formatWhen(iso: string): string {
   return date.toLocaleString('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
 
-const JOB_STATUS_LABELS: Readonly<Record<JobStatus, string>> = {
-  draft: 'Not started',
-  queued: 'Queued',
-  running: 'Running',
-  paused: 'Paused',
-  waiting_credits: 'Waiting for credits',
-  completed: 'Completed',
-  failed: 'Stopped',
-  cancelled: 'Cancelled',
-};
-
 export function jobStatusLabel(status: JobStatus): string {
-  return JOB_STATUS_LABELS[status];
+  return capitalize(JOB_STATUS_WORDS[status]);
 }
 
 const VIDEO_STATUS_LABELS: Readonly<Record<VideoStatus, string>> = {

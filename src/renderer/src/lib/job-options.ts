@@ -1,5 +1,5 @@
 import type { JobDefaults } from '../../../shared/contract';
-import { ORIGINAL_TRACK } from '../../../shared/limits';
+import { MAX_LANGUAGE_LIST_CHARS, ORIGINAL_TRACK } from '../../../shared/limits';
 import {
   CHUNK_SECONDS,
   CONCURRENCY,
@@ -70,15 +70,18 @@ export function readOptionFields(
   const concurrency = wholeNumber(fields.concurrency, CONCURRENCY.min, CONCURRENCY.max);
   if (concurrency === undefined || concurrency === null)
     problems.concurrency = `Enter a whole number from ${CONCURRENCY.min} to ${CONCURRENCY.max}.`;
-  if (fields.languages.trim() === '')
+  const languages = fields.languages.trim();
+  if (languages === '')
     problems.languages = `Enter at least one language code, such as en, or ${ORIGINAL_TRACK} for the original track.`;
+  else if (languages.length > MAX_LANGUAGE_LIST_CHARS)
+    problems.languages = `At most ${MAX_LANGUAGE_LIST_CHARS} characters: this has ${languages.length}.`;
   if (fields.formats.length === 0) problems.formats = 'Choose at least one file format.';
   const chunking = fields.formats.includes('chunks') ? readChunking(fields, problems) : undefined;
   if (Object.keys(problems).length > 0) return { ok: false, problems };
   return {
     ok: true,
     value: {
-      languages: fields.languages.trim(),
+      languages,
       includeTimestamp: fields.includeTimestamp,
       sendMetadata: fields.sendMetadata,
       formats: EXPORT_FORMATS.filter((format) => fields.formats.includes(format)),

@@ -1,4 +1,5 @@
 import type { JobView } from '../../../shared/contract';
+import { describeKeyRefusal } from '../../../shared/errors';
 import { parseSource } from '../../../shared/sources';
 import {
   DAILY_LIMIT_STOP_CODE,
@@ -83,7 +84,7 @@ export function describeStop(job: JobView): string | null {
         return sentence(message || 'The daily credit limit of automatic syncs is spent');
       return `${sentence(message || 'The budget is spent')} To go on, start the same sources again from New job with a larger budget.`;
     case STOP_REASON.auth:
-      return `The service refused the API key (HTTP ${stop.code ?? '401'}). Check the key in Settings, then press Resume.`;
+      return `${describeKeyRefusal(Number(stop.code ?? '401'))}. Check the key in Settings, then press Resume.`;
     case STOP_REASON.service:
       return `${sentence(message || 'The service could not be reached')} Press Resume to try again.`;
     case STOP_REASON.user:
@@ -91,7 +92,7 @@ export function describeStop(job: JobView): string | null {
     case STOP_REASON.interrupted:
       return 'It was interrupted; everything done so far is saved. Resume continues where it stopped.';
     case STOP_REASON.cancelled:
-      return 'You cancelled it: nothing more is bought. What it bought is kept, and Export writes it. To go on after all, start the same sources again from New job.';
+      return 'You cancelled it: nothing more is bought. What it bought is kept, and Export writes it. To go on after all, start the same sources again from New job: that makes a new job, which reuses these transcripts at no cost.';
     case STOP_REASON.setup:
       return `${sentence(message || 'Something is missing before it can run')} Then press Resume.`;
     case STOP_REASON.retry:
@@ -110,7 +111,7 @@ export function describeGaps(job: JobView): string | null {
   const failed = job.counts.failed - interrupted;
   const parts = [
     interrupted > 0 ? `${plural(interrupted, 'video')} cut off by a forced stop` : '',
-    failed > 0 ? `${plural(failed, 'video')} failed after every retry` : '',
+    failed > 0 ? `${plural(failed, 'video')} failed (Job detail says why)` : '',
     job.sourcesFailed > 0 ? `${plural(job.sourcesFailed, 'list')} could not be read` : '',
   ].filter((part) => part !== '');
   if (parts.length === 0) return null;

@@ -1,4 +1,4 @@
-import { parseDay, parsePositions, type Filters } from '../../../shared/filters';
+import { FILTER_LIMITS, parseDay, parsePositions, type Filters } from '../../../shared/filters';
 import { sentence } from './format';
 
 /**
@@ -85,7 +85,9 @@ export function readSelectionFields(
   const positions = fields.positions.trim();
   if (positions !== '') {
     const parsed = parsePositions(positions);
-    if (parsed.ok) filters.items = positions;
+    if (positions.length > FILTER_LIMITS.positions)
+      problems.positions = tooLong(positions, FILTER_LIMITS.positions);
+    else if (parsed.ok) filters.items = positions;
     else problems.positions = sentence(parsed.reason);
   }
 
@@ -95,8 +97,14 @@ export function readSelectionFields(
   return { ok: true, filters: Object.keys(filters).length > 0 ? filters : undefined };
 }
 
+/** "At most 500 characters: this has 600." */
+function tooLong(text: string, max: number): string {
+  return `At most ${max.toLocaleString('en')} characters: this has ${text.length.toLocaleString('en')}.`;
+}
+
 /** Why a title pattern cannot be used, or null when it can (compiled as the app compiles it). */
 function patternProblem(pattern: string): string | null {
+  if (pattern.length > FILTER_LIMITS.titlePattern) return tooLong(pattern, FILTER_LIMITS.titlePattern);
   try {
     new RegExp(pattern, 'iu');
     return null;

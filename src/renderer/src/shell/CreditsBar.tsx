@@ -1,5 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import type { CreditView, JobView } from '../../../shared/contract';
+import { Dialog } from '../components/Dialog';
 import { describeError } from '../lib/errors';
 import { formatCount } from '../lib/format';
 import { creditsStore, useCredits, useJobs } from '../stores';
@@ -60,6 +62,8 @@ function JobCredits({ job }: { job: JobView }) {
       <Fact term="Budget left" width="budget">
         {job.budget === null ? (
           <span className="muted">no budget</span>
+        ) : job.budget === 0 ? (
+          <span className="muted">none to spend</span>
         ) : (
           `${formatCount(Math.max(0, job.budget - job.creditsSpent))} of ${formatCount(job.budget)}`
         )}
@@ -71,7 +75,6 @@ function JobCredits({ job }: { job: JobView }) {
 /** The balance estimate, once the user has typed the balance their account shows. */
 function Balance({ view }: { view: CreditView }) {
   const [editing, setEditing] = useState(false);
-  if (editing) return <BalanceForm current={view.balance} onDone={() => setEditing(false)} />;
   return (
     <>
       {view.balance === null || view.estimatedRemaining === null ? (
@@ -82,7 +85,23 @@ function Balance({ view }: { view: CreditView }) {
       <button type="button" className="link-button" onClick={() => setEditing(true)}>
         {view.balance === null ? 'Enter balance' : 'Change balance'}
       </button>
+      {editing && <BalanceDialog current={view.balance} onDone={() => setEditing(false)} />}
     </>
+  );
+}
+
+/**
+ * Asked in a dialog of its own, outside the bar: a form in the bar would make it taller and move the
+ * page under it.
+ */
+function BalanceDialog({ current, onDone }: { current: number | null; onDone: () => void }) {
+  const headingId = useId();
+  return createPortal(
+    <Dialog labelledBy={headingId} onClose={onDone}>
+      <h2 id={headingId}>Your balance</h2>
+      <BalanceForm current={current} onDone={onDone} />
+    </Dialog>,
+    document.body,
   );
 }
 
@@ -111,35 +130,41 @@ function BalanceForm({ current, onDone }: { current: number | null; onDone: () =
 
   return (
     <form className="balance-form" onSubmit={submit}>
-      <label htmlFor={`${id}-balance`}>Credits on your account</label>
-      <input
-        id={`${id}-balance`}
-        type="number"
-        min={0}
-        step={1}
-        inputMode="numeric"
-        value={text}
-        autoFocus
-        aria-describedby={`${id}-help${problem ? ` ${id}-problem` : ''}`}
-        onChange={(event) => setText(event.target.value)}
-      />
-      <span id={`${id}-help`} className="visually-hidden">
-        As your account page shows it now; Scriptorium subtracts what it spends from then on.
-      </span>
-      <button type="submit">Save balance</button>
-      {current !== null && (
-        <button type="button" onClick={() => void save(null)}>
-          Forget balance
+      <div className="field">
+        <label htmlFor={`${id}-balance`}>Credits on your account</label>
+        <input
+          id={`${id}-balance`}
+          type="number"
+          min={0}
+          step={1}
+          inputMode="numeric"
+          value={text}
+          autoFocus
+          aria-describedby={`${id}-help${problem ? ` ${id}-problem` : ''}`}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <p id={`${id}-help`} className="help">
+          As your account page shows it now; Scriptorium subtracts what it spends from then on.
+        </p>
+        {problem && (
+          <p id={`${id}-problem`} className="field-problem" role="alert">
+            {problem}
+          </p>
+        )}
+      </div>
+      <div className="dialog-actions">
+        <button type="button" onClick={onDone}>
+          Cancel
         </button>
-      )}
-      <button type="button" onClick={onDone}>
-        Cancel
-      </button>
-      {problem && (
-        <span id={`${id}-problem`} className="field-problem" role="alert">
-          {problem}
-        </span>
-      )}
+        {current !== null && (
+          <button type="button" onClick={() => void save(null)}>
+            Forget balance
+          </button>
+        )}
+        <button type="submit" className="button-primary">
+          Save balance
+        </button>
+      </div>
     </form>
   );
 }

@@ -7,11 +7,18 @@ import {
   type ScriptoriumApi,
   type SourceLine,
 } from '../../../shared/contract';
+import { ContractError } from '../../../shared/contract-error';
+import { MAX_SOURCES_PER_JOB } from '../../../shared/limits';
 import { JOB_STATUS } from '../../../shared/vocabulary';
 import { describeError, type ShownError } from '../lib/errors';
 import { fieldsOf, readOptionFields, type OptionFields, type OptionProblems } from '../lib/job-options';
 import { NO_SELECTION, readSelectionFields, type SelectionFields } from '../lib/selection-fields';
 import { appendLines, sourceEntries, withoutInvalidLines } from '../lib/source-text';
+
+/** A paste too long for one job, said with the limit. */
+function tooManySources(count: number): string {
+  return `There are ${count.toLocaleString('en')} sources: a job takes at most ${MAX_SOURCES_PER_JOB.toLocaleString('en')}. Split them into several jobs.`;
+}
 
 /** How long typing must pause before the lines are checked. */
 export const CHECK_DELAY_MS = 300;
@@ -40,6 +47,8 @@ export interface NewJobState {
   added: string | null;
   /** Why the form cannot be sent as it is (no source, a bad option). */
   formProblem: string | null;
+  /** The button that found formProblem, so that it is said next to that button. */
+  formProblemAt: 'preview' | 'start';
   fieldProblems: OptionProblems;
   preview: PreviewState;
   starting: boolean;
@@ -87,6 +96,10 @@ export function createNewJobStore(api: ScriptoriumApi) {
         set({ lines: [], checking: false, checkError: null });
         return;
       }
+      if (sources.length > MAX_SOURCES_PER_JOB) {
+        set({ lines: [], checking: false, checkError: tooManySources(sources.length) });
+        return;
+      }
       set({ checking: true });
       try {
         const { lines } = await api.validateSources({ sources });
@@ -111,10 +124,11 @@ export function createNewJobStore(api: ScriptoriumApi) {
       };
     };
 
-    /** The draft the form describes, or null after saying what is missing. */
-    const draftOf = (): JobDraft | null => {
+    /** The draft the form describes, or null after saying what is missing next to the button `at`. */
+    const draftOf = (at: NewJobState['formProblemAt']): JobDraft | null => {
       const { text, name, fields, selection } = get();
       if (fields === null) return null;
+      set({ formProblemAt: at });
       const sources = sourceEntries(text);
       const options = readOptionFields(fields);
       if (!options.ok) {
@@ -139,6 +153,10 @@ export function createNewJobStore(api: ScriptoriumApi) {
           formProblem:
             'Paste at least one source first: a video, playlist or channel address, an @handle, or search: followed by words.',
         });
+        return null;
+      }
+      if (sources.length > MAX_SOURCES_PER_JOB) {
+        set({ fieldProblems: {}, formProblem: tooManySources(sources.length) });
         return null;
       }
       const named = name.trim() === '' ? undefined : JobNameSchema.safeParse(name);
@@ -168,6 +186,7 @@ export function createNewJobStore(api: ScriptoriumApi) {
       checkError: null,
       added: null,
       formProblem: null,
+      formProblemAt: 'start',
       fieldProblems: {},
       preview: { phase: 'idle' },
       starting: false,
@@ -225,14 +244,18 @@ export function createNewJobStore(api: ScriptoriumApi) {
       },
 
       async runPreview() {
-        const draft = draftOf();
+        const draft = draftOf('preview');
         if (draft === null || get().preview.phase === 'walking') return;
         const version = edits;
         set({ preview: { phase: 'walking', jobId: null, stopping: false } });
+        let made: number | null = null;
         try {
-          // The draft's job first, so that its id is known while its lists are walked: the
+          // Nothing is made for a preview that could not run: no key or no address is said first.
+          await api.checkService({});
+          // The draft's job next, so that its id is known while its lists are walked: the
           // preview is followed through jobChanged events and stopped with pauseJob.
-          const { job } = await api.createJob({ draft, start: false });
+          const { job, created } = await api.createJob({ draft, start: false });
+          if (created) made = job.id;
           set({ preview: { phase: 'walking', jobId: job.id, stopping: false } });
           const { detail, rejected } = await api.previewJob({ draft });
           const { preview } = get();
@@ -242,6 +265,9 @@ export function createNewJobStore(api: ScriptoriumApi) {
               edits === version ? { phase: 'done', detail, rejected, stoppedByUser } : { phase: 'idle' },
           });
         } catch (error) {
+          // A key the service refused bought nothing: the job this preview made goes again.
+          if (made !== null && error instanceof ContractError && error.code === 'key_refused')
+            await api.deleteJob({ jobId: made }).catch(() => undefined);
           set({ preview: { phase: 'failed', error: describeError(error) } });
         }
       },
@@ -258,7 +284,7 @@ export function createNewJobStore(api: ScriptoriumApi) {
       },
 
       async start() {
-        const draft = draftOf();
+        const draft = draftOf('start');
         if (draft === null || get().starting) return null;
         set({ starting: true, startError: null });
         // A job the preview created was a draft until now: starting it is starting a new job.

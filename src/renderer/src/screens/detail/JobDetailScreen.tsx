@@ -3,7 +3,7 @@ import type { JobDetail, JobView, VideoRow } from '../../../../shared/contract';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ScreenHeading } from '../../components/ScreenHeading';
 import { useClamped } from '../../components/useClamped';
-import { formatCount, listStatusLabel, sourceKindLabel } from '../../lib/format';
+import { formatCount, listStatusLabel, plural, sourceKindLabel } from '../../lib/format';
 import { navigate, routeHref } from '../../routing';
 import { jobsStore, readerStore, useJobs, useVideoPages, videoPagesStore } from '../../stores';
 import { TranscriptReader } from '../library/TranscriptReader';
@@ -73,6 +73,7 @@ function JobSections({ job }: { job: JobView }) {
       <section className="card" aria-label="Progress">
         <JobProgress job={job} />
         {detail !== null && <SelectionLine filters={detail.filters} />}
+        {detail !== null && <FailureReasons failures={detail.failures} />}
         <KeepCurrent job={job} />
         <JobActions job={job} onDeleted={() => navigate(routeHref.jobs)} />
       </section>
@@ -87,6 +88,20 @@ function JobSections({ job }: { job: JobView }) {
       <ErrorMessage error={problem} />
       {detail !== null && <Lists detail={detail} />}
     </>
+  );
+}
+
+/** Why its videos failed, a line for each way they did: what the service answered, and whether it was retried. */
+function FailureReasons({ failures }: { failures: JobDetail['failures'] }) {
+  if (failures.length === 0) return null;
+  return (
+    <ul className="failure-reasons">
+      {failures.map(({ videos, reason }) => (
+        <li key={reason}>
+          {plural(videos, 'video')} failed: {reason}.
+        </li>
+      ))}
+    </ul>
   );
 }
 

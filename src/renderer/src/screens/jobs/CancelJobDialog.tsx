@@ -22,7 +22,8 @@ export function CancelJobDialog({ job, cancelling, problem, onConfirm, onClose }
       </h2>
       <p>
         It stops for good: nothing more is bought, and it cannot be resumed. What it bought stays, and Export
-        still writes it. To stop it for a while instead, choose Pause.
+        still writes it. Starting the same sources again later makes a new job, which reuses the transcripts
+        this one bought at no cost. To stop it for a while instead, choose Pause.
       </p>
       <ErrorMessage error={problem} />
       <div className="dialog-actions">

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { EXPORT_FORMATS, type ExportFormat, type JobView } from '../../../../shared/contract';
 import { JOB_STATUS } from '../../../../shared/vocabulary';
 import { CitationFieldset } from '../../components/CitationFieldset';
@@ -55,7 +55,7 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
     let destination: string | null = null;
     if (os !== undefined) {
       try {
-        destination = await os.chooseExportPath(suggestedZipName(job));
+        destination = await os.chooseExportPath(suggestedZipName(job, citation.title));
       } catch (error) {
         setProblem(describeError(error).message);
         return;
@@ -127,6 +127,8 @@ function ExportOutcome({
   onClose(): void;
 }) {
   const os = desktop();
+  // The button pressed to get here is gone: the focus goes to the next step, never out of the dialog.
+  const focusWhenShown = useCallback((element: HTMLElement | null) => element?.focus(), []);
   if (state.phase === 'writing') {
     return (
       <>
@@ -146,7 +148,7 @@ function ExportOutcome({
             : `Writing the ZIP: ${formatCount(state.done)} of ${formatCount(state.total)} videos.`}
         </p>
         <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
+          <button type="button" ref={focusWhenShown} onClick={onClose}>
             Close
           </button>
         </div>
@@ -171,7 +173,8 @@ function ExportOutcome({
         </button>
         {result.path === null ? (
           <a
-            className="button button-primary"
+            ref={focusWhenShown}
+            className="button button-primary download-link"
             href={`api/download/${result.exportId}`}
             download={result.fileName}
           >
@@ -180,6 +183,7 @@ function ExportOutcome({
         ) : (
           os !== undefined && (
             <button
+              ref={focusWhenShown}
               type="button"
               className="button-primary"
               onClick={() => void os.showInFolder(result.path ?? '')}

@@ -2,7 +2,7 @@ import type { JobView } from '../../../../shared/contract';
 import { JOB_STATUS } from '../../../../shared/vocabulary';
 import { ProgressBar, type Tone } from '../../components/ProgressBar';
 import { useSecondsUntil } from '../../components/useSecondsUntil';
-import { formatCount, formatDuration, formatRate, formatWhen, plural } from '../../lib/format';
+import { formatCount, formatDuration, formatRate, formatWhen, plural, sentence } from '../../lib/format';
 import { describeGaps, describeStop, runsElsewhere, shortfall, videosDone } from '../../lib/job-state';
 import { useJobs } from '../../stores';
 import type { RetryWait } from '../../stores/jobs';
@@ -41,6 +41,7 @@ export function JobProgress({ job }: { job: JobView }) {
         <Count label="unavailable" value={job.counts.unavailable} />
         <Count label="failed" value={job.counts.failed} tone="problem" />
         <Count label="skipped" value={job.counts.skipped} />
+        <Count label="to fetch" value={job.counts.pending} />
         {readingLists && total > 0 && (
           <span>
             {formatCount(job.sourcesWalked)} of {plural(job.sourcesTotal, 'source')} read
@@ -66,7 +67,10 @@ export function JobProgress({ job }: { job: JobView }) {
           <dt>Credits</dt>
           <dd>
             {formatCount(job.creditsSpent)}
-            {job.budget !== null && ` of a ${formatCount(job.budget)} budget`}
+            {job.budget !== null &&
+              (job.budget === 0
+                ? ', none to spend: it uses transcripts already bought'
+                : ` of a ${formatCount(job.budget)} budget`)}
             {job.creditsPossible > 0 && ` (${formatCount(job.creditsPossible)} maybe charged)`}
           </dd>
         </div>
@@ -101,6 +105,11 @@ function JobNotes({ job }: { job: JobView }) {
       {runsElsewhere(job) && (
         <p className="note">
           Another Scriptorium process (such as the command line) is running this job: stop it there.
+        </p>
+      )}
+      {job.waitingFor !== null && (
+        <p className="note note-warning">
+          It cannot start yet. {sentence(job.waitingFor)} It starts by itself once that is done.
         </p>
       )}
       {stop && (

@@ -1,7 +1,9 @@
+import { useEffect, useRef } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { TextField } from '../../components/FormFields';
 import { OptionFields } from '../../components/OptionFields';
 import { ScreenHeading } from '../../components/ScreenHeading';
+import type { ShownError } from '../../lib/errors';
 import { navigate, routeHref } from '../../routing';
 import { jobsStore, newJobStore, useNewJob } from '../../stores';
 import { LineChecks } from './LineChecks';
@@ -24,12 +26,17 @@ function JobNameField() {
   );
 }
 
-/** Sources in, options set, a preview of the cost, then Start. */
+/**
+ * Sources in, options set, a preview of the cost, then Start: Preview, its result and Start come in
+ * that order, so that from the result the next Tab is Start, and each button's problem is said
+ * under it.
+ */
 export function NewJobScreen() {
   const fields = useNewJob((state) => state.fields);
   const fieldProblems = useNewJob((state) => state.fieldProblems);
   const formProblem = useNewJob((state) => state.formProblem);
-  const walking = useNewJob((state) => state.preview.phase === 'walking');
+  const formProblemAt = useNewJob((state) => state.formProblemAt);
+  const preview = useNewJob((state) => state.preview);
   const starting = useNewJob((state) => state.starting);
   const startError = useNewJob((state) => state.startError);
 
@@ -71,10 +78,25 @@ export function NewJobScreen() {
           <button
             type="button"
             onClick={() => void newJobStore.getState().runPreview()}
-            aria-disabled={walking || fields === null || undefined}
+            aria-disabled={preview.phase === 'walking' || fields === null || undefined}
           >
             Preview
           </button>
+          <p className="help">
+            Preview reads the lists and says what the transcripts will cost; it buys no transcript.
+          </p>
+        </div>
+        <ProblemInView
+          error={
+            formProblemAt === 'preview' && formProblem !== null
+              ? formProblem
+              : preview.phase === 'failed'
+                ? preview.error
+                : null
+          }
+        />
+        <PreviewPanel />
+        <div className="form-actions">
           <button
             type="button"
             className="button-primary"
@@ -83,14 +105,22 @@ export function NewJobScreen() {
           >
             Start
           </button>
-          <p className="help">
-            Preview reads the lists and says what the transcripts will cost; it buys no transcript.
-          </p>
         </div>
-        <ErrorMessage error={formProblem} />
-        <ErrorMessage error={startError} />
-        <PreviewPanel />
+        <ProblemInView error={formProblemAt === 'start' && formProblem !== null ? formProblem : startError} />
       </div>
     </>
+  );
+}
+
+/** A button's problem, right under it and scrolled into view: the button may sit at the window's edge. */
+function ProblemInView({ error }: { error: ShownError | string | null }) {
+  const shown = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error !== null) shown.current?.scrollIntoView({ block: 'nearest' });
+  }, [error]);
+  return (
+    <div ref={shown}>
+      <ErrorMessage error={error} />
+    </div>
   );
 }

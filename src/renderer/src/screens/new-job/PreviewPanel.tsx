@@ -1,11 +1,13 @@
 import { useEffect, useRef } from 'react';
 import type { JobDetail, SourceLine } from '../../../../shared/contract';
-import { ErrorMessage } from '../../components/ErrorMessage';
 import { formatCount, plural, sourceKindLabel } from '../../lib/format';
 import { newJobStore, useJobs, useNewJob } from '../../stores';
 import { PreviewSelection } from './PreviewSelection';
 
-/** The preview: its progress while the lists are read, then what the job holds and will cost. */
+/**
+ * The preview: its progress while the lists are read, then what the job holds and will cost (a
+ * preview that failed is said under its button, by NewJobScreen).
+ */
 export function PreviewPanel() {
   const preview = useNewJob((state) => state.preview);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -15,15 +17,14 @@ export function PreviewPanel() {
     heading.current?.scrollIntoView({ block: 'start' });
     heading.current?.focus({ preventScroll: true });
   }, [preview.phase]);
+  // Nothing to show before a preview, nor for one that failed (said under its button).
+  if (preview.phase !== 'walking' && preview.phase !== 'done') return null;
   return (
     <section className="preview" aria-labelledby="preview-heading">
-      {preview.phase !== 'idle' && (
-        <h2 id="preview-heading" ref={heading} tabIndex={-1}>
-          Preview
-        </h2>
-      )}
+      <h2 id="preview-heading" ref={heading} tabIndex={-1}>
+        Preview
+      </h2>
       {preview.phase === 'walking' && <Walking jobId={preview.jobId} stopping={preview.stopping} />}
-      {preview.phase === 'failed' && <ErrorMessage error={preview.error} />}
       {preview.phase === 'done' && (
         <PreviewResult
           detail={preview.detail}

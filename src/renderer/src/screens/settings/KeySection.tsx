@@ -12,15 +12,18 @@ export function KeySection() {
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ShownError | null>(null);
-  const [done, setDone] = useState('');
+  // What the last action did, shown only while the key's status still agrees with it: a key saved
+  // for an address since changed is not a saved key any more.
+  const [done, setDone] = useState<{ message: string; set: boolean } | null>(null);
+  const shownDone = done !== null && status?.set === done.set ? done.message : '';
 
-  const act = async (action: () => Promise<unknown>, doneMessage: string) => {
+  const act = async (action: () => Promise<unknown>, outcome: { message: string; set: boolean }) => {
     setBusy(true);
     setProblem(null);
-    setDone('');
+    setDone(null);
     try {
       await action();
-      setDone(doneMessage);
+      setDone(outcome);
     } catch (error) {
       setProblem(describeError(error));
     } finally {
@@ -30,14 +33,17 @@ export function KeySection() {
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (key.trim() === '') {
-      setDone('');
+      setDone(null);
       setProblem({ message: 'Paste your API key first.', fixInSettings: false });
       return;
     }
-    void act(async () => {
-      await settingsStore.getState().saveKey(key);
-      setKey('');
-    }, 'Key saved.');
+    void act(
+      async () => {
+        await settingsStore.getState().saveKey(key);
+        setKey('');
+      },
+      { message: 'Key saved.', set: true },
+    );
   };
 
   return (
@@ -74,15 +80,16 @@ export function KeySection() {
             type="button"
             aria-disabled={busy || status?.set !== true || undefined}
             onClick={() => {
-              if (status?.set === true) void act(() => settingsStore.getState().removeKey(), 'Key removed.');
+              if (status?.set === true)
+                void act(() => settingsStore.getState().removeKey(), { message: 'Key removed.', set: false });
             }}
           >
             Remove key
           </button>
         </div>
       </form>
-      <p role="status" className={done ? 'message message-success' : 'visually-hidden'}>
-        {done}
+      <p role="status" className={shownDone ? 'message message-success' : 'visually-hidden'}>
+        {shownDone}
       </p>
       <ErrorMessage error={problem} />
     </section>

@@ -61,7 +61,7 @@ describe('a sync of a job capped by --max-videos (a channel of 25, capped at 20,
   afterAll(() => sim.close());
 
   it('buys the 3 uploads and none of the 5 videos the cap left out; the corpus holds 23 and says why', () => {
-    expect(syncOutput).toMatch(/brought up to date: 3 new video\(s\)/);
+    expect(syncOutput).toMatch(/brought up to date: 3 new videos/);
     const ids = rowsOf(synced.index).map((row) => row['video_id']);
     expect(ids).toHaveLength(23);
     const leftOutByTheCap = describeChannel(CHANNEL).videoIds().slice(20);
@@ -200,7 +200,7 @@ describe('the datasheet of a corpus synced with --items', () => {
       sim.admin.addUploads(CHANNEL, 1);
       const sync = await runCli(['sync', '1'], env);
       expect(sync.code, sync.stderr).toBe(0);
-      expect(sync.stdout).toMatch(/1 new video\(s\)/);
+      expect(sync.stdout).toMatch(/1 new video\b/);
     }
     expect((await runCli(args, env)).code).toBe(0);
     const corpus = await readZip(out);

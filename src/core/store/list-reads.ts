@@ -71,7 +71,12 @@ export function moveInList(
   const s = statements(db);
   const known = s.known.get(place.sourceId, place.jobId, place.videoId);
   if (known === undefined) return undefined;
-  s.move.run({ position: place.position, at: place.listedAt, itemId: known.item_id, sourceId: place.sourceId });
+  s.move.run({
+    position: place.position,
+    at: place.listedAt,
+    itemId: known.item_id,
+    sourceId: place.sourceId,
+  });
   return { previous: known.position };
 }
 

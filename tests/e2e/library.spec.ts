@@ -214,7 +214,14 @@ test('Export results downloads the hits as CSV, and Export these videos makes a 
   const count = await search(page, 'river');
   await expect(count).toHaveText(`${river.videos} videos, ${river.hits} hits in all.`);
 
-  await page.getByRole('button', { name: 'Export results' }).click();
+  const [answer] = await Promise.all([
+    page.waitForResponse((response) => response.url().endsWith('/api/command/exportSearchResults')),
+    page.getByRole('button', { name: 'Export results' }).click(),
+  ]);
+  // Written on a worker thread, not on the thread that serves the page (its threadId is 0).
+  const { value } = (await answer.json()) as { value: { threadId: number; hits: number } };
+  expect(value).toMatchObject({ hits: river.hits, threadId: expect.any(Number) });
+  expect(value.threadId).toBeGreaterThan(0);
   const link = page.getByRole('link', { name: /^Download .+\.csv$/ });
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
   const path = join(dataDir, '..', download.suggestedFilename());

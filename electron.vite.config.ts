@@ -7,8 +7,20 @@ const define = { __APP_VERSION__: JSON.stringify(pkg.version) };
 export default defineConfig({
   main: {
     define,
-    // better-sqlite3 is native and must load from node_modules, never from the bundle.
-    build: { externalizeDeps: true },
+    build: {
+      // better-sqlite3 is native and must load from node_modules, never from the bundle.
+      externalizeDeps: true,
+      rolldownOptions: {
+        // The worker thread that writes Export results is an entry of its own, found beside index.js
+        // (SEARCH_EXPORT_WORKER_FILE); the code both share goes to chunks beside them too, so that
+        // every `new URL(..., import.meta.url)` means the same folder wherever it lands.
+        input: {
+          index: 'src/main/index.ts',
+          'search-export-worker': 'src/core/app/search-export-worker.ts',
+        },
+        output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+      },
+    },
   },
   preload: {
     define,

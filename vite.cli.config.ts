@@ -19,9 +19,11 @@ export default defineConfig({
     target: 'node20',
     sourcemap: true,
     rollupOptions: {
-      input: { index: 'src/cli/index.ts' },
+      // The worker thread that writes Export results in browser mode is an entry of its own, found
+      // beside index.js (SEARCH_EXPORT_WORKER_FILE); the code both share goes to chunks beside them.
+      input: { index: 'src/cli/index.ts', 'search-export-worker': 'src/core/app/search-export-worker.ts' },
       external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),
-      output: { format: 'es', entryFileNames: '[name].js' },
+      output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
     },
   },
 });

@@ -12,7 +12,7 @@ import {
 } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { openApp, toAppError, type ScriptoriumApp } from '../core/app';
+import { openApp, SEARCH_EXPORT_WORKER_FILE, toAppError, type ScriptoriumApp } from '../core/app';
 import { bindDesktopBridge } from './desktop-bridge';
 import { ExportDestinations, exportsOnlyWhereChosen } from './export-destinations';
 import { appOnlyIpc, bindCommands, forwardEvents } from './ipc';
@@ -33,6 +33,8 @@ import { placeWindow, readWindowState, saveWindowState, WINDOW_STATE_FILE } from
 const APP_ID = 'app.scriptorium.desktop';
 const PRELOAD = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 const RENDERER_PAGE = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
+/** The worker thread that writes Export results, which the build puts beside this bundle (in app.asar). */
+const SEARCH_EXPORT_WORKER = fileURLToPath(new URL(SEARCH_EXPORT_WORKER_FILE, import.meta.url));
 
 /** electron-vite's development server, when `npm run dev` runs the app; never in a packaged app. */
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
@@ -74,6 +76,7 @@ async function startDesktop(): Promise<void> {
       keepCurrent: true,
       watch: true,
       nativeBinding,
+      searchExportWorker: SEARCH_EXPORT_WORKER,
     });
   } catch (error) {
     failToStart(error, !app.isPackaged && nativeBinding === undefined ? CHECKOUT_HINT : undefined);

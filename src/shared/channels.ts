@@ -38,6 +38,7 @@ export const commandNames = [
   'searchTranscripts',
   'readTranscript',
   'exportSearchResults',
+  'cancelSearchExport',
   'createJobFromSearch',
   'libraryStatus',
 ] as const;

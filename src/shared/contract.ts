@@ -654,7 +654,9 @@ export const commands = {
    * Writes the hits of a search as CSV (SEARCH_RESULTS_HEADER of core/export: video, transcript,
    * language, title, time, start in seconds, link, text), all of them or the first `limit`, to
    * `destination`, or, when it is null, to a file this process keeps for download (browser mode), as
-   * exportJob does. Written off the main thread; searchExportProgress tells how far it has come.
+   * exportJob does. Written on a worker thread in the desktop app and browser mode, so that the app
+   * answers meanwhile; searchExportProgress tells how far it has come. Cancelled (cancelSearchExport,
+   * or the app closing), it fails with `interrupted` and writes nothing.
    */
   exportSearchResults: {
     input: LibrarySearch.extend({
@@ -667,7 +669,18 @@ export const commands = {
       path: z.string().nullable(),
       bytes: z.number().int(),
       hits: z.number().int(),
+      /** The id of the thread that wrote it (Node's worker_threads threadId: 0 is the app's own). */
+      threadId: z.number().int(),
     }),
+  },
+  /**
+   * Cancels the Export results of that id (searchExportProgress names it) while it is written: it
+   * then fails with `interrupted`, leaving no file. `cancelled` is false when none of that id was
+   * under way (it had ended already).
+   */
+  cancelSearchExport: {
+    input: z.object({ exportId: z.string().max(100) }),
+    output: z.object({ cancelled: z.boolean() }),
   },
   /**
    * A new job of the matching videos' stored transcripts (their language and flags), so that running

@@ -214,7 +214,14 @@ test('Export results downloads the hits as CSV, and Export these videos makes a 
   const count = await search(page, 'river');
   await expect(count).toHaveText(`${river.videos} videos, ${river.hits} hits in all.`);
 
-  await page.getByRole('button', { name: 'Export results' }).click();
+  const [answer] = await Promise.all([
+    page.waitForResponse((response) => response.url().endsWith('/api/command/exportSearchResults')),
+    page.getByRole('button', { name: 'Export results' }).click(),
+  ]);
+  // Written on a worker thread, not on the thread that serves the page (its threadId is 0).
+  const { value } = (await answer.json()) as { value: { threadId: number; hits: number } };
+  expect(value).toMatchObject({ hits: river.hits, threadId: expect.any(Number) });
+  expect(value.threadId).toBeGreaterThan(0);
   const link = page.getByRole('link', { name: /^Download .+\.csv$/ });
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
   const path = join(dataDir, '..', download.suggestedFilename());
@@ -272,6 +279,44 @@ test('Export results downloads the hits as CSV, and Export these videos makes a 
   );
   expect(sim.admin.ledger()).toHaveLength(charges);
   await expect(credits.locator('dt', { hasText: 'In total' }).locator('+ dd')).toHaveText(spent);
+});
+
+test('while Export results is written, the screen says how far it has come and offers Cancel export', async ({
+  app: page,
+}) => {
+  await fillLibrary(page);
+  const river = expectedCounts(saysRiver);
+  await expect(await search(page, 'river')).toHaveText(`${river.videos} videos, ${river.hits} hits in all.`);
+  // The app's answer is held back until the test lets it through: the screen stays "writing", and
+  // shows the progress events the app sent meanwhile.
+  let release = (): void => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let answered = (): void => undefined;
+  const appAnswered = new Promise<void>((resolve) => (answered = resolve));
+  await page.route('**/api/command/exportSearchResults', async (route) => {
+    const response = await route.fetch();
+    answered();
+    await released;
+    await route.fulfill({ response });
+  });
+  await page.getByRole('button', { name: 'Export results' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Writing the CSV/ })).toHaveText(
+    `Writing the CSV: ${river.hits} of ${river.hits} hits…`,
+  );
+  const cancel = page.getByRole('button', { name: 'Cancel export' });
+  await expect(cancel).toBeVisible();
+  await expectAccessible(page, 'Library, Export results under way');
+  // Here the app has answered, the whole file written: the cancel comes too late, and the file stays.
+  await appAnswered;
+  const [cancelAnswer] = await Promise.all([
+    page.waitForResponse((response) => response.url().endsWith('/api/command/cancelSearchExport')),
+    cancel.click(),
+  ]);
+  expect(await cancelAnswer.json()).toEqual({ ok: true, value: { cancelled: false } });
+  await expect(cancel).toHaveAttribute('aria-disabled', 'true');
+  release();
+  await expect(page.getByRole('link', { name: /^Download .+\.csv$/ })).toBeVisible();
+  await expect(cancel).toHaveCount(0);
 });
 
 test('the reader follows the search: a new query that does not find its transcript closes it', async ({

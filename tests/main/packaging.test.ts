@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { basename, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_EXPORT_WORKER_FILE } from '../../src/core/app';
 import { KEY_FILE } from '../../src/main/key-vault';
 import { commandNames, type JobView } from '../../src/shared/contract';
 import { desktopChannel } from '../../src/shared/desktop';
@@ -296,7 +297,13 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
     expect(
       files.filter((path) => path.startsWith('out/') && !path.startsWith('out/renderer/assets/')),
     ).toEqual(
-      expect.arrayContaining(['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']),
+      expect.arrayContaining([
+        'out/main/index.js',
+        // The worker thread that writes Export results, beside the bundle that starts it.
+        `out/main/${SEARCH_EXPORT_WORKER_FILE}`,
+        'out/preload/index.cjs',
+        'out/renderer/index.html',
+      ]),
     );
     expect(files.filter((path) => /^out\/[^/]+$/.test(path)).sort()).toEqual([
       'out/main',
@@ -404,6 +411,28 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
     expect(destination).toBe(join(downloads, 'chosen-corpus.zip'));
     await command(desktop, 'exportJob', { jobId: job.id, formats: ['txt', 'json'], destination });
     expect((await readZip(destination)).manifest).toMatchObject({ counts: { videos: 12, ok: captioned } });
+
+    // Export results, on the worker thread the package carries in app.asar, which opens the
+    // database with the better-sqlite3 beside the asar (the package's node_modules has no build).
+    // "Question" in the simulator's languages: the videos are in their original ones.
+    const query = 'question OR pregunta OR Frage OR pergunta OR domanda OR 質問 OR 질문 OR 问题';
+    const { hits } = await command<{ hits: number }>(desktop, 'searchTranscripts', { query, limit: 1 });
+    expect(hits).toBeGreaterThan(0);
+    const csvChosen = await desktop.request<Answer<string>>('invoke', {
+      channel: desktopChannel.chooseExportPath,
+      input: 'hits.csv',
+    });
+    const csv = csvChosen.ok ? csvChosen.value : '';
+    expect(csv).toBe(join(downloads, 'chosen-corpus.csv'));
+    const written = await command<{ hits: number; threadId: number }>(desktop, 'exportSearchResults', {
+      query,
+      destination: csv,
+    });
+    expect(written.hits).toBe(hits);
+    expect(written.threadId).toBeGreaterThan(0);
+    expect(readFileSync(csv, 'utf8').split('\n')[0]).toBe(
+      'video_id,transcript_id,language,title,time,start_seconds,url,snippet',
+    );
 
     await desktop.request('closeWindow');
     expect(await desktop.exited).toBe(0);

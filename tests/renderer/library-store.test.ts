@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localApi, memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app';
 import { createLibraryStore, SEARCH_DELAY_MS } from '../../src/renderer/src/stores/library';
@@ -202,9 +203,35 @@ describe('Export results in the Library store', () => {
       await store.getState().exportResults(null);
       expect(store.getState().resultsExport).toMatchObject({ phase: 'done', result: { hits } });
       expect(seen[0]).toBeNull();
-      expect(seen.at(-1)).toEqual({ done: hits, total: hits });
+      expect(seen.at(-1)).toEqual({ exportId: expect.any(String), done: hits, total: hits });
     } finally {
       unsubscribe();
+      stop();
+    }
+  });
+
+  it('cancels it once the app has named it: the app writes nothing, and the store says it was cancelled', async () => {
+    const clock = manualTimers();
+    const store = createLibraryStore(api, clock.timers);
+    const named: string[] = [];
+    // The user cancels as soon as the app names the export (its first progress).
+    const stop = app.on('searchExportProgress', (event) => {
+      named.push(event.exportId);
+      store.getState().exportProgressed(event);
+      void store.getState().cancelExport();
+    });
+    try {
+      store.getState().setQuery('river');
+      clock.fireAll();
+      await vi.waitFor(() => expect(store.getState().answer).not.toBeNull());
+      await store.getState().exportResults(null);
+      expect(store.getState().resultsExport).toEqual({ phase: 'cancelled' });
+      expect(named.length).toBeGreaterThan(0);
+      expect(app.download(named[0] ?? '')).toBeUndefined();
+      // Neither the file for download nor the one written beside it.
+      const cancelled = named[0] ?? '';
+      expect(readdirSync(join(dir, 'exports')).filter((name) => name.includes(cancelled))).toEqual([]);
+    } finally {
       stop();
     }
   });

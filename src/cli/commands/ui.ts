@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { memoryKeyStore, openApp } from '../../core/app';
+import { memoryKeyStore, openApp, SEARCH_EXPORT_WORKER_FILE } from '../../core/app';
 import { startWebServer } from '../../web/server';
 import { resolveDataDir, resolveKeyStore, resolveServiceUrl } from '../environment';
 import { CliExit, ExitCode } from '../exit';
@@ -18,6 +18,8 @@ interface UiFlags {
 
 /** The built renderer, beside this bundle: out/cli/index.js -> out/renderer. */
 const RENDERER_DIR = fileURLToPath(new URL('../renderer', import.meta.url));
+/** The worker thread that writes Export results, which both builds put beside this bundle (out/cli, out/main). */
+const SEARCH_EXPORT_WORKER = fileURLToPath(new URL(SEARCH_EXPORT_WORKER_FILE, import.meta.url));
 
 /**
  * `scriptorium ui`: the desktop app's screens in a browser, for machines without a display of their
@@ -52,6 +54,7 @@ export function registerUiCommand(program: Command): void {
         keepCurrent: true,
         watch: true,
         nativeBinding: cliHost().nativeBinding,
+        searchExportWorker: SEARCH_EXPORT_WORKER,
       });
       const server = await startWebServer({ app, port, rendererDir: RENDERER_DIR }).catch(
         async (error: unknown) => {

@@ -8,9 +8,12 @@ import { Engine, paymentMeaning, type IndexingProgress, type Logger } from '../e
 import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
 import { toAppError } from './errors';
 import { EventHub } from './events';
-import { createHandlers, exportsFolder, type AppContext, type AppHandlers } from './handlers';
+import { exportsFolder } from './exports-folder';
+import { createHandlers, type AppContext, type AppHandlers } from './handlers';
 import { JobRunner } from './job-runner';
 import type { KeyStore } from './keys';
+import { inThisThread } from './search-export';
+import { inWorkerThread } from './search-export-thread';
 import { openSession } from './service';
 import { readSettings } from './settings';
 import { SyncSchedule } from './sync-schedule';
@@ -61,6 +64,13 @@ export interface AppOptions {
   onIndexing?: (progress: IndexingProgress) => void;
   /** The better-sqlite3 addon to load (the desktop app's build for Electron); default: the package's own. */
   nativeBinding?: string;
+  /**
+   * The built search-export-worker.js beside the face's bundle (SEARCH_EXPORT_WORKER_FILE): Export
+   * results then runs on a worker thread, so that this thread keeps serving the faces (the desktop
+   * app, browser mode). Without it, it runs on this thread, a few transcripts per turn of the event
+   * loop: the one-shot CLI, and the sources under test, where no built worker exists.
+   */
+  searchExportWorker?: string;
 }
 
 /** The application: the contract's handlers and events over one database; what every face holds. */
@@ -162,6 +172,15 @@ export function openApp(options: AppOptions): ScriptoriumApp {
     },
     downloads: new Map(),
     exporting: new Map(),
+    searchExport:
+      options.searchExportWorker === undefined
+        ? inThisThread(db)
+        : inWorkerThread({
+            workerFile: options.searchExportWorker,
+            databaseFile: db.name,
+            ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
+          }),
+    searchExports: new Map(),
     indexing: null,
   };
   const handlers = createHandlers(ctx);
@@ -248,12 +267,18 @@ export function openApp(options: AppOptions): ScriptoriumApp {
     libraryIndexed,
     async close() {
       closing = true;
+      // Cancelled at once, before any wait: an Export results still writing leaves no file.
+      const searchExports = [...ctx.searchExports.values()].map((running) => {
+        running.cancel();
+        return running.settled;
+      });
       watcher?.stop();
       const stopped = Promise.all([runner?.stop(), schedule?.stop()]);
       await engine.shutdown();
       await stopped;
       for (const controllers of ctx.exporting.values())
         for (const controller of controllers) controller.abort();
+      await Promise.all(searchExports);
       events.dispose();
       db.close();
     },

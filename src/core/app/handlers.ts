@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   AddressInUse,
@@ -21,18 +20,20 @@ import { APP_NAME, APP_VERSION } from '../../shared/version';
 import { JOB_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { isApiError, refusesTheKey, type Pacer, type TranscriptClient } from '../api';
 import type { Engine, IndexingProgress, JobSpec, JobSummary, RunOutcome, RunSettings } from '../engine';
-import { writeCorpus, writeSearchResults } from '../export';
+import { writeCorpus } from '../export';
 import type { Database } from '../store';
 import { videoPage } from '../store/video-pages';
 import { corpusInput } from './corpus';
 import { AppError } from './errors';
+import { exportsFolder } from './exports-folder';
 import { describeFailures } from './failure-reasons';
 import type { EventHub } from './events';
 import { syncAutomatically, type SyncResult } from './keep-current';
-import { libraryJobDraft, searchResultRows } from './library-export';
-import { readLibraryTranscript, searchLibrary } from './library';
+import { libraryJobDraft } from './library-export';
+import { libraryHandlers } from './library-handlers';
 import { offlineClient } from './offline-client';
 import { assertSendableKey, keyStatusFor, type KeyStore } from './keys';
+import type { SearchExportWriter } from './search-export';
 import type { ServiceSession } from './service';
 import { readSettings, writeSettings } from './settings';
 import {
@@ -73,6 +74,10 @@ export interface AppContext {
   downloads: Map<string, { path: string; fileName: string; contentType?: string }>;
   /** Exports under way, by job, so that an interrupt can stop them. */
   exporting: Map<number, Set<AbortController>>;
+  /** Writes Export results: on a worker thread, or on this one (openApp's options choose). */
+  searchExport: SearchExportWriter;
+  /** Export results under way, by export id, so that the user or the app closing can cancel them. */
+  searchExports: Map<string, { cancel(): void; settled: Promise<unknown> }>;
   /**
    * How far indexing stored transcripts for search has come in this process (after an upgrade): its
    * last progress, `done` equal to `total` once finished; null when there was nothing to index.
@@ -326,36 +331,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
       }
     },
 
-    searchTranscripts: async ({ limit, ...search }) => searchLibrary(ctx.db, search, limit ?? 100),
-
-    readTranscript: async ({ transcriptId, query }) =>
-      readLibraryTranscript(ctx.db, transcriptId, query ?? null),
-
-    exportSearchResults: async ({ destination, limit, ...search }) => {
-      const exportId = randomUUID();
-      const rows = searchResultRows(ctx.db, search, {
-        limit: limit ?? null,
-        onProgress: ({ done, total }) => events.emit('searchExportProgress', { exportId, done, total }),
-      });
-      const fileName = 'search-results.csv';
-      let path = destination;
-      if (path === null) {
-        mkdirSync(exportsFolder(ctx.dataDir), { recursive: true });
-        path = join(exportsFolder(ctx.dataDir), `${exportId}.csv`);
-      }
-      const written = await writeSearchResults(rows, path);
-      if (destination === null)
-        ctx.downloads.set(exportId, { path, fileName, contentType: 'text/csv; charset=utf-8' });
-      return {
-        exportId,
-        fileName,
-        path: destination === null ? null : path,
-        bytes: written.bytes,
-        hits: written.rows,
-      };
-    },
-
-    libraryStatus: async () => ({ indexing: ctx.indexing }),
+    ...libraryHandlers(ctx),
 
     createJobFromSearch: async (search) => {
       const { draft, videos, leftOut } = libraryJobDraft(ctx.db, search, readSettings(ctx.db).defaults);
@@ -495,11 +471,4 @@ function citationFromSettings(settings: Settings): Citation | undefined {
   const { authors, license } = settings.corpus;
   if (authors.length === 0 && license === null) return undefined;
   return toCitation({ authors, ...(license !== null && { license }) });
-}
-
-/** Where exports for download go: a folder of the data folder, emptied when the app starts. */
-export function exportsFolder(dataDir: string): string {
-  const folder = join(dataDir, 'exports');
-  mkdirSync(folder, { recursive: true });
-  return folder;
 }

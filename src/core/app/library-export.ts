@@ -18,13 +18,14 @@ const TRANSCRIPTS_PER_TURN = 32;
 /**
  * Every hit of the search (the first `limit` when it is given), best video first and each video's
  * hits in time order, as CSV rows. A frequent word's hits are in tens of thousands of transcripts,
- * each read back: the event loop gets a turn every TRANSCRIPTS_PER_TURN transcripts, so that the app
- * (the desktop's main process) answers meanwhile, and `onProgress` hears how far it has come.
+ * each read back: `onProgress` hears how far it has come every TRANSCRIPTS_PER_TURN transcripts, and
+ * the event loop then gets a turn, in which `signal` may be aborted: the rows stop there with its
+ * reason, before anything more is read.
  */
 export async function* searchResultRows(
   db: Database,
   search: LibrarySearch,
-  options: { limit: number | null; onProgress?: (progress: RowsProgress) => void },
+  options: { limit: number | null; onProgress?: (progress: RowsProgress) => void; signal?: AbortSignal },
 ): AsyncGenerator<SearchResultRow> {
   const { hits, matches } = libraryMatches(db, search);
   const total = options.limit === null ? hits : Math.min(hits, options.limit);
@@ -49,6 +50,7 @@ export async function* searchResultRows(
     if (++read % TRANSCRIPTS_PER_TURN === 0) {
       options.onProgress?.({ done, total });
       await new Promise((resolve) => setImmediate(resolve));
+      options.signal?.throwIfAborted();
     }
   }
   options.onProgress?.({ done, total });

@@ -25,5 +25,6 @@ export type {
   ExportSegment,
   ExportVideo,
 } from './types';
-export { writeSearchResults } from './search-results';
+export { writeSearchResultsFile } from './search-results';
+export { tempPathBeside } from './temp-files';
 export type { SearchResultRow } from './search-results';

@@ -1,7 +1,5 @@
-import { rename, rm, writeFile } from 'node:fs/promises';
-import { checkExportTarget } from './target';
+import { writeFileSync } from 'node:fs';
 import { csvRecord, idCell, textCell } from './tables';
-import { tempPathBeside } from './temp-files';
 
 /** One hit of a Library search, as its CSV line says it. */
 export interface SearchResultRow {
@@ -31,15 +29,16 @@ export const SEARCH_RESULTS_HEADER = [
 ];
 
 /**
- * Writes a search's hits as CSV (the same cell rules as the corpus's tables: formulas neutralised,
- * control characters removed), whole or not at all: written beside the target, then renamed over it.
- * Returns the bytes and the rows written.
+ * Writes a search's hits as CSV into `file`, a new file (tempPathBeside the target: never one that
+ * is there), with the same cell rules as the corpus's tables (formulas neutralised, control
+ * characters removed). The text is written in one synchronous write once every row is known, so
+ * that a thread ended meanwhile (Export results in a worker, cancelled) has written either all of
+ * the file or none of it, and nothing is left writing after it. Returns the bytes and the rows written.
  */
-export async function writeSearchResults(
+export async function writeSearchResultsFile(
   rows: AsyncIterable<SearchResultRow>,
-  path: string,
+  file: string,
 ): Promise<{ bytes: number; rows: number }> {
-  checkExportTarget(path);
   let text = csvRecord(SEARCH_RESULTS_HEADER);
   let count = 0;
   for await (const row of rows) {
@@ -55,13 +54,6 @@ export async function writeSearchResults(
     ]);
     count++;
   }
-  const temp = tempPathBeside(path, 'partial');
-  try {
-    await writeFile(temp, text, { flag: 'wx' });
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  writeFileSync(file, text, { flag: 'wx' });
   return { bytes: Buffer.byteLength(text), rows: count };
 }

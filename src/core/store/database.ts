@@ -36,6 +36,25 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   }
 }
 
+/**
+ * A read-only connection to a Scriptorium database that another connection of this process opened
+ * (and so brought up to date): for a thread that only reads, such as the one writing Export results.
+ * It waits for a lock as every connection does, and cannot write whatever it runs.
+ */
+export function openReadOnlyDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  try {
+    const db = new BetterSqlite3(file, {
+      readonly: true,
+      fileMustExist: true,
+      nativeBinding: options.nativeBinding,
+    });
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    return db;
+  } catch (error) {
+    throw storageFailure(error, dirname(file)) ?? error;
+  }
+}
+
 function openAndMigrate(file: string, options: OpenDatabaseOptions): Database {
   if (file !== ':memory:') makeFolder(dirname(file));
   const db = new BetterSqlite3(file, { nativeBinding: options.nativeBinding });

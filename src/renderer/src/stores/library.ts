@@ -1,5 +1,6 @@
 import { createStore } from 'zustand';
 import type { CommandInput, CommandOutput, EventPayload, ScriptoriumApi } from '../../../shared/contract';
+import { ContractError } from '../../../shared/contract-error';
 import { describeError, type ShownError } from '../lib/errors';
 
 /** How long typing must pause before the library is searched: short enough to feel immediate. */
@@ -26,9 +27,18 @@ function requestOf(query: string, { jobId, language, channel }: SearchFilters): 
 }
 
 export type ResultsExport =
-  /** `progress`: hits written of those to write, once the app has said. */
-  | { phase: 'writing'; progress: { done: number; total: number } | null }
+  /**
+   * `progress`: hits written of those to write, and the export's id (which cancels it), once the
+   * app has said; `cancelling` once the user has asked to cancel it.
+   */
+  | {
+      phase: 'writing';
+      progress: { exportId: string; done: number; total: number } | null;
+      cancelling: boolean;
+    }
   | { phase: 'done'; result: CommandOutput<'exportSearchResults'> }
+  /** Cancelled by the user: no file was written. */
+  | { phase: 'cancelled' }
   | { phase: 'failed'; error: ShownError };
 
 export type VideosJob =
@@ -55,6 +65,8 @@ export interface LibraryState {
   setFilters(change: Partial<SearchFilters>): void;
   /** Writes the hits of the search shown as CSV: to `destination`, or for download when it is null. */
   exportResults(destination: string | null): Promise<void>;
+  /** Cancels the Export results being written (once the app has named it). */
+  cancelExport(): Promise<void>;
   /** Makes a job of the videos of the search shown; resolves with its id, or null when it failed. */
   makeJob(): Promise<number | null>;
   forgetExport(): void;
@@ -122,12 +134,32 @@ export function createLibraryStore(
       async exportResults(destination) {
         const shown = get().answer;
         if (shown === null || get().resultsExport?.phase === 'writing') return;
-        set({ resultsExport: { phase: 'writing', progress: null } });
+        set({ resultsExport: { phase: 'writing', progress: null, cancelling: false } });
         try {
           const result = await api.exportSearchResults({ ...shown.request, destination });
           set({ resultsExport: { phase: 'done', result } });
         } catch (error) {
-          set({ resultsExport: { phase: 'failed', error: describeError(error) } });
+          const cancelled =
+            writing(get().resultsExport)?.cancelling === true &&
+            error instanceof ContractError &&
+            error.code === 'interrupted';
+          set({
+            resultsExport: cancelled
+              ? { phase: 'cancelled' }
+              : { phase: 'failed', error: describeError(error) },
+          });
+        }
+      },
+      async cancelExport() {
+        const under = writing(get().resultsExport);
+        if (under?.progress == null || under.cancelling) return;
+        set({ resultsExport: { ...under, cancelling: true } });
+        try {
+          await api.cancelSearchExport({ exportId: under.progress.exportId });
+        } catch {
+          // The export goes on, and says how it ends; the user may cancel again.
+          const still = writing(get().resultsExport);
+          if (still !== undefined) set({ resultsExport: { ...still, cancelling: false } });
         }
       },
       async makeJob() {
@@ -158,10 +190,17 @@ export function createLibraryStore(
       indexed(progress) {
         set({ indexing: progress });
       },
-      exportProgressed({ done, total }) {
-        if (get().resultsExport?.phase === 'writing')
-          set({ resultsExport: { phase: 'writing', progress: { done, total } } });
+      exportProgressed({ exportId, done, total }) {
+        const under = writing(get().resultsExport);
+        // The first export the app names while this one is written is this one.
+        if (under === undefined || (under.progress !== null && under.progress.exportId !== exportId)) return;
+        set({ resultsExport: { ...under, progress: { exportId, done, total } } });
       },
     };
   });
+}
+
+/** The Export results being written, if that is where it is. */
+function writing(state: ResultsExport | null): Extract<ResultsExport, { phase: 'writing' }> | undefined {
+  return state?.phase === 'writing' ? state : undefined;
 }

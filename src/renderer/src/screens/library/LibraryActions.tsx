@@ -77,11 +77,26 @@ export function LibraryActions() {
       </p>
       <ErrorMessage error={problem} />
       {resultsExport?.phase === 'writing' && (
-        <p role="status">
-          {resultsExport.progress === null
-            ? 'Writing the CSV…'
-            : `Writing the CSV: ${formatCount(resultsExport.progress.done)} of ${plural(resultsExport.progress.total, 'hit')}…`}
-        </p>
+        <div className="library-export-writing">
+          <p role="status">
+            {resultsExport.progress === null
+              ? 'Writing the CSV…'
+              : `Writing the CSV: ${formatCount(resultsExport.progress.done)} of ${plural(resultsExport.progress.total, 'hit')}…`}
+          </p>
+          {/* Offered once the app has named the export, which is how it is cancelled. */}
+          {resultsExport.progress !== null && (
+            <button
+              type="button"
+              aria-disabled={resultsExport.cancelling || undefined}
+              onClick={() => void libraryStore.getState().cancelExport()}
+            >
+              Cancel export
+            </button>
+          )}
+        </div>
+      )}
+      {resultsExport?.phase === 'cancelled' && (
+        <p role="status">Export results was cancelled: no file was written.</p>
       )}
       {resultsExport?.phase === 'failed' && <ErrorMessage error={resultsExport.error} />}
       {resultsExport?.phase === 'done' && <ExportDone result={resultsExport.result} />}

@@ -36,6 +36,8 @@ export interface ModelItem {
 export interface ModelExport {
   sha256: string;
   version: number;
+  /** The job's credits when this export was written: a version's credits_spent is its release's. */
+  credits: number | undefined;
 }
 
 export class ModelJob {

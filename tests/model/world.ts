@@ -220,23 +220,33 @@ export class ModelWorld {
       ...statusesAgree(job, corpus),
       ...datesHold(this.model, corpus),
       ...(await this.#creditsOf(job, corpus)),
-      ...versions(job, corpus),
+      ...versions(job, corpus, await this.#creditsSoFar(job)),
       ...(await this.#verify(path, corpus)),
     ];
   }
 
-  /** The manifest's credits_spent is what the ledger charged while this job ran. */
+  /**
+   * The manifest's credits_spent is what the ledger charged the job up to the release of the version
+   * it carries: an export that keeps a version (a sync that found nothing spent a credit on a list
+   * page since) writes that version's figure again, byte for byte.
+   */
   async #creditsOf(job: ModelJob, corpus: CorpusReading): Promise<Violation[]> {
     const spent = corpus.manifest.credits_spent;
-    const expected = job.credits ?? (await this.#jobViews()).find((view) => view.id === job.id)?.creditsSpent;
+    const released = job.exports.find((earlier) => earlier.version === corpus.manifest.version);
+    const expected = released === undefined ? await this.#creditsSoFar(job) : released.credits;
     return spent === expected
       ? []
       : [
           {
-            rule: 'credits: credits_spent is what the ledger charged the job',
+            rule: 'credits: credits_spent is what the ledger charged the job up to its version',
             detail: `job ${job.id}: manifest says ${spent}, the ledger ${expected}`,
           },
         ];
+  }
+
+  /** What the ledger charged the job so far (its own count, or the app's once a sync --all mixed jobs). */
+  async #creditsSoFar(job: ModelJob): Promise<number | undefined> {
+    return job.credits ?? (await this.#jobViews()).find((view) => view.id === job.id)?.creditsSpent;
   }
 
   /** After every step, the jobs together spent what the ledger charged. */
@@ -296,7 +306,7 @@ function exitsWith(result: CommandResult, codes: number[], rule: string): Violat
  * Versions follow the bytes: an export after nothing changed gives the same bytes and version; one
  * version never names two corpora; versions never go back.
  */
-function versions(job: ModelJob, corpus: CorpusReading): Violation[] {
+function versions(job: ModelJob, corpus: CorpusReading, credits: number | undefined): Violation[] {
   const violations: Violation[] = [];
   const version = corpus.manifest.version;
   const previous = job.exports[job.exports.length - 1];
@@ -320,7 +330,8 @@ function versions(job: ModelJob, corpus: CorpusReading): Violation[] {
       rule: 'versions: never go back',
       detail: `job ${job.id}: version ${previous.version} -> ${version}`,
     });
-  job.exports.push({ sha256: corpus.sha256, version });
+  const released = job.exports.find((earlier) => earlier.version === version);
+  job.exports.push({ sha256: corpus.sha256, version, credits: released?.credits ?? credits });
   job.touched = false;
   return violations;
 }

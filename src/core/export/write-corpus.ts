@@ -1,24 +1,24 @@
 import { resolve } from 'node:path';
 import { ITEM_STATUS } from '../../shared/vocabulary';
 import { ExportInterruptedError, toExportError, VideoReadError } from './errors';
-import { DEFAULT_CHUNKING } from './chunks';
-import { renderCitation } from './citation';
-import { renderDataPackage } from './data-package';
-import { renderDatasheet } from './datasheet';
-import { renderTranscript } from './formats';
-import type { RenderedTranscript } from './formats';
-import { BlockPlan, BlockStream } from './block-streams';
-import { CompositionTally } from './composition';
-import { ContentsFingerprint, CorpusFingerprint, VideoListFingerprint } from './corpus-fingerprint';
-import { isIntact, readCorpusRecord } from './corpus-record';
-import type { CorpusRecord } from './corpus-record';
-import { Fingerprints } from './fingerprints';
-import { renderManifest } from './manifest';
-import { entryPath, FILE_FORMATS, StemNamer } from './naming';
-import type { FileFormat } from './naming';
-import { PreviousCorpus } from './previous-corpus';
-import type { CopiedFile } from './previous-corpus';
-import type { VideoFacts } from './reuse-field';
+import { DEFAULT_CHUNKING } from './corpus/chunks';
+import { renderCitation } from './corpus/citation';
+import { renderDataPackage } from './corpus/data-package';
+import { renderDatasheet } from './corpus/datasheet';
+import { renderTranscript } from './corpus/formats';
+import type { RenderedTranscript } from './corpus/formats';
+import { BlockPlan, BlockStream } from './reuse/block-streams';
+import { CompositionTally } from './corpus/composition';
+import { ContentsFingerprint, CorpusFingerprint, VideoListFingerprint } from './reuse/corpus-fingerprint';
+import { isIntact, readCorpusRecord } from './reuse/comment-record';
+import type { CorpusRecord } from './reuse/comment-record';
+import { Fingerprints } from './reuse/entry-fingerprints';
+import { renderManifest } from './corpus/manifest';
+import { entryPath, FILE_FORMATS, StemNamer } from './corpus/naming';
+import type { FileFormat } from './corpus/naming';
+import { PreviousCorpus } from './reuse/previous-corpus';
+import type { CopiedFile } from './reuse/previous-corpus';
+import type { VideoFacts } from './reuse/reuse-field';
 import {
   CHANGES_CSV_HEADER,
   changeRow,
@@ -28,10 +28,10 @@ import {
   indexRow,
   MEMBERSHIPS_CSV_HEADER,
   membershipRow,
-} from './tables';
-import { EXPORT_FORMATS } from './types';
-import type { ExportFormat, ExportInput, ExportOptions, ExportResult, ExportVideo } from './types';
-import { AtomicZipFile, COMPRESSION_LEVEL } from './zip-file';
+} from './corpus/tables';
+import { EXPORT_FORMATS } from './corpus/types';
+import type { ExportFormat, ExportInput, ExportOptions, ExportResult, ExportVideo } from './corpus/types';
+import { AtomicZipFile, COMPRESSION_LEVEL } from './zip/writer';
 
 /**
  * The caller's videos, with a failure of its iterator marked as such (not a disk problem), and the

@@ -10,14 +10,15 @@ import type { RenderedTranscript } from './corpus/formats';
 import { BlockPlan, BlockStream } from './reuse/block-streams';
 import { CompositionTally } from './corpus/composition';
 import { ContentsFingerprint, CorpusFingerprint, VideoListFingerprint } from './reuse/corpus-fingerprint';
-import { isIntact, readCorpusRecord } from './reuse/comment-record';
-import type { CorpusRecord } from './reuse/comment-record';
+import { isIntact, readCommentRecord, recordComment } from './reuse/comment-record';
+import type { CommentRecord } from './reuse/comment-record';
 import { Fingerprints } from './reuse/entry-fingerprints';
 import { renderManifest } from './corpus/manifest';
 import { entryPath, FILE_FORMATS, StemNamer } from './corpus/naming';
 import type { FileFormat } from './corpus/naming';
 import { PreviousCorpus } from './reuse/previous-corpus';
 import type { CopiedFile } from './reuse/previous-corpus';
+import { reuseFieldFor } from './reuse/reuse-field';
 import type { VideoFacts } from './reuse/reuse-field';
 import {
   CHANGES_CSV_HEADER,
@@ -148,7 +149,7 @@ export async function writeCorpus(
     throw toExportError(targetPath, error);
   }
   // What an earlier export left at the target stays there, untouched, until the new ZIP replaces it.
-  const recorded = await readCorpusRecord(targetPath);
+  const recorded = await readCommentRecord(targetPath);
   const contentsFingerprint = new ContentsFingerprint(input);
   const plannedVideos = new VideoListFingerprint();
   let previous: PreviousCorpus | undefined;
@@ -254,7 +255,7 @@ export async function writeCorpus(
         await zip.add(
           path,
           content,
-          fingerprint === undefined ? undefined : { fingerprint, facts: videoFacts },
+          fingerprint === undefined ? undefined : reuseFieldFor(fingerprint, videoFacts),
         );
         counts.written += 1;
       }
@@ -279,7 +280,7 @@ export async function writeCorpus(
     const files = counts.copied + counts.written;
     const same = plannedDigest !== undefined && writtenVideos.digest()?.equals(plannedDigest) === true;
     const { bytes, entries } = await zip.commit(
-      same && fingerprint !== undefined ? { fingerprint, files } : undefined,
+      same && fingerprint !== undefined ? recordComment({ fingerprint, files }) : undefined,
     );
     return { path: targetPath, bytes, entries, ...counts };
   } catch (error) {
@@ -315,7 +316,7 @@ function asReleased(input: ExportInput, contents: Buffer | undefined): ExportInp
 /** Whether the file at `path` holds an export of the inputs `fingerprint` names, every byte as written. */
 async function isUnchanged(
   path: string,
-  { record, commentStart }: { record: CorpusRecord; commentStart: number },
+  { record, commentStart }: { record: CommentRecord; commentStart: number },
   fingerprint: Buffer | undefined,
 ): Promise<boolean> {
   return (

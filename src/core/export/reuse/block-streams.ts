@@ -1,7 +1,9 @@
-import { blockOf, SequenceFingerprint } from './entry-fingerprints';
-import type { CopiedBlock, CopiedEntry, PreviousCorpus, PreviousStream } from './previous-corpus';
 import type { ExportVideo } from '../corpus/types';
-import type { AtomicZipFile, SpooledEntry } from '../zip/writer';
+import type { CopiedBlock } from '../zip/entry-stream';
+import type { AtomicZipFile, CopiedEntry, SpooledEntry } from '../zip/writer';
+import { blockOf, SequenceFingerprint } from './entry-fingerprints';
+import type { PreviousCorpus, PreviousStream } from './previous-corpus';
+import { reuseFieldFor } from './reuse-field';
 
 /**
  * The fingerprints of a streamed entry's blocks (transcripts.jsonl, chunks.jsonl: the lines of the ok
@@ -130,7 +132,10 @@ export class BlockStream {
     await this.#endBlock();
     const fingerprint = this.#plan.whole();
     if (this.#spool !== undefined) {
-      await this.#zip.addSpooled(this.#spool, fingerprint === undefined ? {} : { fingerprint });
+      await this.#zip.addSpooled(
+        this.#spool,
+        fingerprint === undefined ? {} : { extra: reuseFieldFor(fingerprint) },
+      );
     }
     return { copied: false };
   }

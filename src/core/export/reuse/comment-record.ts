@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
+import type { ZipComment } from '../zip/writer';
 
 /**
  * What an export records of itself in the ZIP's comment, the last bytes of the file (readers show it,
@@ -7,7 +8,7 @@ import { open, stat } from 'node:fs/promises';
  * before the comment, and its counts. An export to the same path whose inputs have the same fingerprint
  * would write these very bytes, so it checks the SHA-256 and keeps the file as it is.
  */
-export interface CorpusRecord {
+export interface CommentRecord {
   fingerprint: Buffer;
   /** The SHA-256 of the file up to the comment. */
   sha256: Buffer;
@@ -25,7 +26,7 @@ const RECORD =
   /^Scriptorium corpus record 1: inputs ([0-9a-f]{32}), sha256 before this comment ([0-9a-f]{64}), entries (\d{1,10}), files (\d{1,10})$/;
 
 /** The comment for a record: ASCII, never containing an end record's signature. */
-export function corpusComment(record: CorpusRecord): Buffer {
+export function commentText(record: CommentRecord): Buffer {
   const text =
     `Scriptorium corpus record 1: inputs ${record.fingerprint.toString('hex')}, ` +
     `sha256 before this comment ${record.sha256.toString('hex')}, ` +
@@ -34,13 +35,22 @@ export function corpusComment(record: CorpusRecord): Buffer {
 }
 
 /**
+ * The ZIP's comment recording an export of inputs with this fingerprint, holding `files` transcripts'
+ * files and streams; the writer gives the rest (its length does not depend on the SHA-256: hexadecimal,
+ * fixed width).
+ */
+export function recordComment({ fingerprint, files }: { fingerprint: Buffer; files: number }): ZipComment {
+  return ({ entries, sha256 }) => commentText({ fingerprint, files, entries, sha256 });
+}
+
+/**
  * The record at the end of the file at `path`, with where its comment starts and the file's size,
  * when the file ends with an end of central directory record whose comment is one; undefined
  * otherwise (no file, another program's ZIP, an older export, anything but a regular file).
  */
-export async function readCorpusRecord(
+export async function readCommentRecord(
   path: string,
-): Promise<{ record: CorpusRecord; commentStart: number; size: number } | undefined> {
+): Promise<{ record: CommentRecord; commentStart: number; size: number } | undefined> {
   let file;
   try {
     // Opening a named pipe would wait for a writer: only a regular file is opened.
@@ -82,7 +92,7 @@ export async function readCorpusRecord(
 }
 
 /** Whether the bytes of `path` before `commentStart` still have the SHA-256 its record says. */
-export async function isIntact(path: string, record: CorpusRecord, commentStart: number): Promise<boolean> {
+export async function isIntact(path: string, record: CommentRecord, commentStart: number): Promise<boolean> {
   const hash = createHash('sha256');
   let file;
   try {

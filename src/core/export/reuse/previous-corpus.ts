@@ -1,8 +1,10 @@
 import { constants, crc32, inflateRawSync } from 'node:zlib';
-import { decodeReuseField, isEncodingOf } from './reuse-field';
-import type { BlockRecord, ReuseField, VideoFacts } from './reuse-field';
+import type { CopiedBlock, StreamBlock } from '../zip/entry-stream';
 import { ZipReader } from '../zip/reader';
 import type { ListedEntry } from '../zip/reader';
+import type { CopiedEntry } from '../zip/writer';
+import { decodeReuseField, encodeReuseField, isEncodingOf } from './reuse-field';
+import type { ReuseField, VideoFacts } from './reuse-field';
 
 /**
  * The most compressed bytes copied from one entry or block in one piece, and the most text a block's
@@ -14,32 +16,13 @@ const MAX_COPIED_BYTES = 64 * 1024 * 1024;
 const METHOD_DEFLATE = 8;
 const FLAGS_FILE = 0x0800;
 const FLAGS_STREAMED = 0x0808;
-/** How every streamed entry's data ends (zip-file.ts): a final empty deflate block. */
+/** How every streamed entry's data ends (zip/entry-stream.ts): a final empty deflate block. */
 const STREAM_END_BYTES = 2;
 
-/** An entry of the previous export, checked and ready to be written again as it was. */
-export interface CopiedEntry {
-  crc: number;
-  size: number;
-  compressedSize: number;
-  field: ReuseField;
-  /** The field as the previous file holds it, when that is how encodeReuseField writes it. */
-  encodedField?: Buffer;
-  /** Its compressed bytes, at hand or read again piece by piece from the previous file. */
-  data: Buffer | (() => AsyncIterable<Buffer>);
-}
-
-/** A video's file in the previous export, with what rendering it found out. */
+/** A video's file in the previous export, checked and ready to be written again, with what rendering it found out. */
 export interface CopiedFile extends CopiedEntry {
   data: Buffer;
   facts: VideoFacts;
-}
-
-/** A block of a streamed entry of the previous export: its compressed bytes and the text they hold. */
-export interface CopiedBlock {
-  record: BlockRecord;
-  data: Buffer;
-  text: Buffer;
 }
 
 /**
@@ -77,9 +60,9 @@ export class PreviousCorpus {
       const data = await this.#reader.rawBytes(dataStart, entry.compressedSize);
       if (data.length !== entry.compressedSize || crc32(data) !== field.compressedCrc) return undefined;
       const { crc, size, compressedSize } = entry;
-      const copied: CopiedFile = { crc, size, compressedSize, field, facts, data };
-      if (isEncodingOf(extra, field)) copied.encodedField = extra;
-      return copied;
+      // The field as the previous file holds it, when that is how encodeReuseField writes it.
+      const written = isEncodingOf(extra, field) ? extra : encodeReuseField(field);
+      return { crc, size, compressedSize, sha256: field.sha256, extra: written, facts, data };
     } catch {
       return undefined; // the file could not be read there
     }
@@ -140,7 +123,7 @@ export class PreviousStream {
   readonly #field: ReuseField;
   readonly #dataStart: number;
   /** Its blocks by index, when the field lists them and they tile its data. */
-  readonly #blocks: Map<number, BlockRecord>;
+  readonly #blocks: Map<number, StreamBlock>;
 
   constructor(reader: ZipReader, entry: ListedEntry, field: ReuseField, dataStart: number) {
     this.#reader = reader;
@@ -170,23 +153,24 @@ export class PreviousStream {
     }
     if (length !== this.#entry.compressedSize || crc !== this.#field.compressedCrc) return undefined;
     const { crc: entryCrc, size, compressedSize } = this.#entry;
-    return { crc: entryCrc, size, compressedSize, field: this.#field, data };
+    const extra = encodeReuseField(this.#field);
+    return { crc: entryCrc, size, compressedSize, sha256: this.#field.sha256, extra, data };
   }
 
   /** Block `index`, when it was written from the same inputs and its bytes are intact. */
   async block(index: number, fingerprint: Buffer): Promise<CopiedBlock | undefined> {
-    const record = this.#blocks.get(index);
-    if (record === undefined || !record.fingerprint.equals(fingerprint)) return undefined;
-    if (record.compressedSize > MAX_COPIED_BYTES || record.size > MAX_COPIED_BYTES) return undefined;
+    const block = this.#blocks.get(index);
+    if (block === undefined || !block.fingerprint.equals(fingerprint)) return undefined;
+    if (block.compressedSize > MAX_COPIED_BYTES || block.size > MAX_COPIED_BYTES) return undefined;
     try {
-      const data = await this.#reader.rawBytes(this.#dataStart + record.offset, record.compressedSize);
-      if (data.length !== record.compressedSize || crc32(data) !== record.compressedCrc) return undefined;
+      const data = await this.#reader.rawBytes(this.#dataStart + block.offset, block.compressedSize);
+      if (data.length !== block.compressedSize || crc32(data) !== block.compressedCrc) return undefined;
       // A block ends on a byte boundary without closing the stream (a sync flush): it unpacks alone.
       const text = inflateRawSync(data, {
         finishFlush: constants.Z_SYNC_FLUSH,
-        maxOutputLength: record.size + 1,
+        maxOutputLength: block.size + 1,
       });
-      return text.length === record.size ? { record, data, text } : undefined;
+      return text.length === block.size ? { block, data, text } : undefined;
     } catch {
       return undefined;
     }
@@ -197,7 +181,7 @@ export class PreviousStream {
  * The blocks by index when, one after another, they cover the entry's data up to its final empty
  * block and add up to its size; none otherwise (a table that does not describe the data is ignored).
  */
-function tiledBlocks(blocks: readonly BlockRecord[], entry: ListedEntry): Map<number, BlockRecord> {
+function tiledBlocks(blocks: readonly StreamBlock[], entry: ListedEntry): Map<number, StreamBlock> {
   let offset = 0;
   let size = 0;
   for (const block of blocks) {

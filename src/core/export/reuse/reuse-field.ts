@@ -1,3 +1,5 @@
+import type { StreamBlock, StreamSums } from '../zip/entry-stream';
+
 /**
  * The reuse field: an extra field of the central directory (PKWARE APPNOTE 4.5) that the writer puts on
  * each entry a later export may copy instead of rendering again. It says what the entry's bytes were
@@ -37,22 +39,6 @@ export interface VideoFacts {
   timed: boolean;
 }
 
-/**
- * A piece of a streamed entry (transcripts.jsonl, chunks.jsonl) holding the lines of one block of
- * videos, compressed apart from the rest: a later export copies it when the block is unchanged.
- */
-export interface BlockRecord {
-  /** The block's number (corpus numbers 1 to BLOCK_VIDEOS are block 0, and so on). */
-  index: number;
-  fingerprint: Buffer;
-  /** Where its compressed bytes start, from the start of the entry's data. */
-  offset: number;
-  compressedSize: number;
-  compressedCrc: number;
-  /** Its text's size in bytes. */
-  size: number;
-}
-
 export interface ReuseField {
   fingerprint: Buffer;
   /** The SHA-256 of the entry's content. */
@@ -60,7 +46,12 @@ export interface ReuseField {
   /** The CRC-32 of the entry's compressed bytes. */
   compressedCrc: number;
   facts?: VideoFacts;
-  blocks?: readonly BlockRecord[];
+  /**
+   * A streamed entry's (transcripts.jsonl, chunks.jsonl) blocks, each holding the lines of one block of
+   * videos (its index: corpus numbers 1 to BLOCK_VIDEOS are block 0, and so on); a later export copies
+   * a block whose fingerprint is unchanged.
+   */
+  blocks?: readonly StreamBlock[];
 }
 
 export function encodeReuseField(field: ReuseField): Buffer {
@@ -97,6 +88,14 @@ export function encodeReuseField(field: ReuseField): Buffer {
     data.writeUInt8(KIND_PLAIN, at);
   }
   return data;
+}
+
+/**
+ * The reuse field of an entry written now, made by the ZIP writer once it knows the entry's bytes (its
+ * SHA-256, the CRC-32 of its compressed bytes, a stream's blocks): see AtomicZipFile's ExtraField.
+ */
+export function reuseFieldFor(fingerprint: Buffer, facts?: VideoFacts): (sums: StreamSums) => Buffer {
+  return (sums) => encodeReuseField({ fingerprint, ...(facts !== undefined && { facts }), ...sums });
 }
 
 /**
@@ -139,7 +138,7 @@ function readField(data: Buffer): ReuseField | undefined {
   const count = data.readUInt32LE(at);
   at += 4;
   if (data.length !== at + count * BLOCK_BYTES) return undefined;
-  const blocks: BlockRecord[] = [];
+  const blocks: StreamBlock[] = [];
   for (let block = 0; block < count; block++) {
     const index = data.readUInt32LE(at);
     const blockFingerprint = data.subarray(at + 4, at + 4 + FINGERPRINT_BYTES);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { Differences } from './differences';
-import { systemErrorCode } from '../errors';
+import { systemErrorCode } from '../zip/system-error';
 import { LineReader } from './line-reader';
 import { CorpusEntries, ENTRY_KIND, PackedNames } from './packed-names';
 import { MAX_ENTRY_PATH_BYTES, printable, printableBytes } from '../zip/layout';

@@ -16,7 +16,7 @@ export interface ZipEntry {
   offset: number;
   /** Written before its size and CRC were known: they follow the data, in a data descriptor. */
   streamed: boolean;
-  /** Extra fields for its central directory header (reuse-field.ts), after the ZIP64 one if any. */
+  /** Extra fields for its central directory header, after the ZIP64 one if any. */
   extra?: Buffer;
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AppendFile } from './append-file';
-import { systemErrorCode } from '../errors';
+import { systemErrorCode } from './system-error';
 
 /** What a temporary file beside a ZIP holds: the ZIP being written, or an entry being spooled. */
 export type TempFileKind = 'partial' | 'spool';

@@ -1,54 +1,73 @@
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { AppendFile } from './append-file';
 import { ChecksumList } from './checksum-list';
 import { DeflateWorker } from './deflate-worker';
+import type { Compressed } from './deflate-worker';
 import { DirectorySpool } from './directory-spool';
 import type { DirectorySlot } from './directory-spool';
-import type { Compressed } from './deflate-worker';
-import type { CopiedBlock, CopiedEntry } from '../reuse/previous-corpus';
-import { encodeReuseField } from '../reuse/reuse-field';
-import type { BlockRecord, VideoFacts } from '../reuse/reuse-field';
-import { corpusComment } from '../reuse/comment-record';
-import { removeStaleTempFiles, TempFile } from './temp-files';
+import { BATCH_LENGTH, EntryStream, streamedEntry } from './entry-stream';
+import type { CopiedBlock, StreamSums } from './entry-stream';
 import { centralHeader, checkEntrySize, dataDescriptor, endOfCentralDirectory, localHeader } from './headers';
 import type { ZipEntry } from './headers';
 import { entryPathBytes } from './layout';
+import { removeStaleTempFiles, TempFile } from './temp-files';
 
 /** zlib's default trade-off (as `zip` uses); fixed so that the output never depends on the environment. */
 export const COMPRESSION_LEVEL = 6;
-/**
- * Files, or parts of a streamed entry, go to the compression thread in batches of about this many
- * characters, or of this many files.
- */
-const BATCH_LENGTH = 128 * 1024;
+/** Files go to the compression thread in batches of about BATCH_LENGTH characters, or of this many files. */
 const BATCH_FILES = 256;
 /** Batches sent and not yet written: a few queued up keep the thread busy when rendering comes in bursts. */
 const BATCHES_AHEAD = 4;
-/** A final deflate block holding no data (fixed Huffman codes, end of block): closes a deflate stream. */
-const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
-/** The SHA-256 of no bytes at all: that of an entry to which nothing was written. */
-const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 /** An entry whose text comes in pieces; see AtomicZipFile.spool(). */
 export interface SpooledEntry {
   /** Adds text at the end of the entry. */
   write(text: string): Promise<void>;
   /**
-   * Ends a block: the text written since the last block ends is compressed apart from the rest, and
-   * listed in the entry's reuse field under `index` and `fingerprint`, so that a later export may copy it.
+   * Ends a block (entry-stream.ts, StreamBlock): the text written since the last block ends is
+   * compressed apart from the rest, and listed under `index` and `fingerprint` in the sums that
+   * addSpooled() hands to its extra field.
    */
   endBlock(index: number, fingerprint: Buffer): Promise<void>;
-  /** Adds a block copied from an earlier export, as endBlock would have written it. */
+  /** Adds a block copied from another ZIP, as endBlock would have written it. */
   copyBlock(block: CopiedBlock): Promise<void>;
 }
 
-/** What a later export needs to tell whether it may copy an entry: see reuse-field.ts. */
-export interface Reusable {
-  fingerprint: Buffer;
-  facts?: VideoFacts;
+/** What an entry's bytes are once compressed, for an extra field that records them. */
+export interface EntrySums {
+  /** The SHA-256 of the entry's content. */
+  sha256: Buffer;
+  /** The CRC-32 of its compressed bytes. */
+  compressedCrc: number;
 }
+
+/**
+ * Makes an entry's extra field for its central directory header (PKWARE APPNOTE 4.5), from what its
+ * bytes turned out to be; the export's reuse field (reuse/reuse-field.ts) is one.
+ */
+export type ExtraField<Sums = EntrySums> = (sums: Sums) => Buffer;
+
+/**
+ * An entry of another ZIP, checked by the caller, to be written again as it was: its compressed bytes,
+ * what its headers said of them, the SHA-256 of its content and its extra field.
+ */
+export interface CopiedEntry {
+  crc: number;
+  size: number;
+  compressedSize: number;
+  sha256: Buffer;
+  extra: Buffer;
+  /** Its compressed bytes, at hand or read again piece by piece from the other file. */
+  data: Buffer | (() => AsyncIterable<Buffer>);
+}
+
+/**
+ * The ZIP's comment, written last (readers show it, e.g. `unzip -l`), from what the ZIP holds: its
+ * number of entries and the SHA-256 of every byte before the comment. Its length must not depend on
+ * that SHA-256, which is known only once the end record announcing the length is written.
+ */
+export type ZipComment = (written: { entries: number; sha256: Buffer }) => Buffer;
 
 export interface ZipOptions {
   /**
@@ -88,7 +107,7 @@ export class AtomicZipFile {
   readonly #deflate: DeflateWorker;
   readonly #checksums: { name: string; list: ChecksumList } | undefined;
   /** Files added but not yet sent to the compression thread, each with its path as the ZIP stores it. */
-  #gathered: Array<{ name: Buffer; content: string; reusable: Reusable | undefined }> = [];
+  #gathered: Array<{ name: Buffer; content: string; extra: ExtraField | undefined }> = [];
   #gatheredLength = 0;
   /** Batches sent to the compression thread, each as the step that writes its result once compressed. */
   #sent: Array<() => Promise<void>> = [];
@@ -117,7 +136,7 @@ export class AtomicZipFile {
    */
   static async create(targetPath: string, options: ZipOptions = {}): Promise<AtomicZipFile> {
     await removeStaleTempFiles(targetPath);
-    // Hashed as it is written, for the record a later export checks (corpus-record.ts).
+    // Hashed as it is written, for a comment that records the SHA-256 of the bytes before it.
     const partial = await TempFile.beside(targetPath, 'partial', { hashed: true });
     const name = options.checksums;
     let checksums: { name: string; list: ChecksumList } | undefined;
@@ -136,11 +155,11 @@ export class AtomicZipFile {
   }
 
   /**
-   * Adds one file whose whole content is at hand; it is written once compressed. With `reusable`, its
-   * directory header carries a reuse field (a later export may copy it).
+   * Adds one file whose whole content is at hand; it is written once compressed. With `extra`, its
+   * directory header carries the extra field it makes of the compressed bytes.
    */
-  async add(name: string, content: string, reusable?: Reusable): Promise<void> {
-    this.#gathered.push({ name: entryPathBytes(name), content, reusable });
+  async add(name: string, content: string, extra?: ExtraField): Promise<void> {
+    this.#gathered.push({ name: entryPathBytes(name), content, extra });
     this.#gatheredLength += content.length;
     if (this.#gatheredLength >= BATCH_LENGTH || this.#gathered.length >= BATCH_FILES)
       await this.#sendGathered();
@@ -156,9 +175,9 @@ export class AtomicZipFile {
   }
 
   /**
-   * Adds an entry copied from an earlier export: its compressed bytes as they were, its headers written
-   * again (they are the same: nothing in them depends on where the entry lies), after the entries added
-   * so far. `streamed` entries are written as addStreamed() writes them, with a data descriptor.
+   * Adds an entry copied from another ZIP: its compressed bytes as they were, its headers written again
+   * (they are the same: nothing in them depends on where the entry lies), after the entries added so
+   * far. `streamed` entries are written as addStreamed() writes them, with a data descriptor.
    */
   async addCopied(
     name: string,
@@ -174,16 +193,16 @@ export class AtomicZipFile {
         compressedSize: copied.compressedSize,
         offset: this.#partial.file.size,
         streamed,
-        extra: copied.encodedField ?? encodeReuseField(copied.field),
+        extra: copied.extra,
       };
       checkEntrySize(entry);
       await this.#partial.file.append(localHeader(entry));
       if (Buffer.isBuffer(copied.data)) await this.#partial.file.append(copied.data);
       else for await (const piece of copied.data()) await this.#partial.file.append(piece);
       if (streamed) await this.#partial.file.append(dataDescriptor(entry));
-      await this.#record(entry, { sha256: copied.field.sha256.toString('hex') });
+      await this.#record(entry, { sha256: copied.sha256.toString('hex') });
     });
-    // Bytes still to be read from the earlier file are copied now, while the caller holds it open.
+    // Bytes still to be read from the other file are copied now, while the caller holds it open.
     if (!Buffer.isBuffer(copied.data)) await this.#writeAll();
     while (this.#sent.length > BATCHES_AHEAD) await this.#writeOldest();
   }
@@ -216,11 +235,10 @@ export class AtomicZipFile {
   }
 
   /**
-   * Stores a spooled entry in the ZIP, after every entry added so far. With a `fingerprint`, and blocks
-   * ended or copied from its first text to its last, its directory header carries a reuse field listing
-   * them.
+   * Stores a spooled entry in the ZIP, after every entry added so far. With `extra`, its directory
+   * header carries the extra field it makes of the stream's sums (its blocks among them).
    */
-  async addSpooled(handle: SpooledEntry, { fingerprint }: { fingerprint?: Buffer } = {}): Promise<void> {
+  async addSpooled(handle: SpooledEntry, { extra }: { extra?: ExtraField<StreamSums> } = {}): Promise<void> {
     const spool = this.#spools.get(handle);
     if (spool === undefined) throw new Error('that entry is not being spooled in this ZIP');
     await spool.stream.flush();
@@ -232,7 +250,7 @@ export class AtomicZipFile {
     spool.stream.entry.offset = this.#partial.file.size;
     await this.#partial.file.append(localHeader(spool.stream.entry));
     await this.#copyFrom(spool.temp.path);
-    if (fingerprint !== undefined) spool.stream.entry.extra = spool.stream.reuseField(fingerprint);
+    if (extra !== undefined) spool.stream.entry.extra = extra(spool.stream.sums());
     await this.#finishStreamed(spool.stream, { sha256: spool.stream.sha256, slot: spool.slot });
     this.#spools.delete(handle);
     await rm(spool.temp.path, { force: true });
@@ -240,10 +258,9 @@ export class AtomicZipFile {
 
   /**
    * Adds the checksum entry if asked for, writes the central directory, flushes the ZIP to disk and
-   * renames it onto the target. With `record`, the ZIP's comment records the fingerprint of the corpus's
-   * inputs and the SHA-256 of every byte before the comment (corpus-record.ts).
+   * renames it onto the target. With `comment`, the ZIP ends with the comment it makes.
    */
-  async commit(record?: { fingerprint: Buffer; files: number }): Promise<{ bytes: number; entries: number }> {
+  async commit(comment?: ZipComment): Promise<{ bytes: number; entries: number }> {
     if (this.#spools.size > 0) throw new Error('an entry is still being spooled');
     if (this.#checksums !== undefined) await this.#addChecksums(this.#checksums);
     await this.#writeAll();
@@ -253,15 +270,14 @@ export class AtomicZipFile {
     await this.#directory.remove();
     const directorySize = this.#partial.file.size - directoryOffset;
     const entries = this.#entries;
-    // The comment's length does not depend on the SHA-256 it holds (hexadecimal, fixed width).
-    const commentLength =
-      record === undefined ? 0 : corpusComment({ ...record, entries, sha256: Buffer.alloc(32) }).length;
+    // The comment's length does not depend on the SHA-256 it is given.
+    const commentLength = comment === undefined ? 0 : comment({ entries, sha256: Buffer.alloc(32) }).length;
     await this.#partial.file.append(
       endOfCentralDirectory(entries, directoryOffset, directorySize, commentLength),
     );
-    if (record !== undefined) {
+    if (comment !== undefined) {
       const sha256 = await this.#partial.file.sha256();
-      await this.#partial.file.append(corpusComment({ ...record, entries, sha256 }));
+      await this.#partial.file.append(comment({ entries, sha256 }));
     }
     await this.#partial.file.finish();
     await rename(this.#partial.path, this.#targetPath);
@@ -308,20 +324,16 @@ export class AtomicZipFile {
     if (files.length === 0) return;
     const compressed = this.#deflate.compressFiles(files.map((file) => file.content));
     await this.#send(compressed, async (results) => {
-      for (const [index, { name, reusable }] of files.entries()) {
+      for (const [index, { name, extra }] of files.entries()) {
         const result = results[index];
         if (result === undefined)
           throw new Error(`the compression thread returned nothing for ${name.toString('utf8')}`);
-        await this.#writeFile(name, result, reusable);
+        await this.#writeFile(name, result, extra);
       }
     });
   }
 
-  async #writeFile(
-    name: Buffer,
-    { size, crc, sha256, data }: Compressed,
-    reusable?: Reusable,
-  ): Promise<void> {
+  async #writeFile(name: Buffer, { size, crc, sha256, data }: Compressed, extra?: ExtraField): Promise<void> {
     const entry: ZipEntry = {
       name,
       crc,
@@ -330,10 +342,8 @@ export class AtomicZipFile {
       offset: this.#partial.file.size,
       streamed: false,
     };
-    if (reusable !== undefined) {
-      const field = { ...reusable, sha256: Buffer.from(sha256, 'hex'), compressedCrc: crc32(data) };
-      entry.extra = encodeReuseField(field);
-    }
+    if (extra !== undefined)
+      entry.extra = extra({ sha256: Buffer.from(sha256, 'hex'), compressedCrc: crc32(data) });
     checkEntrySize(entry);
     await this.#partial.file.append(localHeader(entry));
     await this.#partial.file.append(data);
@@ -386,158 +396,6 @@ export class AtomicZipFile {
     this.#entries += 1;
     if (sha256 !== undefined) await this.#checksums?.list.add(entry.name.toString('utf8'), sha256);
   }
-}
-
-/** How AtomicZipFile queues a compression and the writing of its result, in the order they were sent. */
-type Send = <T>(compressed: Promise<T>, write: (result: T) => Promise<void>) => Promise<void>;
-
-/**
- * The text of one streamed entry, compressed part by part as it comes: each part ends on a byte
- * boundary without closing the deflate stream (a sync flush), so the parts chain into one stream, which
- * close() ends with a final empty block. The compressed data goes to `destination`; the sizes and CRC
- * add up in `entry`, the SHA-256 in `sha256`.
- */
-class EntryStream {
-  /** Streams are told apart on the compression thread, which carries each one's CRC from part to part. */
-  static #lastId = 0;
-  readonly entry: ZipEntry;
-  /** The SHA-256 (hex) of the text written so far. */
-  sha256 = EMPTY_SHA256;
-  readonly #id = ++EntryStream.#lastId;
-  readonly #destination: AppendFile;
-  readonly #deflate: DeflateWorker;
-  readonly #send: Send;
-  #gathered: string[] = [];
-  #gatheredLength = 0;
-  #first = true;
-  /** The CRC-32 of the compressed bytes written so far, for the reuse field. */
-  #compressedCrc = 0;
-  /** The blocks ended so far, and the one being written (its compressed bytes and text so far). */
-  readonly #blocks: BlockRecord[] = [];
-  #block = { offset: 0, compressedSize: 0, compressedCrc: 0, size: 0 };
-
-  constructor(entry: ZipEntry, destination: AppendFile, deflate: DeflateWorker, send: Send) {
-    this.entry = entry;
-    this.#destination = destination;
-    this.#deflate = deflate;
-    this.#send = send;
-  }
-
-  async write(text: string): Promise<void> {
-    this.#gathered.push(text);
-    this.#gatheredLength += text.length;
-    while (this.#gatheredLength >= BATCH_LENGTH) await this.#sendPart(this.#takePart());
-  }
-
-  /** Sends what is gathered as the last part. */
-  async flush(): Promise<void> {
-    if (this.#gatheredLength === 0) return;
-    const part = this.#gathered;
-    this.#gathered = [];
-    this.#gatheredLength = 0;
-    await this.#sendPart(part);
-  }
-
-  /**
-   * Takes the next part off what is gathered: its first BATCH_LENGTH characters, as the pieces they
-   * came in. Parts are cut at fixed places in the entry's text, never where the writer's pieces
-   * happened to end (a file read back comes in pieces that depend on timing), so the same text always
-   * gives the same bytes; a cut never splits a surrogate pair. The pieces are joined on the compression
-   * thread: joined here, every part would be a string too large for V8's young generation, and at the
-   * end of an export, when little else is allocated, they pile up until a collection (16 MiB of them).
-   */
-  #takePart(): string[] {
-    const part: string[] = [];
-    let length = 0;
-    let index = 0;
-    for (; index < this.#gathered.length; index++) {
-      const piece = this.#gathered[index] as string;
-      if (length + piece.length < BATCH_LENGTH) {
-        part.push(piece);
-        length += piece.length;
-        continue;
-      }
-      let cut = BATCH_LENGTH - length;
-      if (isHighSurrogate(piece.charCodeAt(cut - 1))) cut -= 1;
-      part.push(piece.slice(0, cut));
-      this.#gathered[index] = piece.slice(cut);
-      length += cut;
-      break;
-    }
-    this.#gathered.splice(0, index);
-    this.#gatheredLength -= length;
-    return part;
-  }
-
-  async #sendPart(pieces: string[]): Promise<void> {
-    const compressed = this.#deflate.compressStreamPart(pieces, { stream: this.#id, first: this.#first });
-    this.#first = false;
-    await this.#send(compressed, (result) => this.#append(result, result.data));
-  }
-
-  /** Writes a part's compressed bytes, and adds them and what they hold to the entry's and block's sums. */
-  async #append({ size, crc, sha256 }: Compressed, data: Buffer): Promise<void> {
-    this.entry.size += size;
-    this.entry.crc = crc;
-    this.sha256 = sha256;
-    this.entry.compressedSize += data.length;
-    this.#compressedCrc = crc32(data, this.#compressedCrc);
-    this.#block.compressedSize += data.length;
-    this.#block.compressedCrc = crc32(data, this.#block.compressedCrc);
-    this.#block.size += size;
-    await this.#destination.append(data);
-  }
-
-  /** Sends what is gathered as the block's last part, then lists the block once its parts are written. */
-  async endBlock(index: number, fingerprint: Buffer): Promise<void> {
-    await this.flush();
-    await this.#send(Promise.resolve(), async () => this.#closeBlock(index, fingerprint));
-  }
-
-  /** Adds a block copied from an earlier export: its text goes to the thread to be hashed, its bytes as they are. */
-  async copyBlock({ record, data, text }: CopiedBlock): Promise<void> {
-    await this.flush();
-    const hashed = this.#deflate.hashStreamPart(text, { stream: this.#id, first: this.#first });
-    this.#first = false;
-    await this.#send(hashed, async (result) => {
-      await this.#append(result, data);
-      this.#closeBlock(record.index, record.fingerprint);
-    });
-  }
-
-  #closeBlock(index: number, fingerprint: Buffer): void {
-    this.#blocks.push({ index, fingerprint, ...this.#block });
-    this.#block = { offset: this.entry.compressedSize, compressedSize: 0, compressedCrc: 0, size: 0 };
-  }
-
-  /**
-   * The entry's reuse field, once closed: its blocks are listed when they cover all its text (every
-   * part was sent within a block).
-   */
-  reuseField(fingerprint: Buffer): Buffer {
-    const tiled = this.#block.offset + FINAL_EMPTY_BLOCK.length === this.entry.compressedSize;
-    return encodeReuseField({
-      fingerprint,
-      sha256: Buffer.from(this.sha256, 'hex'),
-      compressedCrc: this.#compressedCrc,
-      ...(tiled && { blocks: this.#blocks }),
-    });
-  }
-
-  /** Ends the deflate stream; call it once every part sent is written. */
-  async close(): Promise<void> {
-    this.entry.compressedSize += FINAL_EMPTY_BLOCK.length;
-    this.#compressedCrc = crc32(FINAL_EMPTY_BLOCK, this.#compressedCrc);
-    await this.#destination.append(FINAL_EMPTY_BLOCK);
-  }
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function streamedEntry(name: string, offset: number): ZipEntry {
-  return { name: entryPathBytes(name), crc: 0, size: 0, compressedSize: 0, offset, streamed: true };
 }
 
 /** Makes the rename itself durable. Best effort: some platforms (Windows) cannot open a folder. */

@@ -23,16 +23,10 @@ export function entryPath(format: FileFormat, stem: string): string {
 
 /**
  * Characters no file name may hold on Windows, macOS or Linux (path separators, Windows' forbidden
- * set), control characters, and lone surrogates (which have no UTF-8 encoding).
+ * set), control characters, and lone surrogates (which have no UTF-8 encoding). It holds `|`, index.csv's
+ * PATH_LIST_SEPARATOR (schema.ts), so no entry path does.
  */
 const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cs}/\\:*?"<>|]/gu;
-
-/**
- * What separates the paths of a video's files in index.csv's `files` cell. UNSAFE_CHARACTERS holds
- * it, so no entry path does, and splitting the cell on it gives the paths back exactly (names hold
- * spaces: `txt/001 - Title [id].txt`).
- */
-export const PATH_LIST_SEPARATOR = '|';
 
 /**
  * The invisible characters that set the direction of text: U+061C, U+200E, U+200F, U+202A-U+202E and

@@ -1,9 +1,44 @@
 import { CORPUS_STATUSES, ITEM_STATUS } from '../../../shared/vocabulary';
 
 /**
- * The columns of the corpus's tables and the fields of its JSON Lines records, described once for
- * datapackage.json (as Table Schema fields) and for README.md (as a list). Each list follows the
- * order in which tables.ts and records.ts write them.
+ * The corpus's schema: the names of its entries, what a reader of its tables relies on, and the
+ * columns of its tables and the fields of its JSON Lines records. It is the one module of corpus/ that
+ * `verify` reads (eslint/layers.js): a corpus is checked against what it says of itself here, never
+ * against how it is rendered.
+ */
+
+/** The entries every corpus holds by these names (docs/product.md, "ZIP layout"), besides its videos' files. */
+export const CORPUS_ENTRY = {
+  manifest: 'manifest.json',
+  datasheet: 'README.md',
+  citation: 'CITATION.cff',
+  dataPackage: 'datapackage.json',
+  index: 'index.csv',
+  errors: 'errors.csv',
+  memberships: 'memberships.csv',
+  changes: 'changes.csv',
+  transcripts: 'transcripts.jsonl',
+  chunks: 'chunks.jsonl',
+  /** The last entry: the SHA-256 of every other one, in sha256sum's format. */
+  checksums: 'SHA256SUMS',
+} as const;
+
+/**
+ * What separates the paths of a video's files in index.csv's `files` cell. No entry path holds it
+ * (naming.ts replaces it in every name), so splitting the cell on it gives the paths back exactly
+ * (names hold spaces: `txt/001 - Title [id].txt`).
+ */
+export const PATH_LIST_SEPARATOR = '|';
+
+/**
+ * The most characters a cell of index.csv or errors.csv holds: far above any real title or message,
+ * and a bound `verify` holds the tables to, so that a crafted cell of gigabytes is refused.
+ */
+export const MAX_CSV_CELL_CHARS = 65_536;
+
+/*
+ * The columns and fields below are described once for datapackage.json (as Table Schema fields) and for
+ * README.md (as a list). Each list follows the order in which tables.ts and json-records.ts write them.
  */
 
 /** A Table Schema field (https://specs.frictionlessdata.io/table-schema/), with the few keys used here. */
@@ -20,17 +55,14 @@ const text = (name: string, description: string): SchemaField => ({ name, type: 
 const integer = (name: string, description: string): SchemaField => ({ name, type: 'integer', description });
 const seconds = (name: string, description: string): SchemaField => ({ name, type: 'number', description });
 const url = (name: string, description: string): SchemaField => ({
-  name,
-  type: 'string',
+  ...text(name, description),
   format: 'uri',
-  description,
 });
 const day = (name: string, description: string): SchemaField => ({ name, type: 'date', description });
 const time = (name: string, description: string): SchemaField => ({
-  name,
+  ...day(name, description),
   type: 'datetime',
   format: 'any',
-  description,
 });
 
 export const INDEX_FIELDS: readonly SchemaField[] = [

@@ -1,5 +1,6 @@
 import { constants, inflateRawSync } from 'node:zlib';
 import { APP_NAME } from '../../../shared/version';
+import { CORPUS_ENTRY } from './schema';
 
 /**
  * How much of a file's start is read to recognise a Scriptorium ZIP: the local header of manifest.json
@@ -9,13 +10,13 @@ import { APP_NAME } from '../../../shared/version';
  */
 export const ZIP_HEAD_BYTES = 1024;
 
-// The records of the first entry, as write-corpus.ts lays them out (PKWARE APPNOTE 4.3.7).
+// The records of the first entry, as ../write-corpus.ts lays them out (PKWARE APPNOTE 4.3.7).
 const LOCAL_HEADER_SIGNATURE = 0x04034b50;
 const LOCAL_HEADER_LENGTH = 30;
 const FLAG_ENCRYPTED = 0x0001;
 const FLAG_DATA_DESCRIPTOR = 0x0008;
 const METHOD_DEFLATE = 8;
-const MANIFEST_NAME = 'manifest.json';
+const MANIFEST_NAME = CORPUS_ENTRY.manifest;
 
 /**
  * How every manifest.json opens: renderManifest writes `tool` first and `name` first within it, so the

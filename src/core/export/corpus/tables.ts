@@ -1,19 +1,13 @@
 import { ITEM_STATUS } from '../../../shared/vocabulary';
-import { PATH_LIST_SEPARATOR } from './naming';
 import { withoutControls } from './plain-text';
 import { channelTitleOf, publishedOf, requestedLanguageOf, videoUrl } from './json-records';
+import { MAX_CSV_CELL_CHARS, PATH_LIST_SEPARATOR } from './schema';
 import type { ExportChange, ExportMembership, ExportSourceFailure, ExportVideo } from './types';
 
 type CsvValue = string | number | undefined;
 
 /** What a spreadsheet may run as a formula when a cell starts with it (OWASP "CSV injection"). */
 const FORMULA_TRIGGERS = ['=', '+', '-', '@', '\t', '\r'];
-
-/**
- * The most characters a cell of index.csv or errors.csv holds: far above any real title or message,
- * and a bound `verify` holds the tables to, so that a crafted cell of gigabytes is refused.
- */
-export const MAX_CSV_CELL_CHARS = 65_536;
 
 /**
  * A text cell made safe to open in a spreadsheet: control characters removed (tab, CR and LF stay:

@@ -34,7 +34,7 @@ function digest(hash: Hash): Buffer {
  * video's listing leaves them as they were; json and the record the listing too; passages the chunk
  * settings. A video whose transcript has no `contentKey` has none, and is always rendered.
  */
-export class Fingerprints {
+export class EntryFingerprints {
   readonly #base: string;
   readonly #chunking: readonly number[];
   /** The fingerprints of the last video asked about: its files are asked about one after another. */

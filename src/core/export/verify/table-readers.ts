@@ -4,9 +4,8 @@ import { CORPUS_STATUSES } from '../../../shared/vocabulary';
 import { CsvLimitError, CsvReader } from './csv-reader';
 import { Differences } from './differences';
 import { JsonFieldReader, type FieldReading } from './json-field-reader';
-import { PATH_LIST_SEPARATOR } from '../corpus/naming';
 import type { CorpusEntries } from './packed-names';
-import { MAX_CSV_CELL_CHARS } from '../corpus/tables';
+import { CORPUS_ENTRY, MAX_CSV_CELL_CHARS, PATH_LIST_SEPARATOR } from '../corpus/schema';
 import { printable } from '../zip/layout';
 
 /**
@@ -14,8 +13,8 @@ import { printable } from '../zip/layout';
  * and files, kept to what is checked (verify.ts), then compared.
  */
 
-const MANIFEST = 'manifest.json';
-const INDEX = 'index.csv';
+const MANIFEST = CORPUS_ENTRY.manifest;
+const INDEX = CORPUS_ENTRY.index;
 /** index.csv has 17 columns; a record of more than this many cells is no row of it. */
 const MAX_INDEX_CELLS = 1000;
 

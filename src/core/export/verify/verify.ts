@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { CORPUS_ENTRY } from '../corpus/schema';
 import { Differences } from './differences';
 import { systemErrorCode } from '../zip/system-error';
 import { LineReader } from './line-reader';
@@ -9,9 +10,7 @@ import { NotAFileError, ZipFormatError, ZipLimitError, ZipReader } from '../zip/
 import type { ListedEntry } from '../zip/reader';
 import { countDifferences, IndexTally, ManifestCounts, type PieceReader } from './table-readers';
 
-const CHECKSUMS = 'SHA256SUMS';
-const MANIFEST = 'manifest.json';
-const INDEX = 'index.csv';
+const { checksums: CHECKSUMS, manifest: MANIFEST, index: INDEX } = CORPUS_ENTRY;
 
 /**
  * However much its entries claim to hold, `verify` inflates at most INFLATED_BASE_BYTES plus

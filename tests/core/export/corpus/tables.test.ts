@@ -2,12 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNKING } from '../../../../src/core/export/corpus/chunks';
 import { renderTranscript } from '../../../../src/core/export/corpus/formats';
 import { stringify } from 'csv-stringify/sync';
-import {
-  csvHeader,
-  errorsCsv,
-  indexRow,
-  MAX_CSV_CELL_CHARS,
-} from '../../../../src/core/export/corpus/tables';
+import { MAX_CSV_CELL_CHARS } from '../../../../src/core/export/corpus/schema';
+import { csvHeader, errorsCsv, indexRow } from '../../../../src/core/export/corpus/tables';
 import type { ExportVideo } from '../../../../src/core/export/corpus/types';
 
 const rows = (lines: Iterable<string>): string[] => [...lines].slice(1);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Fingerprints, RENDERING_VERSION } from '../../../../src/core/export/reuse/entry-fingerprints';
+import { EntryFingerprints, RENDERING_VERSION } from '../../../../src/core/export/reuse/entry-fingerprints';
 import { renderTranscript } from '../../../../src/core/export/corpus/formats';
 import type { ExportVideo } from '../../../../src/core/export';
 
@@ -69,8 +69,8 @@ describe('RENDERING_VERSION', () => {
   });
 });
 
-describe('Fingerprints', () => {
-  const fingerprints = new Fingerprints('1.0.0', 6, CHUNKING);
+describe('EntryFingerprints', () => {
+  const fingerprints = new EntryFingerprints('1.0.0', 6, CHUNKING);
   const synced: ExportVideo = {
     ...VIDEO,
     position: 9,
@@ -94,10 +94,10 @@ describe('Fingerprints', () => {
   });
 
   it('of passages cover the chunk settings, and none cover another tool version', () => {
-    const otherChunks = new Fingerprints('1.0.0', 6, { targetSeconds: 30, overlapSeconds: 5 });
+    const otherChunks = new EntryFingerprints('1.0.0', 6, { targetSeconds: 30, overlapSeconds: 5 });
     expect(otherChunks.chunks(VIDEO)).not.toEqual(fingerprints.chunks(VIDEO));
     expect(otherChunks.file('txt', VIDEO)).toEqual(fingerprints.file('txt', VIDEO));
-    const otherTool = new Fingerprints('1.0.1', 6, CHUNKING);
+    const otherTool = new EntryFingerprints('1.0.1', 6, CHUNKING);
     expect(otherTool.file('txt', VIDEO)).not.toEqual(fingerprints.file('txt', VIDEO));
   });
 

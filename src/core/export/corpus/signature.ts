@@ -1,6 +1,13 @@
 import { constants, inflateRawSync } from 'node:zlib';
 import { APP_NAME } from '../../../shared/version';
 import { CORPUS_ENTRY } from './schema';
+import {
+  FLAG_DATA_DESCRIPTOR,
+  FLAG_ENCRYPTED,
+  LOCAL_HEADER,
+  LOCAL_HEADER_BYTES,
+  METHOD_DEFLATE,
+} from '../zip/appnote';
 
 /**
  * How much of a file's start is read to recognise a Scriptorium ZIP: the local header of manifest.json
@@ -11,11 +18,6 @@ import { CORPUS_ENTRY } from './schema';
 export const ZIP_HEAD_BYTES = 1024;
 
 // The records of the first entry, as ../write-corpus.ts lays them out (PKWARE APPNOTE 4.3.7).
-const LOCAL_HEADER_SIGNATURE = 0x04034b50;
-const LOCAL_HEADER_LENGTH = 30;
-const FLAG_ENCRYPTED = 0x0001;
-const FLAG_DATA_DESCRIPTOR = 0x0008;
-const METHOD_DEFLATE = 8;
 const MANIFEST_NAME = CORPUS_ENTRY.manifest;
 
 /**
@@ -30,11 +32,11 @@ const MANIFEST_OPENING = new RegExp(`^\\s*\\{\\s*"tool"\\s*:\\s*\\{\\s*"name"\\s
  * names Scriptorium as its tool. Only this start is read, so a corpus of any size is recognised at once.
  */
 export function isScriptoriumZipHead(head: Buffer): boolean {
-  if (head.length < LOCAL_HEADER_LENGTH || head.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) return false;
+  if (head.length < LOCAL_HEADER_BYTES || head.readUInt32LE(0) !== LOCAL_HEADER) return false;
   const flags = head.readUInt16LE(6);
   if ((flags & FLAG_ENCRYPTED) !== 0 || head.readUInt16LE(8) !== METHOD_DEFLATE) return false;
-  const nameEnd = LOCAL_HEADER_LENGTH + head.readUInt16LE(26);
-  if (head.toString('utf8', LOCAL_HEADER_LENGTH, nameEnd) !== MANIFEST_NAME) return false;
+  const nameEnd = LOCAL_HEADER_BYTES + head.readUInt16LE(26);
+  if (head.toString('utf8', LOCAL_HEADER_BYTES, nameEnd) !== MANIFEST_NAME) return false;
   const dataStart = nameEnd + head.readUInt16LE(28);
   // With a data descriptor the header's sizes are zero (they follow the data); otherwise the entry ends
   // at its compressed size, which a ZIP64 header sets to 0xffffffff: either way `head` ends sooner.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import type { ZipComment } from '../zip/writer';
+import { END_OF_CENTRAL_DIRECTORY, END_RECORD_BYTES } from '../zip/appnote';
 
 /**
  * What an export records of itself in the ZIP's comment, the last bytes of the file (readers show it,
@@ -18,8 +19,6 @@ export interface CommentRecord {
   files: number;
 }
 
-const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
-const END_RECORD_BYTES = 22;
 /** Far more than a record's comment needs: a longer comment is someone else's. */
 const MAX_COMMENT_BYTES = 512;
 const RECORD =

@@ -1,7 +1,7 @@
 import { constants, crc32, inflateRawSync } from 'node:zlib';
 import type { CopiedBlock, StreamBlock } from '../zip/entry-stream';
 import { ZipReader } from '../zip/reader';
-import type { ListedEntry } from '../zip/reader';
+import type { ListedEntry } from '../zip/central-directory';
 import type { CopiedEntry } from '../zip/writer';
 import { decodeReuseField, encodeReuseField, isEncodingOf } from './reuse-field';
 import type { ReuseField, VideoFacts } from './reuse-field';

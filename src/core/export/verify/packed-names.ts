@@ -1,7 +1,8 @@
 import { Differences } from './differences';
 import { entryPathProblem, MAX_ENTRY_PATH_BYTES, printableBytes } from '../zip/layout';
-import { MAX_ENTRIES } from '../zip/reader';
-import type { ListedEntry, ZipReader } from '../zip/reader';
+import { MAX_ENTRIES } from '../zip/central-directory';
+import type { ListedEntry } from '../zip/central-directory';
+import type { ZipReader } from '../zip/reader';
 
 /** What an entry of a ZIP is to `verify`. */
 export const ENTRY_KIND = {

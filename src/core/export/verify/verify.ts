@@ -6,8 +6,9 @@ import { systemErrorCode } from '../zip/system-error';
 import { LineReader } from './line-reader';
 import { CorpusEntries, ENTRY_KIND, PackedNames } from './packed-names';
 import { MAX_ENTRY_PATH_BYTES, printable, printableBytes } from '../zip/layout';
-import { NotAFileError, ZipFormatError, ZipLimitError, ZipReader } from '../zip/reader';
-import type { ListedEntry } from '../zip/reader';
+import type { ListedEntry } from '../zip/central-directory';
+import { NotAFileError, ZipFormatError, ZipLimitError } from '../zip/read-errors';
+import { ZipReader } from '../zip/reader';
 import { countDifferences, IndexTally, ManifestCounts, type PieceReader } from './table-readers';
 
 const { checksums: CHECKSUMS, manifest: MANIFEST, index: INDEX } = CORPUS_ENTRY;

@@ -1,3 +1,17 @@
+import {
+  CENTRAL_HEADER,
+  DATA_DESCRIPTOR,
+  END_OF_CENTRAL_DIRECTORY,
+  FLAG_DATA_DESCRIPTOR,
+  LOCAL_HEADER,
+  METHOD_DEFLATE,
+  UINT16_MAX,
+  UINT32_MAX,
+  ZIP64_END_LOCATOR,
+  ZIP64_END_OF_CENTRAL_DIRECTORY,
+  ZIP64_EXTRA_FIELD,
+} from './appnote';
+
 /**
  * The byte records of a ZIP file (PKWARE APPNOTE 6.3.x): local headers, data descriptors, the central
  * directory and its end, with the ZIP64 records that a corpus of more than 65,534 files, or of more
@@ -20,18 +34,8 @@ export interface ZipEntry {
   extra?: Buffer;
 }
 
-const LOCAL_HEADER = 0x04034b50;
-const DATA_DESCRIPTOR = 0x08074b50;
-const CENTRAL_HEADER = 0x02014b50;
-const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
-const ZIP64_END_OF_CENTRAL_DIRECTORY = 0x06064b50;
-const ZIP64_END_LOCATOR = 0x07064b50;
-const ZIP64_EXTRA_FIELD = 0x0001;
-
-/** Bit 3: sizes and CRC are in the data descriptor; bit 11: the name is UTF-8. */
-const FLAG_DATA_DESCRIPTOR = 0x0008;
+/** Bit 11: the name is UTF-8. */
 const FLAG_UTF8 = 0x0800;
-const METHOD_DEFLATE = 8;
 /** 2.0 reads deflate; 4.5 is needed for ZIP64 fields. */
 const VERSION_DEFLATE = 20;
 const VERSION_ZIP64 = 45;
@@ -42,9 +46,6 @@ const DOS_TIME = 0;
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;
 /** A regular file, rw-r--r--, whatever the umask of the machine that exported. */
 const EXTERNAL_ATTRIBUTES = (0o100644 << 16) >>> 0;
-
-const UINT16_MAX = 0xffff;
-const UINT32_MAX = 0xffffffff;
 
 /** Entries whose size needs ZIP64 fields are not written (a streamed one cannot announce them ahead). */
 export function checkEntrySize(entry: ZipEntry): void {

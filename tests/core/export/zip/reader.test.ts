@@ -3,13 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  MAX_ENTRIES,
-  NotAFileError,
-  ZipFormatError,
-  ZipLimitError,
-  ZipReader,
-} from '../../../../src/core/export/zip/reader';
+import { MAX_ENTRIES } from '../../../../src/core/export/zip/central-directory';
+import { NotAFileError, ZipFormatError, ZipLimitError } from '../../../../src/core/export/zip/read-errors';
+import { ZipReader } from '../../../../src/core/export/zip/reader';
 import { craftZip } from '../../../support/crafted-zip';
 
 /** A ZIP written by Python's zipfile, a writer that shares no code with ours: stored and deflated entries, a comment. */

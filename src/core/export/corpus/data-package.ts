@@ -1,12 +1,5 @@
 import { PLACEHOLDER_AUTHOR } from './citation';
-import {
-  CHANGE_FIELDS,
-  CHUNK_FIELDS,
-  ERRORS_FIELDS,
-  INDEX_FIELDS,
-  MEMBERSHIP_FIELDS,
-  TRANSCRIPT_FIELDS,
-} from './schema';
+import { ENTRY_FIELDS } from './schema';
 import type { SchemaField } from './schema';
 import { datasetTitle } from './dataset-title';
 import { jsonText } from './json-text';
@@ -98,23 +91,25 @@ function describedAs(description: string | undefined): string {
 export function renderDataPackage(input: ExportInput, withChunks: boolean): string {
   const { manifest, citation } = input;
   const resources = [
-    csvResource('index', 'index.csv', 'One row per video', INDEX_FIELDS, { primaryKey: ['video_id'] }),
+    csvResource('index', 'index.csv', 'One row per video', ENTRY_FIELDS.index, { primaryKey: ['video_id'] }),
     csvResource(
       'errors',
       'errors.csv',
       'One row per video not fetched, and per source not walked',
-      ERRORS_FIELDS,
+      ENTRY_FIELDS.errors,
       { referencesIndex: true },
     ),
-    csvResource('memberships', 'memberships.csv', 'One row per video per source', MEMBERSHIP_FIELDS, {
+    csvResource('memberships', 'memberships.csv', 'One row per video per source', ENTRY_FIELDS.memberships, {
       primaryKey: ['video_id', 'source'],
       referencesIndex: true,
     }),
-    csvResource('changes', 'changes.csv', 'What each version after the first changed', CHANGE_FIELDS, {
+    csvResource('changes', 'changes.csv', 'What each version after the first changed', ENTRY_FIELDS.changes, {
       referencesIndex: true,
     }),
-    jsonlResource('transcripts', 'transcripts.jsonl', 'One record per transcript', TRANSCRIPT_FIELDS),
-    ...(withChunks ? [jsonlResource('chunks', 'chunks.jsonl', 'One record per passage', CHUNK_FIELDS)] : []),
+    jsonlResource('transcripts', 'transcripts.jsonl', 'One record per transcript', ENTRY_FIELDS.transcripts),
+    ...(withChunks
+      ? [jsonlResource('chunks', 'chunks.jsonl', 'One record per passage', ENTRY_FIELDS.chunks)]
+      : []),
   ];
   const authors = citation?.authors ?? [];
   const descriptor: JsonValue = {

@@ -3,135 +3,17 @@ import { FILE_FORMATS } from '../../../shared/vocabulary';
 import { PLACEHOLDER_AUTHOR } from './citation';
 import type { Chunking } from './chunks';
 import type { CompositionTally, Share } from './composition';
-import {
-  CHANGE_FIELDS,
-  CHUNK_FIELDS,
-  ERRORS_FIELDS,
-  INDEX_FIELDS,
-  MEMBERSHIP_FIELDS,
-  TRANSCRIPT_FIELDS,
-} from './schema';
+import { ENTRY_FIELDS } from './schema';
 import type { SchemaField } from './schema';
-import { datasetTitle, oneLine, releaseDate } from './dataset-title';
-import { cardLicense } from './hub-licenses';
-import { jsonText } from './json-text';
+import { frontMatter } from './dataset-card';
+import { datasetTitle, releaseDate } from './dataset-title';
+import { code, compareText, escaped, listOr, markdownLine, plural } from './markdown';
 import { paragraphsOf } from './paragraphs';
 import { sortKeys } from './manifest';
 import type { ExportAuthor, ExportFormat, ExportInput } from './types';
 
-/**
- * Text from outside (sources, filters, option values, language codes) as a Markdown code span, so
- * that no character of it is read as Markdown or HTML; the fence is one backtick longer than the
- * longest run inside.
- */
-function code(text: string): string {
-  const line = oneLine(text);
-  const longestRun = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longestRun + 1);
-  const padding = line.startsWith('`') || line.endsWith('`') || line === '' ? ' ' : '';
-  return `${fence}${padding}${line}${padding}${fence}`;
-}
-
-/**
- * Text from outside as ordinary Markdown text, on one line: the characters that can start emphasis,
- * code, links, HTML, character references, strikethrough or table cells are backslash-escaped.
- */
-function escaped(text: string): string {
-  return oneLine(text).replace(/[\\`*_[\]<>&!|~]/g, (char) => `\\${char}`);
-}
-
-/**
- * A line of the user's text as Markdown text: escaped, and with what would start a heading, a list, a
- * thematic break or a setext underline at the start of a line (`#`, `-`, `+`, `=`, `1.`, `1)`)
- * escaped too, so that it reads as the words typed.
- */
-function markdownLine(line: string): string {
-  return escaped(line)
-    .replace(/^(\d+)([.)])/, '$1\\$2')
-    .replace(/^[#+=-]/, (char) => `\\${char}`);
-}
-
-/** Code-unit order, the same on every machine (unlike localeCompare). */
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
-
-const listOr = (items: string[], none: string): string[] => (items.length > 0 ? items : [none]);
-
 function fieldList(fields: readonly SchemaField[]): string[] {
   return fields.map((field) => `  - \`${field.name}\` (${field.type}): ${field.description}`);
-}
-
-/** A YAML scalar, double-quoted as JSON writes it. */
-const yamlScalar = (text: string): string => jsonText(oneLine(text));
-
-/** Hugging Face's size categories, by the number of transcripts. */
-function sizeCategory(count: number): string {
-  const bounds: Array<[number, string]> = [
-    [1_000, 'n<1K'],
-    [10_000, '1K<n<10K'],
-    [100_000, '10K<n<100K'],
-    [1_000_000, '100K<n<1M'],
-    [10_000_000, '1M<n<10M'],
-  ];
-  return bounds.find(([limit]) => count < limit)?.[1] ?? '10M<n<100M';
-}
-
-/** A language tag as the service gives one: `en`, `pt-BR`, `zh-Hans` (BCP 47's form, case as given). */
-const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
-
-/**
- * The transcripts' languages as a card lists them: `language` the ISO 639 codes (a tag's first part,
- * lower case), `language_details` the whole tags as the service gave them, case kept (`zh-Hans`),
- * when any says more than its code.
- */
-function cardLanguages(tally: CompositionTally): { codes: string[]; details: string[] } {
-  const tags = [...tally.byLanguage.keys()].filter((tag) => LANGUAGE_TAG.test(tag)).sort(compareText);
-  const codes = [...new Set(tags.map((tag) => (tag.split('-')[0] ?? tag).toLowerCase()))].sort(compareText);
-  return { codes, details: tags.some((tag) => tag.includes('-')) ? tags : [] };
-}
-
-/** A YAML list under `key`, each item a double-quoted scalar; nothing when empty. */
-function yamlList(key: string, items: readonly string[]): string[] {
-  return items.length === 0 ? [] : [`${key}:`, ...items.map((item) => `  - ${yamlScalar(item)}`)];
-}
-
-/**
- * The YAML front matter of a Hugging Face dataset card: its name, languages, license (an id of the
- * Hub's list, hub-licenses.ts), tasks and tags, size, and the files `datasets.load_dataset` reads as
- * configurations. Only the JSON Lines files are configurations: the library takes one builder for every
- * configuration, from the first one's files (datasets' load.py, LocalDatasetModuleFactory), so a CSV
- * listed after transcripts.jsonl would be read as JSON and fail. The tables load with
- * `load_dataset("csv", data_files=…)`, as the Files section says.
- */
-function frontMatter(
-  input: ExportInput,
-  formats: readonly ExportFormat[],
-  tally: CompositionTally,
-): string[] {
-  const { codes, details } = cardLanguages(tally);
-  const license = cardLicense(input.citation?.license);
-  const chunks = formats.includes('chunks');
-  return [
-    '---',
-    `pretty_name: ${yamlScalar(datasetTitle(input))}`,
-    ...yamlList('language', codes),
-    ...yamlList('language_details', details),
-    `license: ${yamlScalar(license.license)}`,
-    ...('name' in license
-      ? [`license_name: ${yamlScalar(license.name)}`, `license_link: ${yamlScalar(license.link)}`]
-      : []),
-    ...yamlList('task_categories', chunks ? ['text-generation', 'text-retrieval'] : ['text-generation']),
-    ...yamlList('tags', ['transcripts', 'captions', 'video', 'text']),
-    ...yamlList('size_categories', [sizeCategory(input.manifest.counts.ok)]),
-    'configs:',
-    '  - config_name: "transcripts"',
-    '    data_files: "transcripts.jsonl"',
-    '    default: true',
-    ...(chunks ? ['  - config_name: "chunks"', '    data_files: "chunks.jsonl"'] : []),
-    '---',
-    '',
-  ];
 }
 
 const authorName = (author: ExportAuthor): string =>
@@ -351,14 +233,14 @@ function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
     '- `manifest.json`: the job, its options, counts and versions, as data.',
     '- `index.csv`: one row per video, by corpus number (the order in which the job first listed them). ' +
       'Columns:',
-    ...fieldList(INDEX_FIELDS),
+    ...fieldList(ENTRY_FIELDS.index),
     '- `errors.csv`: one row per video that is not ok, and one per playlist, channel or search that ' +
       'could not be walked (with no video ID). Columns:',
-    ...fieldList(ERRORS_FIELDS),
+    ...fieldList(ENTRY_FIELDS.errors),
     '- `memberships.csv`: one row per video per source that holds it. Columns:',
-    ...fieldList(MEMBERSHIP_FIELDS),
+    ...fieldList(ENTRY_FIELDS.memberships),
     '- `changes.csv`: what each version after the first added, retried or changed. Columns:',
-    ...fieldList(CHANGE_FIELDS),
+    ...fieldList(ENTRY_FIELDS.changes),
     ...(folders.length > 0
       ? [
           `- ${folders.map((folder) => `\`${folder}/\``).join(', ')}: a file per transcript. Each name starts ` +
@@ -369,7 +251,7 @@ function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
       : []),
     '- `transcripts.jsonl`: one JSON record per transcript (a json/ file holds the same record, laid out). ' +
       'Every field is in every record, null when unknown; times are seconds. Fields:',
-    ...fieldList(TRANSCRIPT_FIELDS),
+    ...fieldList(ENTRY_FIELDS.transcripts),
     ...(chunks
       ? [
           `- \`chunks.jsonl\`: passages of about ${chunking.targetSeconds} s for retrieval, overlapping by about ` +
@@ -377,7 +259,7 @@ function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
             `takes segments while it spans at most ${chunking.targetSeconds} s (a longer segment is a passage ` +
             'alone); the next one starts with the segments that start in its last ' +
             `${chunking.overlapSeconds} s. Fields:`,
-          ...fieldList(CHUNK_FIELDS),
+          ...fieldList(ENTRY_FIELDS.chunks),
         ]
       : []),
     '- `README.md` (this file), `CITATION.cff` (how to cite), `datapackage.json` (the tables and records ' +

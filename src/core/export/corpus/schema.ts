@@ -65,7 +65,7 @@ const time = (name: string, description: string): SchemaField => ({
   format: 'any',
 });
 
-export const INDEX_FIELDS: readonly SchemaField[] = [
+const INDEX_FIELDS: readonly SchemaField[] = [
   text('video_id', 'The video ID.'),
   text('title', 'The video title, as the service gave it.'),
   text('language', 'The language of the transcript obtained (ok only).'),
@@ -116,7 +116,7 @@ export const INDEX_FIELDS: readonly SchemaField[] = [
   ),
 ];
 
-export const ERRORS_FIELDS: readonly SchemaField[] = [
+const ERRORS_FIELDS: readonly SchemaField[] = [
   text('video_id', 'The video ID; none for a playlist, channel or search that could not be walked.'),
   {
     ...text('status', 'unavailable, failed, skipped or pending.'),
@@ -131,7 +131,7 @@ export const ERRORS_FIELDS: readonly SchemaField[] = [
   text('source', 'The source that brought the video, or the list that could not be walked, as typed.'),
 ];
 
-export const MEMBERSHIP_FIELDS: readonly SchemaField[] = [
+const MEMBERSHIP_FIELDS: readonly SchemaField[] = [
   text('video_id', 'The video ID.'),
   text('source', 'A source that holds the video, as typed.'),
   text('list_id', "The playlist's ID or the channel's ID; none for a search or a video given by itself."),
@@ -143,7 +143,7 @@ export const MEMBERSHIP_FIELDS: readonly SchemaField[] = [
   time('listed_at', 'When that read of the list was made; none for a video given by itself.'),
 ];
 
-export const CHANGE_FIELDS: readonly SchemaField[] = [
+const CHANGE_FIELDS: readonly SchemaField[] = [
   integer(
     'version',
     'The version of the corpus that made the change (2 and up; version 1 is the first corpus).',
@@ -165,7 +165,7 @@ export const CHANGE_FIELDS: readonly SchemaField[] = [
   ),
 ];
 
-export const TRANSCRIPT_FIELDS: readonly SchemaField[] = [
+const TRANSCRIPT_FIELDS: readonly SchemaField[] = [
   text('video_id', 'The video ID.'),
   integer('number', "The video's corpus number, as in index.csv and its file names."),
   text('title', 'The video title (from the list page, else from the metadata).'),
@@ -203,7 +203,7 @@ export const TRANSCRIPT_FIELDS: readonly SchemaField[] = [
   },
 ];
 
-export const CHUNK_FIELDS: readonly SchemaField[] = [
+const CHUNK_FIELDS: readonly SchemaField[] = [
   text('chunk_id', 'The passage: <video_id>@<start in milliseconds>, unique in the corpus.'),
   text('video_id', 'The video ID.'),
   text('language', 'The language of the transcript.'),
@@ -213,3 +213,13 @@ export const CHUNK_FIELDS: readonly SchemaField[] = [
   text('text', 'The plain text of the passage.'),
   url('url', 'The video page, opening at the start of the passage (whole seconds).'),
 ];
+
+/** The fields of each table and JSON Lines file, by its key in CORPUS_ENTRY. */
+export const ENTRY_FIELDS = {
+  index: INDEX_FIELDS,
+  errors: ERRORS_FIELDS,
+  memberships: MEMBERSHIP_FIELDS,
+  changes: CHANGE_FIELDS,
+  transcripts: TRANSCRIPT_FIELDS,
+  chunks: CHUNK_FIELDS,
+} as const satisfies Partial<Record<keyof typeof CORPUS_ENTRY, readonly SchemaField[]>>;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { CompositionTally } from '../../src/core/export/composition';
-import { renderDatasheet } from '../../src/core/export/datasheet';
+import { CompositionTally } from '../../src/core/export/corpus/composition';
+import { renderDatasheet } from '../../src/core/export/corpus/datasheet';
 import { DURABILITY_PROMISE } from '../../src/shared/durability';
 import { DEFAULT_CHUNKING } from '../../src/shared/vocabulary';
 

@@ -24,10 +24,6 @@ interface OptionFieldsProps {
 /** The options of a job, shared by New job and by the defaults in Settings. */
 export function OptionFields({ idPrefix, fields, problems, onChange }: OptionFieldsProps) {
   const id = (name: string) => `${idPrefix}-${name}`;
-  const toggleFormat = (format: ExportFormat, on: boolean) =>
-    onChange({
-      formats: on ? [...fields.formats, format] : fields.formats.filter((chosen) => chosen !== format),
-    });
 
   return (
     <div className="option-fields">
@@ -69,48 +65,7 @@ export function OptionFields({ idPrefix, fields, problems, onChange }: OptionFie
         />
       </fieldset>
 
-      <fieldset className="choices" aria-describedby={problems.formats ? id('formats-problem') : undefined}>
-        <legend>Files in the ZIP</legend>
-        {EXPORT_FORMATS.map((format) => (
-          <Choice
-            key={format}
-            id={id(`format-${format}`)}
-            label={FORMAT_NAMES[format].label}
-            help={FORMAT_NAMES[format].help}
-            checked={fields.formats.includes(format)}
-            onChange={(on) => toggleFormat(format, on)}
-          />
-        ))}
-        {fields.formats.includes('chunks') && (
-          <div className="chunk-fields">
-            <NumberField
-              id={id('chunk-seconds')}
-              label="Chunk length (s)"
-              help={`Each passage, ${CHUNK_SECONDS.min} to ${CHUNK_SECONDS.max} seconds.`}
-              min={CHUNK_SECONDS.min}
-              max={CHUNK_SECONDS.max}
-              value={fields.chunkSeconds}
-              problem={problems.chunkSeconds}
-              onChange={(chunkSeconds) => onChange({ chunkSeconds })}
-            />
-            <NumberField
-              id={id('chunk-overlap')}
-              label="Chunk overlap (s)"
-              help="What the next passage repeats, so that no sentence is cut off."
-              min={0}
-              max={CHUNK_SECONDS.max}
-              value={fields.chunkOverlap}
-              problem={problems.chunkOverlap}
-              onChange={(chunkOverlap) => onChange({ chunkOverlap })}
-            />
-          </div>
-        )}
-        {problems.formats && (
-          <p id={id('formats-problem')} className="field-problem">
-            {problems.formats}
-          </p>
-        )}
-      </fieldset>
+      <FormatFields id={id} fields={fields} problems={problems} onChange={onChange} />
 
       <div className="number-fields">
         <NumberField
@@ -143,5 +98,61 @@ export function OptionFields({ idPrefix, fields, problems, onChange }: OptionFie
         />
       </div>
     </div>
+  );
+}
+
+interface FormatFieldsProps extends Omit<OptionFieldsProps, 'idPrefix'> {
+  id(name: string): string;
+}
+
+/** Which files the ZIP holds, with the chunks' length and overlap when chunks are chosen. */
+function FormatFields({ id, fields, problems, onChange }: FormatFieldsProps) {
+  const toggleFormat = (format: ExportFormat, on: boolean) =>
+    onChange({
+      formats: on ? [...fields.formats, format] : fields.formats.filter((chosen) => chosen !== format),
+    });
+  return (
+    <fieldset className="choices" aria-describedby={problems.formats ? id('formats-problem') : undefined}>
+      <legend>Files in the ZIP</legend>
+      {EXPORT_FORMATS.map((format) => (
+        <Choice
+          key={format}
+          id={id(`format-${format}`)}
+          label={FORMAT_NAMES[format].label}
+          help={FORMAT_NAMES[format].help}
+          checked={fields.formats.includes(format)}
+          onChange={(on) => toggleFormat(format, on)}
+        />
+      ))}
+      {fields.formats.includes('chunks') && (
+        <div className="chunk-fields">
+          <NumberField
+            id={id('chunk-seconds')}
+            label="Chunk length (s)"
+            help={`Each passage, ${CHUNK_SECONDS.min} to ${CHUNK_SECONDS.max} seconds.`}
+            min={CHUNK_SECONDS.min}
+            max={CHUNK_SECONDS.max}
+            value={fields.chunkSeconds}
+            problem={problems.chunkSeconds}
+            onChange={(chunkSeconds) => onChange({ chunkSeconds })}
+          />
+          <NumberField
+            id={id('chunk-overlap')}
+            label="Chunk overlap (s)"
+            help="What the next passage repeats, so that no sentence is cut off."
+            min={0}
+            max={CHUNK_SECONDS.max}
+            value={fields.chunkOverlap}
+            problem={problems.chunkOverlap}
+            onChange={(chunkOverlap) => onChange({ chunkOverlap })}
+          />
+        </div>
+      )}
+      {problems.formats && (
+        <p id={id('formats-problem')} className="field-problem">
+          {problems.formats}
+        </p>
+      )}
+    </fieldset>
   );
 }

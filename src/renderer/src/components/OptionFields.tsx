@@ -1,6 +1,6 @@
 import { CHUNK_SECONDS, CONCURRENCY, EXPORT_FORMATS, type ExportFormat } from '../../../shared/vocabulary';
 import type { OptionFields as Fields, OptionProblems } from '../lib/job-options';
-import { Choice, Field, NumberField } from './FormFields';
+import { Choice, NumberField, TextField } from './FormFields';
 
 const FORMAT_NAMES: Readonly<Record<ExportFormat, { label: string; help: string }>> = {
   txt: { label: 'TXT', help: 'plain text' },
@@ -27,25 +27,14 @@ export function OptionFields({ idPrefix, fields, problems, onChange }: OptionFie
 
   return (
     <div className="option-fields">
-      <Field
+      <TextField
         id={id('languages')}
         label="Languages"
-        problem={problems.languages}
         help="Tried in order for each video, e.g. es,en,orig. orig is the video's original track; a language a video lacks costs nothing."
-      >
-        {(describedBy) => (
-          <input
-            id={id('languages')}
-            type="text"
-            value={fields.languages}
-            spellCheck={false}
-            autoComplete="off"
-            aria-describedby={describedBy}
-            aria-invalid={problems.languages !== undefined}
-            onChange={(event) => onChange({ languages: event.target.value })}
-          />
-        )}
-      </Field>
+        value={fields.languages}
+        problem={problems.languages}
+        onChange={(languages) => onChange({ languages })}
+      />
 
       <fieldset className="choices">
         <legend>With each transcript</legend>

@@ -6,9 +6,9 @@ import { foldText } from '../../shared/search-text';
 import { videoUrl, videoUrlAt } from '../../shared/video-links';
 import { rereadStoredTranscript, type Segment } from '../api';
 import type { Database } from '../store';
-import { jobById } from '../store/jobs';
 import {
   itemChannelTitles,
+  jobExists,
   jobTranscriptIds,
   libraryTranscript,
   matchingRowids,
@@ -17,7 +17,7 @@ import {
   transcriptsNamingChannels,
   transcriptsOfChannels,
   type LibraryTranscript,
-} from '../store/library';
+} from '../store/queries/library';
 import { AppError } from './errors';
 import { transcriptFacts, type TranscriptFacts } from './library-facts';
 
@@ -95,7 +95,7 @@ function* keptTranscripts(
 
 /** The transcripts of a job; a job that does not exist is refused, not taken for one without any. */
 function jobTranscripts(db: Database, jobId: number): Set<number> {
-  if (jobById(db, jobId) === undefined) throw new AppError('job_not_found', `There is no job ${jobId}.`);
+  if (!jobExists(db, jobId)) throw new AppError('job_not_found', `There is no job ${jobId}.`);
   return jobTranscriptIds(db, jobId);
 }
 

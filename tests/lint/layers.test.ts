@@ -30,6 +30,16 @@ describe('the layering allow-list (eslint/layers.js)', () => {
       'src/core/store/x.ts',
       "import { openApp } from '../app';",
     ],
+    [
+      'a handler importing a store module that writes',
+      'src/core/app/handlers/x.ts',
+      "import { resetFailedItems } from '../../store/items';",
+    ],
+    [
+      'the application writing a setting past the services',
+      'src/core/app/x.ts',
+      "import { writeSetting } from '../store/settings';",
+    ],
     ['the preload loading a package', 'src/preload/x.ts', "import { z } from 'zod';"],
     ['shared loading Node', 'src/shared/x.ts', "export { join } from 'node:path';"],
     ['the simulator sharing the client', 'src/simulator/x.ts', "import { createClient } from '../core/api';"],
@@ -52,6 +62,16 @@ describe('the layering allow-list (eslint/layers.js)', () => {
       'the engine using the store and the client',
       'src/core/engine/x.ts',
       "import { openDatabase } from '../store';\nimport { createClient } from '../api';",
+    ],
+    [
+      'a handler reading through a query module and writing through the engine',
+      'src/core/app/handlers/x.ts',
+      "import { videoPage } from '../../store/queries/video-pages';\nimport { Engine } from '../../engine';",
+    ],
+    [
+      "the application opening the database through the store's door",
+      'src/core/app/x.ts',
+      "import { openDatabase, type Database } from '../store';",
     ],
   ])('allows %s', async (_name, path, code) => {
     expect(await layerProblems(path, code)).toEqual([]);

@@ -16,6 +16,7 @@ import {
 } from '../../src/simulator';
 import { FastClock, spec, tempDir } from '../core/engine/helpers';
 import { readZip, runCli } from '../support/cli';
+import { exportRowsOf } from '../../src/core/store/queries/export-rows';
 
 // Every status and fault kind of the simulator's fault book, aimed once at a transcript request and
 // once at a list page, through the real client, engine, SQLite file and simulator. For each: how many
@@ -331,7 +332,7 @@ describe.each(CASES)('a transcript request meeting $name', (testCase) => {
     applyFault(b.sim, testCase, 'transcript');
     const { job } = b.engine.findOrCreateJob(spec([VIDEO, OTHER]));
     const outcome = await b.engine.run(job.id, { concurrency: 1 });
-    const row = (videoId: string) => [...b.engine.exportRows(job.id)].find((r) => r.videoId === videoId)!;
+    const row = (videoId: string) => [...exportRowsOf(b.db, job.id)].find((r) => r.videoId === videoId)!;
 
     switch (effect.kind) {
       case 'served':

@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../../src/core/store';
 import { readZip, runCli, tempDir } from '../support/cli';
 import { startHostileService, type HostileScenario, type HostileService } from '../support/hostile-service';
 import { FastClock, spec } from '../core/engine/helpers';
+import { exportRowsOf } from '../../src/core/store/queries/export-rows';
 
 // A service that breaks the rules must never make Scriptorium spend without end, write absurd
 // files, or leak the key: every defence is checked against a real server on loopback.
@@ -64,7 +65,7 @@ describe('absurd values', () => {
     const engine = await engineOn('absurd-times');
     const { job } = engine.findOrCreateJob(spec(['dQw4w9WgXcQ', 'jNQXAC9IVRw']));
     expect(await engine.run(job.id)).toMatchObject({ status: 'completed', failed: 2 });
-    const rows = [...engine.exportRows(job.id)];
+    const rows = [...exportRowsOf(db, job.id)];
     expect(rows.every((row) => row.status === 'failed' && row.message === 'unreadable response')).toBe(true);
     expect(service.requests()['transcript']).toBe(2); // never retried: each retry would be charged
     expect(engine.job(job.id)!.creditsSpent).toBe(service.charged());
@@ -83,7 +84,7 @@ describe('a service that answers without end', () => {
     const engine = await engineOn('endless-answer');
     const { job } = engine.findOrCreateJob(spec(['dQw4w9WgXcQ']));
     expect(await engine.run(job.id)).toMatchObject({ status: 'completed', failed: 1 });
-    const [video] = engine.exportRows(job.id);
+    const [video] = exportRowsOf(db, job.id);
     expect(video).toMatchObject({ status: 'failed', httpStatus: 200, message: 'answer too large' });
     expect(engine.job(job.id)).toMatchObject({ creditsSpent: 1, creditsPossible: 0 });
     expect(service.requests()['transcript']).toBe(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJobRequest, type RawJobOptions } from '../../src/cli/job-options';
-import { DEFAULT_SETTINGS } from '../../src/core/app/settings';
+import { DEFAULT_SETTINGS } from '../../src/core/engine/user-settings';
 import { JobSettingsSchema } from '../../src/core/engine/spec';
 import { DEFAULT_CHUNKING as EXPORT_DEFAULT_CHUNKING } from '../../src/core/export/corpus/chunks';
 import { FALLBACK_DEFAULTS, fieldsOf, readOptionFields } from '../../src/renderer/src/lib/job-options';

@@ -2,24 +2,30 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import type { AddressInUse, EventName, EventPayload } from '../../shared/contract';
-import { CONCURRENCY, ITEM_STATUS, JOB_STATUS } from '../../shared/vocabulary';
+import { CONCURRENCY } from '../../shared/vocabulary';
 import { realClock, type Clock } from '../api';
-import { Engine, paymentMeaning, type IndexingProgress, type Logger } from '../engine';
-import { DATABASE_FILE, openDatabase, storageFailure } from '../store';
+import {
+  CreditLedger,
+  Engine,
+  KeepCurrent,
+  UserSettings,
+  type IndexingProgress,
+  type Logger,
+} from '../engine';
+import { DATABASE_FILE, openDatabase, storageFailure, type Database } from '../store';
 import { toAppError } from './errors';
 import { EventHub } from './events';
 import { exportsFolder } from './exports-folder';
+import { forwardEngineFacts, watchOtherProcesses } from './facts-to-events';
 import { createHandlers, type AppContext, type AppHandlers } from './handlers';
 import { JobRunner } from './job-runner';
 import type { KeyStore } from './keys';
 import { inThisThread } from './search-export';
 import { inWorkerThread } from './search-export-thread';
 import { openSession } from './service';
-import { readSettings } from './settings';
 import { SyncSchedule } from './sync-schedule';
 import { SetupWaits, needsSetup } from './setup-waits';
 import { toCreditView, toJobView, type JobHere, type JobPace } from './views';
-import { DatabaseWatcher } from './watcher';
 
 export type Subscribe = <N extends EventName>(
   event: N,
@@ -96,10 +102,76 @@ const HOUR_MS = 60 * 60_000;
 /** Enough keep-alive connections for the most requests a job may have in flight, and its list pages. */
 const CONNECTIONS = CONCURRENCY.max + 2;
 
+/** What the app's parts share while it runs: started with it, read by the context's hooks. */
+interface Running {
+  paces: Map<number, JobPace>;
+  waits: SetupWaits;
+  runner?: JobRunner;
+  schedule?: SyncSchedule;
+  /** Set by close(): no new turn starts. */
+  closing: boolean;
+}
+
+/** The database with the engine and the services beside it (DESIGN.md, "Who reads and who writes"). */
+interface Core {
+  db: Database;
+  engine: Engine;
+  keepCurrent: KeepCurrent;
+  ledger: CreditLedger;
+  settings: UserSettings;
+}
+
 /** Opens the database, recovers what a stopped process left, and wires the engine to the faces. */
 export function openApp(options: AppOptions): ScriptoriumApp {
   const clock = options.clock ?? realClock;
   const logger = options.logger ?? console;
+  const core = openCore(options, clock, logger);
+  const running: Running = { paces: new Map(), waits: new SetupWaits(), closing: false };
+  const ctx = appContext(options, core, running, clock, logger);
+  const handlers = createHandlers(ctx);
+
+  forwardEngineFacts(core.engine, ctx.events, running.paces, () => core.settings.read().billingUrl);
+  const watcher = options.watch
+    ? watchOtherProcesses(ctx, clock, running.paces, () => running.runner?.wake())
+    : undefined;
+  // The runner's jobs and the schedule's syncs take turns: one job at a time runs here (DESIGN.md).
+  const turns = new PQueue({ concurrency: 1 });
+  const inTurn = (work: () => Promise<void>): Promise<void> =>
+    turns.add(async () => {
+      if (!running.closing) await work();
+    });
+  if (options.runner) running.runner = startRunner(ctx, handlers, running, inTurn, { clock, logger });
+  if (options.keepCurrent)
+    running.schedule = startSchedule(ctx, handlers, running, inTurn, { clock, logger });
+  const libraryIndexed = indexLibrary(ctx, running, options.onIndexing);
+
+  return {
+    handlers,
+    on: (event, listener) => ctx.events.on(event, listener),
+    download: (exportId) => ctx.downloads.get(exportId),
+    libraryIndexed,
+    async close() {
+      running.closing = true;
+      // Cancelled at once, before any wait: an Export results still writing leaves no file.
+      const searchExports = [...ctx.searchExports.values()].map((underWay) => {
+        underWay.cancel();
+        return underWay.settled;
+      });
+      watcher?.stop();
+      const stopped = Promise.all([running.runner?.stop(), running.schedule?.stop()]);
+      await core.engine.shutdown();
+      await stopped;
+      for (const controllers of ctx.exporting.values())
+        for (const controller of controllers) controller.abort();
+      await Promise.all(searchExports);
+      ctx.events.dispose();
+      core.db.close();
+    },
+  };
+}
+
+/** The database, recovered, with the engine and the services beside it; a locked database is said plainly. */
+function openCore(options: AppOptions, clock: Clock, logger: Logger): Core {
   const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   const engine = new Engine({ db, clock, logger });
   try {
@@ -111,14 +183,29 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   }
   // Downloads live as long as the process that offered them.
   rmSync(exportsFolder(options.dataDir), { recursive: true, force: true });
+  return {
+    db,
+    engine,
+    keepCurrent: new KeepCurrent({ db, clock }),
+    ledger: new CreditLedger({ db, clock }),
+    settings: new UserSettings({ db }),
+  };
+}
 
-  const paces = new Map<number, JobPace>();
-  const waits = new SetupWaits();
-  let schedule: SyncSchedule | undefined;
+/** The context every domain's handlers share, its hooks reaching the parts `running` holds. */
+function appContext(
+  options: AppOptions,
+  core: Core,
+  running: Running,
+  clock: Clock,
+  logger: Logger,
+): AppContext {
+  const { engine } = core;
+  const { waits } = running;
   const here = (jobId: number): JobHere => {
-    const at = schedule?.nextSyncAt(jobId);
+    const at = running.schedule?.nextSyncAt(jobId);
     return {
-      pace: paces.get(jobId) ?? { ratePerSecond: 0, etaSeconds: null },
+      pace: running.paces.get(jobId) ?? { ratePerSecond: 0, etaSeconds: null },
       nextSyncAt: at === undefined ? null : new Date(at).toISOString(),
       waitingFor: waits.runWaitingFor(jobId),
       syncProblem: waits.syncProblem(jobId),
@@ -131,21 +218,18 @@ export function openApp(options: AppOptions): ScriptoriumApp {
       const job = engine.job(jobId);
       return job === undefined ? undefined : toJobView(job, here(jobId));
     },
-    credits: () => toCreditView(engine.creditStatus()),
+    credits: () => toCreditView(core.ledger.status()),
   });
-
-  let runner: JobRunner | undefined;
   const addressInUse = (): AddressInUse => {
-    const saved = options.addressFromSettings ? readSettings(db).serviceUrl : null;
+    const saved = options.addressFromSettings ? core.settings.read().serviceUrl : null;
     if (saved !== null) return { url: saved, from: 'settings' };
     return options.serviceUrl === undefined
       ? { url: null, from: null }
       : { url: options.serviceUrl, from: 'startup' };
   };
   const serviceUrl = (): string | undefined => addressInUse().url ?? undefined;
-  const ctx: AppContext = {
-    db,
-    engine,
+  return {
+    ...core,
     events,
     keys: options.keys,
     dataDir: options.dataDir,
@@ -160,218 +244,119 @@ export function openApp(options: AppOptions): ScriptoriumApp {
         ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
         connections: CONNECTIONS,
       }),
-    wakeRunner: () => runner?.wake(),
+    wakeRunner: () => running.runner?.wake(),
     here,
-    rescheduleSyncs: () => schedule?.reschedule(),
+    rescheduleSyncs: () => running.schedule?.reschedule(),
     setupChanged: () => {
       // What waited for a key or an address runs now: the runner takes the jobs, the schedule the syncs.
       const released = waits.release();
       for (const jobId of [...released.runs, ...released.syncs]) events.jobTouched(jobId);
-      runner?.wake();
-      schedule?.syncSoon(released.syncs);
+      running.runner?.wake();
+      running.schedule?.syncSoon(released.syncs);
     },
     downloads: new Map(),
     exporting: new Map(),
     searchExport:
       options.searchExportWorker === undefined
-        ? inThisThread(db)
+        ? inThisThread(core.db)
         : inWorkerThread({
             workerFile: options.searchExportWorker,
-            databaseFile: db.name,
+            databaseFile: core.db.name,
             ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
           }),
     searchExports: new Map(),
     indexing: null,
   };
-  const handlers = createHandlers(ctx);
+}
 
-  forwardEngineFacts(engine, events, paces, () => readSettings(db).billingUrl);
-  const watcher = options.watch ? watchOtherProcesses(ctx, clock, paces, () => runner?.wake()) : undefined;
-  // The runner's jobs and the schedule's syncs take turns: one job at a time runs here (DESIGN.md).
-  const turns = new PQueue({ concurrency: 1 });
-  let closing = false;
-  const inTurn = (work: () => Promise<void>): Promise<void> =>
-    turns.add(async () => {
-      if (!closing) await work();
-    });
-  if (options.runner) {
-    runner = new JobRunner({
-      // A job waiting for a key or an address is tried again once the user gives it (setupChanged).
-      queued: () => engine.queuedJobIds().filter((jobId) => waits.runWaitingFor(jobId) === null),
-      logger,
-      clock,
-      run: (jobId) =>
-        inTurn(async () => {
-          try {
-            await handlers.runJob({ jobId });
-          } catch (error) {
-            const failure = toAppError(error);
-            if (needsSetup(failure)) {
-              // It stays queued, to run as soon as it can: it says what it waits for.
-              waits.runWaits(jobId, failure.message);
-              events.jobTouched(jobId);
-            } else if (failure.code !== 'job_busy') throw error;
-          }
-        }),
-    });
-  }
-  if (options.keepCurrent) {
-    schedule = new SyncSchedule({
-      marked: () => engine.keptJobIds(),
-      sync: (jobId) =>
-        inTurn(async () => {
-          const { dailyCreditLimit } = readSettings(db).keepCurrent;
-          try {
-            const result = await handlers.autoSyncJob({ jobId, dailyLimit: dailyCreditLimit });
-            waits.syncRan(jobId);
-            if (result.autoExport?.ok === false)
-              logger.warn(
-                `Job ${jobId} was synced, but its automatic export failed: ${result.autoExport.message}`,
-              );
-          } catch (error) {
-            // Said on the job and in one line; a stack trace only for a bug.
-            const failure = toAppError(error);
-            waits.syncFailed(jobId, failure.message);
-            const line = `The automatic sync of job ${jobId} could not run: ${failure.message}`;
-            if (failure.code === 'internal') logger.warn(line, error);
-            else logger.warn(line);
-          } finally {
-            events.jobTouched(jobId);
-          }
-        }),
-      intervalMs: () => readSettings(db).keepCurrent.syncEveryHours * HOUR_MS,
-      onScheduled: () => engine.keptJobIds().forEach((jobId) => events.jobTouched(jobId)),
-      clock,
-      logger,
-    });
-  }
+type InTurn = (work: () => Promise<void>) => Promise<void>;
 
-  const libraryIndexed = engine.library
+/** Runs the jobs queued here, one at a time, in turn with the automatic syncs. */
+function startRunner(
+  ctx: AppContext,
+  handlers: AppHandlers,
+  running: Running,
+  inTurn: InTurn,
+  { clock, logger }: { clock: Clock; logger: Logger },
+): JobRunner {
+  const { waits } = running;
+  return new JobRunner({
+    // A job waiting for a key or an address is tried again once the user gives it (setupChanged).
+    queued: () => ctx.engine.queuedJobIds().filter((jobId) => waits.runWaitingFor(jobId) === null),
+    logger,
+    clock,
+    run: (jobId) =>
+      inTurn(async () => {
+        try {
+          await handlers.runJob({ jobId });
+        } catch (error) {
+          const failure = toAppError(error);
+          if (needsSetup(failure)) {
+            // It stays queued, to run as soon as it can: it says what it waits for.
+            waits.runWaits(jobId, failure.message);
+            ctx.events.jobTouched(jobId);
+          } else if (failure.code !== 'job_busy') throw error;
+        }
+      }),
+  });
+}
+
+/** Syncs the jobs marked Keep current at start, then every "Sync every (hours)", in turn with the runner. */
+function startSchedule(
+  ctx: AppContext,
+  handlers: AppHandlers,
+  running: Running,
+  inTurn: InTurn,
+  { clock, logger }: { clock: Clock; logger: Logger },
+): SyncSchedule {
+  const { waits } = running;
+  return new SyncSchedule({
+    marked: () => ctx.keepCurrent.keptJobIds(),
+    sync: (jobId) =>
+      inTurn(async () => {
+        const { dailyCreditLimit } = ctx.settings.read().keepCurrent;
+        try {
+          const result = await handlers.autoSyncJob({ jobId, dailyLimit: dailyCreditLimit });
+          waits.syncRan(jobId);
+          if (result.autoExport?.ok === false)
+            logger.warn(
+              `Job ${jobId} was synced, but its automatic export failed: ${result.autoExport.message}`,
+            );
+        } catch (error) {
+          // Said on the job and in one line; a stack trace only for a bug.
+          const failure = toAppError(error);
+          waits.syncFailed(jobId, failure.message);
+          const line = `The automatic sync of job ${jobId} could not run: ${failure.message}`;
+          if (failure.code === 'internal') logger.warn(line, error);
+          else logger.warn(line);
+        } finally {
+          ctx.events.jobTouched(jobId);
+        }
+      }),
+    intervalMs: () => ctx.settings.read().keepCurrent.syncEveryHours * HOUR_MS,
+    onScheduled: () => ctx.keepCurrent.keptJobIds().forEach((jobId) => ctx.events.jobTouched(jobId)),
+    clock,
+    logger,
+  });
+}
+
+/** Indexes for search the stored transcripts not indexed yet; settles when done, or when the app closes. */
+function indexLibrary(
+  ctx: AppContext,
+  running: Running,
+  onIndexing: AppOptions['onIndexing'],
+): Promise<void> {
+  return ctx.engine.library
     .catchUp({
-      stopped: () => closing,
+      stopped: () => running.closing,
       onProgress: (progress) => {
         ctx.indexing = progress;
-        events.emit('libraryIndexing', progress);
-        options.onIndexing?.(progress);
+        ctx.events.emit('libraryIndexing', progress);
+        onIndexing?.(progress);
       },
     })
     .finally(() => {
       // Stopped or failed before the end: the next start carries on, and says so then.
       if (ctx.indexing !== null && ctx.indexing.done < ctx.indexing.total) ctx.indexing = null;
     });
-
-  return {
-    handlers,
-    on: (event, listener) => events.on(event, listener),
-    download: (exportId) => ctx.downloads.get(exportId),
-    libraryIndexed,
-    async close() {
-      closing = true;
-      // Cancelled at once, before any wait: an Export results still writing leaves no file.
-      const searchExports = [...ctx.searchExports.values()].map((running) => {
-        running.cancel();
-        return running.settled;
-      });
-      watcher?.stop();
-      const stopped = Promise.all([runner?.stop(), schedule?.stop()]);
-      await engine.shutdown();
-      await stopped;
-      for (const controllers of ctx.exporting.values())
-        for (const controller of controllers) controller.abort();
-      await Promise.all(searchExports);
-      events.dispose();
-      db.close();
-    },
-  };
-}
-
-/** The engine's facts, turned into the contract's events. */
-function forwardEngineFacts(
-  engine: Engine,
-  events: EventHub,
-  paces: Map<number, JobPace>,
-  billingUrl: () => string | null,
-): void {
-  engine.on('job', ({ jobId, status }) => {
-    events.jobTouched(jobId);
-    if (status === JOB_STATUS.waiting_credits) {
-      const job = engine.job(jobId);
-      const code = job?.stopCode ?? 'E_PAYMENT_REQUIRED';
-      events.emit('paymentRequired', {
-        jobId,
-        code,
-        meaning: paymentMeaning(code),
-        billingUrl: billingUrl(),
-      });
-    }
-    if (status !== JOB_STATUS.running) paces.delete(jobId);
-  });
-  engine.on('snapshot', (snapshot) => {
-    paces.set(snapshot.jobId, { ratePerSecond: snapshot.ratePerSecond, etaSeconds: snapshot.etaSeconds });
-    events.jobTouched(snapshot.jobId);
-  });
-  engine.on('item', ({ jobId, status }) => {
-    if (status !== ITEM_STATUS.fetching) events.videosTouched(jobId);
-    events.jobTouched(jobId);
-  });
-  engine.on('page', ({ jobId, videos }) => {
-    events.videosTouched(jobId, videos);
-    events.jobTouched(jobId);
-  });
-  engine.on('credit', ({ jobId }) => {
-    events.creditsTouched();
-    events.jobTouched(jobId);
-  });
-  engine.on('wait', ({ jobId, status, waitMs, attempt }) =>
-    events.emit('retryWait', { jobId, status, waitMs, attempt }),
-  );
-}
-
-/**
- * Tells faces what another process (the CLI beside the window) changes: each job whose state moved
- * since the last look, the videos it finished, the credits; and a runner wakes for jobs queued there.
- * The pace of a job run elsewhere is measured from its finished videos between two looks, on the
- * app's clock.
- */
-function watchOtherProcesses(
-  ctx: AppContext,
-  clock: Clock,
-  paces: Map<number, JobPace>,
-  wake: () => void,
-): DatabaseWatcher {
-  const seen = new Map<number, { mark: string; done: number; at: number }>();
-  return new DatabaseWatcher(ctx.db, () => {
-    const now = clock.now();
-    const jobs = ctx.engine.listJobs();
-    for (const job of jobs) {
-      const done = job.counts.ok + job.counts.unavailable + job.counts.failed + job.counts.skipped;
-      const mark = JSON.stringify([
-        job.status,
-        job.updatedAt,
-        job.counts,
-        job.creditsSpent,
-        job.walks.length,
-      ]);
-      const before = seen.get(job.id);
-      seen.set(job.id, { mark, done, at: now });
-      if (before?.mark === mark) continue;
-      if (job.runningIn === 'elsewhere' && before !== undefined && now > before.at) {
-        const ratePerSecond = ((done - before.done) * 1000) / (now - before.at);
-        paces.set(job.id, {
-          ratePerSecond,
-          etaSeconds: ratePerSecond > 0 ? Math.ceil(job.counts.pending / ratePerSecond) : null,
-        });
-      }
-      if (before !== undefined && done !== before.done) ctx.events.videosTouched(job.id, done - before.done);
-      ctx.events.jobTouched(job.id);
-    }
-    const present = new Set(jobs.map((job) => job.id));
-    for (const jobId of [...seen.keys()]) {
-      if (present.has(jobId)) continue;
-      seen.delete(jobId);
-      ctx.events.jobRemoved(jobId);
-    }
-    ctx.events.creditsTouched();
-    if (jobs.some((job) => job.status === JOB_STATUS.queued)) wake();
-  });
 }

@@ -1,7 +1,7 @@
 /**
  * The application surface: the only door faces (CLI, Electron main, browser mode) use. What they
- * get is the contract of src/shared/contract.ts, served by the handlers here, and the few hooks a
- * face needs to host it (a key store, a download for browser mode).
+ * get is the contract of src/shared/contract/, served by the handlers here (handlers/, a file per
+ * domain), and the few hooks a face needs to host it (a key store, a download for browser mode).
  */
 export { openApp } from './compose';
 export type { AppOptions, ScriptoriumApp, Subscribe } from './compose';

@@ -2,7 +2,7 @@ import type { JobDefaults, JobDraft } from '../../shared/contract';
 import { clockTime, videoUrlAt } from '../../shared/video-links';
 import type { SearchResultRow } from '../export';
 import type { Database } from '../store';
-import { transcriptPurchase, type TranscriptPurchase } from '../store/library';
+import { transcriptPurchase, type TranscriptPurchase } from '../store/queries/library';
 import { libraryMatches, matchingTranscriptIds, type LibrarySearch } from './library';
 import { AppError } from './errors';
 

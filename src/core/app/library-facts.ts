@@ -1,6 +1,5 @@
 import type { Database } from '../store';
-import { transcriptFactsAfter } from '../store/library';
-import { captionCopiesAfter } from '../store/library-index';
+import { captionCopiesAfter, transcriptFactsAfter } from '../store/queries/library';
 
 /**
  * What the Library needs of every stored transcript to count and rank a search's matches without

@@ -6,9 +6,9 @@ import { foldText } from '../../shared/search-text';
 import { videoUrl, videoUrlAt } from '../../shared/video-links';
 import { rereadStoredTranscript, type Segment } from '../api';
 import type { Database } from '../store';
-import { jobById } from '../store/jobs';
 import {
   itemChannelTitles,
+  jobExists,
   jobTranscriptIds,
   libraryTranscript,
   matchingRowids,
@@ -17,7 +17,7 @@ import {
   transcriptsNamingChannels,
   transcriptsOfChannels,
   type LibraryTranscript,
-} from '../store/library';
+} from '../store/queries/library';
 import { AppError } from './errors';
 import { transcriptFacts, type TranscriptFacts } from './library-facts';
 
@@ -95,7 +95,7 @@ function* keptTranscripts(
 
 /** The transcripts of a job; a job that does not exist is refused, not taken for one without any. */
 function jobTranscripts(db: Database, jobId: number): Set<number> {
-  if (jobById(db, jobId) === undefined) throw new AppError('job_not_found', `There is no job ${jobId}.`);
+  if (!jobExists(db, jobId)) throw new AppError('job_not_found', `There is no job ${jobId}.`);
   return jobTranscriptIds(db, jobId);
 }
 
@@ -103,11 +103,13 @@ function jobTranscripts(db: Database, jobId: number): Set<number> {
  * Every transcript the search matches, counted, and the `most` best of them with their matching
  * segments, as the index names them (a row per segment): nothing is read but the index and, for a
  * channel, the items. A caption two transcripts of the same video and language hold (a video bought
- * again) is a hit once, of the first of them the narrowing keeps. A video's relevance is bm25 taken
- * over its segments: the more of them match, for its length against the library's average, the
- * higher (the terms' rarity is the same for every video of one search). Equal ones come oldest
- * first. A word said in most of 100,000 videos passes here hundreds of thousands of times: typed
- * arrays, no object per match.
+ * again) is a hit once, of the first of them the narrowing keeps. A video's relevance is bm25's
+ * term-frequency part, the whole query taken as one term and counted in segments: the more of them
+ * match, for its length against the library's average, the higher. bm25's rarity part (idf) is left
+ * out: for one term it is the same for every video, so it would not change the order, but a query of
+ * several words is not weighted word by word by how rare each is. Equal ones come oldest first. A
+ * word said in most of 100,000 videos passes here hundreds of thousands of times: typed arrays, no
+ * object per match.
  */
 function found(db: Database, search: LibrarySearch, most: number): Found {
   const rowids = matchingRowids(db, parsedQuery(search.query));

@@ -12,11 +12,11 @@ import { authorLine } from '../../shared/citation';
 import { isUnwalkedList, JOB_STATUS, LIST_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { describeFilters } from '../../shared/filters';
 import { jobName } from '../../shared/job-name';
+import type { JobHistory } from '../store';
 import type { FailureReason } from './failure-reasons';
 import {
   canKeepCurrent,
   type CreditStatus,
-  type Engine,
   type EstimateResult,
   type JobSummary,
   type RunOutcome,
@@ -132,7 +132,7 @@ export function toJobDetail(
   job: JobSummary,
   view: JobView,
   estimate: EstimateResult,
-  history: ReturnType<Engine['history']> & { failures: FailureReason[] },
+  history: JobHistory & { failures: FailureReason[] },
 ): JobDetail {
   return {
     job: view,

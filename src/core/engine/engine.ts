@@ -1,38 +1,10 @@
-import { z } from 'zod';
-import type { ErrorCode } from '../../shared/errors';
-import {
-  CONCURRENCY,
-  DAILY_LIMIT_STOP_CODE,
-  JOB_STATUS,
-  jobAllows,
-  LIST_STATUS,
-  STOP_REASON,
-  SYNCED_SOURCE_KINDS,
-  type JobAction,
-  type StopReason,
-} from '../../shared/vocabulary';
-import {
-  exportRowsOf,
-  languagesOfJob,
-  membershipRowsOf,
-  type ExportRow,
-  type MembershipRow,
-} from '../store/export-rows';
-import {
-  countListingDates,
-  failedByStatus,
-  recoverFetchingItems,
-  resetFailedItems,
-  resetUnavailableItems,
-  uncachedUnfinishedItems,
-} from '../store/items';
+import { JOB_STATUS, jobAllows, STOP_REASON, type JobAction, type StopReason } from '../../shared/vocabulary';
+import { itemCounts, recoverFetchingItems, resetFailedItems, resetUnavailableItems } from '../store/items';
 import {
   allJobs,
   deleteJobRow,
   jobById,
-  keptJobs,
   queuedJobs,
-  setJobAutoExportPath,
   setJobBudget,
   setJobKeepCurrent,
   setJobSettings,
@@ -42,39 +14,28 @@ import {
 } from '../store/jobs';
 import { clearLease } from '../store/leases';
 import { releaseClaimsOf } from '../store/claims';
-import { itemCounts, skippedByFilter } from '../store/items';
-import { automaticCreditsSince, creditsOfJob } from '../store/ledger';
-import { finishSync, startSync, syncsOfJob, type SyncRecord } from '../store/syncs';
-import { pagesOfJob, reopenFailedWalks, sourcesOfJob } from '../store/sources';
-import {
-  changesOf,
-  recordRetries,
-  releaseVersion,
-  versionsOf,
-  type ChangeRecord,
-  type CorpusMetadata,
-  type CorpusState,
-  type VersionRecord,
-} from '../store/versions';
-import { creditStatusOf, setBalanceSetting, startOfLocalDay } from './credits';
+import { creditsOfJob } from '../store/ledger';
+import { versionsOf, type VersionRecord } from '../store/queries/job-history';
+import { finishSync, startSync } from '../store/syncs';
+import { pagesOfJob, reopenFailedWalks } from '../store/sources';
+import { recordRetries, releaseVersion, type CorpusMetadata, type CorpusState } from '../store/versions';
 import { TypedEmitter } from './emitter';
+import { JobNotFinishedError, JobNotFoundError, JobRunningError } from './errors';
 import { jobKey } from './identity';
-import { findOrCreateJobRow, liveJobByKey, summarize } from './jobs';
+import { estimateOf, findOrCreateJobRow, liveJobByKey, summarize, uncertainDatesOf } from './jobs';
+import { syncAllowed } from './keep-current';
 import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
 import { LibraryIndexer } from './library-indexer';
-import { completedOutcome, JobRun, unwalkedLists } from './run';
-import { Selection } from './selection';
+import { completedOutcome, JobRun, unwalkedLists, type RunMode } from './run';
 import {
-  cacheLang,
+  changedJobSettings,
   JobOptionsSchema,
-  JobSettingsSchema,
-  ORIGINAL_TRACK,
   parseJobSettings,
   parseJobSpec,
-  type JobSettings,
+  runLimitsOf,
+  type JobSettingsChange,
 } from './spec';
 import type {
-  CreditStatus,
   EngineDeps,
   EngineEvents,
   EstimateResult,
@@ -87,61 +48,8 @@ import type {
   SyncOutcome,
 } from './types';
 
-/** Thrown for a job id the database does not hold. */
-export class JobNotFoundError extends Error {
-  readonly code = 'job_not_found' satisfies ErrorCode;
-
-  constructor(jobId: number) {
-    super(`There is no job ${jobId}.`);
-    this.name = 'JobNotFoundError';
-  }
-}
-
-/** Thrown for a sync of a job that has not finished: running it again is what continues it. */
-export class JobNotFinishedError extends Error {
-  readonly code = 'invalid_input' satisfies ErrorCode;
-
-  constructor(jobId: number) {
-    super(`Job ${jobId} has not finished: continue it first (run it again), then bring it up to date.`);
-    this.name = 'JobNotFinishedError';
-  }
-}
-
-/**
- * Thrown for marking Keep current a job that has no playlist or channel (a sync would find nothing),
- * or a cancelled one (stopped for good).
- */
-export class CannotKeepCurrentError extends Error {
-  readonly code = 'invalid_input' satisfies ErrorCode;
-
-  constructor(jobId: number, cancelled = false) {
-    super(
-      cancelled
-        ? `Job ${jobId} is cancelled, so it cannot be kept current; its sources started again make a new job, which can be. Nothing was changed.`
-        : `Job ${jobId} has no playlist or channel, so it cannot be kept current: only their new videos are synced. Nothing was changed.`,
-    );
-    this.name = 'CannotKeepCurrentError';
-  }
-}
-
-/** Thrown for an operation that needs the job stopped (deleting it) while a process runs it. */
-export class JobRunningError extends Error {
-  readonly code = 'job_running' satisfies ErrorCode;
-
-  constructor(jobId: number) {
-    super(`Job ${jobId} is running: pause or cancel it before deleting it.`);
-    this.name = 'JobRunningError';
-  }
-}
-
-/** The numbers of RunSettings; the objects (signal, client, pacer) are passed through. */
-const RunLimitsSchema = z.object({
-  concurrency: z.number().int().min(CONCURRENCY.min).max(CONCURRENCY.max),
-  budget: z.number().int().nonnegative().optional(),
-});
-
-/** What configure() changes of a job: any of its settings, and its budget (null: none). */
-export type JobSettingsChange = Partial<JobSettings> & { budget?: number | null };
+/** A run another live Scriptorium process holds the job's lease for: nothing was done. */
+type Busy = Extract<RunOutcome, { status: 'busy' }>;
 
 /**
  * The job engine: creates jobs, runs them against the Transcript Service and keeps every step
@@ -188,18 +96,9 @@ export class Engine {
     return existing === undefined ? undefined : this.#summary(existing.id);
   }
 
+  /** What running the job will still cost: list pages (at least) and transcripts (at most). */
   estimate(jobId: number): EstimateResult {
-    const job = this.#record(jobId);
-    const options = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
-    const unwalked = sourcesOfJob(this.#deps.db, jobId).filter(
-      (source) => source.kind !== 'video' && source.walkStatus === LIST_STATUS.pending,
-    ).length;
-    const transcripts = uncachedUnfinishedItems(this.#deps.db, jobId, {
-      requestedLang: cacheLang(options.langs[0] ?? ORIGINAL_TRACK),
-      includeTimestamp: options.includeTimestamp,
-      sendMetadata: options.sendMetadata,
-    });
-    return { pages: unwalked, transcripts, exact: unwalked === 0 };
+    return estimateOf(this.#deps.db, this.#record(jobId));
   }
 
   /**
@@ -214,9 +113,7 @@ export class Engine {
     if (job.status === JOB_STATUS.completed && unwalkedLists(this.#deps.db, jobId) === 0) {
       return completedOutcome(this.#deps.db, jobId);
     }
-    const outcome = await this.#execute(jobId, settings, 'full');
-    if (outcome.status === 'walked') throw new Error(`job ${jobId} ran as a preview`);
-    return outcome;
+    return this.#execute(jobId, settings, 'full', (run) => run.execute());
   }
 
   /**
@@ -224,7 +121,7 @@ export class Engine {
    * what it found and cost. A job that has not finished is refused: running it again continues it.
    */
   async sync(jobId: number, settings: RunSettings = {}): Promise<SyncOutcome> {
-    if (!this.maySync(jobId)) throw new JobNotFinishedError(jobId);
+    if (!syncAllowed(this.#record(jobId))) throw new JobNotFinishedError(jobId);
     const { db } = this.#deps;
     const before = {
       videos: itemCounts(db, jobId).total,
@@ -232,8 +129,7 @@ export class Engine {
       credits: creditsOfJob(db, jobId),
     };
     const syncId = startSync(db, jobId, this.#now(), settings.automatic ?? false);
-    const outcome = await this.#execute(jobId, settings, 'sync');
-    if (outcome.status === 'walked') throw new Error(`job ${jobId} was previewed instead of synced`);
+    const outcome = await this.#execute(jobId, settings, 'sync', (run) => run.execute());
     const found = {
       newVideos: itemCounts(db, jobId).total - before.videos,
       pages: pagesOfJob(db, jobId) - before.pages,
@@ -241,70 +137,6 @@ export class Engine {
     };
     if (outcome.status !== 'busy') finishSync(db, syncId, { at: this.#now(), ...found });
     return { outcome, ...found };
-  }
-
-  /**
-   * Whether the job can be synced now: it has finished, or the daily credit limit of automatic syncs
-   * stopped its last sync (syncing it again continues that one).
-   */
-  maySync(jobId: number): boolean {
-    const job = this.#record(jobId);
-    return (
-      jobAllows(job.status, 'sync') ||
-      (job.status === JOB_STATUS.paused &&
-        job.stopReason === STOP_REASON.budget &&
-        job.stopCode === DAILY_LIMIT_STOP_CODE)
-    );
-  }
-
-  /** Marks the job Keep current, or not; a job without a playlist or a channel cannot be marked. */
-  setKeepCurrent(jobId: number, on: boolean): void {
-    const job = this.#summary(jobId);
-    if (on && !canKeepCurrent(job))
-      throw new CannotKeepCurrentError(jobId, job.status === JOB_STATUS.cancelled);
-    setJobKeepCurrent(this.#deps.db, jobId, on, this.#now());
-  }
-
-  /** Where the job's corpus is written after each automatic sync that completes; null: nowhere. */
-  setAutoExportPath(jobId: number, path: string | null): void {
-    this.#record(jobId);
-    setJobAutoExportPath(this.#deps.db, jobId, path, this.#now());
-  }
-
-  /** The jobs marked Keep current, oldest first. */
-  keptJobIds(): number[] {
-    return keptJobs(this.#deps.db).map((job) => job.id);
-  }
-
-  /** What automatic syncs spent today (since local midnight), possibly charged credits included. */
-  automaticCreditsToday(): number {
-    return automaticCreditsSince(this.#deps.db, startOfLocalDay(this.#deps.clock.now()).toISOString());
-  }
-
-  /**
-   * The job's syncs (oldest first), the videos each filter left out, its transcripts by language, and
-   * its corpus's released versions.
-   */
-  history(jobId: number): {
-    syncs: SyncRecord[];
-    skippedByFilter: Array<{ reason: string; videos: number }>;
-    languages: Record<string, number>;
-    versions: VersionRecord[];
-  } {
-    this.#record(jobId);
-    const { db } = this.#deps;
-    return {
-      syncs: syncsOfJob(db, jobId),
-      skippedByFilter: skippedByFilter(db, jobId),
-      languages: languagesOfJob(db, jobId),
-      versions: versionsOf(db, jobId),
-    };
-  }
-
-  /** The job's failed videos (not those a forced stop cut off), by the last HTTP status and code they had. */
-  failures(jobId: number): Array<{ httpStatus: number | null; code: string | null; videos: number }> {
-    this.#record(jobId);
-    return failedByStatus(this.#deps.db, jobId);
   }
 
   /**
@@ -326,18 +158,9 @@ export class Engine {
       .immediate();
   }
 
-  /**
-   * How many of the job's videos have a publication interval that crosses an end of its date window:
-   * left out unless the job asks for overlap, kept if it does; 0 without a date filter.
-   */
+  /** How many of the job's videos have a publication date uncertain for its date window (see uncertainDatesOf). */
   uncertainDates(jobId: number): number {
-    const options = JobOptionsSchema.parse(JSON.parse(this.#record(jobId).optionsJson));
-    const filters = options.filters;
-    if (filters?.publishedAfter === undefined && filters?.publishedBefore === undefined) return 0;
-    const selection = new Selection(filters);
-    return countListingDates(this.#deps.db, jobId, (published, listedAt) =>
-      selection.uncertainDate({ published, listedAt: listedAt === null ? undefined : Date.parse(listedAt) }),
-    );
+    return uncertainDatesOf(this.#deps.db, this.#record(jobId));
   }
 
   /**
@@ -347,22 +170,24 @@ export class Engine {
    */
   async preview(jobId: number, settings: RunSettings = {}): Promise<PreviewOutcome> {
     this.#record(jobId);
-    const outcome = await this.#execute(jobId, settings, 'walk');
+    const outcome = await this.#execute(jobId, settings, 'walk', (run) => run.walk());
     return outcome.status === 'walked' ? { status: 'walked', estimate: this.estimate(jobId) } : outcome;
   }
 
-  async #execute(
+  /**
+   * Takes the job's lease and runs `drive` on a run of it in `mode`; 'busy' when another live process
+   * holds the lease. However the run ends, its claims and lease are released and what it stored is
+   * indexed.
+   */
+  async #execute<Outcome>(
     jobId: number,
     settings: RunSettings,
-    mode: 'full' | 'walk' | 'sync',
-  ): Promise<RunOutcome | { status: 'walked' }> {
+    mode: RunMode,
+    drive: (run: JobRun) => Promise<Outcome>,
+  ): Promise<Outcome | Busy> {
     const job = this.#record(jobId);
     if (this.#runs.has(jobId)) throw new Error(`Job ${jobId} is already running.`);
-    const stored = parseJobSettings(job.settingsJson);
-    const { concurrency, budget } = RunLimitsSchema.parse({
-      concurrency: settings.concurrency ?? stored.concurrency,
-      budget: settings.budget ?? job.budget ?? undefined,
-    });
+    const { concurrency, budget } = runLimitsOf(job, settings);
     const client = settings.client ?? this.#deps.client;
     if (client === undefined)
       throw new Error('Engine.run needs a client: pass one to the Engine or in RunSettings.');
@@ -405,7 +230,7 @@ export class Engine {
         cap: settings.cap,
       });
       this.#runs.set(jobId, run);
-      return await run.execute();
+      return await drive(run);
     } finally {
       // A search right after the run finds all it stored.
       this.library.flush();
@@ -419,16 +244,7 @@ export class Engine {
 
   /** Records how the job is to be run and exported (see JobSettings) and the credits it may spend. */
   configure(jobId: number, settings: JobSettingsChange): void {
-    const job = this.#record(jobId);
-    const current = parseJobSettings(job.settingsJson);
-    const next = JobSettingsSchema.parse({
-      concurrency: settings.concurrency ?? current.concurrency,
-      formats: settings.formats ?? current.formats,
-      chunking: settings.chunking ?? current.chunking,
-      exportPath: settings.exportPath === undefined ? current.exportPath : settings.exportPath,
-      name: settings.name === undefined ? current.name : settings.name,
-      citation: settings.citation === undefined ? current.citation : settings.citation,
-    });
+    const next = changedJobSettings(parseJobSettings(this.#record(jobId).settingsJson), settings);
     const at = this.#now();
     this.#deps.db
       .transaction(() => {
@@ -579,43 +395,9 @@ export class Engine {
     return job === undefined ? undefined : this.#summarize(job);
   }
 
-  creditStatus(): CreditStatus {
-    return creditStatusOf(this.#deps.db, this.#deps.clock.now());
-  }
-
-  /** Records the balance the user read on their account; null forgets it. */
-  setBalance(credits: number | null): void {
-    setBalanceSetting(this.#deps.db, credits, this.#now());
-  }
-
-  /**
-   * Streams the job's videos for export by corpus number, joined with their transcripts, a page of
-   * rows at a time so that memory stays flat.
-   */
-  exportRows(jobId: number): Iterable<ExportRow> {
-    this.#record(jobId);
-    return { [Symbol.iterator]: () => exportRowsOf(this.#deps.db, jobId) };
-  }
-
-  /** Every source of each of the job's videos, by corpus number, page by page as exportRows. */
-  exportMemberships(jobId: number): Iterable<MembershipRow> {
-    this.#record(jobId);
-    return { [Symbol.iterator]: () => membershipRowsOf(this.#deps.db, jobId) };
-  }
-
-  /** What each version of the job's corpus after the first, up to `through`, added, retried or changed. */
-  exportChanges(jobId: number, through: number): Iterable<ChangeRecord> {
-    this.#record(jobId);
-    return { [Symbol.iterator]: () => changesOf(this.#deps.db, jobId, through) };
-  }
-
   /** Adds a listener; returns a function that removes it. */
   on<K extends keyof EngineEvents>(event: K, listener: (payload: EngineEvents[K]) => void): () => void {
     return this.#emitter.on(event, listener);
-  }
-
-  off<K extends keyof EngineEvents>(event: K, listener: (payload: EngineEvents[K]) => void): void {
-    this.#emitter.off(event, listener);
   }
 
   #record(jobId: number) {
@@ -660,12 +442,4 @@ export class Engine {
   #now(): string {
     return new Date(this.#deps.clock.now()).toISOString();
   }
-}
-
-/** Whether a sync can bring the job anything new: it has a playlist or a channel, and is not cancelled. */
-export function canKeepCurrent(job: Pick<JobSummary, 'sources' | 'status'>): boolean {
-  return (
-    job.status !== JOB_STATUS.cancelled &&
-    job.sources.some((source) => (SYNCED_SOURCE_KINDS as readonly string[]).includes(source.kind))
-  );
 }

@@ -1,11 +1,8 @@
-export {
-  canKeepCurrent,
-  CannotKeepCurrentError,
-  Engine,
-  JobNotFinishedError,
-  JobNotFoundError,
-  JobRunningError,
-} from './engine';
+export { Engine } from './engine';
+export { CannotKeepCurrentError, JobNotFinishedError, JobNotFoundError, JobRunningError } from './errors';
+export { canKeepCurrent, KeepCurrent } from './keep-current';
+export { CreditLedger } from './credits';
+export { UserSettings, type SettingsChange } from './user-settings';
 export { DRAIN_MS } from './run-control';
 export type { IndexingProgress } from './library-indexer';
 export { Throttle } from './throttle';

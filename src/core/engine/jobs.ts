@@ -1,14 +1,28 @@
 import { JOB_STATUS, LIST_STATUS } from '../../shared/vocabulary';
 import type { Database } from '../store';
-import { itemCounts, insertItem, type ItemCounts } from '../store/items';
+import {
+  countListingDates,
+  itemCounts,
+  insertItem,
+  uncachedUnfinishedItems,
+  type ItemCounts,
+} from '../store/items';
 import { insertJob, jobByKey, retireJobKey, type JobRecord } from '../store/jobs';
 import { addMembership } from '../store/memberships';
 import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
 import { insertSource, setWalkStatus, sourcesOfJob } from '../store/sources';
 import { lastAutomaticSyncOf } from '../store/syncs';
 import { jobKey } from './identity';
-import { JobOptionsSchema, parseJobSettings, SkippedSchema, SourcesSchema } from './spec';
-import type { ItemCountsView, JobSnapshot, JobSpec, JobSummary } from './types';
+import { Selection } from './selection';
+import {
+  cacheLang,
+  JobOptionsSchema,
+  ORIGINAL_TRACK,
+  parseJobSettings,
+  SkippedSchema,
+  SourcesSchema,
+} from './spec';
+import type { EstimateResult, ItemCountsView, JobSnapshot, JobSpec, JobSummary } from './types';
 
 /**
  * The job with the spec's identity that its sources and options still find: a cancelled job stays
@@ -152,4 +166,31 @@ export function snapshotOf(
     etaSeconds: ratePerSecond > 0 ? Math.ceil(live.counts.pending / ratePerSecond) : null,
     creditsSpent: live.creditsSpent,
   };
+}
+
+/** What running the job will still cost: a page at least per list not walked, a transcript at most per video not in the cache. */
+export function estimateOf(db: Database, job: JobRecord): EstimateResult {
+  const options = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
+  const unwalked = sourcesOfJob(db, job.id).filter(
+    (source) => source.kind !== 'video' && source.walkStatus === LIST_STATUS.pending,
+  ).length;
+  const transcripts = uncachedUnfinishedItems(db, job.id, {
+    requestedLang: cacheLang(options.langs[0] ?? ORIGINAL_TRACK),
+    includeTimestamp: options.includeTimestamp,
+    sendMetadata: options.sendMetadata,
+  });
+  return { pages: unwalked, transcripts, exact: unwalked === 0 };
+}
+
+/**
+ * How many of the job's videos have a publication interval that crosses an end of its date window:
+ * left out unless the job asks for overlap, kept if it does; 0 without a date filter.
+ */
+export function uncertainDatesOf(db: Database, job: JobRecord): number {
+  const { filters } = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
+  if (filters?.publishedAfter === undefined && filters?.publishedBefore === undefined) return 0;
+  const selection = new Selection(filters);
+  return countListingDates(db, job.id, (published, listedAt) =>
+    selection.uncertainDate({ published, listedAt: listedAt === null ? undefined : Date.parse(listedAt) }),
+  );
 }

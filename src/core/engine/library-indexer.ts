@@ -1,6 +1,6 @@
 import { rereadStoredTranscript, type Clock } from '../api';
 import type { Database } from '../store';
-import { storedTranscript } from '../store/library';
+import { storedTranscript } from '../store/queries/library';
 import {
   indexedThrough,
   indexNextTranscripts,

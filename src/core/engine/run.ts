@@ -49,6 +49,18 @@ export interface RunDeps {
   library: LibraryIndexer;
 }
 
+/**
+ * 'walk' only walks the job's lists (a preview: pages are bought, transcripts are not) and leaves the
+ * job's status as it was; 'full' runs the job to its end; 'sync' first brings a finished job's lists
+ * up to date (sync.ts), then runs it to its end.
+ */
+export type RunMode = 'full' | 'walk' | 'sync';
+
+/** How a walk-only run ended when nothing stopped it: every list walked. */
+export interface Walked {
+  status: 'walked';
+}
+
 export interface JobRunOptions {
   deps: RunDeps;
   jobId: number;
@@ -62,12 +74,8 @@ export interface JobRunOptions {
   emitter: TypedEmitter<EngineEvents>;
   /** Names this run in transcript claims. */
   claimOwner: string;
-  /**
-   * 'walk' only walks the job's lists (a preview: pages are bought, transcripts are not) and leaves
-   * the job's status as it was; 'full' runs the job to its end; 'sync' first brings a finished job's
-   * lists up to date (sync.ts), then runs it to its end.
-   */
-  mode: 'full' | 'walk' | 'sync';
+  /** execute() runs a 'full' or 'sync' run, walk() a 'walk' one. */
+  mode: RunMode;
   /** Taken by the engine before the run; released here with a completing status, by the engine otherwise. */
   lease: JobLease;
   /** An automatic sync's run: its credits are marked in the ledger for the daily credit limit. */
@@ -209,8 +217,18 @@ export class JobRun {
     );
   }
 
-  /** Runs until done or stopped; a walk-only run that walked everything ends as 'walked'. */
-  async execute(): Promise<RunOutcome | { status: 'walked' }> {
+  /** Runs a 'full' or 'sync' run until it is done or stopped. */
+  execute(): Promise<RunOutcome> {
+    return this.#drive(() => this.#finish());
+  }
+
+  /** Runs a 'walk' run until every list is walked ('walked') or the walk is stopped. */
+  walk(): Promise<RunOutcome | Walked> {
+    return this.#drive(() => this.#finishWalk());
+  }
+
+  /** Does the run's work, then says how it ended with `end`; the run's timers end with it. */
+  async #drive<Outcome>(end: () => Outcome): Promise<Outcome> {
     const { db } = this.#deps;
     const { jobId } = this.#options;
     // Counted before anyone hears of the run: a face shown the running job sees its counts, not zeros.
@@ -226,7 +244,7 @@ export class JobRun {
     this.#throttle.poke();
     try {
       await this.#work();
-      return this.#finish();
+      return end();
     } finally {
       this.#throttle.flush();
       this.#throttle.dispose();
@@ -275,15 +293,17 @@ export class JobRun {
     }
   }
 
-  #finish(): RunOutcome | { status: 'walked' } {
+  #finishWalk(): RunOutcome | Walked {
+    const stopped = this.#stopOutcome();
+    if (stopped !== undefined) return stopped;
+    this.#options.lease.release();
+    return { status: 'walked' };
+  }
+
+  #finish(): RunOutcome {
     const { jobId } = this.#options;
-    const cause = this.control.cause;
-    if (cause?.kind === STOP_REASON.error) throw cause.error;
-    if (cause !== undefined) return outcomeOf(cause);
-    if (this.#options.mode === 'walk') {
-      this.#options.lease.release();
-      return { status: 'walked' };
-    }
+    const stopped = this.#stopOutcome();
+    if (stopped !== undefined) return stopped;
     if (hasWorkLeft(this.#deps.db, jobId)) {
       this.#writeFinalStatus({ status: JOB_STATUS.queued });
       throw new Error(`Job ${jobId} stopped with work left and no reason; run it again to continue.`);
@@ -291,6 +311,13 @@ export class JobRun {
     const finishedAt = this.#now();
     this.#writeFinalStatus({ status: JOB_STATUS.completed, finishedAt });
     return completedOutcome(this.#deps.db, jobId);
+  }
+
+  /** How the run ended when a cause stopped it; an unexpected error is thrown. Undefined when none did. */
+  #stopOutcome(): RunOutcome | undefined {
+    const cause = this.control.cause;
+    if (cause?.kind === STOP_REASON.error) throw cause.error;
+    return cause === undefined ? undefined : outcomeOf(cause);
   }
 
   #context(): RunContext {

@@ -3,7 +3,8 @@ import { FiltersSchema, noFilters } from '../../shared/filters';
 import { ORIGINAL_TRACK } from '../../shared/limits';
 import type { Source } from '../../shared/sources';
 import { CHUNK_SECONDS, CONCURRENCY, DEFAULT_CHUNKING, DEFAULT_LANGUAGES } from '../../shared/vocabulary';
-import type { JobOptions, JobSpec } from './types';
+import type { JobRecord } from '../store/jobs';
+import type { JobOptions, JobSpec, RunSettings } from './types';
 
 export { ORIGINAL_TRACK };
 
@@ -89,4 +90,36 @@ export type JobSettings = z.output<typeof JobSettingsSchema>;
 export function parseJobSettings(json: string): JobSettings {
   const parsed = JobSettingsSchema.safeParse(JSON.parse(json));
   return parsed.success ? parsed.data : JobSettingsSchema.parse({});
+}
+
+/** What configure() changes of a job: any of its settings, and its budget (null: none). */
+export type JobSettingsChange = Partial<JobSettings> & { budget?: number | null };
+
+/** The job's settings with `change` applied; what it leaves out stays as it was. */
+export function changedJobSettings(current: JobSettings, change: JobSettingsChange): JobSettings {
+  return JobSettingsSchema.parse({
+    concurrency: change.concurrency ?? current.concurrency,
+    formats: change.formats ?? current.formats,
+    chunking: change.chunking ?? current.chunking,
+    exportPath: change.exportPath === undefined ? current.exportPath : change.exportPath,
+    name: change.name === undefined ? current.name : change.name,
+    citation: change.citation === undefined ? current.citation : change.citation,
+  });
+}
+
+/** The numbers of RunSettings; the objects (signal, client, pacer) are passed through. */
+const RunLimitsSchema = z.object({
+  concurrency: z.number().int().min(CONCURRENCY.min).max(CONCURRENCY.max),
+  budget: z.number().int().nonnegative().optional(),
+});
+
+/** A run's concurrency and budget: those it is given, else the job's own. */
+export function runLimitsOf(
+  job: Pick<JobRecord, 'settingsJson' | 'budget'>,
+  settings: Pick<RunSettings, 'concurrency' | 'budget'>,
+): { concurrency: number; budget?: number } {
+  return RunLimitsSchema.parse({
+    concurrency: settings.concurrency ?? parseJobSettings(job.settingsJson).concurrency,
+    budget: settings.budget ?? job.budget ?? undefined,
+  });
 }

@@ -80,19 +80,6 @@ const statements = preparedFor((db) => ({
        :channelId, :channelTitle, :published, :durationSeconds, :viewCount, :hasCaptions, :listedAt, :version,
        (SELECT coalesce(max(number), 0) + 1 FROM items WHERE job_id = :jobId))`,
   ),
-  // Each list's own reason (a video two lists left out for the same reason counts once under it).
-  skippedByFilter: db.prepare<[number], { reason: string; videos: number }>(
-    `SELECT m.skip_reason AS reason, count(DISTINCT i.id) AS videos FROM items i
-     JOIN memberships m ON m.item_id = i.id AND m.skip_code = ${CODE.filteredOut}
-     WHERE i.job_id = ? AND i.status = ${ITEM.skipped} AND i.code = ${CODE.filteredOut}
-     GROUP BY m.skip_reason ORDER BY videos DESC, reason`,
-  ),
-  // Reads the failed rows only, usually few; those a forced stop cut off are counted apart.
-  failedByStatus: db.prepare<[number], { httpStatus: number | null; code: string | null; videos: number }>(
-    `SELECT http_status AS httpStatus, code, count(*) AS videos FROM items
-     WHERE job_id = ? AND status = ${ITEM.failed} AND coalesce(code, '') != ${CODE.cutOff}
-     GROUP BY http_status, code ORDER BY videos DESC, http_status, code`,
-  ),
   pendingAfter: db.prepare<[number, number, number], unknown>(
     `SELECT id, video_id FROM items WHERE job_id = ? AND status = ${ITEM.pending} AND id > ? ORDER BY id LIMIT ?`,
   ),
@@ -102,9 +89,6 @@ const statements = preparedFor((db) => ({
     `UPDATE items SET status = ?, attempts = attempts + ?, http_status = ?, code = ?, message = ?, transcript_id = ?,
        updated_at = ?
      WHERE id = ?`,
-  ),
-  toPending: db.prepare<[number, string, number]>(
-    `UPDATE items SET status = ${ITEM.pending}, attempts = attempts + ?, updated_at = ? WHERE id = ?`,
   ),
   recoverJob: db.prepare<[number]>(
     `UPDATE items SET status = ${ITEM.pending} WHERE job_id = ? AND status = ${ITEM.fetching}`,
@@ -167,19 +151,6 @@ export function insertItem(db: Database, item: NewItem): boolean {
   return result.changes > 0;
 }
 
-/** How many videos each filter left out, most first. */
-export function skippedByFilter(db: Database, jobId: number): Array<{ reason: string; videos: number }> {
-  return statements(db).skippedByFilter.all(jobId);
-}
-
-/** The job's failed videos (not those a forced stop cut off), by the last HTTP status and code they had. */
-export function failedByStatus(
-  db: Database,
-  jobId: number,
-): Array<{ httpStatus: number | null; code: string | null; videos: number }> {
-  return statements(db).failedByStatus.all(jobId);
-}
-
 /** The next `limit` pending items of the job with an id above `afterId`, in id order. */
 export function pendingItemsAfter(
   db: Database,
@@ -203,11 +174,6 @@ export function finishItem(db: Database, itemId: number, result: ItemResult): vo
     result.at,
     itemId,
   );
-}
-
-/** Puts an item back in the queue (the job stopped while it was in flight). */
-export function returnToPending(db: Database, itemId: number, attempts: number, at: string): void {
-  statements(db).toPending.run(attempts, at, itemId);
 }
 
 /** Items left in flight by a process that died are pending again; all jobs when jobId is omitted. */

@@ -1,7 +1,7 @@
 import { plainLine } from '../../shared/caption-text';
 import { indexText } from '../../shared/search-text';
 import type { Database } from './database';
-import { SEGMENT_SLOTS } from './library';
+import { SEGMENT_SLOTS } from './queries/library';
 import { preparedFor } from './prepared';
 
 /**
@@ -39,12 +39,6 @@ const statements = preparedFor((db) => ({
   copies: db.prepare<[number, number, string]>(
     'INSERT OR IGNORE INTO caption_copies (transcript_id, copy_of, exceptions) VALUES (?, ?, ?)',
   ),
-  copiesAfter: db
-    .prepare<[number], string>(
-      `SELECT json_group_array(json_array(id, transcript_id, copy_of, json(exceptions)))
-       FROM (SELECT * FROM caption_copies WHERE id > ? ORDER BY id)`,
-    )
-    .pluck(),
 }));
 
 /** The transcripts a part covers: ids in (from, to]. */
@@ -138,13 +132,4 @@ function recordCopies(
   if (copyOf === transcriptId && tally.size === 1) return;
   const exceptions = origins.flatMap((origin, i) => (origin === copyOf ? [] : [[i, origin]]));
   statements(db).copies.run(transcriptId, copyOf, JSON.stringify(exceptions));
-}
-
-/** A row of caption_copies: its id, its transcript, the transcript it mostly copies, the exceptions. */
-export type CaptionCopies = [number, number, number, Array<[number, number]>];
-
-/** The rows of caption_copies added after `afterId`, in order. */
-export function captionCopiesAfter(db: Database, afterId: number): CaptionCopies[] {
-  const json = statements(db).copiesAfter.get(afterId);
-  return json === undefined ? [] : (JSON.parse(json) as CaptionCopies[]);
 }

@@ -2,16 +2,11 @@ import type { Database } from './database';
 import { preparedFor } from './prepared';
 
 const statements = preparedFor((db) => ({
-  read: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
   write: db.prepare<[string, string]>(
     'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   ),
   remove: db.prepare<[string]>('DELETE FROM settings WHERE key = ?'),
 }));
-
-export function readSetting(db: Database, key: string): string | undefined {
-  return statements(db).read.get(key)?.value;
-}
 
 export function writeSetting(db: Database, key: string, value: string): void {
   statements(db).write.run(key, value);

@@ -1,17 +1,5 @@
-import { z } from 'zod';
 import type { Database } from './database';
 import { preparedFor } from './prepared';
-
-/** One bringing-up-to-date of a finished job. */
-export interface SyncRecord {
-  at: string;
-  newVideos: number;
-  credits: number;
-}
-
-const SyncRowSchema = z
-  .object({ started_at: z.string(), new_videos: z.number().int(), credits: z.number().int() })
-  .transform((row): SyncRecord => ({ at: row.started_at, newVideos: row.new_videos, credits: row.credits }));
 
 const statements = preparedFor((db) => ({
   start: db.prepare<[number, string, number]>(
@@ -22,9 +10,6 @@ const statements = preparedFor((db) => ({
   ),
   finish: db.prepare<[string, number, number, number]>(
     'UPDATE syncs SET finished_at = ?, new_videos = ?, credits = ? WHERE id = ?',
-  ),
-  ofJob: db.prepare<[number], unknown>(
-    'SELECT started_at, new_videos, credits FROM syncs WHERE job_id = ? AND finished_at IS NOT NULL ORDER BY id',
   ),
 }));
 
@@ -44,11 +29,4 @@ export function finishSync(
   result: { at: string; newVideos: number; credits: number },
 ): void {
   statements(db).finish.run(result.at, result.newVideos, result.credits, syncId);
-}
-
-/** The job's finished syncs, oldest first. */
-export function syncsOfJob(db: Database, jobId: number): SyncRecord[] {
-  return statements(db)
-    .ofJob.all(jobId)
-    .map((row) => SyncRowSchema.parse(row));
 }

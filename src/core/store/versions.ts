@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Database } from './database';
 import { preparedFor } from './prepared';
-import type { SyncRecord } from './syncs';
+import type { SyncRecord } from './queries/job-history';
 
 /**
  * Versions of a job's corpus (docs/product.md, "Corpus versions and citation"). A version is what an
@@ -20,26 +20,6 @@ export interface CorpusState {
   creditsSpent: number;
   creditsPossible: number;
   syncs: SyncRecord[];
-}
-
-/** One released version, with what it brought. */
-export interface VersionRecord {
-  version: number;
-  releasedAt: string;
-  added: number;
-  retried: number;
-  changed: number;
-  /** How many parts of what the corpus says of itself it changed. */
-  metadata: number;
-}
-
-/** One line of changes.csv: what a version after the first did to one video, or to the corpus itself. */
-export interface ChangeRecord {
-  version: number;
-  /** '' for a change of the corpus's metadata. */
-  videoId: string;
-  change: 'added' | 'retried' | 'changed' | 'metadata';
-  detail: string;
 }
 
 /** What an export asks to release: its contents' fingerprint (undefined: not known), and what to keep. */
@@ -68,22 +48,6 @@ const LastVersionSchema = z.object({
   contents: z.string().nullable(),
   metadata: z.string().nullable(),
   state: z.string().nullable(),
-});
-
-const VersionRowSchema = z.object({
-  version: z.number().int(),
-  released_at: z.string(),
-  added: z.number().int(),
-  retried: z.number().int(),
-  changed: z.number().int(),
-  metadata: z.number().int(),
-});
-
-const ChangeRowSchema = z.object({
-  version: z.number().int(),
-  video_id: z.string(),
-  change: z.enum(['added', 'retried', 'changed', 'metadata']),
-  detail: z.string(),
 });
 
 /** A retry's detail says the video's status (and code) before it: "unavailable (not_found)". */
@@ -123,28 +87,6 @@ const statements = preparedFor((db) => ({
   recordChange: db.prepare(
     `INSERT INTO changes (job_id, item_id, version, change, detail, at)
      SELECT job_id, id, :version, 'changed', :detail, :at FROM items WHERE job_id = :jobId AND video_id = :videoId`,
-  ),
-  history: db.prepare<[number], unknown>(
-    `SELECT v.version, v.released_at,
-       (SELECT count(*) FROM items i WHERE i.job_id = v.job_id AND i.version = v.version) AS added,
-       (SELECT count(*) FROM changes c WHERE c.job_id = v.job_id AND c.version = v.version
-          AND c.change = 'retried') AS retried,
-       (SELECT count(*) FROM changes c WHERE c.job_id = v.job_id AND c.version = v.version
-          AND c.change = 'changed') AS changed,
-       (SELECT count(*) FROM changes c WHERE c.job_id = v.job_id AND c.version = v.version
-          AND c.change = 'metadata') AS metadata
-     FROM versions v WHERE v.job_id = ? ORDER BY v.version`,
-  ),
-  // Version 1 added everything it holds: changes.csv starts with version 2. Within a version, the
-  // changes of the corpus itself (no number) come first, then the videos' by corpus number.
-  changes: db.prepare<[number, number, number, number, number, number], unknown>(
-    `SELECT i.version, i.video_id, 'added' AS change, s.input AS detail, i.number, 0 AS kind, 0 AS id
-       FROM items i JOIN sources s ON s.id = i.source_id
-       WHERE i.job_id = ? AND i.version > 1 AND i.version <= ?
-     UNION ALL
-     SELECT c.version, coalesce(i.video_id, ''), c.change, c.detail, i.number, 1 AS kind, c.id
-       FROM changes c LEFT JOIN items i ON i.id = c.item_id WHERE c.job_id = ? AND c.version <= ?
-     ORDER BY 1, 5, 6, 7 LIMIT ? OFFSET ?`,
   ),
 }));
 
@@ -252,49 +194,4 @@ export function recordChange(
     detail: change.detail,
     at: change.at,
   });
-}
-
-/** The job's released versions, oldest first, with what each brought (version 1: all it held). */
-export function versionsOf(db: Database, jobId: number): VersionRecord[] {
-  return statements(db)
-    .history.all(jobId)
-    .map((row) => {
-      const parsed = VersionRowSchema.parse(row);
-      return {
-        version: parsed.version,
-        releasedAt: parsed.released_at,
-        added: parsed.added,
-        retried: parsed.retried,
-        changed: parsed.changed,
-        metadata: parsed.metadata,
-      };
-    });
-}
-
-/** Rows of changes.csv read per query. */
-const CHANGES_PAGE = 1000;
-
-/**
- * changes.csv's rows of the versions up to `through`, by version, then the corpus's own changes, then
- * by corpus number, additions first; read page by page, since an open cursor would keep the
- * connection from a job running on it meanwhile.
- */
-export function* changesOf(
-  db: Database,
-  jobId: number,
-  through: number,
-): Generator<ChangeRecord, void, undefined> {
-  for (let offset = 0; ; offset += CHANGES_PAGE) {
-    const rows = statements(db).changes.all(jobId, through, jobId, through, CHANGES_PAGE, offset);
-    for (const row of rows) {
-      const parsed = ChangeRowSchema.parse(row);
-      yield {
-        version: parsed.version,
-        videoId: parsed.video_id,
-        change: parsed.change,
-        detail: parsed.detail,
-      };
-    }
-    if (rows.length < CHANGES_PAGE) return;
-  }
 }

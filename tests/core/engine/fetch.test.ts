@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { describePlaylist, describeVideo } from '../../../src/simulator';
 import { startHarness, spec, type Harness } from './helpers';
+import { exportRowsOf, membershipRowsOf } from '../../../src/core/store/queries/export-rows';
 
 let h: Harness;
 afterEach(async () => h.close());
@@ -23,7 +24,7 @@ describe('fetching transcripts', () => {
     expect(transcriptRequestsFor(shared)).toBe(1);
     // The video takes its list data from the list that holds it, never from the bare-video source,
     // and keeps both memberships: its place in the playlist and its being given by itself.
-    const rows = [...h.engine.exportRows(job.id)];
+    const rows = [...exportRowsOf(h.db, job.id)];
     const row = rows.find((candidate) => candidate.videoId === shared)!;
     expect(row).toMatchObject({
       sourceKind: 'playlist',
@@ -34,7 +35,7 @@ describe('fetching transcripts', () => {
     expect(row.listing.durationSeconds).toEqual(expect.any(Number));
     expect(row.listedAt).toEqual(expect.any(String));
     expect(
-      [...h.engine.exportMemberships(job.id)]
+      [...membershipRowsOf(h.db, job.id)]
         .filter((membership) => membership.videoId === shared)
         .map(({ source, position }) => ({ source, position })),
     ).toEqual([
@@ -63,7 +64,7 @@ describe('fetching transcripts', () => {
         .map((c) => c.endpoint),
     ).toEqual(['playlist/videos']);
     expect(h.engine.job(second.id)!.counts).toEqual(h.engine.job(first.id)!.counts);
-    expect(h.engine.creditStatus().byJob).toEqual({ [first.id]: spentBefore, [second.id]: 1 });
+    expect(h.ledger.status().byJob).toEqual({ [first.id]: spentBefore, [second.id]: 1 });
   });
 
   it('tries the preferred languages in order: 404s are free and the right track is stored', async () => {
@@ -74,7 +75,7 @@ describe('fetching transcripts', () => {
     const { job } = h.engine.findOrCreateJob(spec(['PLlanguages_n30'], { langs: ['es', 'en', 'orig'] }));
     await h.engine.run(job.id);
 
-    const rows = new Map([...h.engine.exportRows(job.id)].map((row) => [row.videoId, row]));
+    const rows = new Map([...exportRowsOf(h.db, job.id)].map((row) => [row.videoId, row]));
     const expected = (id: string): { requested: string; language: string } => {
       const { languages, original } = describeVideo(id);
       if (languages.includes('es')) return { requested: 'es', language: 'es' };
@@ -105,7 +106,7 @@ describe('fetching transcripts', () => {
     const { job } = h.engine.findOrCreateJob(spec([id]));
     await h.engine.run(job.id);
 
-    const [row] = [...h.engine.exportRows(job.id)];
+    const [row] = [...exportRowsOf(h.db, job.id)];
     const facts = describeVideo(id);
     expect(row).toMatchObject({
       videoId: id,

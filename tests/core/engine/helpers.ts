@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '../../../src/core/api';
 import type { Clock, TranscriptClient } from '../../../src/core/api';
-import { Engine, type JobOptions, type JobSpec } from '../../../src/core/engine';
+import { CreditLedger, Engine, type JobOptions, type JobSpec } from '../../../src/core/engine';
 import { openDatabase, type Database } from '../../../src/core/store';
 import { parseSource, type Source } from '../../../src/shared/sources';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../../src/simulator';
@@ -54,6 +54,8 @@ export interface Harness {
   clock: FastClock;
   client: TranscriptClient;
   engine: Engine;
+  /** The credit ledger beside the engine, on the same database and clock. */
+  ledger: CreditLedger;
   /** A client for the same simulator with another key (or the same key, fresh). */
   makeClient(apiKey?: string): TranscriptClient;
   /** A new engine over the same database (as after a restart). */
@@ -84,6 +86,7 @@ export async function startHarness(options: SimulatorOptions & { apiKey?: string
     clock,
     client,
     engine: makeEngine(),
+    ledger: new CreditLedger({ db, clock }),
     makeClient,
     makeEngine,
     async close() {

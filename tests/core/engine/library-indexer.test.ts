@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LibraryIndexer, type IndexingProgress } from '../../../src/core/engine/library-indexer';
 import { openDatabase, type Database } from '../../../src/core/store';
-import { matchingRowids } from '../../../src/core/store/library';
+import { matchingRowids } from '../../../src/core/store/queries/library';
 import { storeTranscript } from '../../../src/core/store/transcripts';
 import { parseSearchQuery } from '../../../src/shared/search-query';
 import { TimerClock } from '../api/fake-clock';

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvents } from '../../../src/core/engine';
 import { describePlaylist } from '../../../src/simulator';
 import { startHarness, spec, type Harness } from './helpers';
+import { exportRowsOf } from '../../../src/core/store/queries/export-rows';
 
 let h: Harness;
 afterEach(async () => h.close());
@@ -72,7 +73,7 @@ describe('jobs', () => {
     h = await startHarness({ credits: 100 });
     const { job } = h.engine.findOrCreateJob(spec(['PLfirstlist_n3', 'dQw4w9WgXcQ', 'PLsecondlist_n2']));
     await h.engine.run(job.id);
-    const rows = [...h.engine.exportRows(job.id)];
+    const rows = [...exportRowsOf(h.db, job.id)];
     // The single video is known when the job is made, so it is number 1; the lists follow as walked.
     expect(rows.map((row) => [row.sourceInput, row.position, row.videoId])).toEqual([
       ['dQw4w9WgXcQ', 1, 'dQw4w9WgXcQ'],
@@ -173,8 +174,8 @@ describe('budget, abort, pause, cancel', () => {
     const stopped = h.engine.job(job.id)!;
     expect(stopped.counts.failed).toBe(4);
     expect(stopped.creditsPossible).toBe(4);
-    expect(h.engine.creditStatus().possible).toBe(4);
-    const rows = [...h.engine.exportRows(job.id)].filter((row) => row.status === 'failed');
+    expect(h.ledger.status().possible).toBe(4);
+    const rows = [...exportRowsOf(h.db, job.id)].filter((row) => row.status === 'failed');
     expect(rows.every((row) => /may have been charged/.test(row.message ?? ''))).toBe(true);
   });
 
@@ -235,7 +236,7 @@ describe('budget, abort, pause, cancel', () => {
 
     h.engine.deleteJob(job.id);
     expect(h.engine.job(job.id)).toBeUndefined();
-    expect(h.engine.creditStatus()).toMatchObject({ total: spent, today: spent, byJob: {} });
+    expect(h.ledger.status()).toMatchObject({ total: spent, today: spent, byJob: {} });
   });
 });
 
@@ -265,7 +266,7 @@ describe('crash recovery', () => {
 describe('credits and events', () => {
   it('counts credits by job and day, and estimates the balance left', async () => {
     h = await startHarness({ credits: 1000 });
-    h.engine.setBalance(50);
+    h.ledger.setBalance(50);
     const credits: Array<EngineEvents['credit']> = [];
     h.engine.on('credit', (event) => credits.push(event));
     const { job } = h.engine.findOrCreateJob(spec(['PLcounting_n6']));
@@ -274,7 +275,7 @@ describe('credits and events', () => {
     const spent = h.engine.job(job.id)!.creditsSpent;
     expect(credits).toHaveLength(spent);
     expect(credits.filter((c) => c.endpoint === 'playlist/videos')).toHaveLength(1);
-    expect(h.engine.creditStatus()).toEqual({
+    expect(h.ledger.status()).toEqual({
       byJob: { [job.id]: spent },
       today: spent,
       total: spent,
@@ -283,9 +284,9 @@ describe('credits and events', () => {
       estimatedRemaining: 50 - spent,
     });
     h.clock.time += 24 * 3600 * 1000;
-    expect(h.engine.creditStatus().today).toBe(0);
-    h.engine.setBalance(null);
-    expect(h.engine.creditStatus().balance).toBeUndefined();
+    expect(h.ledger.status().today).toBe(0);
+    h.ledger.setBalance(null);
+    expect(h.ledger.status().balance).toBeUndefined();
   });
 
   it('emits at most ten snapshots per second of clock time, and a final one', async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { describePlaylist, describeVideo } from '../../../src/simulator';
 import { REJECTED_MESSAGE, UNREADABLE_MESSAGE } from '../../../src/core/engine';
 import { startHarness, spec, type Harness } from './helpers';
+import { exportRowsOf } from '../../../src/core/store/queries/export-rows';
 
 let h: Harness;
 afterEach(async () => h.close());
@@ -14,7 +15,7 @@ function captioned(playlist: string): string[] {
 }
 
 function itemOf(jobId: number, videoId: string) {
-  return [...h.engine.exportRows(jobId)].find((row) => row.videoId === videoId)!;
+  return [...exportRowsOf(h.db, jobId)].find((row) => row.videoId === videoId)!;
 }
 
 describe('402: the job waits for credits and resumes without buying anything twice', () => {
@@ -48,7 +49,7 @@ describe('402: the job waits for credits and resumes without buying anything twi
       const waiting = h.engine.job(job.id)!;
       expect(waiting).toMatchObject({ status: 'waiting_credits', stopCode: code, stopMessage: meaning });
       expect(waiting.counts.pending).toBeGreaterThan(0);
-      expect(h.engine.creditStatus().last402).toEqual({ code, meaning, at: expect.any(String) });
+      expect(h.ledger.status().last402).toEqual({ code, meaning, at: expect.any(String) });
       // The job stops at the first 402: only the requests already in flight may meet one too.
       const refused = h.sim.admin.requests().filter((r) => r.status === 402);
       expect(refused.length).toBeGreaterThan(0);

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { lengthSeconds, viewCount } from '../../../src/core/engine/selection';
 import { publishedInterval } from '../../../src/shared/published';
-import { skippedByFilter } from '../../../src/core/store/items';
+import { skippedByFilter } from '../../../src/core/store/queries/job-history';
 import { parsePositions, positionSelected } from '../../../src/shared/filters';
 import type { Filters } from '../../../src/shared/filters';
 import { describePlaylist, describeVideo } from '../../../src/simulator';
 import { FastClock, startHarness, spec, type Harness } from './helpers';
+import { exportRowsOf } from '../../../src/core/store/queries/export-rows';
 
 describe("positions in yt-dlp's --playlist-items syntax", () => {
   const selected = (text: string, size: number) => {
@@ -74,7 +75,7 @@ describe('filters skip exactly what they should, with nothing charged for it', (
     h = await startHarness({ credits: 10_000 });
     const { job } = h.engine.findOrCreateJob(spec([PLAYLIST], { filters }));
     expect((await h.engine.run(job.id, { concurrency: 8 })).status).toBe('completed');
-    const rows = [...h.engine.exportRows(job.id)];
+    const rows = [...exportRowsOf(h.db, job.id)];
     const skipped = rows.filter((row) => row.status === 'skipped').map((row) => row.videoId);
     // Skipped videos are never requested, so never charged.
     for (const id of skipped) expect(h.sim.admin.chargesFor(id)).toBe(0);

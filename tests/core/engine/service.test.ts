@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/core/api';
 import { FAILURES_IN_A_ROW } from '../../../src/core/engine/service-health';
 import { startHarness, spec, type Harness } from './helpers';
+import { exportRowsOf } from '../../../src/core/store/queries/export-rows';
 
 // How a run behaves when the service, not a video, is the problem: it stops early and says so,
 // rather than leaving a corpus of failures; and a request that may have been charged is never
@@ -112,7 +113,7 @@ describe('a request that may have been charged', () => {
     const summary = h.engine.job(job.id)!;
     expect(summary.creditsPossible).toBe(1);
     expect(summary.creditsSpent).toBe(2); // one certain, one possible
-    const failed = [...h.engine.exportRows(job.id)].find((row) => row.status === 'failed')!;
+    const failed = [...exportRowsOf(h.db, job.id)].find((row) => row.status === 'failed')!;
     expect(failed.videoId).toBe('dQw4w9WgXcQ');
     expect(failed.message).toContain('may have been charged');
 

@@ -3,10 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/core/api';
 import { Engine } from '../../../src/core/engine';
 import { openDatabase } from '../../../src/core/store';
-import { videoPage } from '../../../src/core/store/video-pages';
+import { videoPage } from '../../../src/core/store/queries/video-pages';
 import { describeChannel, describePlaylist } from '../../../src/simulator';
 import { startHostileService } from '../../support/hostile-service';
 import { FastClock, startHarness, spec, tempDir, type Harness } from './helpers';
+import { exportRowsOf, membershipRowsOf } from '../../../src/core/store/queries/export-rows';
+import { changesOf } from '../../../src/core/store/queries/changes';
+import { jobHistory } from '../../../src/core/store/queries/job-history';
 
 let h: Harness;
 
@@ -36,7 +39,7 @@ describe('bringing a finished job up to date', () => {
     for (const charge of h.sim.admin.ledger()) {
       if (charge.videoId !== undefined) expect(h.sim.admin.chargesFor(charge.videoId)).toBe(1);
     }
-    const rows = [...h.engine.exportRows(job.id)];
+    const rows = [...exportRowsOf(h.db, job.id)];
     expect(rows).toHaveLength(34);
     // By corpus number, which never changes: the first thirty keep 1-30 and the new ones follow. Their
     // current positions are the channel's order now (the four new ones first), while each keeps the
@@ -53,12 +56,12 @@ describe('bringing a finished job up to date', () => {
     // The window's video table shows where the channel puts each video now.
     const table = videoPage(h.db, job.id, { offset: 0, limit: 50, status: 'all', search: '', source: null });
     expect(table.rows.map((row) => row.position)).toEqual(rows.map((row) => row.latestPosition));
-    const history = h.engine.history(job.id);
+    const history = jobHistory(h.db, job.id);
     expect(history.syncs).toEqual([{ at: expect.any(String), newVideos: 4, credits: synced.credits }]);
     // Versions are released by exports (tests/cli/versions.test.ts): none was, so nothing is released
     // and every video belongs to what the first export will release.
     expect(history.versions).toEqual([]);
-    expect([...h.engine.exportChanges(job.id, 2)]).toEqual([]);
+    expect([...changesOf(h.db, job.id, 2)]).toEqual([]);
   });
 
   it('with nothing new, asks only the free latest videos of a channel and buys nothing', async () => {
@@ -85,7 +88,7 @@ describe('bringing a finished job up to date', () => {
     const synced = await h.engine.sync(job.id);
     expect(synced).toMatchObject({ newVideos: 0, pages: 2, credits: 2 });
     expect(transcriptCharges()).toBe(transcriptsBefore);
-    expect([...h.engine.exportRows(job.id)].map((row) => row.videoId)).toEqual(
+    expect([...exportRowsOf(h.db, job.id)].map((row) => row.videoId)).toEqual(
       describePlaylist('PLsyncedPlaylistList_n150').videoIds(),
     );
   });
@@ -102,7 +105,7 @@ describe('bringing a finished job up to date', () => {
     const synced = await h.engine.sync(job.id);
     // Page 1 brings the uploads; page 2, nothing new: the sync stops there, before the channel's last page.
     expect(synced).toMatchObject({ newVideos: 3, pages: 2 });
-    const memberships = [...h.engine.exportMemberships(job.id)];
+    const memberships = [...membershipRowsOf(h.db, job.id)];
     expect(memberships.map((row) => row.position).sort((a, b) => a! - b!)).toEqual(
       Array.from({ length: 253 }, (_, i) => i + 1),
     );
@@ -113,7 +116,7 @@ describe('bringing a finished job up to date', () => {
     for (const time of listedAt.values()) expect(time >= syncRead).toBe(true);
     const lastPageRead = listedAt.get(channel[196]!);
     for (const id of channel.slice(197)) expect(listedAt.get(id)).toBe(lastPageRead);
-    const rows = [...h.engine.exportRows(job.id)];
+    const rows = [...exportRowsOf(h.db, job.id)];
     for (const row of rows.slice(0, 250)) {
       expect(row.latestPosition).toBe(channel.indexOf(row.videoId) + 4);
       expect(row.latestListedAt).toBe(listedAt.get(row.videoId));
@@ -162,7 +165,7 @@ describe('a playlist read again whole', () => {
         [ids[1], 1],
         [ids[2], 2],
       ]);
-      expect([...engine.exportMemberships(job.id)].map((row) => row.position)).toEqual([null, 1, 2]);
+      expect([...membershipRowsOf(db, job.id)].map((row) => row.position)).toEqual([null, 1, 2]);
     } finally {
       await client.close();
       await service.close();

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { channelIdForHandle, describePlaylist } from '../../../src/simulator';
 import { sourcesOfJob } from '../../../src/core/store/sources';
 import { startHarness, spec, type Harness } from './helpers';
+import { exportRowsOf } from '../../../src/core/store/queries/export-rows';
 
 let h: Harness;
 afterEach(async () => h.close());
@@ -26,7 +27,7 @@ describe('walking list sources', () => {
     expect(summary.creditsSpent).toBe(3 + summary.counts.ok);
     expect(h.sim.admin.ledger().length).toBe(summary.creditsSpent);
     const expectedIds = describePlaylist('PLwalking_n250').videoIds();
-    expect([...h.engine.exportRows(job.id)].map((row) => row.videoId)).toEqual(expectedIds);
+    expect([...exportRowsOf(h.db, job.id)].map((row) => row.videoId)).toEqual(expectedIds);
   });
 
   it('resolves an @handle for free and walks the channel page by page', async () => {

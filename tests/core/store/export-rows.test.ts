@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../src/core/store';
-import { exportRowsOf } from '../../../src/core/store/export-rows';
+import { exportRowsOf } from '../../../src/core/store/queries/export-rows';
 import { insertItem } from '../../../src/core/store/items';
 import { insertJob } from '../../../src/core/store/jobs';
 import { insertSource } from '../../../src/core/store/sources';

@@ -6,12 +6,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, SCHEMA_VERSION } from '../../../src/core/store';
 import { jobById, keptJobs, setJobAutoExportPath, setJobKeepCurrent } from '../../../src/core/store/jobs';
 import { automaticCreditsSince, recordCredit } from '../../../src/core/store/ledger';
-import { finishSync, lastAutomaticSyncOf, startSync, syncsOfJob } from '../../../src/core/store/syncs';
+import { finishSync, lastAutomaticSyncOf, startSync } from '../../../src/core/store/syncs';
 import { writeLease } from '../../../src/core/store/leases';
-import { exportRowsOf } from '../../../src/core/store/export-rows';
-import { skippedByFilter } from '../../../src/core/store/items';
+import { exportRowsOf } from '../../../src/core/store/queries/export-rows';
+import { skippedByFilter, syncsOfJob } from '../../../src/core/store/queries/job-history';
 import { judgeByEveryList, setListVerdict } from '../../../src/core/store/memberships';
-import { changesOf, releaseVersion } from '../../../src/core/store/versions';
+import { changesOf } from '../../../src/core/store/queries/changes';
+import { releaseVersion } from '../../../src/core/store/versions';
 import { initialSchema } from '../../../src/core/store/migrations/001-initial';
 import { MIGRATIONS } from '../../../src/core/store/migrations';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Database } from './database';
-import { ITEM_STATUS, ITEM_STATUSES, type VideoFilter } from '../../shared/vocabulary';
-import { preparedFor, sqlLiterals } from './prepared';
+import type { Database } from '../database';
+import { ITEM_STATUS, ITEM_STATUSES, type VideoFilter } from '../../../shared/vocabulary';
+import { readOnlyPreparedFor, sqlLiterals } from '../prepared';
 
 const ITEM = sqlLiterals(ITEM_STATUS);
 
@@ -61,7 +61,7 @@ const STATUS_FILTER = `
 const FILTERS = `${STATUS_FILTER}
     AND (:search = '' OR instr(lower(i.title || ' ' || coalesce(t.title, '')), lower(:search)) > 0)`;
 
-const statements = preparedFor((db) => ({
+const statements = readOnlyPreparedFor((db) => ({
   page: db.prepare(
     `SELECT i.id, i.number, i.video_id, i.title, t.title AS transcript_title, t.language, i.status,
        s.input AS source_input, i.attempts, i.http_status, i.code, i.message, i.transcript_id,

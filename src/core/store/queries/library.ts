@@ -1,6 +1,6 @@
-import type { SearchQuery, SearchTerm } from '../../shared/search-query';
-import type { Database } from './database';
-import { preparedFor } from './prepared';
+import type { SearchQuery, SearchTerm } from '../../../shared/search-query';
+import type { Database } from '../database';
+import { readOnlyPreparedFor } from '../prepared';
 
 /**
  * Reading the Library's full-text index (migrations 008 and 009; library-index.ts writes it): one
@@ -29,7 +29,7 @@ export interface LibraryTranscript {
 
 // Statements that read many rows answer one row of JSON: better-sqlite3 pays about a microsecond a
 // row, JSON.parse far less.
-const statements = preparedFor((db) => ({
+const statements = readOnlyPreparedFor((db) => ({
   matches: db
     .prepare<[string], string>(
       'SELECT json_group_array(rowid) FROM segment_index WHERE segment_index MATCH ?',
@@ -96,6 +96,13 @@ const statements = preparedFor((db) => ({
     { video_id: string; requested_lang: string; include_timestamp: number; send_metadata: number }
   >('SELECT video_id, requested_lang, include_timestamp, send_metadata FROM transcripts WHERE id = ?'),
   body: db.prepare<[number], string>('SELECT body FROM transcripts WHERE id = ?').pluck(),
+  copiesAfter: db
+    .prepare<[number], string>(
+      `SELECT json_group_array(json_array(id, transcript_id, copy_of, json(exceptions)))
+       FROM (SELECT * FROM caption_copies WHERE id > ? ORDER BY id)`,
+    )
+    .pluck(),
+  jobExists: db.prepare<[number], number>('SELECT 1 FROM jobs WHERE id = ?').pluck(),
 }));
 
 /**
@@ -135,6 +142,11 @@ export function matchingSegmentsOf(db: Database, query: SearchQuery, transcriptI
 export function transcriptFactsAfter(db: Database, afterId: number): Array<[number, string, number, string]> {
   const json = statements(db).factsAfter.get(afterId);
   return json === undefined ? [] : (JSON.parse(json) as Array<[number, string, number, string]>);
+}
+
+/** Whether the job exists: a search narrowed to one that does not is refused, not found empty. */
+export function jobExists(db: Database, jobId: number): boolean {
+  return statements(db).jobExists.get(jobId) !== undefined;
 }
 
 /** The transcripts the items of a job hold. */
@@ -205,4 +217,13 @@ export function storedTranscript(
   const purchase = transcriptPurchase(db, transcriptId);
   const body = statements(db).body.get(transcriptId);
   return purchase === undefined || body === undefined ? undefined : { ...purchase, body };
+}
+
+/** A row of caption_copies: its id, its transcript, the transcript it mostly copies, the exceptions. */
+export type CaptionCopies = [number, number, number, Array<[number, number]>];
+
+/** The rows of caption_copies added after `afterId`, in order (library-index.ts writes them). */
+export function captionCopiesAfter(db: Database, afterId: number): CaptionCopies[] {
+  const json = statements(db).copiesAfter.get(afterId);
+  return json === undefined ? [] : (JSON.parse(json) as CaptionCopies[]);
 }

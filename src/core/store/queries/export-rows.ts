@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Database } from './database';
-import { ITEM_STATUS, ITEM_STATUSES, type ItemStatus } from '../../shared/vocabulary';
-import { preparedFor, sqlLiterals } from './prepared';
-import type { ItemListing } from './items';
-import { SOURCE_KINDS, type SourceKindName } from './sources';
+import type { Database } from '../database';
+import { ITEM_STATUS, ITEM_STATUSES, type ItemStatus } from '../../../shared/vocabulary';
+import { readOnlyPreparedFor, sqlLiterals } from '../prepared';
+import type { ItemListing } from '../items';
+import { SOURCE_KINDS, type SourceKindName } from '../sources';
 
 const ITEM = sqlLiterals(ITEM_STATUS);
 
@@ -168,7 +168,7 @@ export interface MembershipRow {
   listedAt: string | null;
 }
 
-const statements = preparedFor((db) => ({
+const statements = readOnlyPreparedFor((db) => ({
   page: db.prepare<[number, number, number], StoredRow>(PAGE_SELECT),
   memberships: db.prepare<[number, number, number, number], StoredMembership>(MEMBERSHIPS_SELECT),
   body: db.prepare<[number], unknown>('SELECT body FROM transcripts WHERE id = ?'),

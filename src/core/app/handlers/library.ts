@@ -1,16 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { exportsFolder } from './exports-folder';
-import type { AppContext, AppHandlers } from './handlers';
-import { readLibraryTranscript, searchLibrary } from './library';
-import { exportSearchResultsTo, searchExportCancelled } from './search-export';
+import { exportsFolder } from '../exports-folder';
+import { readLibraryTranscript, searchLibrary } from '../library';
+import { libraryJobDraft } from '../library-export';
+import { offlineClient } from '../offline-client';
+import { exportSearchResultsTo, searchExportCancelled } from '../search-export';
+import type { AppContext, DomainHandlers } from './context';
+import { jobFor } from './drafts';
+import { jobView } from './job-views';
 
-/** The Library's commands that read it: searching, reading a transcript, Export results. */
+/**
+ * The Library (shared/contract/library.ts): searching every stored transcript, reading one, writing
+ * a search's hits (Export results), and a job of the matching videos.
+ */
 export function libraryHandlers(
   ctx: AppContext,
-): Pick<
-  AppHandlers,
-  'searchTranscripts' | 'readTranscript' | 'exportSearchResults' | 'cancelSearchExport' | 'libraryStatus'
+): DomainHandlers<
+  | 'searchTranscripts'
+  | 'readTranscript'
+  | 'exportSearchResults'
+  | 'cancelSearchExport'
+  | 'createJobFromSearch'
+  | 'libraryStatus'
 > {
   return {
     searchTranscripts: async ({ limit, ...search }) => searchLibrary(ctx.db, search, limit ?? 100),
@@ -60,6 +71,16 @@ export function libraryHandlers(
       const running = ctx.searchExports.get(exportId);
       running?.cancel();
       return { cancelled: running !== undefined };
+    },
+
+    createJobFromSearch: async (search) => {
+      const { draft, videos, leftOut } = libraryJobDraft(ctx.db, search, ctx.settings.read().defaults);
+      const { job } = jobFor(ctx, draft);
+      // Answered from the cache: a client that sends nothing, and the job's budget of 0.
+      await ctx.engine.run(job.id, { client: offlineClient() });
+      ctx.events.jobTouched(job.id);
+      ctx.events.videosTouched(job.id, videos);
+      return { job: jobView(ctx, job.id), videos, leftOut };
     },
 
     libraryStatus: async () => ({ indexing: ctx.indexing }),

@@ -52,8 +52,11 @@ const RUNS = Number(process.env['MODEL_RUNS'] ?? 4);
  * the sequences run to their end however slow the machine, and a failure shrinks to its shortest.
  */
 const LIMIT_MS = Number(process.env['MODEL_SHRINK_MS'] ?? 0);
-/** A sequence's commands, shrinking included, may take minutes on a busy machine: a guard, not a verdict. */
-const TIMEOUT_MS = 30 * 60_000;
+/**
+ * A sequence's commands, shrinking included, may take minutes on a busy machine: a guard, not a
+ * verdict. test:model's long runs set MODEL_TIMEOUT_MS=0 (none): 2,000 sequences take over half an hour.
+ */
+const TIMEOUT_MS = Number(process.env['MODEL_TIMEOUT_MS'] ?? 30 * 60_000);
 
 /** Writes the shrunk sequence where a regression can be copied from: out/model-failures/seed-<S>.json. */
 function record(seed: number, where: string, failure: ModelFailure): string {

@@ -27,16 +27,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 process.stdout.write(`Model: ${runs} sequence(s) from seed ${values.seed}\n`);
 const child = spawn(
   `${root}node_modules/.bin/vitest`,
-  [
-    'run',
-    '--project',
-    'suite',
-    'tests/model/corpora.test.ts',
-    '-t',
-    'random sequences',
-    '--testTimeout',
-    '0',
-  ],
+  ['run', '--project', 'suite', 'tests/model/corpora.test.ts', '-t', 'random sequences'],
   {
     cwd: root,
     stdio: 'inherit',
@@ -46,6 +37,7 @@ const child = spawn(
       MODEL_SEEDS: values.seed,
       MODEL_SKIP_RULES: values['skip-rules'],
       MODEL_SHRINK_MS: String(Number(values['shrink-seconds']) * 1000),
+      MODEL_TIMEOUT_MS: '0',
     },
   },
 );

@@ -3,12 +3,10 @@ import { Seconds } from './json-text';
 import type { JsonValue } from './json-text';
 import { publishedInterval, type PublishedInterval } from '../../../shared/published';
 import { videoUrl, videoUrlAt } from '../../../shared/video-links';
+import { ORIGINAL_TRACK } from '../../../shared/vocabulary';
 import type { ExportVideo } from './types';
 
 const orNull = (value: string | undefined | null): string | null => (value === undefined ? null : value);
-
-/** What `--lang` calls the original track, and the records and index.csv with it. */
-const ORIGINAL_TRACK = 'orig';
 
 /** An integer, or null when unknown or not a safe integer. */
 const integerOrNull = (value: number | undefined): number | null =>

@@ -1,11 +1,12 @@
 import type { JobDefaults } from '../../../shared/contract';
-import { MAX_LANGUAGE_LIST_CHARS, ORIGINAL_TRACK } from '../../../shared/limits';
+import { MAX_LANGUAGE_LIST_CHARS } from '../../../shared/limits';
 import {
   CHUNK_SECONDS,
   CONCURRENCY,
   DEFAULT_CHUNKING,
   EXPORT_FORMATS,
   type ExportFormat,
+  ORIGINAL_TRACK,
 } from '../../../shared/vocabulary';
 
 /**

@@ -26,9 +26,9 @@ export default tseslint.config(
     rules: { 'scriptorium/layers': 'error' },
   },
   {
-    // Statuses and stop reasons are named from src/shared/vocabulary.ts, never spelled out
-    // (eslint/vocabulary.js). The store's migrations are history and never change; the simulator
-    // is the service's stand-in and shares nothing with the app.
+    // Statuses, stop reasons, source kinds and the original track are named from
+    // src/shared/vocabulary.ts, never spelled out (eslint/vocabulary.js). The store's migrations are
+    // history and never change; the simulator is the service's stand-in and shares nothing with the app.
     files: ['src/**'],
     ignores: ['src/shared/vocabulary.ts', 'src/core/store/migrations/**', 'src/simulator/**'],
     plugins: { scriptorium },

@@ -1,6 +1,7 @@
 // The words of src/shared/vocabulary.ts are defined there once: a job status, a video's or a list's
-// status, or a stop reason spelled out anywhere else in src/ is an error, so that the layers cannot
-// drift apart again. Code names a value instead (JOB_STATUS.completed, STOP_REASON.user); the
+// status, a stop reason or a source kind spelled out anywhere else in src/ is an error, and the
+// original track ('orig') may not be spelled at all, so that the layers cannot drift apart again.
+// Code names a value instead (JOB_STATUS.completed, SOURCE_KIND.channel, ORIGINAL_TRACK); the
 // store's statements name theirs through sqlLiterals. Type positions may spell values, since the
 // compiler checks them against the vocabulary's types.
 import { readFileSync } from 'node:fs';
@@ -15,13 +16,20 @@ const GUARDED = {
   ITEM_STATUSES: { what: 'video status', named: 'ITEM_STATUS' },
   LIST_STATUSES: { what: 'list status', named: 'LIST_STATUS' },
   STOP_REASONS: { what: 'stop reason', named: 'STOP_REASON' },
+  SOURCE_KINDS: { what: 'source kind', named: 'SOURCE_KIND' },
+  // A single word, named by its constant: spelled anywhere at all, whatever holds it, it restates it.
+  ORIGINAL_TRACK: { what: 'language entry', named: 'ORIGINAL_TRACK', single: true },
 };
 
 /**
- * The names under which code keeps a status or a reason: a literal compared with, switched on, or
- * given to one of these is a restatement.
+ * The names under which code keeps a status, a reason or a source kind: a literal compared with,
+ * switched on, or given to one of these is a restatement.
  */
-const HOLDERS = new Set(['status', 'walkStatus', 'stopReason', 'reason', 'kind', 'filter']);
+const HOLDERS = new Set(['status', 'walkStatus', 'stopReason', 'reason', 'kind', 'sourceKind', 'filter']);
+
+/** Collections of such values, by their name: a literal looked up in one (`kinds.has('channel')`) restates it. */
+const HOLDER_COLLECTIONS = /(statuses|reasons|kinds)$/i;
+const LOOKUPS = new Set(['has', 'includes']);
 
 /** Functions whose arguments set or end a status, by their name: setStatus, setWalkStatus, failWalk. */
 const SETTER = /status$|^fail/i;
@@ -42,8 +50,9 @@ export function readVocabulary(source = readFileSync(VOCABULARY_FILE, 'utf8')) {
       while (init !== undefined && (ts.isAsExpression(init) || ts.isSatisfiesExpression(init))) {
         init = init.expression;
       }
-      if (list === undefined || init === undefined || !ts.isArrayLiteralExpression(init)) continue;
-      for (const element of init.elements) {
+      if (list === undefined || init === undefined) continue;
+      const values = list.single ? [init] : ts.isArrayLiteralExpression(init) ? init.elements : [];
+      for (const element of values) {
         if (!ts.isStringLiteral(element)) continue;
         owners.set(element.text, [...(owners.get(element.text) ?? []), list]);
       }
@@ -87,6 +96,12 @@ function useOf(node) {
   }
 }
 
+/** Whether a callee is `.has` or `.includes` of a collection of statuses, reasons or kinds. */
+function lookupInHolders(callee) {
+  if (callee.type !== 'MemberExpression' || !LOOKUPS.has(nameOf(callee.property))) return false;
+  return HOLDER_COLLECTIONS.test(nameOf(callee.object) ?? '');
+}
+
 /** Whether the literal is given to, compared with or switched on something that holds a status. */
 function heldAsStatus(node) {
   const use = useOf(node);
@@ -104,6 +119,8 @@ function heldAsStatus(node) {
     case 'VariableDeclarator':
       return parent.init === use && HOLDERS.has(nameOf(parent.id));
     case 'CallExpression':
+      if (parent.arguments.includes(use) && lookupInHolders(parent.callee)) return true;
+    // falls through
     case 'NewExpression':
       return parent.arguments.includes(use) && SETTER.test(nameOf(parent.callee) ?? '');
     default:
@@ -116,7 +133,8 @@ const rule = {
   meta: {
     type: 'problem',
     docs: {
-      description: 'Statuses and stop reasons are named from src/shared/vocabulary.ts, never spelled out.',
+      description:
+        'Statuses, stop reasons, source kinds and the original track are named from src/shared/vocabulary.ts, never spelled out.',
     },
     schema: [],
   },
@@ -127,12 +145,14 @@ const rule = {
     const describe = (value) => {
       const lists = owners.get(value);
       const what = [...new Set(lists.map((list) => list.what))].join(' or ');
-      const named = lists.map((list) => `${list.named}.${value}`).join(' or ');
+      const named = lists.map((list) => (list.single ? list.named : `${list.named}.${value}`)).join(' or ');
       return `'${value}' is a ${what} of src/shared/vocabulary.ts: name it (${named}) instead of spelling it out.`;
     };
     const checkLiteral = (node, value) => {
       if (typeof value !== 'string') return;
-      if (owners.has(value) && heldAsStatus(node)) context.report({ node, message: describe(value) });
+      const lists = owners.get(value);
+      const restated = lists !== undefined && (lists.some((list) => list.single) || heldAsStatus(node));
+      if (restated) context.report({ node, message: describe(value) });
       else if (inStore) checkSql(node, value);
     };
     const checkSql = (node, text) => {

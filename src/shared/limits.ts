@@ -6,6 +6,8 @@
  * Each checker returns `null` when the value is valid, or a plain-language reason naming the rule.
  */
 
+import { ORIGINAL_TRACK } from './vocabulary';
+
 /** Lengths in characters (code points), inclusive. */
 export const LIMITS = {
   videoUrl: { min: 1, max: 2048 },
@@ -44,9 +46,6 @@ export const MAX_SEGMENT_SECONDS = 10 ** 7;
 
 /** The playlist ID prefixes the service accepts. */
 export const PLAYLIST_PREFIXES = ['PL', 'UU', 'LL', 'FL', 'OL'] as const;
-
-/** The `--lang` entry that means "the video's original track", i.e. no `lang` parameter at all. */
-export const ORIGINAL_TRACK = 'orig';
 
 const LANG_PATTERN = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 const PLAYLIST_CHARACTERS = /^[A-Za-z0-9_-]*$/;

@@ -12,8 +12,7 @@ import {
   checkVideoUrl,
   codePointLength,
 } from './limits';
-
-export type SourceKind = 'video' | 'playlist' | 'channel' | 'search';
+import { SOURCE_KIND, type SourceKind } from './vocabulary';
 
 export interface Source {
   kind: SourceKind;
@@ -154,7 +153,7 @@ function classify(input: string): Classification {
   if (input.slice(0, SEARCH_PREFIX.length).toLowerCase() === SEARCH_PREFIX) {
     const query = input.slice(SEARCH_PREFIX.length).trim();
     const problem = checkSearchQuery(query);
-    return problem === null ? { kind: 'search', id: query } : { reason: problem };
+    return problem === null ? { kind: SOURCE_KIND.search, id: query } : { reason: problem };
   }
   if (input.startsWith('@')) return classifyHandle(input);
   if (BARE_ID.test(input)) return classifyBareId(input);
@@ -163,7 +162,7 @@ function classify(input: string): Classification {
 }
 
 function classifyHandle(handle: string): Classification {
-  if (HANDLE.test(handle)) return { kind: 'channel', id: handle };
+  if (HANDLE.test(handle)) return { kind: SOURCE_KIND.channel, id: handle };
   return { reason: NON_ASCII.test(handle) ? NON_ASCII_HANDLE : BAD_HANDLE };
 }
 
@@ -172,9 +171,9 @@ function classifyBareId(id: string): Classification {
   // but then the user may have pasted part of a list's ID, or a made-up one.
   if (VIDEO_ID.test(id)) {
     const looksLikeAList = LIST_PREFIXES.some((prefix) => id.startsWith(prefix));
-    return { kind: 'video', id, ...(looksLikeAList && { warning: LOOKS_LIKE_A_LIST }) };
+    return { kind: SOURCE_KIND.video, id, ...(looksLikeAList && { warning: LOOKS_LIKE_A_LIST }) };
   }
-  if (CHANNEL_ID.test(id)) return { kind: 'channel', id };
+  if (CHANNEL_ID.test(id)) return { kind: SOURCE_KIND.channel, id };
   if (PLAYLIST_PREFIXES.some((prefix) => id.startsWith(prefix))) return classifyPlaylistId(id);
   if (id.startsWith('UC')) return { reason: BAD_CHANNEL_ID };
   return { reason: NOT_A_SOURCE };
@@ -182,11 +181,11 @@ function classifyBareId(id: string): Classification {
 
 function classifyPlaylistId(id: string): Classification {
   const problem = checkPlaylistId(id);
-  return problem === null ? { kind: 'playlist', id } : { reason: problem };
+  return problem === null ? { kind: SOURCE_KIND.playlist, id } : { reason: problem };
 }
 
 function classifyVideoId(id: string): Classification {
-  return VIDEO_ID.test(id) ? { kind: 'video', id } : { reason: BAD_VIDEO_ID };
+  return VIDEO_ID.test(id) ? { kind: SOURCE_KIND.video, id } : { reason: BAD_VIDEO_ID };
 }
 
 function classifyUrl(input: string): Classification {
@@ -269,29 +268,29 @@ function classifyChannelPath(segments: string[]): Classification | null {
   // The path's first segment: /channel/UC…, or a legacy /c/NAME or /user/NAME.
   const page = first.toLowerCase();
   if (page === 'channel')
-    return CHANNEL_ID.test(name) ? { kind: 'channel', id: name } : { reason: BAD_CHANNEL_ID };
+    return CHANNEL_ID.test(name) ? { kind: SOURCE_KIND.channel, id: name } : { reason: BAD_CHANNEL_ID };
   if (page !== 'c' && page !== 'user') return null;
   if (!CHANNEL_NAME.test(name))
     return { reason: NON_ASCII.test(name) ? NON_ASCII_CHANNEL_NAME : BAD_CHANNEL_NAME };
-  return { kind: 'channel', id: `https://www.youtube.com/${page}/${name}` };
+  return { kind: SOURCE_KIND.channel, id: `https://www.youtube.com/${page}/${name}` };
 }
 
 function checkIdLimits({ kind, id }: { kind: SourceKind; id: string }): string | null {
   switch (kind) {
-    case 'video':
+    case SOURCE_KIND.video:
       return checkVideoUrl(id);
-    case 'playlist':
+    case SOURCE_KIND.playlist:
       return checkPlaylistId(id);
-    case 'channel':
+    case SOURCE_KIND.channel:
       return checkChannelInput(id);
-    case 'search':
+    case SOURCE_KIND.search:
       return checkSearchQuery(id);
   }
 }
 
 /** Handles and /c/ or /user/ names are case-insensitive on the platform; IDs are not. */
 function sameSourceKey({ kind, id }: Source): string {
-  const caseInsensitive = kind === 'channel' && !CHANNEL_ID.test(id);
+  const caseInsensitive = kind === SOURCE_KIND.channel && !CHANNEL_ID.test(id);
   return `${kind}:${caseInsensitive ? id.toLowerCase() : id}`;
 }
 

@@ -1,6 +1,10 @@
-/** A video's address on YouTube, and the same opening at a moment of it (the Library's links). */
+/**
+ * A video's page on YouTube, e.g. https://www.youtube.com/watch?v=dQw4w9WgXcQ: the Library's links
+ * and a corpus's records alike. The id is percent-encoded (a lone surrogate, which has no encoding, as
+ * U+FFFD), so that even an id no real video has gives a URL rather than an error.
+ */
 export function videoUrl(videoId: string): string {
-  return `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`;
+  return `https://www.youtube.com/watch?v=${encodeURIComponent(videoId.replace(/\p{Cs}/gu, '\ufffd'))}`;
 }
 
 /** The video's address opening at `seconds` (whole seconds; the start without a time). */

@@ -1,14 +1,12 @@
 /**
  * The words and numbers the layers share, each defined once, as data: a job's statuses and the
- * actions each allows, why a job stopped, the statuses of videos, lists and corpora, and a job's
- * limits and defaults. The store, the engine, the export, the contract's schemas, the CLI and the
- * renderer read them from here, and eslint/vocabulary.js reports a status or a reason spelled out
- * anywhere else in src/. Code names a value through its object (`JOB_STATUS.completed`), so that a
+ * actions each allows, why a job stopped, the statuses of videos, lists and corpora, the kinds of
+ * source, the original track, and a job's limits and defaults. The store, the engine, the export,
+ * the contract's schemas, the CLI and the renderer read them from here, and eslint/vocabulary.js
+ * reports a status, a reason, a source kind or the original track spelled out anywhere else in src/. Code names a value through its object (`JOB_STATUS.completed`), so that a
  * word that changes here changes everywhere. Free of packages, so that the renderer and the
  * sandboxed preload can load it.
  */
-import { ORIGINAL_TRACK } from './limits';
-
 /** `{ a: 'a', b: 'b' }` from `['a', 'b']`: each value under its own name. */
 function named<const T extends string>(values: readonly T[]): { readonly [K in T]: K } {
   return Object.freeze(Object.fromEntries(values.map((value) => [value, value]))) as { readonly [K in T]: K };
@@ -131,6 +129,40 @@ export const PAUSE_REASONS = [
   STOP_REASON.shutdown,
 ] as const satisfies readonly StopReason[];
 export type PauseReason = (typeof PAUSE_REASONS)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Sources
+
+/** What a line of a job's sources names (shared/sources.ts reads each line as one of them). */
+export const SOURCE_KINDS = [
+  /** One video, by its ID or URL. */
+  'video',
+  /** A playlist's videos, read page by page. */
+  'playlist',
+  /** A channel's uploads, by its @handle, URL or UC id. */
+  'channel',
+  /** The videos a search on the service finds. */
+  'search',
+] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+export const SOURCE_KIND = named(SOURCE_KINDS);
+
+/** The kinds of source a sync brings up to date: a job can be kept current only with one of them. */
+export const SYNCED_SOURCE_KINDS = [
+  SOURCE_KIND.playlist,
+  SOURCE_KIND.channel,
+] as const satisfies readonly SourceKind[];
+export type SyncedSourceKind = (typeof SYNCED_SOURCE_KINDS)[number];
+
+export function isSyncedSourceKind(kind: string): kind is SyncedSourceKind {
+  return (SYNCED_SOURCE_KINDS as readonly string[]).includes(kind);
+}
+
+/**
+ * The `--lang` entry that means "the video's original track", i.e. no `lang` parameter at all; a
+ * corpus names the language asked for so too.
+ */
+export const ORIGINAL_TRACK = 'orig';
 
 // ---------------------------------------------------------------------------------------------
 // Videos and lists
@@ -276,9 +308,6 @@ export const SYNC_EVERY_HOURS = { min: 1, max: 24 * 30, default: 24 } as const;
  * unless one is set.
  */
 export const DAILY_CREDIT_LIMIT = { min: 1, max: 1_000_000, default: null } as const;
-
-/** The kinds of source a sync brings up to date: a job can be kept current only with one of them. */
-export const SYNCED_SOURCE_KINDS = ['playlist', 'channel'] as const;
 
 /**
  * The code a budget stop carries when the daily credit limit of automatic syncs stopped it rather

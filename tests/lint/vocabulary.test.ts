@@ -2,7 +2,14 @@ import { ESLint } from 'eslint';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readVocabulary } from '../../eslint/vocabulary.js';
-import { ITEM_STATUSES, JOB_STATUSES, LIST_STATUSES, STOP_REASONS } from '../../src/shared/vocabulary';
+import {
+  ITEM_STATUSES,
+  JOB_STATUSES,
+  LIST_STATUSES,
+  ORIGINAL_TRACK,
+  SOURCE_KINDS,
+  STOP_REASONS,
+} from '../../src/shared/vocabulary';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const eslint = new ESLint({ cwd: root });
@@ -17,7 +24,14 @@ async function restatements(path: string, code: string): Promise<string[]> {
 
 describe('the vocabulary rule (eslint/vocabulary.js)', () => {
   it('knows exactly the values src/shared/vocabulary.ts defines', () => {
-    const values = [...JOB_STATUSES, ...ITEM_STATUSES, ...LIST_STATUSES, ...STOP_REASONS];
+    const values = [
+      ...JOB_STATUSES,
+      ...ITEM_STATUSES,
+      ...LIST_STATUSES,
+      ...STOP_REASONS,
+      ...SOURCE_KINDS,
+      ORIGINAL_TRACK,
+    ];
     expect([...readVocabulary().keys()].sort()).toEqual([...new Set(values)].sort());
   });
 
@@ -60,10 +74,59 @@ describe('the vocabulary rule (eslint/vocabulary.js)', () => {
       "export const sql = `UPDATE items SET status = 'pending' WHERE status = 'fetching'`;",
       2,
     ],
+    [
+      'a source kind compared',
+      'src/core/engine/x.ts',
+      "export const f = (source) => source.kind === 'channel';",
+      1,
+    ],
+    [
+      'a source kind switched on',
+      'src/core/engine/x.ts',
+      "export function f(source) { switch (source.kind) { case 'search': return 1; } return 0; }",
+      1,
+    ],
+    [
+      'a source kind given as a value',
+      'src/shared/x.ts',
+      "export const read = (id) => ({ kind: 'playlist', id });",
+      1,
+    ],
+    [
+      'a source kind held by its own name',
+      'src/core/app/x.ts',
+      "export const f = (row) => row.sourceKind !== 'video';",
+      1,
+    ],
+    [
+      'a source kind looked up among kinds',
+      'src/core/export/x.ts',
+      "export const f = (kinds) => kinds.has('search');",
+      1,
+    ],
+    [
+      'a restated list of source kinds',
+      'src/core/engine/x.ts',
+      "export const Kind = z.enum(['video', 'playlist', 'channel', 'search']);",
+      4,
+    ],
+    [
+      "a source kind quoted in the store's SQL",
+      'src/core/store/x.ts',
+      "export const sql = `SELECT id FROM sources WHERE kind = 'video'`;",
+      1,
+    ],
+    ['the original track as a constant', 'src/core/export/x.ts', "const ORIGINAL = 'orig';", 1],
+    [
+      'the original track wherever it stands',
+      'src/core/app/x.ts',
+      "export const languages = (lang) => (lang === '' ? 'orig' : lang);",
+      1,
+    ],
   ])('reports %s', async (_name, path, code, reports) => {
     const messages = await restatements(path, code);
     expect(messages).toHaveLength(reports);
-    expect(messages[0]).toMatch(/of src\/shared\/vocabulary\.ts: name it \([A-Z_]+\.[a-z_]+/);
+    expect(messages[0]).toMatch(/of src\/shared\/vocabulary\.ts: name it \([A-Z_]+(\.[a-z_]+|\))/);
   });
 
   it.each([
@@ -94,6 +157,28 @@ describe('the vocabulary rule (eslint/vocabulary.js)', () => {
       "export const sql = `UPDATE items SET status = 'pending' WHERE status = 'fetching'`;",
     ],
     ['the simulator', 'src/simulator/x.ts', "export const answer = { status: 'failed' };"],
+    [
+      'a named source kind and the original track',
+      'src/core/engine/x.ts',
+      "import { ORIGINAL_TRACK, SOURCE_KIND } from '../../shared/vocabulary';\nexport const f = (source, lang) => source.kind === SOURCE_KIND.channel && lang === ORIGINAL_TRACK;",
+    ],
+    [
+      "the service's own words for a search",
+      'src/core/engine/x.ts',
+      "export const ask = (client, q) => client.search({ q, type: 'video' }).then((answer) => answer.type === 'channel');",
+    ],
+    ['words for people', 'src/cli/x.ts', "export const line = (count) => plural(count, 'video');"],
+    ['a command named like a kind', 'src/cli/x.ts', "program.command('search');"],
+    [
+      'source kinds as types',
+      'src/core/engine/x.ts',
+      "export type Listed = { kind: 'playlist' | 'channel'; endpoint: 'playlist/videos' | 'search' };",
+    ],
+    [
+      'the original track inside help text',
+      'src/cli/x.ts',
+      "export const help = 'tried in order, e.g. es,en,orig';",
+    ],
   ])('leaves alone %s', async (_name, path, code) => {
     expect(await restatements(path, code)).toEqual([]);
   });

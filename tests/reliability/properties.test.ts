@@ -20,7 +20,8 @@ import {
   checkVideoUrl,
   PLAYLIST_PREFIXES,
 } from '../../src/shared/limits';
-import { checkSources, parseSource, type Source, type SourceKind } from '../../src/shared/sources';
+import { checkSources, parseSource, type Source } from '../../src/shared/sources';
+import type { SourceKind } from '../../src/shared/vocabulary';
 
 const SEED = 20_240_607;
 const runs = (numRuns: number) => ({ seed: SEED, numRuns });

@@ -3,9 +3,10 @@ import { parseJobRequest, type RawJobOptions } from '../../src/cli/job-options';
 import { DEFAULT_SETTINGS } from '../../src/core/engine/user-settings';
 import { JobSettingsSchema } from '../../src/core/engine/spec';
 import { DEFAULT_CHUNKING as EXPORT_DEFAULT_CHUNKING } from '../../src/core/export/corpus/chunks';
-import { FALLBACK_DEFAULTS, fieldsOf, readOptionFields } from '../../src/renderer/src/lib/job-options';
+import { fieldsOf, readOptionFields } from '../../src/renderer/src/lib/job-options';
 import { parseDailyLimit } from '../../src/cli/sync-all';
 import {
+  BUILT_IN_JOB_DEFAULTS,
   commands,
   JobDraftSchema,
   KeepCurrentSettingsSchema,
@@ -47,7 +48,7 @@ const layers: Record<string, (options: Options) => boolean> = {
   },
   "the window's form": (options) =>
     readOptionFields({
-      ...fieldsOf(FALLBACK_DEFAULTS),
+      ...fieldsOf(BUILT_IN_JOB_DEFAULTS),
       formats: ['txt', 'chunks'],
       ...(options.concurrency !== undefined && { concurrency: String(options.concurrency) }),
       ...(options.chunkSeconds !== undefined && { chunkSeconds: String(options.chunkSeconds) }),
@@ -109,7 +110,7 @@ describe('the defaults', () => {
       metadata: true,
       chunkOverlap: '0',
     }).draft.chunking;
-    const form = fieldsOf(FALLBACK_DEFAULTS);
+    const form = fieldsOf(BUILT_IN_JOB_DEFAULTS);
     const stored = JobSettingsSchema.parse({});
     const expected = {
       languages: DEFAULT_LANGUAGES,
@@ -122,7 +123,7 @@ describe('the defaults', () => {
     );
     expect(cliChunks?.targetSeconds).toBe(DEFAULT_CHUNKING.targetSeconds);
     expect(DEFAULT_SETTINGS.defaults).toMatchObject(expected);
-    expect(FALLBACK_DEFAULTS).toMatchObject(expected);
+    expect(BUILT_IN_JOB_DEFAULTS).toMatchObject(expected);
     expect([form.chunkSeconds, form.chunkOverlap]).toEqual([
       String(DEFAULT_CHUNKING.targetSeconds),
       String(DEFAULT_CHUNKING.overlapSeconds),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseJobRequest, type RawJobOptions } from '../../src/cli/job-options';
-import { FALLBACK_DEFAULTS, fieldsOf, readOptionFields } from '../../src/renderer/src/lib/job-options';
+import { fieldsOf, readOptionFields } from '../../src/renderer/src/lib/job-options';
 import { NO_SELECTION, readSelectionFields } from '../../src/renderer/src/lib/selection-fields';
-import { JobDraftSchema, type JobDraft } from '../../src/shared/contract';
+import { BUILT_IN_JOB_DEFAULTS, JobDraftSchema, type JobDraft } from '../../src/shared/contract';
 import { FILTER_LIMITS } from '../../src/shared/filters';
 import { MAX_LANGUAGE_LIST_CHARS } from '../../src/shared/limits';
 
@@ -83,12 +83,12 @@ describe('the language list', () => {
     const longest = languages((MAX_LANGUAGE_LIST_CHARS + 1) / 3);
     expect(longest).toHaveLength(MAX_LANGUAGE_LIST_CHARS);
     expect(cli({ lang: longest })).toBeNull();
-    expect(readOptionFields({ ...fieldsOf(FALLBACK_DEFAULTS), languages: longest }).ok).toBe(true);
+    expect(readOptionFields({ ...fieldsOf(BUILT_IN_JOB_DEFAULTS), languages: longest }).ok).toBe(true);
     expect(draft({ languages: longest })).toBe(true);
 
     const long = `${longest},`;
     expect(cli({ lang: long })).toBe('--lang has 201 characters: at most 200 are taken.');
-    expect(readOptionFields({ ...fieldsOf(FALLBACK_DEFAULTS), languages: long })).toEqual({
+    expect(readOptionFields({ ...fieldsOf(BUILT_IN_JOB_DEFAULTS), languages: long })).toEqual({
       ok: false,
       problems: { languages: 'At most 200 characters: this has 201.' },
     });

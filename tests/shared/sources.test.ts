@@ -8,8 +8,8 @@ import {
   parseSource,
   readSourceLines,
   type Source,
-  type SourceKind,
 } from '../../src/shared/sources';
+import type { SourceKind } from '../../src/shared/vocabulary';
 
 const VIDEO = 'dQw4w9WgXcQ';
 /** Any code point, lone surrogates included (fast-check's own 'binary' unit is slow to start). */

@@ -1,9 +1,16 @@
 import { rereadStoredTranscript } from '../api';
-import { cacheLang, ORIGINAL_TRACK, type ExportRow, type JobSummary } from '../engine';
+import { cacheLang, type ExportRow, type JobSummary } from '../engine';
 import type { CorpusMetadata, CorpusState } from '../store';
 import { authorLine } from '../../shared/citation';
 import { describeFilters } from '../../shared/filters';
-import { corpusStatusOf, isUnwalkedList, ITEM_STATUS, JOB_STATUS } from '../../shared/vocabulary';
+import {
+  corpusStatusOf,
+  isUnwalkedList,
+  ITEM_STATUS,
+  JOB_STATUS,
+  ORIGINAL_TRACK,
+  SOURCE_KIND,
+} from '../../shared/vocabulary';
 import type { Source } from '../../shared/sources';
 import type {
   ExportChange,
@@ -172,7 +179,7 @@ function languagesAsTyped(job: JobSummary): ReadonlyMap<string, string> {
 
 /** What names a source in a title: a list's or video's ID, an @handle, or the search's words. */
 function sourceLabel(source: Source): string {
-  return source.kind === 'search' ? `search: ${source.id}` : source.id;
+  return source.kind === SOURCE_KIND.search ? `search: ${source.id}` : source.id;
 }
 
 /** The job's lists that could not be walked, for errors.csv and the manifest. */
@@ -198,7 +205,7 @@ function toExportVideo(row: ExportRow, job: JobSummary, asTyped: ReadonlyMap<str
   const stored = row.transcript;
   const video =
     stored !== null && row.status === ITEM_STATUS.ok ? okVideo(row, stored, job, asTyped) : notOkVideo(row);
-  if (row.sourceKind !== 'video') {
+  if (row.sourceKind !== SOURCE_KIND.video) {
     video.position = row.position;
     video.listing = row.listing;
     if (row.listedAt !== null) video.listedAt = row.listedAt;

@@ -1,5 +1,6 @@
 import type { JobDefaults, JobDraft } from '../../shared/contract';
 import { clockTime, videoUrlAt } from '../../shared/video-links';
+import { ORIGINAL_TRACK } from '../../shared/vocabulary';
 import type { SearchResultRow } from '../export';
 import type { Database } from '../store';
 import { transcriptPurchase, type TranscriptPurchase } from '../store/queries/library';
@@ -93,7 +94,7 @@ export function libraryJobDraft(
   return {
     draft: {
       sources: [...videoIds].map((videoId, index) => ({ where: `video ${index + 1}`, text: videoId })),
-      languages: purchase.requestedLang === '' ? 'orig' : purchase.requestedLang,
+      languages: purchase.requestedLang === '' ? ORIGINAL_TRACK : purchase.requestedLang,
       includeTimestamp: purchase.includeTimestamp,
       sendMetadata: purchase.sendMetadata,
       maxVideos: null,

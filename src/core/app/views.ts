@@ -9,7 +9,7 @@ import {
 } from '../../shared/contract';
 import type { checkSources } from '../../shared/sources';
 import { authorLine } from '../../shared/citation';
-import { isUnwalkedList, JOB_STATUS, LIST_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import { isUnwalkedList, JOB_STATUS, LIST_STATUS, SOURCE_KIND, STOP_REASON } from '../../shared/vocabulary';
 import { describeFilters } from '../../shared/filters';
 import { jobName } from '../../shared/job-name';
 import type { JobHistory } from '../store';
@@ -146,7 +146,7 @@ export function toJobDetail(
     },
     exportPath: job.settings.exportPath,
     lists: job.walks
-      .filter((walk) => walk.kind !== 'video')
+      .filter((walk) => walk.kind !== SOURCE_KIND.video)
       .map((walk) => ({
         input: walk.input,
         kind: walk.kind,

@@ -8,7 +8,7 @@ export type { IndexingProgress } from './library-indexer';
 export { Throttle } from './throttle';
 export type { ThrottleOptions } from './throttle';
 export { paymentMeaning, REJECTED_MESSAGE, UNREADABLE_MESSAGE } from './failures';
-export { cacheLang, ORIGINAL_TRACK } from './spec';
+export { cacheLang } from './spec';
 export type {
   CreditStatus,
   EngineDeps,

@@ -1,4 +1,4 @@
-import { JOB_STATUS, LIST_STATUS } from '../../shared/vocabulary';
+import { JOB_STATUS, LIST_STATUS, ORIGINAL_TRACK, SOURCE_KIND } from '../../shared/vocabulary';
 import type { Database } from '../store';
 import {
   countListingDates,
@@ -14,14 +14,7 @@ import { insertSource, setWalkStatus, sourcesOfJob } from '../store/sources';
 import { lastAutomaticSyncOf } from '../store/syncs';
 import { jobKey } from './identity';
 import { Selection } from './selection';
-import {
-  cacheLang,
-  JobOptionsSchema,
-  ORIGINAL_TRACK,
-  parseJobSettings,
-  SkippedSchema,
-  SourcesSchema,
-} from './spec';
+import { cacheLang, JobOptionsSchema, parseJobSettings, SkippedSchema, SourcesSchema } from './spec';
 import type { EstimateResult, ItemCountsView, JobSnapshot, JobSpec, JobSummary } from './types';
 
 /**
@@ -65,7 +58,7 @@ export function findOrCreateJobRow(
           sourceId: source.id,
           input: source.input,
         });
-        if (source.kind === 'video') {
+        if (source.kind === SOURCE_KIND.video) {
           // A new job's videos belong to its first version.
           insertItem(db, { jobId, sourceId, position: 1, videoId: source.id, title: '', at, version: 1 });
           addMembership(db, { jobId, videoId: source.id, sourceId, position: null, listedAt: null });
@@ -172,7 +165,7 @@ export function snapshotOf(
 export function estimateOf(db: Database, job: JobRecord): EstimateResult {
   const options = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
   const unwalked = sourcesOfJob(db, job.id).filter(
-    (source) => source.kind !== 'video' && source.walkStatus === LIST_STATUS.pending,
+    (source) => source.kind !== SOURCE_KIND.video && source.walkStatus === LIST_STATUS.pending,
   ).length;
   const transcripts = uncachedUnfinishedItems(db, job.id, {
     requestedLang: cacheLang(options.langs[0] ?? ORIGINAL_TRACK),

@@ -3,7 +3,7 @@ import {
   JOB_STATUS,
   jobAllows,
   STOP_REASON,
-  SYNCED_SOURCE_KINDS,
+  isSyncedSourceKind,
   type JobStatus,
 } from '../../shared/vocabulary';
 import type { Clock } from '../api/types';
@@ -19,10 +19,7 @@ export function canKeepCurrent(job: {
   status: JobStatus;
   sources: ReadonlyArray<{ kind: string }>;
 }): boolean {
-  return (
-    job.status !== JOB_STATUS.cancelled &&
-    job.sources.some((source) => (SYNCED_SOURCE_KINDS as readonly string[]).includes(source.kind))
-  );
+  return job.status !== JOB_STATUS.cancelled && job.sources.some((source) => isSyncedSourceKind(source.kind));
 }
 
 /**

@@ -1,15 +1,19 @@
 import { z } from 'zod';
 import { FiltersSchema, noFilters } from '../../shared/filters';
-import { ORIGINAL_TRACK } from '../../shared/limits';
 import type { Source } from '../../shared/sources';
-import { CHUNK_SECONDS, CONCURRENCY, DEFAULT_CHUNKING, DEFAULT_LANGUAGES } from '../../shared/vocabulary';
+import {
+  CHUNK_SECONDS,
+  CONCURRENCY,
+  DEFAULT_CHUNKING,
+  DEFAULT_LANGUAGES,
+  ORIGINAL_TRACK,
+  SOURCE_KINDS,
+} from '../../shared/vocabulary';
 import type { JobRecord } from '../store/jobs';
 import type { JobOptions, JobSpec, RunSettings } from './types';
 
-export { ORIGINAL_TRACK };
-
 const SourceSchema = z.object({
-  kind: z.enum(['video', 'playlist', 'channel', 'search']),
+  kind: z.enum(SOURCE_KINDS),
   id: z.string().min(1),
   input: z.string(),
 }) satisfies z.ZodType<Source>;

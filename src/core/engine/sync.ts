@@ -1,7 +1,7 @@
 import type { VideoItem } from '../api/types';
 import { listNamedAll, moveInList, placeUnreached, recordCut, wasCut } from '../store/list-reads';
 import { failWalk, recordSyncPage, sourcesOfJob, type SourceRecord } from '../store/sources';
-import { LIST_STATUS } from '../../shared/vocabulary';
+import { isSyncedSourceKind, LIST_STATUS, SOURCE_KIND } from '../../shared/vocabulary';
 import { pendingVersion } from '../store/versions';
 import type { RunContext } from './run-context';
 import { Selection } from './selection';
@@ -24,9 +24,9 @@ export async function syncLists(ctx: RunContext): Promise<number> {
   let found = 0;
   for (const source of sourcesOfJob(ctx.db, ctx.jobId)) {
     if (ctx.control.stopped) break;
-    if (source.kind !== 'playlist' && source.kind !== 'channel') continue;
+    if (!isSyncedSourceKind(source.kind)) continue;
     let exactDates = new Map<string, string>();
-    if (source.kind === 'channel') {
+    if (source.kind === SOURCE_KIND.channel) {
       const latest = await askLatest(ctx, source);
       if (latest?.nothingNew === true) continue;
       exactDates = latest?.dates ?? exactDates;
@@ -147,7 +147,7 @@ async function syncList(
         recordSyncPage(ctx.db, source.id, next);
         if (loop !== undefined) failWalk(ctx.db, source.id, LIST_STATUS.failed, { message: loop.message });
         // A channel's older pages hold what earlier reads named: the first page with nothing new ends it.
-        const channelCaughtUp = source.kind === 'channel' && newToList === 0;
+        const channelCaughtUp = source.kind === SOURCE_KIND.channel && newToList === 0;
         if (next === null || loop !== undefined || read.count >= cap || channelCaughtUp) {
           tally.settled += end(next === null && loop === undefined, at);
         }

@@ -1,11 +1,5 @@
-import { SettingsSchema, type Settings } from '../../shared/contract/settings';
-import {
-  CONCURRENCY,
-  DAILY_CREDIT_LIMIT,
-  DEFAULT_LANGUAGES,
-  defaultFormats,
-  SYNC_EVERY_HOURS,
-} from '../../shared/vocabulary';
+import { BUILT_IN_JOB_DEFAULTS, SettingsSchema, type Settings } from '../../shared/contract/settings';
+import { DAILY_CREDIT_LIMIT, SYNC_EVERY_HOURS } from '../../shared/vocabulary';
 import type { Database } from '../store';
 import { readSetting } from '../store/queries/settings';
 import { writeSetting } from '../store/settings';
@@ -16,15 +10,7 @@ const SETTINGS_KEY = 'app_settings';
 export const DEFAULT_SETTINGS: Settings = {
   serviceUrl: null,
   billingUrl: null,
-  defaults: {
-    languages: DEFAULT_LANGUAGES,
-    includeTimestamp: true,
-    sendMetadata: true,
-    maxVideos: null,
-    budget: null,
-    concurrency: CONCURRENCY.default,
-    formats: defaultFormats(),
-  },
+  defaults: BUILT_IN_JOB_DEFAULTS,
   corpus: { authors: [], license: null },
   keepCurrent: { syncEveryHours: SYNC_EVERY_HOURS.default, dailyCreditLimit: DAILY_CREDIT_LIMIT.default },
 };

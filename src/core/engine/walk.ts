@@ -17,7 +17,7 @@ import { classifyFailure } from './failures';
 import { expectedVideosOf, LoopGuard } from './loop-guard';
 import { failureToRecord, noteServiceTrouble, type RecordedFailure } from './request-failure';
 import { checkContinuation, codePointLength, LIMITS } from '../../shared/limits';
-import { ITEM_CODE, LIST_STATUS } from '../../shared/vocabulary';
+import { ITEM_CODE, LIST_STATUS, SOURCE_KIND } from '../../shared/vocabulary';
 import type { RunContext } from './run-context';
 import { lengthSeconds, NEEDS_LIST_SIZE, Selection, viewCount } from './selection';
 
@@ -35,7 +35,7 @@ export async function walkSources(ctx: RunContext): Promise<void> {
   await resolveChannels(ctx);
   for (const source of sourcesOfJob(ctx.db, ctx.jobId)) {
     if (ctx.control.stopped) return;
-    if (source.walkStatus !== LIST_STATUS.pending || source.kind === 'video') continue;
+    if (source.walkStatus !== LIST_STATUS.pending || source.kind === SOURCE_KIND.video) continue;
     await walkSource(ctx, source);
   }
 }
@@ -45,7 +45,7 @@ async function resolveChannels(ctx: RunContext): Promise<void> {
   for (const source of sourcesOfJob(ctx.db, ctx.jobId)) {
     if (ctx.control.stopped) return;
     if (
-      source.kind !== 'channel' ||
+      source.kind !== SOURCE_KIND.channel ||
       source.walkStatus !== LIST_STATUS.pending ||
       source.resolvedChannelId !== null
     )
@@ -132,11 +132,12 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
     const next = page.hasMore ? page.continuation : null;
     const done =
       next === null ||
-      source.kind === 'search' ||
+      source.kind === SOURCE_KIND.search ||
       (maxVideos !== undefined && videosFound + listed.length >= maxVideos);
     const loop = done ? undefined : loops.check(ctx, page, listed, next);
     // A search is one page: its size is what it brought.
-    listSize = expectedVideosOf(page) ?? listSize ?? (source.kind === 'search' ? listed.length : null);
+    listSize =
+      expectedVideosOf(page) ?? listSize ?? (source.kind === SOURCE_KIND.search ? listed.length : null);
     const at = ctx.now();
     const tally = { added: 0, skipped: 0, settled: 0 };
     ctx.db
@@ -290,19 +291,19 @@ function requestPage(
   cursor: string | null,
 ): Promise<ApiResponse<VideoPage>> {
   switch (source.kind) {
-    case 'playlist':
+    case SOURCE_KIND.playlist:
       return ctx.client.playlistVideos(
         cursor === null ? { playlist: source.sourceId } : { continuation: cursor },
         ctx.call,
       );
-    case 'channel':
+    case SOURCE_KIND.channel:
       return ctx.client.channelVideos(
         cursor === null ? { channel: source.resolvedChannelId ?? source.sourceId } : { continuation: cursor },
         ctx.call,
       );
-    case 'search':
+    case SOURCE_KIND.search:
       return searchPage(ctx, source.sourceId);
-    case 'video':
+    case SOURCE_KIND.video:
       throw new Error('a single video has no pages to walk');
   }
 }
@@ -315,8 +316,8 @@ async function searchPage(ctx: RunContext, query: string): Promise<ApiResponse<V
 }
 
 export function endpointOf(source: SourceRecord): 'playlist/videos' | 'channel/videos' | 'search' {
-  if (source.kind === 'channel') return 'channel/videos';
-  return source.kind === 'search' ? 'search' : 'playlist/videos';
+  if (source.kind === SOURCE_KIND.channel) return 'channel/videos';
+  return source.kind === SOURCE_KIND.search ? 'search' : 'playlist/videos';
 }
 
 /**

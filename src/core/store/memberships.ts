@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { Database } from './database';
 import type { ItemListing } from './items';
-import { ITEM_CODE, ITEM_STATUS } from '../../shared/vocabulary';
+import { ITEM_CODE, ITEM_STATUS, SOURCE_KIND } from '../../shared/vocabulary';
 import { preparedFor, sqlLiterals } from './prepared';
 
 const ITEM = sqlLiterals(ITEM_STATUS);
 const CODE = sqlLiterals(ITEM_CODE);
+const KIND = sqlLiterals(SOURCE_KIND);
 
 /** Why a list leaves a video out: ITEM_CODE (a filter, or waiting for the list's size) and words. */
 export interface ListVerdict {
@@ -86,7 +87,7 @@ const statements = preparedFor((db) => ({
        duration_seconds = :durationSeconds, view_count = :viewCount, has_captions = :hasCaptions,
        listed_at = :listedAt
      WHERE job_id = :jobId AND video_id = :videoId
-       AND source_id IN (SELECT id FROM sources WHERE job_id = :jobId AND kind = 'video')`,
+       AND source_id IN (SELECT id FROM sources WHERE job_id = :jobId AND kind = ${KIND.video})`,
   ),
   itemOf: db.prepare<[number, string], { id: number }>(
     'SELECT id FROM items WHERE job_id = ? AND video_id = ?',

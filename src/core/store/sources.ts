@@ -3,13 +3,13 @@ import type { Database } from './database';
 import {
   LIST_STATUS,
   LIST_STATUSES,
+  SOURCE_KINDS,
   type ListStatus,
+  type SourceKind,
   type UnwalkedListStatus,
 } from '../../shared/vocabulary';
 import { preparedFor, sqlLiterals } from './prepared';
 
-export const SOURCE_KINDS = ['video', 'playlist', 'channel', 'search'] as const;
-export type SourceKindName = (typeof SOURCE_KINDS)[number];
 /** How far a source's walk has come: a list status of shared/vocabulary.ts. */
 export type WalkStatus = ListStatus;
 
@@ -59,7 +59,7 @@ export type SourceRecord = z.output<typeof SourceRowSchema>;
 export interface NewSource {
   jobId: number;
   position: number;
-  kind: SourceKindName;
+  kind: SourceKind;
   sourceId: string;
   input: string;
 }

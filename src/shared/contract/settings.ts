@@ -1,10 +1,30 @@
 import { z } from 'zod';
 import { AuthorLineSchema, LicenseSchema } from '../citation';
-import { DAILY_CREDIT_LIMIT, SYNC_EVERY_HOURS } from '../vocabulary';
+import {
+  CONCURRENCY,
+  DAILY_CREDIT_LIMIT,
+  DEFAULT_LANGUAGES,
+  defaultFormats,
+  SYNC_EVERY_HOURS,
+} from '../vocabulary';
 import { KeepCurrentSettingsSchema } from './keep-current';
 import { JobDraftSchema, type CommandSchemas } from './values';
 
 export const JobDefaultsSchema = JobDraftSchema.omit({ sources: true });
+
+/**
+ * What a new job starts from until the user changes it in Settings: the stored Settings begin with
+ * it, and the New job form falls back on it when Settings cannot be read.
+ */
+export const BUILT_IN_JOB_DEFAULTS: JobDefaults = {
+  languages: DEFAULT_LANGUAGES,
+  includeTimestamp: true,
+  sendMetadata: true,
+  maxVideos: null,
+  budget: null,
+  concurrency: CONCURRENCY.default,
+  formats: defaultFormats(),
+};
 
 /**
  * What the Export dialog starts from for a job never exported with them: the authors (one a line,

@@ -9,6 +9,7 @@ import {
   ITEM_STATUSES,
   JOB_STATUSES,
   LIST_STATUSES,
+  SOURCE_KINDS,
   STOP_REASONS,
   VIDEO_FILTERS,
 } from '../vocabulary';
@@ -33,7 +34,7 @@ export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
 /** A video's state in a job (src/shared/vocabulary.ts); 'fetching' has a request in flight. */
 export const VideoStatusSchema = z.enum(ITEM_STATUSES);
 
-export const SourceKindSchema = z.enum(['video', 'playlist', 'channel', 'search']);
+export const SourceKindSchema = z.enum(SOURCE_KINDS);
 
 export const ItemCountsSchema = z.object({
   total: z.number().int(),

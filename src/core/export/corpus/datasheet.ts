@@ -1,5 +1,5 @@
 import { DURABILITY_PROMISE } from '../../../shared/durability';
-import { FILE_FORMATS } from '../../../shared/vocabulary';
+import { FILE_FORMATS, SOURCE_KIND } from '../../../shared/vocabulary';
 import { PLACEHOLDER_AUTHOR } from './citation';
 import type { Chunking } from './chunks';
 import type { CompositionTally, Share } from './composition';
@@ -110,12 +110,12 @@ const emptyShare: Share = { videos: 0, transcripts: 0, seconds: 0, words: 0 };
 function endpoints(input: ExportInput): string {
   const kinds = new Set((input.sourceDetails ?? []).map((detail) => detail.kind));
   const used = ['`transcript` (one credit per transcript)'];
-  if (kinds.has('playlist')) used.push('`playlist/videos` (one credit per page)');
-  if (kinds.has('channel'))
+  if (kinds.has(SOURCE_KIND.playlist)) used.push('`playlist/videos` (one credit per page)');
+  if (kinds.has(SOURCE_KIND.channel))
     used.push(
       '`channel/resolve` (free), `channel/videos` (one credit per page), `channel/latest` (free, for syncs)',
     );
-  if (kinds.has('search')) used.push('`search` (one credit)');
+  if (kinds.has(SOURCE_KIND.search)) used.push('`search` (one credit)');
   return used.join(', ');
 }
 

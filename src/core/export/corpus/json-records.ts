@@ -2,25 +2,11 @@ import type { Chunk } from './chunks';
 import { Seconds } from './json-text';
 import type { JsonValue } from './json-text';
 import { publishedInterval, type PublishedInterval } from '../../../shared/published';
+import { videoUrl, videoUrlAt } from '../../../shared/video-links';
+import { ORIGINAL_TRACK } from '../../../shared/vocabulary';
 import type { ExportVideo } from './types';
 
-/**
- * The video's page, e.g. https://www.youtube.com/watch?v=dQw4w9WgXcQ. The id is percent-encoded (a
- * lone surrogate, which has no encoding, as U+FFFD), so that even an id no real video has gives a URL.
- */
-export function videoUrl(videoId: string): string {
-  return `https://www.youtube.com/watch?v=${encodeURIComponent(videoId.replace(/\p{Cs}/gu, '\ufffd'))}`;
-}
-
-/** The video's page, opening at `seconds` (whole seconds, rounded down). */
-export function videoUrlAt(videoId: string, seconds: number): string {
-  return `${videoUrl(videoId)}&t=${Math.floor(seconds)}s`;
-}
-
 const orNull = (value: string | undefined | null): string | null => (value === undefined ? null : value);
-
-/** What `--lang` calls the original track, and the records and index.csv with it. */
-const ORIGINAL_TRACK = 'orig';
 
 /** An integer, or null when unknown or not a safe integer. */
 const integerOrNull = (value: number | undefined): number | null =>

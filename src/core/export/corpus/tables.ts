@@ -1,6 +1,7 @@
 import { ITEM_STATUS } from '../../../shared/vocabulary';
 import { withoutControls } from './plain-text';
-import { channelTitleOf, publishedOf, requestedLanguageOf, videoUrl } from './json-records';
+import { videoUrl } from '../../../shared/video-links';
+import { channelTitleOf, publishedOf, requestedLanguageOf } from './json-records';
 import { MAX_CSV_CELL_CHARS, PATH_LIST_SEPARATOR } from './schema';
 import type { ExportChange, ExportMembership, ExportSourceFailure, ExportVideo } from './types';
 

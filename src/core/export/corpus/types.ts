@@ -1,4 +1,4 @@
-import type { CorpusStatus, ExportFormat, UnwalkedListStatus } from '../../../shared/vocabulary';
+import type { CorpusStatus, ExportFormat, SourceKind, UnwalkedListStatus } from '../../../shared/vocabulary';
 
 export { EXPORT_FORMATS } from '../../../shared/vocabulary';
 export type { ExportFormat };
@@ -256,7 +256,7 @@ export interface ExportInput {
    * Each source's kind and a short name for titles (a playlist's ID, an @handle, "search: query"), in
    * the order of `manifest.sources`. Default: the sources as typed, kinds unknown.
    */
-  sourceDetails?: Array<{ kind: 'video' | 'playlist' | 'channel' | 'search'; label: string }>;
+  sourceDetails?: Array<{ kind: SourceKind; label: string }>;
 }
 
 /** How far an export is, for a progress bar: videos written out of all videos. */

@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import type { Database } from '../database';
-import { ITEM_STATUS, ITEM_STATUSES, type ItemStatus } from '../../../shared/vocabulary';
+import {
+  ITEM_STATUS,
+  ITEM_STATUSES,
+  SOURCE_KIND,
+  SOURCE_KINDS,
+  type ItemStatus,
+  type SourceKind,
+} from '../../../shared/vocabulary';
 import { readOnlyPreparedFor, sqlLiterals } from '../prepared';
 import type { ItemListing } from '../items';
-import { SOURCE_KINDS, type SourceKindName } from '../sources';
 
 const ITEM = sqlLiterals(ITEM_STATUS);
 
@@ -28,7 +34,7 @@ interface StoredRow {
   message: string | null;
   source_id: number;
   source_position: number;
-  source_kind: SourceKindName;
+  source_kind: SourceKind;
   source_input: string;
   transcript_id: number | null;
   language: string | null;
@@ -102,7 +108,7 @@ export interface ExportRow {
   message: string | null;
   sourceId: number;
   sourcePosition: number;
-  sourceKind: SourceKindName;
+  sourceKind: SourceKind;
   /** The source as the user typed it. */
   sourceInput: string;
   /** What the list page said of the video (empty for a video given by itself). */
@@ -145,7 +151,7 @@ interface StoredMembership {
   number: number;
   video_id: string;
   source_position: number;
-  kind: SourceKindName;
+  kind: SourceKind;
   input: string;
   list_id: string;
   resolved_channel_id: string | null;
@@ -228,8 +234,8 @@ function checkedMembership(row: StoredMembership): StoredMembership {
 }
 
 function listIdOf(row: StoredMembership): string | null {
-  if (row.kind === 'playlist') return row.list_id;
-  if (row.kind === 'channel') return row.resolved_channel_id ?? row.list_id;
+  if (row.kind === SOURCE_KIND.playlist) return row.list_id;
+  if (row.kind === SOURCE_KIND.channel) return row.resolved_channel_id ?? row.list_id;
   return null;
 }
 

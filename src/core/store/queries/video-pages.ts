@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { Database } from '../database';
-import { ITEM_STATUS, ITEM_STATUSES, type VideoFilter } from '../../../shared/vocabulary';
+import { ITEM_STATUS, ITEM_STATUSES, SOURCE_KIND, type VideoFilter } from '../../../shared/vocabulary';
 import { readOnlyPreparedFor, sqlLiterals } from '../prepared';
 
 const ITEM = sqlLiterals(ITEM_STATUS);
+const KIND = sqlLiterals(SOURCE_KIND);
 
 /** One video of a job as faces list it. */
 const VideoRowSchema = z
@@ -67,7 +68,7 @@ const statements = readOnlyPreparedFor((db) => ({
        s.input AS source_input, i.attempts, i.http_status, i.code, i.message, i.transcript_id,
        -- Where the latest read of its list put it (null: that read no longer found it); the item keeps
        -- the position its list first gave it, which its records carry.
-       CASE WHEN s.kind = 'video' THEN i.position
+       CASE WHEN s.kind = ${KIND.video} THEN i.position
          ELSE (SELECT m.position FROM memberships m WHERE m.item_id = i.id AND m.source_id = i.source_id)
        END AS position
      FROM items i

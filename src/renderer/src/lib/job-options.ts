@@ -1,13 +1,12 @@
 import type { JobDefaults } from '../../../shared/contract';
-import { MAX_LANGUAGE_LIST_CHARS, ORIGINAL_TRACK } from '../../../shared/limits';
+import { MAX_LANGUAGE_LIST_CHARS } from '../../../shared/limits';
 import {
   CHUNK_SECONDS,
   CONCURRENCY,
   DEFAULT_CHUNKING,
-  DEFAULT_LANGUAGES,
-  defaultFormats,
   EXPORT_FORMATS,
   type ExportFormat,
+  ORIGINAL_TRACK,
 } from '../../../shared/vocabulary';
 
 /**
@@ -30,17 +29,6 @@ export interface OptionFields {
 }
 
 export type OptionProblems = Partial<Record<keyof OptionFields, string>>;
-
-/** The app's own defaults, for a form whose Settings could not be read. */
-export const FALLBACK_DEFAULTS: JobDefaults = {
-  languages: DEFAULT_LANGUAGES,
-  includeTimestamp: true,
-  sendMetadata: true,
-  maxVideos: null,
-  budget: null,
-  concurrency: CONCURRENCY.default,
-  formats: defaultFormats(),
-};
 
 export function fieldsOf(defaults: JobDefaults): OptionFields {
   return {

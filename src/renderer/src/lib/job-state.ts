@@ -3,6 +3,7 @@ import { describeKeyRefusal } from '../../../shared/errors';
 import { parseSource } from '../../../shared/sources';
 import {
   DAILY_LIMIT_STOP_CODE,
+  isSyncedSourceKind,
   JOB_STATUS,
   jobAllows,
   STOP_REASON,
@@ -63,7 +64,7 @@ export function availableActions(job: JobView): {
 function hasGrowingList(job: JobView): boolean {
   return job.sources.some((input) => {
     const parsed = parseSource(input);
-    return parsed.ok && (parsed.source.kind === 'playlist' || parsed.source.kind === 'channel');
+    return parsed.ok && isSyncedSourceKind(parsed.source.kind);
   });
 }
 

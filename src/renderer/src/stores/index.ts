@@ -1,6 +1,5 @@
 import { useStore } from 'zustand';
-import type { ScriptoriumApi } from '../../../shared/contract';
-import { FALLBACK_DEFAULTS } from '../lib/job-options';
+import { BUILT_IN_JOB_DEFAULTS, type ScriptoriumApi } from '../../../shared/contract';
 import { connect } from '../transport';
 import { createCreditsStore, type CreditsState } from './credits';
 import { createExportsStore, type ExportsState } from './exports';
@@ -60,7 +59,7 @@ export function startStores(): () => void {
     .getState()
     .load()
     .then(() => {
-      const defaults = settingsStore.getState().settings?.defaults ?? FALLBACK_DEFAULTS;
+      const defaults = settingsStore.getState().settings?.defaults ?? BUILT_IN_JOB_DEFAULTS;
       newJobStore.getState().applyDefaults(defaults);
     });
   return () => stops.forEach((stop) => stop());

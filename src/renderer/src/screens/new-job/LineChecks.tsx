@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { SourceLine } from '../../../../shared/contract';
+import { SOURCE_KIND } from '../../../../shared/vocabulary';
 import { plural, sourceKindLabel } from '../../lib/format';
 import { newJobStore, useNewJob } from '../../stores';
 
@@ -109,9 +110,11 @@ function summarize(lines: readonly SourceLine[]): string {
   const counts = new Map<string, number>();
   for (const line of lines) if (line.kind !== null) counts.set(line.kind, (counts.get(line.kind) ?? 0) + 1);
   const valid = lines.length - lines.filter((line) => line.kind === null).length;
-  const kinds = (['playlist', 'channel', 'search', 'video'] as const)
+  const kinds = ([SOURCE_KIND.playlist, SOURCE_KIND.channel, SOURCE_KIND.search, SOURCE_KIND.video] as const)
     .filter((kind) => counts.has(kind))
-    .map((kind) => plural(counts.get(kind) ?? 0, kind, kind === 'search' ? 'searches' : `${kind}s`));
+    .map((kind) =>
+      plural(counts.get(kind) ?? 0, kind, kind === SOURCE_KIND.search ? 'searches' : `${kind}s`),
+    );
   const invalid = lines.length - valid;
   const warned = lines.filter((line) => line.warning !== null).length;
   return [

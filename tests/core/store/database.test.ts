@@ -67,7 +67,7 @@ describe('openDatabase', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
-    expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL: each commit synced to the disk (DESIGN.md, durability)
   });
 
   it('keeps the data when the database is opened again', () => {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// What committing each paid result on its own costs, against committing results in groups: two builds
-// of the CLI, alternated run by run on one simulator, each running the same fresh job to its end.
+// What a way of committing costs (each paid result on its own against groups; synchronous=FULL
+// against NORMAL): two builds of the CLI, alternated run by run on one simulator, each running the
+// same fresh job to its end.
 // For each run: the CLI's CPU time per video over the walk + fetch phase (all its threads, from
 // /proc/<pid>/stat, so the checkpoint thread counts too) and the phase's rate, both timed at the
 // simulator from its first request to its last answer. Linux only (/proc).
@@ -8,7 +9,10 @@
 //   node bench/durability.mjs LABEL=path/to/cli/index.js LABEL=path/to/cli/index.js
 //
 // Build each variant with `npx vite build --config vite.cli.config.ts --outDir bench/.work/<name>`.
-// BENCH_REPEATS (default 5) runs of each; BENCH_VIDEOS (default 6,000) videos a job.
+// BENCH_REPEATS (default 5) runs of each; BENCH_VIDEOS (default 6,000) videos a job; BENCH_RATE, when
+// set, the simulator's rate limit in requests per minute per key (the service's published pace is
+// 300), else none (the raw simulator). The data folder is made in the system's temporary folder,
+// which must be a disk (not tmpfs) for an fsync to cost what it costs a user.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,14 +27,18 @@ const builds = process.argv.slice(2).map((argument) => {
 if (builds.length < 2) throw new Error('give two builds to compare, as LABEL=path/to/index.js');
 const repeats = Number(process.env.BENCH_REPEATS ?? 5);
 const videos = Number(process.env.BENCH_VIDEOS ?? 6_000);
+const ratePerMinute = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 const CONCURRENCY = 16;
+// Under a rate limit every build meets the same pace: the rate is then told to the hundredth.
+const rateDigits = ratePerMinute ? 2 : 0;
 const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-const results = { machine: machine(), repeats, videos, figures: {} };
+const results = { machine: machine(), repeats, videos, ratePerMinute, figures: {} };
 
 console.log(
-  `machine: ${results.machine}; ${repeats} runs of each build, ${videos} videos, ${CONCURRENCY} in flight`,
+  `machine: ${results.machine}; ${repeats} runs of each build, ${videos} videos, ${CONCURRENCY} in flight, ` +
+    (ratePerMinute ? `${ratePerMinute} requests a minute` : 'no rate limit'),
 );
-const sim = await startSimulator([]);
+const sim = await startSimulator(ratePerMinute ? ['--rate', String(ratePerMinute)] : []);
 const runs = new Map(builds.map((build) => [build.label, { cpu: [], rate: [] }]));
 try {
   for (let run = 0; run < repeats; run++) {
@@ -41,7 +49,7 @@ try {
       runs.get(build.label).cpu.push(measured.cpuMsPerVideo);
       runs.get(build.label).rate.push(measured.rate);
       console.log(
-        `${build.label}, run ${run + 1}: ${measured.cpuMsPerVideo.toFixed(3)} ms of CPU per video, ${measured.rate.toFixed(0)} videos/s`,
+        `${build.label}, run ${run + 1}: ${measured.cpuMsPerVideo.toFixed(3)} ms of CPU per video, ${measured.rate.toFixed(rateDigits)} videos/s`,
       );
     }
   }
@@ -50,7 +58,7 @@ try {
 }
 for (const [label, { cpu, rate }] of runs) {
   record(results, 1, `${label}: CPU ms per video, walk + fetch`, cpu);
-  record(results, 1, `${label}: videos a second, walk + fetch`, rate, 0);
+  record(results, 1, `${label}: videos a second, walk + fetch`, rate, rateDigits);
 }
 
 /** One fresh job run to its end by the CLI at `cli`; its phase timed and its CPU read at the simulator's edges. */
@@ -84,10 +92,10 @@ async function measure(cli) {
     const exited = new Promise((resolve) => child.on('close', resolve));
     // Every list page and every transcript is one request.
     const requests = videos + Math.ceil(videos / 100);
-    while ((await sim.admin('GET', 'stats')).requests === 0) await wait(2);
+    while ((await answered()) === 0) await wait(2);
     const cpuBefore = cpuSeconds(child.pid);
     const started = performance.now();
-    while ((await sim.admin('GET', 'stats')).requests < requests) await wait(5);
+    while ((await answered()) < requests) await wait(5);
     const cpuAfter = cpuSeconds(child.pid);
     const seconds = (performance.now() - started) / 1000;
     const code = await exited;
@@ -96,6 +104,12 @@ async function measure(cli) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Requests the simulator answered, less those it refused for the rate limit (the client asks again). */
+async function answered() {
+  const { requests, byStatus } = await sim.admin('GET', 'stats');
+  return requests - (byStatus['429'] ?? 0);
 }
 
 /** User and system CPU of the process, all threads, in seconds. */

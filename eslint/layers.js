@@ -20,6 +20,26 @@ export const LAYERS = [
   { layer: 'src/simulator', folders: ['src/simulator'], packages: [...NODE, 'zod'] },
   { layer: 'src/core/api', folders: ['src/core/api', 'src/shared'], packages: CORE_PACKAGES },
   { layer: 'src/core/store', folders: ['src/core/store', 'src/shared'], packages: CORE_PACKAGES },
+  // core/export by concern (DESIGN.md, "Export"): zip/ is the format and knows no corpus; corpus/ is
+  // what a corpus holds and never consults an earlier export (reuse/); verify/ checks a ZIP against
+  // what the corpus says of itself (corpus/schema.ts), never against how it is written. Only the
+  // folder's top level (write-corpus.ts, video-files.ts, index.ts...) joins them.
+  { layer: 'src/core/export/zip', folders: ['src/core/export/zip', 'src/shared'], packages: CORE_PACKAGES },
+  {
+    layer: 'src/core/export/corpus',
+    folders: ['src/core/export/corpus', 'src/core/export/zip', 'src/shared'],
+    packages: CORE_PACKAGES,
+  },
+  {
+    layer: 'src/core/export/reuse',
+    folders: ['src/core/export/reuse', 'src/core/export/corpus', 'src/core/export/zip', 'src/shared'],
+    packages: CORE_PACKAGES,
+  },
+  {
+    layer: 'src/core/export/verify',
+    folders: ['src/core/export/verify', 'src/core/export/zip', 'src/core/export/corpus/schema', 'src/shared'],
+    packages: CORE_PACKAGES,
+  },
   { layer: 'src/core/export', folders: ['src/core/export', 'src/shared'], packages: CORE_PACKAGES },
   {
     layer: 'src/core/engine',

@@ -4,7 +4,8 @@ import { DAILY_CREDIT_LIMIT, DAILY_LIMIT_STOP_CODE, JOB_STATUS, STOP_REASON } fr
 import { withApp, type CliAppOptions } from './environment';
 import { CliExit, ExitCode } from './exit';
 import { describeFailure } from './failure';
-import { ArgumentError, parseWholeNumber } from './job-options';
+import { argumentOrExit } from './argument-error';
+import { parseWholeNumber } from './job-options';
 import { exitForUnfinishedSync } from './outcome';
 import { plural } from './plural';
 
@@ -155,13 +156,10 @@ function worse(a: CliExit | undefined, b: CliExit | undefined): CliExit | undefi
 
 /** `--daily-limit`: a whole number of credits within DAILY_CREDIT_LIMIT; else exit 2, nothing sent. */
 export function parseDailyLimit(text: string): number {
-  try {
-    return parseWholeNumber('--daily-limit', text, DAILY_CREDIT_LIMIT.min, DAILY_CREDIT_LIMIT.max);
-  } catch (error) {
-    if (error instanceof ArgumentError)
-      throw new CliExit(ExitCode.badInput, `${error.message} Nothing was sent.`);
-    throw error;
-  }
+  return argumentOrExit(
+    () => parseWholeNumber('--daily-limit', text, DAILY_CREDIT_LIMIT.min, DAILY_CREDIT_LIMIT.max),
+    ' Nothing was sent.',
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { commandNames, eventNames, ipcChannel, type EventName, type EventPayload } from '../shared/contract';
 import { dispatch, type AppHandlers } from '../core/app';
+import type { AppErrorData } from '../shared/errors';
 import type { IpcSender } from './security';
 
 /** The slice of Electron's ipcMain this module needs (a fake stands in for it in tests). */
@@ -8,19 +9,26 @@ export interface IpcMainLike {
   removeHandler(channel: string): void;
 }
 
+/** The answer to a message from any page but the app's own: refused, with nothing done. */
+const FOREIGN_SENDER: { ok: false; error: AppErrorData } = {
+  ok: false,
+  error: {
+    code: 'access_refused',
+    message: 'Refused: the request did not come from the Scriptorium window. Nothing was done.',
+  },
+};
+
 /**
  * ipcMain serving only messages from the app's own page, as Electron's security checklist asks: no
- * other page is ever loaded, but a message from one is refused all the same (its invoke rejects).
+ * other page is ever loaded, but a message from one is refused all the same, with the envelope of
+ * `access_refused` (a rejected invoke would reach the page as `unreachable`, which it is not).
  */
 export function appOnlyIpc(ipcMain: IpcMainLike, isAppSender: (event: IpcSender) => boolean): IpcMainLike {
   return {
     handle: (channel, listener) =>
-      ipcMain.handle(channel, (event, input) => {
-        if (!isAppSender(event as IpcSender)) {
-          throw new Error('Refused: the request did not come from the Scriptorium window.');
-        }
-        return listener(event, input);
-      }),
+      ipcMain.handle(channel, (event, input) =>
+        isAppSender(event as IpcSender) ? listener(event, input) : FOREIGN_SENDER,
+      ),
     removeHandler: (channel) => ipcMain.removeHandler(channel),
   };
 }

@@ -21,7 +21,7 @@ import {
 import { problem } from './problems';
 import type { FieldError, Problem } from './problems';
 import { hash32, rngFor } from './random';
-import type { Query, Validated, Validators } from './validation';
+import type { ChannelPage, PlaylistPage, Query, TranscriptParams, Validated, Validators } from './validation';
 import { findTrack, transcriptAsText, transcriptSegments, videoFacts } from './videos';
 
 /** What a 200 records in the ledger besides endpoint, key and time. */
@@ -80,60 +80,11 @@ export function createEndpoints(
   }
 
   return {
-    transcript: endpoint(true, validators.transcript, (params) => {
-      const facts = videoFacts(params.videoId, seed, uploads);
-      if (!facts.hasCaptions) return notFound('no captions');
-      const track = findTrack(facts, params.lang);
-      if (track === null) return notFound(`no captions in language "${params.lang}"`);
-      const segments = transcriptSegments(facts, track, seed);
-      const transcript =
-        params.format === 'text'
-          ? transcriptAsText(segments, params.includeTimestamp)
-          : params.includeTimestamp
-            ? segments
-            : segments.map((segment) => ({ text: segment.text }));
-      const metadata = {
-        title: facts.title,
-        author_name: facts.author.title,
-        author_url: `https://www.youtube.com/${facts.author.handle}`,
-        thumbnail_url: `https://i.ytimg.com/vi/${facts.videoId}/hqdefault.jpg`,
-      };
-      return {
-        ok: true,
-        body: {
-          video_id: facts.videoId,
-          language: track,
-          transcript,
-          ...(params.sendMetadata ? { metadata } : {}),
-        },
-        charge: { videoId: facts.videoId, lang: track },
-      };
-    }),
+    transcript: endpoint(true, validators.transcript, (params) => transcriptOf(catalog, params)),
 
-    'playlist/videos': endpoint(true, validators.playlistVideos, ({ playlistId, offset }) => {
-      if (isMissing(playlistId)) return notFound('playlist not found');
-      const size = playlistSize(playlistId, seed, uploads);
-      // A channel's uploads playlist shows that channel on every item; others show each video's author.
-      const owner = playlistId.startsWith('UU') ? playlistOwner(playlistId, seed, uploads) : undefined;
-      const results = pagePositions(size, offset).map((position) =>
-        snakeVideoItem(catalog, playlistVideoId(playlistId, position, seed, uploads), position, owner),
-      );
-      const next = offset + results.length;
-      const hasMore = next < size;
-      return {
-        ok: true,
-        body: {
-          results,
-          result_count: results.length,
-          continuation_token: hasMore
-            ? codec.encode({ list: 'playlist', id: playlistId, offset: next })
-            : null,
-          has_more: hasMore,
-          playlist_info: playlistInfo(playlistId, seed, uploads),
-        },
-        charge: { playlist: playlistId },
-      };
-    }),
+    'playlist/videos': endpoint(true, validators.playlistVideos, (page) =>
+      playlistPage(catalog, codec, page),
+    ),
 
     'channel/resolve': endpoint(false, validators.channelResolve, ({ input, channel }) => {
       const channelId = resolveChannel(channel);
@@ -141,27 +92,7 @@ export function createEndpoints(
       return { ok: true, body: { channel_id: channelId, resolved_from: input }, charge: {} };
     }),
 
-    'channel/videos': endpoint(true, validators.channelVideos, ({ channel, offset }) => {
-      const channelId = resolveChannel(channel);
-      if (channelId === null) return notFound('channel not found');
-      const owner = channelFacts(channelId, seed, uploads);
-      const results = pagePositions(owner.size, offset).map((position) =>
-        camelVideoItem(catalog, uploadVideoId(channelId, position, seed, uploads), owner, position),
-      );
-      const next = offset + results.length;
-      const hasMore = next < owner.size;
-      return {
-        ok: true,
-        body: {
-          results,
-          result_count: results.length,
-          playlist_info: channelUploadsInfo(channelId, seed, uploads),
-          continuation_token: hasMore ? codec.encode({ list: 'channel', id: channelId, offset: next }) : null,
-          has_more: hasMore,
-        },
-        charge: { channel: channelId },
-      };
-    }),
+    'channel/videos': endpoint(true, validators.channelVideos, (page) => channelPage(catalog, codec, page)),
 
     'channel/latest': endpoint(false, validators.channelLatest, ({ channel }) => {
       const channelId = resolveChannel(channel);
@@ -205,5 +136,90 @@ export function createEndpoints(
       );
       return { ok: true, body: { results, result_count: results.length }, charge: { channel: channelId } };
     }),
+  };
+}
+
+/** A video's transcript in the language asked for, as text or segments, with its metadata when asked. */
+function transcriptOf(catalog: Catalog, params: TranscriptParams): Outcome {
+  const { seed, uploads } = catalog;
+  const facts = videoFacts(params.videoId, seed, uploads);
+  if (!facts.hasCaptions) return notFound('no captions');
+  const track = findTrack(facts, params.lang);
+  if (track === null) return notFound(`no captions in language "${params.lang}"`);
+  const segments = transcriptSegments(facts, track, seed);
+  const transcript =
+    params.format === 'text'
+      ? transcriptAsText(segments, params.includeTimestamp)
+      : params.includeTimestamp
+        ? segments
+        : segments.map((segment) => ({ text: segment.text }));
+  const metadata = {
+    title: facts.title,
+    author_name: facts.author.title,
+    author_url: `https://www.youtube.com/${facts.author.handle}`,
+    thumbnail_url: `https://i.ytimg.com/vi/${facts.videoId}/hqdefault.jpg`,
+  };
+  return {
+    ok: true,
+    body: {
+      video_id: facts.videoId,
+      language: track,
+      transcript,
+      ...(params.sendMetadata ? { metadata } : {}),
+    },
+    charge: { videoId: facts.videoId, lang: track },
+  };
+}
+
+/** A page of a playlist, from `offset`, with the cursor of the next. */
+function playlistPage(
+  catalog: Catalog,
+  codec: ContinuationCodec,
+  { playlistId, offset }: PlaylistPage,
+): Outcome {
+  const { seed, uploads } = catalog;
+  if (isMissing(playlistId)) return notFound('playlist not found');
+  const size = playlistSize(playlistId, seed, uploads);
+  // A channel's uploads playlist shows that channel on every item; others show each video's author.
+  const owner = playlistId.startsWith('UU') ? playlistOwner(playlistId, seed, uploads) : undefined;
+  const results = pagePositions(size, offset).map((position) =>
+    snakeVideoItem(catalog, playlistVideoId(playlistId, position, seed, uploads), position, owner),
+  );
+  const next = offset + results.length;
+  const hasMore = next < size;
+  return {
+    ok: true,
+    body: {
+      results,
+      result_count: results.length,
+      continuation_token: hasMore ? codec.encode({ list: 'playlist', id: playlistId, offset: next }) : null,
+      has_more: hasMore,
+      playlist_info: playlistInfo(playlistId, seed, uploads),
+    },
+    charge: { playlist: playlistId },
+  };
+}
+
+/** A page of a channel's uploads, from `offset`, with the cursor of the next. */
+function channelPage(catalog: Catalog, codec: ContinuationCodec, { channel, offset }: ChannelPage): Outcome {
+  const { seed, uploads } = catalog;
+  const channelId = resolveChannel(channel);
+  if (channelId === null) return notFound('channel not found');
+  const owner = channelFacts(channelId, seed, uploads);
+  const results = pagePositions(owner.size, offset).map((position) =>
+    camelVideoItem(catalog, uploadVideoId(channelId, position, seed, uploads), owner, position),
+  );
+  const next = offset + results.length;
+  const hasMore = next < owner.size;
+  return {
+    ok: true,
+    body: {
+      results,
+      result_count: results.length,
+      playlist_info: channelUploadsInfo(channelId, seed, uploads),
+      continuation_token: hasMore ? codec.encode({ list: 'channel', id: channelId, offset: next }) : null,
+      has_more: hasMore,
+    },
+    charge: { channel: channelId },
   };
 }

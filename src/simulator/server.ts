@@ -2,12 +2,13 @@
  * Starts one simulator: its state (account, request log, faults, rate windows), a plain node:http
  * server on 127.0.0.1 for /api/v2 and /__admin/, and a close() that never leaves a test hanging.
  */
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { Account } from './account';
 import { handleAdmin } from './admin-http';
-import { createApiHandler, JSON_TYPE } from './api-handler';
+import { createApiHandler } from './api-handler';
+import { JSON_TYPE } from './replies';
 import { ContinuationCodec } from './continuation';
 import type { Catalog } from './catalog';
 import { channelIdFromHandle } from './channel-ids';
@@ -49,40 +50,8 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
   let requestSeq = 0;
   const now = options.now ?? Date.now;
   const catalog: Catalog = { seed: config.seed, uploads: new UploadBook(config.seed), now };
-  /** Answers that fell due while held, in order; null while answers flow. */
-  let held: Array<() => void> | null = null;
-
-  const admin: SimulatorAdmin = {
-    ledger: () => account.ledger(),
-    chargesFor: (videoId) => account.chargesFor(videoId),
-    requests: () => log.entries(),
-    stats: () => log.stats(),
-    credits: () => account.credits,
-    topUp: (credits) => account.topUp(credits),
-    setPlan: (state) => account.setPlan(state),
-    addFault: (rule) => faults.add(rule),
-    clearFaults: () => faults.clear(),
-    holdAnswers: () => {
-      held ??= [];
-      return () => {
-        const due = held ?? [];
-        held = null;
-        for (const deliver of due) deliver();
-      };
-    },
-    addUploads: (channel, count) => {
-      const channelId = channel.startsWith('UC') ? channel : channelIdFromHandle(channel);
-      catalog.uploads.add(channelId, count, now());
-    },
-    ...describers(catalog),
-    reset: () => {
-      catalog.uploads.clear();
-      account.reset();
-      log.clear();
-      faults.clear();
-      limiter?.clear();
-    },
-  };
+  const gate = new AnswerGate();
+  const admin = createAdmin({ account, log, faults, limiter, catalog, gate });
 
   const handleApi = createApiHandler({
     keys: config.keys,
@@ -101,11 +70,7 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
       }, ms);
       timers.add(timer);
     },
-    holdIfHeld: (deliver) => {
-      if (held === null) return false;
-      held.push(deliver);
-      return true;
-    },
+    holdIfHeld: (deliver) => gate.holdIfHeld(deliver),
     baseUrl: () => baseUrl,
   });
 
@@ -133,14 +98,7 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
     );
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = await listen(server, config.port);
 
   let closing: Promise<void> | undefined;
   return {
@@ -158,4 +116,75 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
       return closing;
     },
   };
+}
+
+/** Answers that fall due while held (admin.holdAnswers) wait here, in order, until released. */
+class AnswerGate {
+  private held: Array<() => void> | null = null;
+
+  /** Holds every answer from now on; the function returned delivers them and lets answers flow. */
+  hold(): () => void {
+    this.held ??= [];
+    return () => {
+      const due = this.held ?? [];
+      this.held = null;
+      for (const deliver of due) deliver();
+    };
+  }
+
+  /** Takes `deliver` when answers are held; false when they flow. */
+  holdIfHeld(deliver: () => void): boolean {
+    if (this.held === null) return false;
+    this.held.push(deliver);
+    return true;
+  }
+}
+
+interface SimulatorState {
+  account: Account;
+  log: RequestLog;
+  faults: FaultBook;
+  limiter: FixedWindowLimiter | null;
+  catalog: Catalog;
+  gate: AnswerGate;
+}
+
+/** What a test (or /__admin/) may see and change of a running simulator. */
+function createAdmin({ account, log, faults, limiter, catalog, gate }: SimulatorState): SimulatorAdmin {
+  return {
+    ledger: () => account.ledger(),
+    chargesFor: (videoId) => account.chargesFor(videoId),
+    requests: () => log.entries(),
+    stats: () => log.stats(),
+    credits: () => account.credits,
+    topUp: (credits) => account.topUp(credits),
+    setPlan: (state) => account.setPlan(state),
+    addFault: (rule) => faults.add(rule),
+    clearFaults: () => faults.clear(),
+    holdAnswers: () => gate.hold(),
+    addUploads: (channel, count) => {
+      const channelId = channel.startsWith('UC') ? channel : channelIdFromHandle(channel);
+      catalog.uploads.add(channelId, count, catalog.now());
+    },
+    ...describers(catalog),
+    reset: () => {
+      catalog.uploads.clear();
+      account.reset();
+      log.clear();
+      faults.clear();
+      limiter?.clear();
+    },
+  };
+}
+
+/** Listens on 127.0.0.1 and gives the server's address. */
+async function listen(server: Server, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { removeStaleTempFiles } from '../../src/core/export/temp-files';
+import { removeStaleTempFiles } from '../../src/core/export/zip/temp-files';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
 import { runCli, startCli, tempDir } from '../support/cli';
 

@@ -1,14 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { CompositionTally } from '../../src/core/export/composition';
-import { renderDatasheet } from '../../src/core/export/datasheet';
+import { CompositionTally } from '../../src/core/export/corpus/composition';
+import { renderDatasheet } from '../../src/core/export/corpus/datasheet';
+import { openDatabase } from '../../src/core/store/database';
 import { DURABILITY_PROMISE } from '../../src/shared/durability';
 import { DEFAULT_CHUNKING } from '../../src/shared/vocabulary';
 
 // What a crash can cost is promised in the same words wherever a user reads it: the README, the
 // product contract and every corpus's own README.md (the datasheet). The words are
-// src/shared/durability.ts's; tests/reliability/kill-chaos.test.ts proves the bound they state.
+// src/shared/durability.ts's; tests/reliability/kill-chaos.test.ts proves the bound they state for
+// a killed process, and the last test below the setting that carries it past a power cut.
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
 /** Text as a reader sees it: line breaks and runs of spaces are one space. */
@@ -45,4 +49,19 @@ it.each([
   ],
 ])('%s promises exactly what a crash can cost', (_where, text) => {
   expect(words(text)).toContain(words(DURABILITY_PROMISE));
+});
+
+it('a committed group is written through to the disk, so a power cut or a system crash keeps it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-durability-'));
+  const db = openDatabase(join(dir, 'scriptorium.db'));
+  try {
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    // In WAL mode, FULL syncs the log at every commit; NORMAL only at checkpoints, so a power cut
+    // can take back groups committed since the last one.
+    const FULL = 2;
+    expect(db.pragma('synchronous', { simple: true })).toBe(FULL);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

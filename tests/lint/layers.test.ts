@@ -57,3 +57,75 @@ describe('the layering allow-list (eslint/layers.js)', () => {
     expect(await layerProblems(path, code)).toEqual([]);
   });
 });
+
+describe('the folders of core/export (eslint/layers.js)', () => {
+  it.each([
+    [
+      'corpus/ consulting an earlier export',
+      'src/core/export/corpus/x.ts',
+      "import { PreviousCorpus } from '../reuse/previous-corpus';",
+    ],
+    [
+      'corpus/ reaching for the writer above it',
+      'src/core/export/corpus/x.ts',
+      "import { writeCorpus } from '../write-corpus';",
+    ],
+    [
+      'zip/ knowing the corpus',
+      'src/core/export/zip/x.ts',
+      "import { CORPUS_ENTRY } from '../corpus/schema';",
+    ],
+    [
+      'zip/ knowing reuse',
+      'src/core/export/zip/x.ts',
+      "import { reuseFieldFor } from '../reuse/reuse-field';",
+    ],
+    [
+      'verify/ reading how a corpus is rendered',
+      'src/core/export/verify/x.ts',
+      "import { indexRow } from '../corpus/tables';",
+    ],
+    [
+      'verify/ reading reuse',
+      'src/core/export/verify/x.ts',
+      "import { readCommentRecord } from '../reuse/comment-record';",
+    ],
+    [
+      'verify/ reading the writer',
+      'src/core/export/verify/x.ts',
+      "import { writeCorpus } from '../write-corpus';",
+    ],
+  ])('refuses %s', async (_name, path, code) => {
+    expect(await layerProblems(path, code)).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      'verify/ reading the ZIP format and the corpus schema',
+      'src/core/export/verify/x.ts',
+      "import { ZipReader } from '../zip/reader';\nimport { CORPUS_ENTRY } from '../corpus/schema';",
+    ],
+    [
+      'corpus/ using the ZIP layout',
+      'src/core/export/corpus/x.ts',
+      "import { printable } from '../zip/layout';",
+    ],
+    [
+      'reuse/ reading the corpus and the ZIP format',
+      'src/core/export/reuse/x.ts',
+      "import { entryPath } from '../corpus/naming';\nimport { ZipReader } from '../zip/reader';",
+    ],
+    [
+      'the top level joining all four',
+      'src/core/export/x.ts',
+      [
+        "import { renderManifest } from './corpus/manifest';",
+        "import { PreviousCorpus } from './reuse/previous-corpus';",
+        "import { verifyCorpus } from './verify/verify';",
+        "import { AtomicZipFile } from './zip/writer';",
+      ].join('\n'),
+    ],
+  ])('allows %s', async (_name, path, code) => {
+    expect(await layerProblems(path, code)).toEqual([]);
+  });
+});

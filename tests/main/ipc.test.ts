@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app';
-import { bindCommands, forwardEvents, type IpcMainLike } from '../../src/main/ipc';
+import { appOnlyIpc, bindCommands, forwardEvents, type IpcMainLike } from '../../src/main/ipc';
+import { appSenderCheck } from '../../src/main/security';
+import { createPreloadApi } from '../../src/preload/api';
+import { bridgeApi } from '../../src/renderer/src/transport/electron';
 import { commandNames } from '../../src/shared/contract';
+import { ContractError } from '../../src/shared/contract-error';
 import { tempDir } from '../support/cli';
 
 /** A stand-in for Electron's ipcMain: keeps the handlers and lets the test invoke them. */
@@ -11,10 +15,10 @@ function fakeIpcMain() {
     handle: (channel, listener) => void handlers.set(channel, listener),
     removeHandler: (channel) => void handlers.delete(channel),
   };
-  const invoke = async (channel: string, input: unknown) => {
+  const invoke = async (channel: string, input: unknown, sender: unknown = {}) => {
     const handler = handlers.get(channel);
     if (!handler) throw new Error(`no handler for ${channel}`);
-    return handler({}, input);
+    return handler(sender, input);
   };
   return { ipc, handlers, invoke };
 }
@@ -63,6 +67,29 @@ describe('the main process IPC binding', () => {
     ).toMatchObject({
       value: { balance: null },
     });
+  });
+
+  it("refuses a message from another page as access_refused, doing nothing, and serves the app's own", async () => {
+    const { ipc, invoke } = fakeIpcMain();
+    bindCommands(appOnlyIpc(ipc, appSenderCheck('file:///app/index.html')), app.handlers);
+    // The page's side is the real preload and the renderer's transport, as in the window.
+    const pageAt = (url: string) =>
+      bridgeApi(
+        createPreloadApi({
+          invoke: (channel, input) => invoke(channel, structuredClone(input), { senderFrame: { url } }),
+          on: () => undefined,
+          removeListener: () => undefined,
+        }),
+      );
+    const refused = await pageAt('https://elsewhere.example/')
+      .setBalance({ credits: 250 })
+      .catch((e) => e);
+    expect(refused).toBeInstanceOf(ContractError);
+    expect(refused).toMatchObject({ code: 'access_refused' });
+    expect((refused as ContractError).message).toMatch(/did not come from the Scriptorium window/);
+    const own = pageAt('file:///app/index.html');
+    expect((await own.creditStatus({})).balance).toBeNull();
+    await expect(own.setBalance({ credits: 250 })).resolves.toMatchObject({ balance: 250 });
   });
 
   it('forwards every contract event to the window until stopped', () => {

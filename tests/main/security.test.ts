@@ -144,9 +144,13 @@ describe('IPC senders', () => {
     ipc.handle('scriptorium:command:listJobs', (_event, input) => ran.push(input));
     const handler = handlers.get('scriptorium:command:listJobs');
 
-    expect(() => handler?.(frame('https://evil.example/'), { from: 'evil' })).toThrow(
-      /did not come from the Scriptorium window/,
-    );
+    expect(handler?.(frame('https://evil.example/'), { from: 'evil' })).toEqual({
+      ok: false,
+      error: {
+        code: 'access_refused',
+        message: expect.stringMatching(/did not come from the Scriptorium window/),
+      },
+    });
     handler?.(frame('file:///app/out/renderer/index.html'), { from: 'app' });
     expect(ran).toEqual([{ from: 'app' }]);
     ipc.removeHandler('scriptorium:command:listJobs');

@@ -155,15 +155,21 @@ export class ReferenceModel {
     return changed;
   }
 
-  /** Records a read of `source` and judges the videos it names. */
+  /**
+   * Records a read of `source` and judges the videos it names for the first time: what an earlier
+   * read of the list took or left out keeps that verdict, whatever place the video has now
+   * (docs/product.md, Sync).
+   */
   read(job: ModelJob, source: string, span: { start: number; end: number }): void {
     const videos = this.listNow(job, source);
     const cap = job.args.maxVideos ?? Infinity;
     const read: ListRead = { videos, named: videos.slice(0, cap), ...span };
     const reads = job.reads.get(source) ?? [];
+    const namedBefore = new Set(reads.flatMap((earlier) => earlier.named));
     reads.push(read);
     job.reads.set(source, reads);
     for (const videoId of read.named) {
+      if (namedBefore.has(videoId)) continue;
       const item = job.items.get(videoId) ?? { selected: 'no' as Verdict, fetched: new Set<Fetched>() };
       item.selected = anySelects([item.selected, this.verdict(job, read, videoId)]);
       job.items.set(videoId, item);

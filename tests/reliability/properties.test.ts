@@ -7,12 +7,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildCues } from '../../src/core/export/cues';
-import { plainLines, renderSrt, renderTxt, renderVtt } from '../../src/core/export/formats';
-import { entryPath, FILE_FORMATS, StemNamer } from '../../src/core/export/naming';
-import { entryPathProblem, MAX_ENTRY_PATH_BYTES } from '../../src/core/export/zip-layout';
-import { csvHeader, errorsCsv, INDEX_CSV_HEADER, indexRow } from '../../src/core/export/tables';
-import type { ExportSegment, ExportVideo } from '../../src/core/export/types';
+import { buildCues } from '../../src/core/export/corpus/cues';
+import { plainLines, renderSrt, renderTxt, renderVtt } from '../../src/core/export/corpus/formats';
+import { entryPath, FILE_FORMATS, StemNamer } from '../../src/core/export/corpus/naming';
+import { entryPathProblem, MAX_ENTRY_PATH_BYTES } from '../../src/core/export/zip/layout';
+import { csvHeader, errorsCsv, INDEX_CSV_HEADER, indexRow } from '../../src/core/export/corpus/tables';
+import type { ExportSegment, ExportVideo } from '../../src/core/export/corpus/types';
 import {
   checkChannelInput,
   checkPlaylistId,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJobRequest, type RawJobOptions } from '../../src/cli/job-options';
 import { DEFAULT_SETTINGS } from '../../src/core/app/settings';
 import { JobSettingsSchema } from '../../src/core/engine/spec';
-import { DEFAULT_CHUNKING as EXPORT_DEFAULT_CHUNKING } from '../../src/core/export/chunks';
+import { DEFAULT_CHUNKING as EXPORT_DEFAULT_CHUNKING } from '../../src/core/export/corpus/chunks';
 import { FALLBACK_DEFAULTS, fieldsOf, readOptionFields } from '../../src/renderer/src/lib/job-options';
 import { parseDailyLimit } from '../../src/cli/sync-all';
 import {

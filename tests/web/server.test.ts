@@ -119,6 +119,13 @@ describe('browser mode refuses, with nothing changed and a typed error,', () => 
       'invalid_input',
     ],
     [
+      // The words, not the size: a small body is read as the JSON it fails to be.
+      'a small body that says "too large", which is not JSON either',
+      () => ({ method: 'POST', headers: goodHeaders(), body: 'too large' }),
+      400,
+      'invalid_input',
+    ],
+    [
       'a body sent as a form, not JSON',
       () => ({ method: 'POST', headers: { ...goodHeaders(), 'content-type': 'text/plain' }, body: aDraft }),
       415,

@@ -1,13 +1,8 @@
 import type { Command } from 'commander';
 import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
-import {
-  addJobOptions,
-  ArgumentError,
-  parseJobRequest,
-  type JobRequest,
-  type RawJobOptions,
-} from '../job-options';
+import { argumentOrExit } from '../argument-error';
+import { addJobOptions, parseJobRequest, type JobRequest, type RawJobOptions } from '../job-options';
 import { plural } from '../plural';
 import { runExport, type ExportSummary } from '../run-export';
 import { addCitationOptions, parseCitation, type RawCitationOptions } from '../citation-options';
@@ -60,24 +55,12 @@ export function registerExportCommand(program: Command): void {
 
 /** The checked request, or exit 2 with what is wrong with the arguments. */
 export function parseOrExit(sourceArgs: string[], flags: RawJobOptions): JobRequest {
-  try {
-    return parseJobRequest(sourceArgs, flags);
-  } catch (error) {
-    if (error instanceof ArgumentError)
-      throw new CliExit(ExitCode.badInput, `${error.message} Nothing was sent.`);
-    throw error;
-  }
+  return argumentOrExit(() => parseJobRequest(sourceArgs, flags), ' Nothing was sent.');
 }
 
 /** The corpus's citation as given, checked; undefined when no citation option was given; else exit 2. */
 function citationOrExit(flags: RawCitationOptions): CitationInput | undefined {
-  try {
-    return parseCitation(flags);
-  } catch (error) {
-    if (error instanceof ArgumentError)
-      throw new CliExit(ExitCode.badInput, `${error.message} Nothing was sent.`);
-    throw error;
-  }
+  return argumentOrExit(() => parseCitation(flags), ' Nothing was sent.');
 }
 
 /** Lists whose failure the last line explains; errors.csv has every one. */

@@ -10,7 +10,8 @@ import { clockTime } from '../../shared/video-links';
 import { isClosedPipe } from '../closed-pipe';
 import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
-import { ArgumentError, parseWholeNumber } from '../job-options';
+import { argumentOrExit } from '../argument-error';
+import { parseWholeNumber } from '../job-options';
 import { jobNumber } from '../job-number';
 
 interface SearchFlags {
@@ -98,12 +99,7 @@ function indexingReporter(): (progress: IndexingProgress) => void {
 }
 
 function limitOf(text: string): number {
-  try {
-    return parseWholeNumber('limit', text, 1, 1000);
-  } catch (error) {
-    if (error instanceof ArgumentError) throw new CliExit(ExitCode.badInput, error.message);
-    throw error;
-  }
+  return argumentOrExit(() => parseWholeNumber('limit', text, 1, 1000));
 }
 
 /** One line per hit (video id, language, time, title, snippet with [matches], link), then the totals. */

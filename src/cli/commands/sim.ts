@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEMO_KEY, startSimulator } from '../../simulator';
 import type { RunningSimulator, SimulatorOptions } from '../../simulator';
 import { CliExit, ExitCode } from '../exit';
+import { listenFailure, untilStopped } from '../serving';
 
 interface RawSimOptions {
   port: string;
@@ -48,28 +49,8 @@ async function start(options: SimulatorOptions): Promise<RunningSimulator> {
   try {
     return await startSimulator(options);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES') {
-      throw new CliExit(
-        ExitCode.badInput,
-        `Port ${options.port} is not available; choose another with --port (0 picks a free one).`,
-      );
-    }
-    throw error;
+    throw listenFailure(error, options.port ?? 0);
   }
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 /** `scriptorium sim`: runs the local Transcript Service simulator until SIGINT or SIGTERM. */

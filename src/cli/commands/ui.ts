@@ -7,7 +7,9 @@ import { startWebServer } from '../../web/server';
 import { resolveDataDir, resolveKeyStore, resolveServiceUrl } from '../environment';
 import { CliExit, ExitCode } from '../exit';
 import { cliHost } from '../host';
-import { parseWholeNumber, ArgumentError } from '../job-options';
+import { argumentOrExit } from '../argument-error';
+import { parseWholeNumber } from '../job-options';
+import { listenFailure, untilStopped } from '../serving';
 
 interface UiFlags {
   port: string;
@@ -59,14 +61,7 @@ export function registerUiCommand(program: Command): void {
       const server = await startWebServer({ app, port, rendererDir: RENDERER_DIR }).catch(
         async (error: unknown) => {
           await app.close();
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === 'EADDRINUSE' || code === 'EACCES') {
-            throw new CliExit(
-              ExitCode.badInput,
-              `Port ${port} is not available; choose another with --port (0 picks a free one).`,
-            );
-          }
-          throw error;
+          throw listenFailure(error, port);
         },
       );
       process.stdout.write(
@@ -80,12 +75,7 @@ export function registerUiCommand(program: Command): void {
 }
 
 function portOf(raw: string): number {
-  try {
-    return parseWholeNumber('--port', raw, 0, 65_535);
-  } catch (error) {
-    if (error instanceof ArgumentError) throw new CliExit(ExitCode.badInput, error.message);
-    throw error;
-  }
+  return argumentOrExit(() => parseWholeNumber('--port', raw, 0, 65_535));
 }
 
 /** Best effort: the address is printed anyway. */
@@ -103,17 +93,4 @@ function openInBrowser(url: string): void {
   } catch {
     // No browser to open: the printed address is enough.
   }
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }

@@ -9,6 +9,7 @@ import { storeTranscript, type TranscriptKey } from '../store/transcripts';
 import { claimBatch, claimTranscript, releaseTranscriptClaim } from './claims';
 import { classifyFailure, isServiceTrouble } from './failures';
 import { DEFAULT_LANGUAGES, ITEM_CODE, ITEM_STATUS, STOP_REASON } from '../../shared/vocabulary';
+import { failureToRecord, noteServiceTrouble } from './request-failure';
 import type { RunContext } from './run-context';
 import { cacheLang, requestLang } from './spec';
 
@@ -133,16 +134,12 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
       );
     } catch (error) {
       ctx.budget.settle(isApiError(error) && (error.charged || error.possiblyCharged));
-      const failure = classifyFailure(error, ctx.control.stopSignal);
-      if (failure.kind !== 'aborted' && !isServiceTrouble(failure)) ctx.health.answered();
+      const classified = classifyFailure(error, ctx.control.stopSignal);
+      if (classified.kind !== 'aborted' && !isServiceTrouble(classified)) ctx.health.answered();
+      // Stopped before anything was charged, the item is still pending, for the next run.
+      const failure = failureToRecord(ctx, classified);
+      if (failure === undefined) return;
       switch (failure.kind) {
-        case 'aborted':
-          return; // nothing was charged: the item is still pending, for the next run
-        case STOP_REASON.credits:
-        case STOP_REASON.auth:
-        case STOP_REASON.service:
-          ctx.control.stop(failure);
-          return;
         case 'not_found':
           attempts += failure.attempts;
           if (index < options.langs.length - 1) {
@@ -160,12 +157,12 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
             message: failure.message,
             possiblyCharged: true,
           });
-          if (!failure.cut) noteServiceTrouble(ctx, failure.message);
+          noteServiceTrouble(ctx, failure);
           return;
         case 'final':
           attempts += failure.attempts;
           finish(ctx, item, key, { ...failure, status: ITEM_STATUS.failed, attempts });
-          if (isServiceTrouble(failure)) noteServiceTrouble(ctx, failure.message);
+          noteServiceTrouble(ctx, failure);
           return;
       }
     }
@@ -177,11 +174,6 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
 }
 
 /** A failure that points at the service: stop the run once there are too many in a row. */
-function noteServiceTrouble(ctx: RunContext, message: string): void {
-  const down = ctx.health.troubled(message);
-  if (down !== undefined) ctx.control.stop({ kind: STOP_REASON.service, message: down });
-}
-
 /** Where one video's fetch ended, before it is written. */
 interface Finish {
   status: FinalItemStatus;

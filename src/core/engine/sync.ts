@@ -5,15 +5,8 @@ import { LIST_STATUS } from '../../shared/vocabulary';
 import { pendingVersion } from '../store/versions';
 import type { RunContext } from './run-context';
 import { Selection } from './selection';
-import {
-  buyPage,
-  endpointOf,
-  expectedVideosOf,
-  insertListedVideo,
-  LoopGuard,
-  recordPageCredit,
-  settleAwaitingItems,
-} from './walk';
+import { expectedVideosOf, LoopGuard } from './loop-guard';
+import { buyPage, endpointOf, insertListedVideo, recordPageCredit, settleAwaitingItems } from './walk';
 
 /**
  * Brings the lists of a finished job up to date, before its new videos are fetched like any

@@ -1,3 +1,5 @@
+import { systemErrorCode } from './zip/system-error';
+
 /** The only error writeCorpus throws. Its message says, in plain language, what went wrong and what to do. */
 export class ExportError extends Error {
   /** The ZIP path the export was writing to. */
@@ -48,12 +50,6 @@ const WRITE_FAILURE_REASONS: Record<string, string> = {
   EMFILE: 'too many files are open. Close some programs and try again.',
   EBUSY: 'the file is in use by another program. Close it and try again.',
 };
-
-/** The error code of a Node.js system error, if it is one. */
-export function systemErrorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
-}
 
 /**
  * Plain-language message for a failure to write the ZIP at `path`,

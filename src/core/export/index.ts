@@ -1,11 +1,11 @@
 export { writeCorpus } from './write-corpus';
-export { CorpusUnreadableError, verifyCorpus } from './verify';
-export type { VerifyReport } from './verify';
+export { CorpusUnreadableError, verifyCorpus } from './verify/verify';
+export type { VerifyReport } from './verify/verify';
 export { ExportError, ExportInterruptedError, describeWriteFailure } from './errors';
 export { checkExportTarget, ExportTargetError } from './target';
-export { DEFAULT_NAME_TEMPLATE } from './naming';
-export { MAX_ENTRY_PATH_BYTES, printable } from './zip-layout';
-export { EXPORT_FORMATS } from './types';
+export { DEFAULT_NAME_TEMPLATE } from './corpus/naming';
+export { MAX_ENTRY_PATH_BYTES, printable } from './zip/layout';
+export { EXPORT_FORMATS } from './corpus/types';
 export type {
   ExportAuthor,
   ExportChange,
@@ -24,7 +24,7 @@ export type {
   ExportListing,
   ExportSegment,
   ExportVideo,
-} from './types';
+} from './corpus/types';
 export { writeSearchResultsFile } from './search-results';
-export { tempPathBeside } from './temp-files';
+export { tempPathBeside } from './zip/temp-files';
 export type { SearchResultRow } from './search-results';

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { csvRecord, idCell, textCell } from './tables';
+import { csvRecord, idCell, textCell } from './corpus/tables';
 
 /** One hit of a Library search, as its CSV line says it. */
 export interface SearchResultRow {

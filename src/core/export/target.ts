@@ -2,8 +2,9 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, rea
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorCode } from '../../shared/errors';
-import { describeWriteFailure, systemErrorCode } from './errors';
-import { isScriptoriumZipHead, ZIP_HEAD_BYTES } from './scriptorium-zip';
+import { describeWriteFailure } from './errors';
+import { systemErrorCode } from './zip/system-error';
+import { isScriptoriumZipHead, ZIP_HEAD_BYTES } from './corpus/signature';
 
 /** The ZIP path given would destroy or misuse something that is there; nothing was written. */
 export class ExportTargetError extends Error {

@@ -64,7 +64,7 @@ function openAndMigrate(file: string, options: OpenDatabaseOptions): Database {
     assertKnownSchema(db);
     assertScriptoriumDatabase(db);
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     migrate(db);
     optionsOf.set(db, options);

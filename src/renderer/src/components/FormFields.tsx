@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ChangeEvent, ReactNode } from 'react';
 
 interface FieldProps {
   id: string;
@@ -37,50 +37,36 @@ interface InputFieldProps {
   onChange(value: string): void;
 }
 
+/** What every typed control of a Field carries: its value, what describes it, whether it is invalid. */
+function controlProps({ id, value, problem, onChange }: InputFieldProps, describedBy: string) {
+  return {
+    id,
+    value,
+    'aria-describedby': describedBy,
+    'aria-invalid': problem !== undefined,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange(event.target.value),
+  };
+}
+
+/** Words the browser should neither correct nor complete. */
+const VERBATIM = { spellCheck: false, autoComplete: 'off' } as const;
+
 /** A line of text the browser should not correct (patterns, positions). */
-export function TextField({ id, label, help, value, problem, onChange }: InputFieldProps) {
+export function TextField(props: InputFieldProps) {
+  const { id, label, help, problem } = props;
   return (
     <Field id={id} label={label} help={help} problem={problem}>
-      {(describedBy) => (
-        <input
-          id={id}
-          type="text"
-          value={value}
-          spellCheck={false}
-          autoComplete="off"
-          aria-describedby={describedBy}
-          aria-invalid={problem !== undefined}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      )}
+      {(describedBy) => <input type="text" {...VERBATIM} {...controlProps(props, describedBy)} />}
     </Field>
   );
 }
 
 /** Lines of text, such as names one a line. */
-export function TextAreaField({
-  id,
-  label,
-  help,
-  value,
-  problem,
-  rows = 3,
-  onChange,
-}: InputFieldProps & { rows?: number }) {
+export function TextAreaField({ rows = 3, ...props }: InputFieldProps & { rows?: number }) {
+  const { id, label, help, problem } = props;
   return (
     <Field id={id} label={label} help={help} problem={problem}>
-      {(describedBy) => (
-        <textarea
-          id={id}
-          rows={rows}
-          value={value}
-          spellCheck={false}
-          autoComplete="off"
-          aria-describedby={describedBy}
-          aria-invalid={problem !== undefined}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      )}
+      {(describedBy) => <textarea rows={rows} {...VERBATIM} {...controlProps(props, describedBy)} />}
     </Field>
   );
 }
@@ -92,31 +78,18 @@ interface NumberFieldProps extends InputFieldProps {
   step?: number | 'any';
 }
 
-export function NumberField({
-  id,
-  label,
-  help,
-  min,
-  max,
-  step = 1,
-  value,
-  problem,
-  onChange,
-}: NumberFieldProps) {
+export function NumberField({ min, max, step = 1, ...props }: NumberFieldProps) {
+  const { id, label, help, problem } = props;
   return (
     <Field id={id} label={label} help={help} problem={problem}>
       {(describedBy) => (
         <input
-          id={id}
           type="number"
           inputMode={step === 1 ? 'numeric' : 'decimal'}
           min={min}
           max={max}
           step={step}
-          value={value}
-          aria-describedby={describedBy}
-          aria-invalid={problem !== undefined}
-          onChange={(event) => onChange(event.target.value)}
+          {...controlProps(props, describedBy)}
         />
       )}
     </Field>
@@ -127,22 +100,18 @@ export function NumberField({
  * A day typed as YYYY-MM-DD, or '' when none is set. A text field, not the browser's date input,
  * whose day, month and year are three stops of the Tab key each.
  */
-export function DateField({ id, label, help, value, problem, onChange }: InputFieldProps) {
+export function DateField(props: InputFieldProps) {
+  const { id, label, help, problem } = props;
   return (
     <Field id={id} label={label} help={help} problem={problem}>
       {(describedBy) => (
         <input
-          id={id}
           type="text"
           inputMode="numeric"
           placeholder="YYYY-MM-DD"
           maxLength={10}
-          spellCheck={false}
-          autoComplete="off"
-          value={value}
-          aria-describedby={describedBy}
-          aria-invalid={problem !== undefined}
-          onChange={(event) => onChange(event.target.value)}
+          {...VERBATIM}
+          {...controlProps(props, describedBy)}
         />
       )}
     </Field>

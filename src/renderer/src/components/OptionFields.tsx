@@ -1,6 +1,6 @@
 import { CHUNK_SECONDS, CONCURRENCY, EXPORT_FORMATS, type ExportFormat } from '../../../shared/vocabulary';
 import type { OptionFields as Fields, OptionProblems } from '../lib/job-options';
-import { Choice, Field, NumberField } from './FormFields';
+import { Choice, NumberField, TextField } from './FormFields';
 
 const FORMAT_NAMES: Readonly<Record<ExportFormat, { label: string; help: string }>> = {
   txt: { label: 'TXT', help: 'plain text' },
@@ -24,32 +24,17 @@ interface OptionFieldsProps {
 /** The options of a job, shared by New job and by the defaults in Settings. */
 export function OptionFields({ idPrefix, fields, problems, onChange }: OptionFieldsProps) {
   const id = (name: string) => `${idPrefix}-${name}`;
-  const toggleFormat = (format: ExportFormat, on: boolean) =>
-    onChange({
-      formats: on ? [...fields.formats, format] : fields.formats.filter((chosen) => chosen !== format),
-    });
 
   return (
     <div className="option-fields">
-      <Field
+      <TextField
         id={id('languages')}
         label="Languages"
-        problem={problems.languages}
         help="Tried in order for each video, e.g. es,en,orig. orig is the video's original track; a language a video lacks costs nothing."
-      >
-        {(describedBy) => (
-          <input
-            id={id('languages')}
-            type="text"
-            value={fields.languages}
-            spellCheck={false}
-            autoComplete="off"
-            aria-describedby={describedBy}
-            aria-invalid={problems.languages !== undefined}
-            onChange={(event) => onChange({ languages: event.target.value })}
-          />
-        )}
-      </Field>
+        value={fields.languages}
+        problem={problems.languages}
+        onChange={(languages) => onChange({ languages })}
+      />
 
       <fieldset className="choices">
         <legend>With each transcript</legend>
@@ -69,48 +54,7 @@ export function OptionFields({ idPrefix, fields, problems, onChange }: OptionFie
         />
       </fieldset>
 
-      <fieldset className="choices" aria-describedby={problems.formats ? id('formats-problem') : undefined}>
-        <legend>Files in the ZIP</legend>
-        {EXPORT_FORMATS.map((format) => (
-          <Choice
-            key={format}
-            id={id(`format-${format}`)}
-            label={FORMAT_NAMES[format].label}
-            help={FORMAT_NAMES[format].help}
-            checked={fields.formats.includes(format)}
-            onChange={(on) => toggleFormat(format, on)}
-          />
-        ))}
-        {fields.formats.includes('chunks') && (
-          <div className="chunk-fields">
-            <NumberField
-              id={id('chunk-seconds')}
-              label="Chunk length (s)"
-              help={`Each passage, ${CHUNK_SECONDS.min} to ${CHUNK_SECONDS.max} seconds.`}
-              min={CHUNK_SECONDS.min}
-              max={CHUNK_SECONDS.max}
-              value={fields.chunkSeconds}
-              problem={problems.chunkSeconds}
-              onChange={(chunkSeconds) => onChange({ chunkSeconds })}
-            />
-            <NumberField
-              id={id('chunk-overlap')}
-              label="Chunk overlap (s)"
-              help="What the next passage repeats, so that no sentence is cut off."
-              min={0}
-              max={CHUNK_SECONDS.max}
-              value={fields.chunkOverlap}
-              problem={problems.chunkOverlap}
-              onChange={(chunkOverlap) => onChange({ chunkOverlap })}
-            />
-          </div>
-        )}
-        {problems.formats && (
-          <p id={id('formats-problem')} className="field-problem">
-            {problems.formats}
-          </p>
-        )}
-      </fieldset>
+      <FormatFields id={id} fields={fields} problems={problems} onChange={onChange} />
 
       <div className="number-fields">
         <NumberField
@@ -143,5 +87,61 @@ export function OptionFields({ idPrefix, fields, problems, onChange }: OptionFie
         />
       </div>
     </div>
+  );
+}
+
+interface FormatFieldsProps extends Omit<OptionFieldsProps, 'idPrefix'> {
+  id(name: string): string;
+}
+
+/** Which files the ZIP holds, with the chunks' length and overlap when chunks are chosen. */
+function FormatFields({ id, fields, problems, onChange }: FormatFieldsProps) {
+  const toggleFormat = (format: ExportFormat, on: boolean) =>
+    onChange({
+      formats: on ? [...fields.formats, format] : fields.formats.filter((chosen) => chosen !== format),
+    });
+  return (
+    <fieldset className="choices" aria-describedby={problems.formats ? id('formats-problem') : undefined}>
+      <legend>Files in the ZIP</legend>
+      {EXPORT_FORMATS.map((format) => (
+        <Choice
+          key={format}
+          id={id(`format-${format}`)}
+          label={FORMAT_NAMES[format].label}
+          help={FORMAT_NAMES[format].help}
+          checked={fields.formats.includes(format)}
+          onChange={(on) => toggleFormat(format, on)}
+        />
+      ))}
+      {fields.formats.includes('chunks') && (
+        <div className="chunk-fields">
+          <NumberField
+            id={id('chunk-seconds')}
+            label="Chunk length (s)"
+            help={`Each passage, ${CHUNK_SECONDS.min} to ${CHUNK_SECONDS.max} seconds.`}
+            min={CHUNK_SECONDS.min}
+            max={CHUNK_SECONDS.max}
+            value={fields.chunkSeconds}
+            problem={problems.chunkSeconds}
+            onChange={(chunkSeconds) => onChange({ chunkSeconds })}
+          />
+          <NumberField
+            id={id('chunk-overlap')}
+            label="Chunk overlap (s)"
+            help="What the next passage repeats, so that no sentence is cut off."
+            min={0}
+            max={CHUNK_SECONDS.max}
+            value={fields.chunkOverlap}
+            problem={problems.chunkOverlap}
+            onChange={(chunkOverlap) => onChange({ chunkOverlap })}
+          />
+        </div>
+      )}
+      {problems.formats && (
+        <p id={id('formats-problem')} className="field-problem">
+          {problems.formats}
+        </p>
+      )}
+    </fieldset>
   );
 }

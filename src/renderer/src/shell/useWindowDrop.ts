@@ -65,20 +65,16 @@ export function useWindowDrop(): boolean {
       for (const file of files) void addFile(file);
     };
 
-    window.addEventListener('dragstart', onDragStart);
-    window.addEventListener('dragend', onDragEnd);
-    window.addEventListener('dragenter', onDragEnter);
-    window.addEventListener('dragleave', onDragLeave);
-    window.addEventListener('dragover', onDragOver);
-    window.addEventListener('drop', onDrop);
-    return () => {
-      window.removeEventListener('dragstart', onDragStart);
-      window.removeEventListener('dragend', onDragEnd);
-      window.removeEventListener('dragenter', onDragEnter);
-      window.removeEventListener('dragleave', onDragLeave);
-      window.removeEventListener('dragover', onDragOver);
-      window.removeEventListener('drop', onDrop);
-    };
+    // One signal takes every listener off again when the window no longer wants drops.
+    const listening = new AbortController();
+    const { signal } = listening;
+    window.addEventListener('dragstart', onDragStart, { signal });
+    window.addEventListener('dragend', onDragEnd, { signal });
+    window.addEventListener('dragenter', onDragEnter, { signal });
+    window.addEventListener('dragleave', onDragLeave, { signal });
+    window.addEventListener('dragover', onDragOver, { signal });
+    window.addEventListener('drop', onDrop, { signal });
+    return () => listening.abort();
   }, []);
 
   return dragging;

@@ -1,36 +1,25 @@
 import { createStore } from 'zustand';
-import {
-  JobNameSchema,
-  type JobDefaults,
-  type JobDetail,
-  type JobDraft,
-  type ScriptoriumApi,
-  type SourceLine,
-} from '../../../shared/contract';
-import { ContractError } from '../../../shared/contract-error';
-import { MAX_SOURCES_PER_JOB } from '../../../shared/limits';
-import { JOB_STATUS } from '../../../shared/vocabulary';
+import type { JobDefaults, JobDraft, ScriptoriumApi, SourceLine } from '../../../shared/contract';
 import { describeError, type ShownError } from '../lib/errors';
-import { fieldsOf, readOptionFields, type OptionFields, type OptionProblems } from '../lib/job-options';
-import { NO_SELECTION, readSelectionFields, type SelectionFields } from '../lib/selection-fields';
-import { appendLines, sourceEntries, withoutInvalidLines } from '../lib/source-text';
+import { fieldsOf, type OptionFields, type OptionProblems } from '../lib/job-options';
+import { NO_SELECTION, type SelectionFields } from '../lib/selection-fields';
+import { appendLines, withoutInvalidLines } from '../lib/source-text';
+import { createSourceChecker } from './new-job-checks';
+import { readDraft } from './new-job-draft';
+import {
+  createPreviewActions,
+  previewedDraftId,
+  type PreviewActions,
+  type PreviewState,
+} from './new-job-preview';
 
-/** A paste too long for one job, said with the limit. */
-function tooManySources(count: number): string {
-  return `There are ${count.toLocaleString('en')} sources: a job takes at most ${MAX_SOURCES_PER_JOB.toLocaleString('en')}. Split them into several jobs.`;
-}
+export type { PreviewState } from './new-job-preview';
 
 /** How long typing must pause before the lines are checked. */
 export const CHECK_DELAY_MS = 300;
 
-export type PreviewState =
-  | { phase: 'idle' }
-  /** The lists are being walked; jobId once the draft's job is known. */
-  | { phase: 'walking'; jobId: number | null; stopping: boolean }
-  | { phase: 'done'; detail: JobDetail; rejected: SourceLine[]; stoppedByUser: boolean }
-  | { phase: 'failed'; error: ShownError };
-
-export interface NewJobState {
+/** What the New job form holds. */
+export interface NewJobForm {
   /** The paste box, as typed. */
   text: string;
   /** The job's name as typed; '' names it after what it holds. */
@@ -55,7 +44,10 @@ export interface NewJobState {
   startError: ShownError | null;
   /** The job the last Start queued, for the Jobs screen to say so; created false when it existed. */
   lastStarted: { jobId: number; created: boolean } | null;
+}
 
+/** The form and what can be done with it. */
+export interface NewJobState extends NewJobForm, PreviewActions {
   setText(text: string): void;
   setName(name: string): void;
   /** Takes the lines that are not sources out of the paste box. */
@@ -68,11 +60,45 @@ export interface NewJobState {
   setSelection(change: Partial<SelectionFields>): void;
   /** Fills the options from Settings' defaults, unless the user has already changed them here. */
   applyDefaults(defaults: JobDefaults): void;
-  runPreview(): Promise<void>;
-  stopPreview(): Promise<void>;
   /** Creates and queues the job; resolves with its id, or null when it could not start. */
   start(): Promise<number | null>;
   dismissStarted(): void;
+}
+
+/** The form as it opens: nothing typed, the options waiting for Settings' defaults. */
+const EMPTY_FORM: NewJobForm = {
+  text: '',
+  name: '',
+  fields: null,
+  selection: NO_SELECTION,
+  lines: [],
+  checking: false,
+  checkError: null,
+  added: null,
+  formProblem: null,
+  formProblemAt: 'start',
+  fieldProblems: {},
+  preview: { phase: 'idle' },
+  starting: false,
+  startError: null,
+  lastStarted: null,
+};
+
+/** The draft the form describes, or null after saying what is missing next to the button `at`. */
+function draftSaid(
+  form: NewJobForm,
+  at: NewJobForm['formProblemAt'],
+  set: (change: Partial<NewJobForm>) => void,
+): JobDraft | null {
+  const { text, name, fields, selection } = form;
+  if (fields === null) return null;
+  const reading = readDraft({ text, name, fields, selection });
+  if (!reading.ok) {
+    set({ formProblemAt: at, fieldProblems: reading.fieldProblems, formProblem: reading.formProblem });
+    return null;
+  }
+  set({ formProblemAt: at, fieldProblems: {}, formProblem: null });
+  return reading.draft;
 }
 
 /**
@@ -80,39 +106,13 @@ export interface NewJobState {
  * typing stops, the options, and the preview. The draft outlives a visit to another screen.
  */
 export function createNewJobStore(api: ScriptoriumApi) {
-  let checkTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Numbers each check, so that a slow answer to older text is dropped. */
-  let checkSeq = 0;
   /** Counts edits, so that a preview of text changed since is not shown as the current one. */
   let edits = 0;
   /** Once the user changes an option, new defaults from Settings no longer replace it. */
   let fieldsEdited = false;
 
   return createStore<NewJobState>()((set, get) => {
-    const check = async (): Promise<void> => {
-      const seq = ++checkSeq;
-      const sources = sourceEntries(get().text);
-      if (sources.length === 0) {
-        set({ lines: [], checking: false, checkError: null });
-        return;
-      }
-      if (sources.length > MAX_SOURCES_PER_JOB) {
-        set({ lines: [], checking: false, checkError: tooManySources(sources.length) });
-        return;
-      }
-      set({ checking: true });
-      try {
-        const { lines } = await api.validateSources({ sources });
-        if (seq === checkSeq) set({ lines, checking: false, checkError: null });
-      } catch (error) {
-        if (seq === checkSeq) set({ checking: false, checkError: describeError(error).message });
-      }
-    };
-
-    const scheduleCheck = (delayMs: number): void => {
-      clearTimeout(checkTimer);
-      checkTimer = setTimeout(() => void check(), delayMs);
-    };
+    const checker = createSourceChecker(api, set, get);
 
     /** Something the preview depends on changed: a finished preview no longer applies. */
     const edited = (): Partial<NewJobState> => {
@@ -124,78 +124,14 @@ export function createNewJobStore(api: ScriptoriumApi) {
       };
     };
 
-    /** The draft the form describes, or null after saying what is missing next to the button `at`. */
-    const draftOf = (at: NewJobState['formProblemAt']): JobDraft | null => {
-      const { text, name, fields, selection } = get();
-      if (fields === null) return null;
-      set({ formProblemAt: at });
-      const sources = sourceEntries(text);
-      const options = readOptionFields(fields);
-      if (!options.ok) {
-        set({
-          fieldProblems: options.problems,
-          formProblem: 'Some options are not valid: see the fields marked below.',
-        });
-        return null;
-      }
-      // The Selection group shows its problems as they are typed.
-      const filters = readSelectionFields(selection);
-      if (!filters.ok) {
-        set({
-          fieldProblems: {},
-          formProblem: 'Some of the Selection is not valid: see the fields marked below.',
-        });
-        return null;
-      }
-      if (sources.length === 0) {
-        set({
-          fieldProblems: {},
-          formProblem:
-            'Paste at least one source first: a video, playlist or channel address, an @handle, or search: followed by words.',
-        });
-        return null;
-      }
-      if (sources.length > MAX_SOURCES_PER_JOB) {
-        set({ fieldProblems: {}, formProblem: tooManySources(sources.length) });
-        return null;
-      }
-      const named = name.trim() === '' ? undefined : JobNameSchema.safeParse(name);
-      if (named !== undefined && !named.success) {
-        set({
-          fieldProblems: {},
-          formProblem: `Job name: ${named.error.issues[0]?.message ?? 'not a name'}.`,
-        });
-        return null;
-      }
-      set({ fieldProblems: {}, formProblem: null });
-      return {
-        sources,
-        ...options.value,
-        ...(filters.filters !== undefined && { filters: filters.filters }),
-        ...(named !== undefined && { name: named.data }),
-      };
-    };
+    const draftOf = (at: NewJobForm['formProblemAt']) => draftSaid(get(), at, set);
 
     return {
-      text: '',
-      name: '',
-      fields: null,
-      selection: NO_SELECTION,
-      lines: [],
-      checking: false,
-      checkError: null,
-      added: null,
-      formProblem: null,
-      formProblemAt: 'start',
-      fieldProblems: {},
-      preview: { phase: 'idle' },
-      starting: false,
-      startError: null,
-      lastStarted: null,
+      ...EMPTY_FORM,
 
       setText(text) {
         set({ text, ...edited() });
-        scheduleCheck(CHECK_DELAY_MS);
+        checker.schedule(CHECK_DELAY_MS);
       },
 
       setName(name) {
@@ -211,7 +147,7 @@ export function createNewJobStore(api: ScriptoriumApi) {
           added: `Removed ${removed === 1 ? '1 line' : `${removed} lines`} that were not sources.`,
           ...edited(),
         });
-        scheduleCheck(0);
+        checker.schedule(0);
       },
 
       addLines(lines, from) {
@@ -221,7 +157,7 @@ export function createNewJobStore(api: ScriptoriumApi) {
           added: `Added ${lines.length === 1 ? '1 line' : `${lines.length} lines`} from ${from}.`,
           ...edited(),
         }));
-        scheduleCheck(0);
+        checker.schedule(0);
       },
 
       noteAdded(message) {
@@ -243,62 +179,23 @@ export function createNewJobStore(api: ScriptoriumApi) {
         if (!fieldsEdited) set({ fields: fieldsOf(defaults) });
       },
 
-      async runPreview() {
-        const draft = draftOf('preview');
-        if (draft === null || get().preview.phase === 'walking') return;
-        const version = edits;
-        set({ preview: { phase: 'walking', jobId: null, stopping: false } });
-        let made: number | null = null;
-        try {
-          // Nothing is made for a preview that could not run: no key or no address is said first.
-          await api.checkService({});
-          // The draft's job next, so that its id is known while its lists are walked: the
-          // preview is followed through jobChanged events and stopped with pauseJob.
-          const { job, created } = await api.createJob({ draft, start: false });
-          if (created) made = job.id;
-          set({ preview: { phase: 'walking', jobId: job.id, stopping: false } });
-          const { detail, rejected } = await api.previewJob({ draft });
-          const { preview } = get();
-          const stoppedByUser = preview.phase === 'walking' && preview.stopping;
-          set({
-            preview:
-              edits === version ? { phase: 'done', detail, rejected, stoppedByUser } : { phase: 'idle' },
-          });
-        } catch (error) {
-          // A key the service refused bought nothing: the job this preview made goes again.
-          if (made !== null && error instanceof ContractError && error.code === 'key_refused')
-            await api.deleteJob({ jobId: made }).catch(() => undefined);
-          set({ preview: { phase: 'failed', error: describeError(error) } });
-        }
-      },
-
-      async stopPreview() {
-        const { preview } = get();
-        if (preview.phase !== 'walking' || preview.jobId === null || preview.stopping) return;
-        set({ preview: { ...preview, stopping: true } });
-        try {
-          await api.pauseJob({ jobId: preview.jobId });
-        } catch (error) {
-          set({ preview: { phase: 'failed', error: describeError(error) } });
-        }
-      },
+      ...createPreviewActions(api, {
+        set,
+        preview: () => get().preview,
+        draft: () => draftOf('preview'),
+        edits: () => edits,
+      }),
 
       async start() {
         const draft = draftOf('start');
         if (draft === null || get().starting) return null;
         set({ starting: true, startError: null });
-        // A job the preview created was a draft until now: starting it is starting a new job.
-        const { preview } = get();
-        const previewedDraft =
-          preview.phase === 'done' && preview.detail.job.status === JOB_STATUS.draft
-            ? preview.detail.job.id
-            : null;
+        const previewedDraft = previewedDraftId(get().preview);
         try {
           const answer = await api.createJob({ draft, start: true });
           const { job } = answer;
           const created = answer.created || job.id === previewedDraft;
-          clearTimeout(checkTimer);
-          checkSeq += 1;
+          checker.cancel();
           edits += 1;
           set({
             text: '',

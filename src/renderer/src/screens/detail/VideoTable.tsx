@@ -106,21 +106,7 @@ export function VideoTable({ onShow }: { onShow(row: VideoRow): void }) {
         aria-rowcount={count + 1}
         aria-describedby="videos-count videos-keys"
       >
-        <div role="rowgroup" className="vt-head">
-          <div role="row" aria-rowindex={1} className="vt-row">
-            <span
-              role="columnheader"
-              title="The corpus number: the one the video’s files in the ZIP start with"
-            >
-              #
-            </span>
-            <span role="columnheader">Title</span>
-            <span role="columnheader">Source</span>
-            <span role="columnheader">Language</span>
-            <span role="columnheader">Status</span>
-            <span role="columnheader">Reason</span>
-          </div>
-        </div>
+        <TableHead />
         <div role="rowgroup" className="vt-body" ref={scroller} onKeyDown={onKeyDown}>
           <div role="presentation" className="vt-spacer" style={{ height: virtualizer.getTotalSize() }}>
             {items.map((item) => (
@@ -141,6 +127,24 @@ export function VideoTable({ onShow }: { onShow(row: VideoRow): void }) {
         Up and down arrows move between videos; Enter shows a video’s status, code and message.
       </p>
     </>
+  );
+}
+
+/** The column names, the table's first row. */
+function TableHead() {
+  return (
+    <div role="rowgroup" className="vt-head">
+      <div role="row" aria-rowindex={1} className="vt-row">
+        <span role="columnheader" title="The corpus number: the one the video’s files in the ZIP start with">
+          #
+        </span>
+        <span role="columnheader">Title</span>
+        <span role="columnheader">Source</span>
+        <span role="columnheader">Language</span>
+        <span role="columnheader">Status</span>
+        <span role="columnheader">Reason</span>
+      </div>
+    </div>
   );
 }
 

@@ -1,13 +1,12 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { JobView } from '../../../../shared/contract';
 import { JOB_STATUS } from '../../../../shared/vocabulary';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError, type ShownError } from '../../lib/errors';
 import { availableActions } from '../../lib/job-state';
 import { api, syncsStore, useSyncs } from '../../stores';
-import { CancelJobDialog } from './CancelJobDialog';
-import { DeleteJobDialog } from './DeleteJobDialog';
 import { ExportDialog } from './ExportDialog';
+import { JobConfirmation, type ConfirmedAction } from './JobConfirmation';
 
 interface JobActionsProps {
   job: JobView;
@@ -25,32 +24,9 @@ export function JobActions({ job, onDeleted }: JobActionsProps) {
   const sync = useSyncs((state) => state.byJob[job.id]);
   const syncing = sync?.phase === 'syncing';
   const syncMessage = syncing ? 'Looking for new videos…' : sync?.phase === 'done' ? sync.message : '';
-  const [busy, setBusy] = useState<string | null>(null);
-  const [problem, setProblem] = useState<ShownError | null>(null);
-  const [dialog, setDialog] = useState<'export' | 'delete' | 'cancel' | null>(null);
+  const [dialog, setDialog] = useState<'export' | ConfirmedAction | null>(null);
   const group = useRef<HTMLDivElement>(null);
-  const acted = useRef(false);
-
-  // A button the user pressed may be gone now (Cancel after cancelling): keep the focus in the group.
-  useLayoutEffect(() => {
-    if (!acted.current || (document.activeElement !== null && document.activeElement !== document.body))
-      return;
-    group.current?.querySelector<HTMLButtonElement>('button')?.focus();
-  });
-
-  const run = async (name: string, action: () => Promise<unknown>) => {
-    if (busy !== null) return;
-    acted.current = true;
-    setBusy(name);
-    setProblem(null);
-    try {
-      await action();
-    } catch (error) {
-      setProblem(describeError(error));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const { busy, problem, run } = useOneActionAtATime(group);
   const jobId = job.id;
   const pause = () => void run('pause', () => api.pauseJob({ jobId }));
   const resume = () => void run('resume', () => api.resumeJob({ jobId }));
@@ -130,24 +106,48 @@ export function JobActions({ job, onDeleted }: JobActionsProps) {
       </p>
       {sync?.phase === 'failed' && <ErrorMessage error={sync.error} />}
       {dialog === 'export' && <ExportDialog job={job} onClose={() => setDialog(null)} />}
-      {dialog === 'delete' && (
-        <DeleteJobDialog
+      {(dialog === 'cancel' || dialog === 'delete') && (
+        <JobConfirmation
+          action={dialog}
           job={job}
-          deleting={busy === 'delete'}
+          busy={busy === dialog}
           problem={problem}
-          onConfirm={remove}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog === 'cancel' && (
-        <CancelJobDialog
-          job={job}
-          cancelling={busy === 'cancel'}
-          problem={problem}
-          onConfirm={cancel}
+          onConfirm={dialog === 'cancel' ? cancel : remove}
           onClose={() => setDialog(null)}
         />
       )}
     </div>
   );
+}
+
+/**
+ * Runs one of a job's actions at a time: which is under way, and the problem the last one met. A
+ * button the user pressed may be gone once it is done (Cancel after cancelling): the focus then stays
+ * in the group of buttons.
+ */
+function useOneActionAtATime(group: RefObject<HTMLDivElement | null>) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ShownError | null>(null);
+  const acted = useRef(false);
+
+  useLayoutEffect(() => {
+    if (!acted.current || (document.activeElement !== null && document.activeElement !== document.body))
+      return;
+    group.current?.querySelector<HTMLButtonElement>('button')?.focus();
+  });
+
+  const run = async (name: string, action: () => Promise<unknown>) => {
+    if (busy !== null) return;
+    acted.current = true;
+    setBusy(name);
+    setProblem(null);
+    try {
+      await action();
+    } catch (error) {
+      setProblem(describeError(error));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { busy, problem, run };
 }

@@ -1,61 +1,38 @@
-import { useState } from 'react';
 import type { Settings } from '../../../../shared/contract';
 import { CitationFieldset } from '../../components/CitationFieldset';
-import { ErrorMessage } from '../../components/ErrorMessage';
-import {
-  authorLines,
-  citationFieldsOf,
-  readCitationFields,
-  type CitationProblems,
-} from '../../lib/citation-fields';
-import { describeError } from '../../lib/errors';
+import { authorLines, citationFieldsOf, readCitationFields } from '../../lib/citation-fields';
 import { settingsStore } from '../../stores';
+import { useSettingsForm } from './settings-form';
 
 /** The authors and license an Export dialog starts with, for a job never exported with its own. */
 export function CorpusDefaultsSection({ corpus }: { corpus: Settings['corpus'] }) {
-  const [fields, setFields] = useState(() => citationFieldsOf(null, corpus));
-  const [problems, setProblems] = useState<CitationProblems>({});
-  const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState('');
-
-  const save = async () => {
-    setDone('');
-    const read = readCitationFields(fields);
-    if (!read.ok) {
-      setProblems(read.problems);
-      setProblem(null);
-      return;
-    }
-    setProblems({});
-    setProblem(null);
-    try {
-      const license = read.value.license ?? null;
+  const form = useSettingsForm({
+    initial: () => citationFieldsOf(null, corpus),
+    read: readCitationFields,
+    invalid: null,
+    write: async (value, fields) => {
+      const license = value.license ?? null;
       await settingsStore.getState().saveCorpusDefaults({ authors: authorLines(fields.authors), license });
-      setDone('Saved: the Export dialog starts with them for jobs not yet exported with a name.');
-    } catch (error) {
-      setProblem(describeError(error).message);
-    }
-  };
+      return 'Saved: the Export dialog starts with them for jobs not yet exported with a name.';
+    },
+  });
 
   return (
     <section className="card" aria-labelledby="corpus-defaults-heading">
       <h2 id="corpus-defaults-heading">Defaults for corpora</h2>
       <CitationFieldset
         idPrefix="corpus-defaults"
-        fields={fields}
-        problems={problems}
+        fields={form.fields}
+        problems={form.problems}
         defaultsOnly
-        onChange={(change) => setFields((current) => ({ ...current, ...change }))}
+        onChange={form.change}
       />
       <div className="form-actions">
-        <button type="button" className="button-primary" onClick={() => void save()}>
+        <button type="button" className="button-primary" onClick={() => void form.save()}>
           Save corpus defaults
         </button>
       </div>
-      <p role="status" className={done ? 'message message-success' : 'visually-hidden'}>
-        {done}
-      </p>
-      <ErrorMessage error={problem} />
+      {form.outcome}
     </section>
   );
 }

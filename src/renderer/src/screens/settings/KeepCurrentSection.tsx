@@ -1,47 +1,33 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import type { KeepCurrentSettings } from '../../../../shared/contract';
 import { DAILY_CREDIT_LIMIT, SYNC_EVERY_HOURS } from '../../../../shared/vocabulary';
-import { ErrorMessage } from '../../components/ErrorMessage';
 import { NumberField } from '../../components/FormFields';
-import { describeError } from '../../lib/errors';
 import { formatCount } from '../../lib/format';
 import { everyHours } from '../../lib/keep-current';
-import {
-  readSyncSettingsFields,
-  syncSettingsFieldsOf,
-  type SyncSettingsProblems,
-} from '../../lib/sync-settings';
+import { readSyncSettingsFields, syncSettingsFieldsOf } from '../../lib/sync-settings';
 import { settingsStore } from '../../stores';
+import { useSettingsForm } from './settings-form';
 
 /** How often jobs marked Keep current are synced, and what all automatic syncs may spend in a day. */
 export function KeepCurrentSection({ settings }: { settings: KeepCurrentSettings }) {
-  const [fields, setFields] = useState(() => syncSettingsFieldsOf(settings));
-  const [problems, setProblems] = useState<SyncSettingsProblems>({});
-  const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState('');
-
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    setDone('');
-    const read = readSyncSettingsFields(fields);
-    if (!read.ok) {
-      setProblems(read.problems);
-      setProblem('Some sync settings are not valid: see the fields marked above.');
-      return;
-    }
-    setProblems({});
-    setProblem(null);
-    try {
-      await settingsStore.getState().saveKeepCurrent(read.value);
-      const { syncEveryHours, dailyCreditLimit } = read.value;
+  const form = useSettingsForm({
+    initial: () => syncSettingsFieldsOf(settings),
+    read: readSyncSettingsFields,
+    invalid: 'Some sync settings are not valid: see the fields marked above.',
+    write: async (value: KeepCurrentSettings) => {
+      await settingsStore.getState().saveKeepCurrent(value);
+      const { syncEveryHours, dailyCreditLimit } = value;
       const limit =
         dailyCreditLimit === null
           ? 'with no daily limit'
           : `within ${formatCount(dailyCreditLimit)} credits a day`;
-      setDone(`Saved: jobs marked Keep current are synced ${everyHours(syncEveryHours)}, ${limit}.`);
-    } catch (error) {
-      setProblem(describeError(error).message);
-    }
+      return `Saved: jobs marked Keep current are synced ${everyHours(syncEveryHours)}, ${limit}.`;
+    },
+  });
+  const { fields, problems, change } = form;
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    void form.save();
   };
 
   return (
@@ -53,7 +39,7 @@ export function KeepCurrentSection({ settings }: { settings: KeepCurrentSettings
         buying only the videos that are new, and each sync stays within the job’s budget. From the command
         line, <code>scriptorium sync --all</code> does the same.
       </p>
-      <form onSubmit={(event) => void save(event)} noValidate>
+      <form onSubmit={save} noValidate>
         <div className="sync-fields">
           <NumberField
             id="sync-every-hours"
@@ -63,7 +49,7 @@ export function KeepCurrentSection({ settings }: { settings: KeepCurrentSettings
             max={SYNC_EVERY_HOURS.max}
             value={fields.syncEveryHours}
             problem={problems.syncEveryHours}
-            onChange={(syncEveryHours) => setFields((current) => ({ ...current, syncEveryHours }))}
+            onChange={(syncEveryHours) => change({ syncEveryHours })}
           />
           <NumberField
             id="daily-credit-limit"
@@ -73,7 +59,7 @@ export function KeepCurrentSection({ settings }: { settings: KeepCurrentSettings
             max={DAILY_CREDIT_LIMIT.max}
             value={fields.dailyCreditLimit}
             problem={problems.dailyCreditLimit}
-            onChange={(dailyCreditLimit) => setFields((current) => ({ ...current, dailyCreditLimit }))}
+            onChange={(dailyCreditLimit) => change({ dailyCreditLimit })}
           />
         </div>
         <div className="form-actions">
@@ -82,10 +68,7 @@ export function KeepCurrentSection({ settings }: { settings: KeepCurrentSettings
           </button>
         </div>
       </form>
-      <p role="status" className={done ? 'message message-success' : 'visually-hidden'}>
-        {done}
-      </p>
-      <ErrorMessage error={problem} />
+      {form.outcome}
     </section>
   );
 }

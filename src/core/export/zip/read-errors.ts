@@ -1,0 +1,23 @@
+/** The file is not a ZIP this reader can read; the message says why, in plain words. */
+export class ZipFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ZipFormatError';
+  }
+}
+
+/** The ZIP lists more entries than this reader holds (MAX_ENTRIES). */
+export class ZipLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ZipLimitError';
+  }
+}
+
+/** The path names something other than a regular file (a folder, a named pipe, a device), which is not read. */
+export class NotAFileError extends Error {
+  constructor(readonly what: string) {
+    super(`it is ${what}, not a file`);
+    this.name = 'NotAFileError';
+  }
+}

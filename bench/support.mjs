@@ -75,17 +75,45 @@ export function loadAverage() {
 }
 
 /**
- * CPU seconds (user + system, every thread) a running process has used so far, from /proc/<pid>/stat;
- * undefined once it has exited.
+ * CPU seconds (user + system) a running process has used so far, from /proc/<pid>/stat: every thread's,
+ * or with `thread` that thread's alone (the main thread's id is the pid); undefined once it has exited.
  */
-export function cpuSecondsOf(pid) {
+export function cpuSecondsOf(pid, thread) {
+  const path = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
   try {
     // utime and stime, fields 14 and 15 of /proc/<pid>/stat (after the command's parenthesis).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / clockTicks;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Waits for a spawned process to end, sampling from /proc every 20 ms its peak resident set (VmHWM),
+ * its CPU time and its main thread's: the thread that bounds a Node command whose other threads wait
+ * for it. Resolves with those, its exit code and its wall time from `started`.
+ */
+export function watchProcess(child, started = performance.now()) {
+  return new Promise((resolve) => {
+    let peakRss = 0;
+    let cpuSeconds = 0;
+    let mainCpuSeconds = 0;
+    const timer = setInterval(() => {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        peakRss = Math.max(peakRss, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
+      } catch {
+        // the process has just exited
+      }
+      cpuSeconds = cpuSecondsOf(child.pid) ?? cpuSeconds;
+      mainCpuSeconds = cpuSecondsOf(child.pid, child.pid) ?? mainCpuSeconds;
+    }, 20);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      resolve({ code, seconds: (performance.now() - started) / 1000, peakRss, cpuSeconds, mainCpuSeconds });
+    });
+  });
 }
 
 const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;

@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, machine, record, root, startSimulator } from './support.mjs';
+import { cli, cpuSecondsOf, loadAverage, machine, record, root, startSimulator } from './support.mjs';
 
 const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const videos = Number(process.env.BENCH_VIDEOS ?? 20_000);
@@ -94,10 +94,6 @@ console.log('\nAll figures: bench/.work/reexport.json');
 
 // ---------------------------------------------------------------------------------------------
 
-function loadAverage() {
-  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-}
-
 function unpack(zip, name) {
   const folder = join(dir, `unpacked-${name}`);
   spawnSync('unzip', ['-q', zip, '-d', folder]);
@@ -132,14 +128,11 @@ function runCli(args, dataDir) {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     let peakRss = 0;
     let cpuSeconds = 0;
-    const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
     const timer = setInterval(() => {
       try {
         const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
         peakRss = Math.max(peakRss, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
-        // utime and stime, fields 14 and 15 of /proc/<pid>/stat (after the command's parenthesis).
-        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        cpuSeconds = (Number(fields[11]) + Number(fields[12])) / ticks;
+        cpuSeconds = cpuSecondsOf(child.pid) ?? cpuSeconds;
       } catch {
         // the process has just exited
       }

@@ -4,17 +4,28 @@
 //   1. walk + fetch rate / the simulator's raw rate, latency 0
 //   2. walk + fetch rate / (concurrency / latency), latency 100 ms, 16 and 64 in flight
 //   3. peak RSS of the whole export command, by job size
-//   4. export of a finished job / `zip -q -r` over the same files
+//   4. the first export of a finished job / `zip -q -r` over the same files, and an earlier build's
+//      export of the same job beside them (BENCH_OLD_CLI: that build's out/cli/index.js)
 //   5. from starting an unfinished job again to its first request
 //   6. pacing under a 300-requests-a-minute limit
 // Run with `npm run bench` (it builds first). BENCH_LARGE=1 adds the 100,000-video job;
 // BENCH_REPEATS (default 3) and BENCH_ONLY (a comma list of figure numbers) narrow the run.
 // Every process talks only to 127.0.0.1 and stops by itself.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, machine, record, root, startSimulator, wait } from './support.mjs';
+import {
+  cli,
+  loadAverage,
+  machine,
+  median,
+  record,
+  root,
+  startSimulator,
+  wait,
+  watchProcess,
+} from './support.mjs';
 const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const large = process.env.BENCH_LARGE === '1';
 const only = process.env.BENCH_ONLY?.split(',').map(Number);
@@ -129,30 +140,75 @@ async function bySize() {
 }
 
 /**
- * Figure 4: exporting a finished job to a new file, beside `zip -q -r` over the same files on disk (over
- * its earlier export, an unchanged job's export keeps that file: bench/reexport.mjs measures that).
+ * Figure 4: the first export of a finished job to a new file, beside `zip -q -r` over the same files on
+ * disk and, with BENCH_OLD_CLI (the CLI of an earlier build: its out/cli/index.js or bin/scriptorium),
+ * beside that build's export of the same job; each round runs the contestants one after another, each
+ * round starting with the next one, so that none always runs first. Over its earlier export, an
+ * unchanged job's export keeps that file: bench/reexport.mjs measures that.
  */
 async function exportBesideZip(sim, size, dir) {
-  const data = join(dir, 'export-data');
-  const out = join(dir, 'corpus.zip');
-  const args = ['export', playlist(size), '--out', out, '--concurrency', String(CONCURRENCY)];
-  await runCli(args, sim, data); // the job, fetched once
-  const unpacked = join(dir, 'unpacked');
-  spawnSync('unzip', ['-q', out, '-d', unpacked]);
-  const ratios = [];
-  for (let run = 0; run < repeats; run++) {
-    rmSync(out);
-    const exported = await runCli(args, sim, data);
-    rmSync(join(dir, 'by-zip.zip'), { force: true });
-    const started = performance.now();
-    spawnSync('zip', ['-q', '-r', join(dir, 'by-zip.zip'), '.'], { cwd: unpacked });
-    const zipSeconds = (performance.now() - started) / 1000;
-    ratios.push(exported.seconds / zipSeconds);
-    console.log(
-      `[4] ${size} videos, run ${run + 1}: export ${exported.seconds.toFixed(2)} s, zip ${zipSeconds.toFixed(2)} s, ratio ${(exported.seconds / zipSeconds).toFixed(2)}`,
-    );
+  const args = (out) => ['export', playlist(size), '--out', out, '--concurrency', String(CONCURRENCY)];
+  const builds = [{ name: 'this build', cli }];
+  if (process.env.BENCH_OLD_CLI) builds.unshift({ name: 'old build', cli: process.env.BENCH_OLD_CLI });
+  else console.log('[4] BENCH_OLD_CLI unset: no row for an earlier build');
+  // Each build fetches the job into a data folder of its own (an earlier build may not read a newer
+  // database), then exports it to a new path each time, so that nothing of an earlier export is kept.
+  const contestants = [];
+  for (const build of builds) {
+    const data = join(dir, `data-${contestants.length}`);
+    const out = join(dir, `corpus-${contestants.length}.zip`);
+    const fetched = await runCli(args(out), sim, data, build.cli);
+    if (fetched.code !== 0)
+      throw new Error(`${build.name}: the job's first run failed (exit ${fetched.code})`);
+    const run = async () => {
+      rmSync(out, { force: true });
+      const exported = await runCli(args(out), sim, data, build.cli);
+      if (exported.code !== 0) throw new Error(`${build.name}: the export failed (exit ${exported.code})`);
+      return { ...exported, bytes: statSync(out).size };
+    };
+    contestants.push({ name: build.name, run, runs: [] });
   }
-  record(results, 4, `export of a finished ${size}-video job / zip -q -r over the same files (wall)`, ratios);
+  const unpacked = join(dir, 'unpacked');
+  spawnSync('unzip', ['-q', join(dir, `corpus-${contestants.length - 1}.zip`), '-d', unpacked]);
+  const byZip = join(dir, 'by-zip.zip');
+  contestants.push({
+    name: 'zip -q -r',
+    runs: [],
+    run: async () => {
+      rmSync(byZip, { force: true });
+      const zipped = await watchProcess(spawn('zip', ['-q', '-r', byZip, '.'], { cwd: unpacked }));
+      return { ...zipped, bytes: statSync(byZip).size };
+    },
+  });
+  for (let round = 0; round < repeats; round++) {
+    for (let turn = 0; turn < contestants.length; turn++) {
+      const contestant = contestants[(round + turn) % contestants.length];
+      const result = await contestant.run();
+      contestant.runs.push(result);
+      const cpu = `, CPU ${result.cpuSeconds.toFixed(2)} s (main thread ${result.mainCpuSeconds.toFixed(2)} s)`;
+      const rss = `, peak RSS ${(result.peakRss / 2 ** 20).toFixed(1)} MiB`;
+      console.log(
+        `[4] ${size} videos, round ${round + 1}, ${contestant.name}: ${result.seconds.toFixed(2)} s${cpu}${rss}, ${(result.bytes / 1e6).toFixed(1)} MB; load ${loadAverage()}`,
+      );
+    }
+  }
+  const zip = contestants.at(-1);
+  const zipMedian = median(zip.runs.map(({ seconds }) => seconds));
+  for (const { name, runs } of contestants) {
+    const seconds = runs.map((run) => run.seconds);
+    record(results, 4, `first export of a finished ${size}-video job, wall seconds: ${name}`, seconds, 2);
+    const cpu = runs.map((run) => run.cpuSeconds);
+    record(results, 4, `the same, CPU seconds (every thread): ${name}`, cpu, 2);
+    const mainCpu = runs.map((run) => run.mainCpuSeconds);
+    record(results, 4, `the same, CPU seconds of the main thread: ${name}`, mainCpu, 2);
+    if (name !== zip.name) {
+      const ratio = median(seconds) / zipMedian;
+      results.figures[4][`median / zip's median: ${name}`] = ratio;
+      console.log(
+        `    => ${name}: median ${median(seconds).toFixed(2)} s, ${ratio.toFixed(2)}x zip's median`,
+      );
+    }
+  }
 }
 
 /** Figure 5: an unfinished job started again, from the command's start to its first request. */
@@ -261,8 +317,8 @@ async function watchPhase(sim, requests) {
   return { seconds: (performance.now() - started) / 1000 };
 }
 
-function spawnCli(args, sim, dataDir) {
-  return spawn(process.execPath, [cli, ...args], {
+function spawnCli(args, sim, dataDir, cliPath = cli) {
+  return spawn(process.execPath, [cliPath, ...args], {
     env: {
       ...process.env,
       TRANSCRIPT_API_KEY: sim.key,
@@ -273,26 +329,13 @@ function spawnCli(args, sim, dataDir) {
   });
 }
 
-/** Runs a CLI command to its end, sampling its peak resident set (VmHWM) from /proc. */
-function runCli(args, sim, dataDir) {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const child = spawnCli(args, sim, dataDir);
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    let peakRss = 0;
-    const timer = setInterval(() => {
-      try {
-        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-        peakRss = Math.max(peakRss, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
-      } catch {
-        // the process has just exited
-      }
-    }, 20);
-    child.on('close', (code) => {
-      clearInterval(timer);
-      if (code !== 0 && code !== 3) console.error(stderr);
-      resolve({ code, seconds: (performance.now() - started) / 1000, peakRss });
-    });
-  });
+/** Runs a CLI command (this build's, or the one at `cliPath`) to its end: see watchProcess. */
+async function runCli(args, sim, dataDir, cliPath = cli) {
+  const started = performance.now();
+  const child = spawnCli(args, sim, dataDir, cliPath);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const run = await watchProcess(child, started);
+  if (run.code !== 0 && run.code !== 3) console.error(stderr);
+  return run;
 }

@@ -1,8 +1,8 @@
 // What the benchmark scripts (run.mjs, renderer.mjs, library.mjs, chaos.mjs) share: the CLI they
 // drive, the simulator in a process of its own, modules bundled from the sources, and how a figure's
 // runs are kept and printed.
-import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,11 +57,66 @@ export async function startSimulator(extraArgs = []) {
 
 /** Keeps a figure's runs in `results.figures` and prints their min and median. */
 export function record(results, figure, label, values, digits = 3) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)];
-  (results.figures[figure] ??= {})[label] = { values, min: sorted[0], median };
-  console.log(`    => ${label}: min ${sorted[0].toFixed(digits)}, median ${median.toFixed(digits)}`);
+  const min = Math.min(...values);
+  const middle = median(values);
+  (results.figures[figure] ??= {})[label] = { values, min, median: middle };
+  console.log(`    => ${label}: min ${min.toFixed(digits)}, median ${middle.toFixed(digits)}`);
 }
+
+/** The median of `values`; of an even count, the lower of the two middle ones. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/** The load average over 1, 5 and 15 minutes, as /proc/loadavg gives it. */
+export function loadAverage() {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+/**
+ * CPU seconds (user + system) a running process has used so far, from /proc/<pid>/stat: every thread's,
+ * or with `thread` that thread's alone (the main thread's id is the pid); undefined once it has exited.
+ */
+export function cpuSecondsOf(pid, thread) {
+  const path = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+  try {
+    // utime and stime, fields 14 and 15 of /proc/<pid>/stat (after the command's parenthesis).
+    const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits for a spawned process to end, sampling from /proc every 20 ms its peak resident set (VmHWM),
+ * its CPU time and its main thread's: the thread that bounds a Node command whose other threads wait
+ * for it. Resolves with those, its exit code and its wall time from `started`.
+ */
+export function watchProcess(child, started = performance.now()) {
+  return new Promise((resolve) => {
+    let peakRss = 0;
+    let cpuSeconds = 0;
+    let mainCpuSeconds = 0;
+    const timer = setInterval(() => {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        peakRss = Math.max(peakRss, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
+      } catch {
+        // the process has just exited
+      }
+      cpuSeconds = cpuSecondsOf(child.pid) ?? cpuSeconds;
+      mainCpuSeconds = cpuSecondsOf(child.pid, child.pid) ?? mainCpuSeconds;
+    }, 20);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      resolve({ code, seconds: (performance.now() - started) / 1000, peakRss, cpuSeconds, mainCpuSeconds });
+    });
+  });
+}
+
+const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 export function machine() {
   return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;

@@ -143,7 +143,9 @@ export async function bundleSources(name, exports) {
     input: entry,
     platform: 'node',
     transform: { define: { __APP_VERSION__: JSON.stringify('bench') } },
-    external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+    // Packages stay outside, but a JSON file (spdx-license-ids) is bundled: Node would need an import
+    // attribute to load it.
+    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.endsWith('.json'),
     output: { file: join(bundleDir, 'core.mjs'), format: 'esm' },
     logLevel: 'silent',
   });

@@ -158,7 +158,7 @@ export class ContentsFingerprint {
  * A fingerprint of everything a corpus is written from: its contents (ContentsFingerprint), how they
  * are compressed (zlib's version and level), its version with the job's history, and the rows of
  * changes.csv. Equal fingerprints mean equal corpora, byte for byte: an export writes the same bytes
- * for the same input (corpus-record.ts).
+ * for the same input (comment-record.ts).
  */
 export class CorpusFingerprint {
   readonly #hash = createHash('sha256');

@@ -31,7 +31,7 @@ export interface CopiedFile extends CopiedEntry {
  * hostile one), so nothing in it is trusted: an entry is copied only when its name, its fingerprint and
  * its reuse field match what the new export would write, its local header agrees with the central
  * directory, and its compressed bytes still have the CRC-32 they were written with. Whatever fails is
- * rendered instead, silently. Reading is bounded as verify's is: the directory by zip-reader.ts, the
+ * rendered instead, silently. Reading is bounded as verify's is: the directory by zip/reader.ts, the
  * entries by MAX_COPIED_BYTES, and a file listing more entries than the new corpus can hold is not read.
  */
 export class PreviousCorpus {

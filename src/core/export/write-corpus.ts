@@ -29,7 +29,8 @@ import { EntryFingerprints } from './reuse/entry-fingerprints';
 import { PreviousCorpus } from './reuse/previous-corpus';
 import { VideoFiles } from './video-files';
 import type { VideoSettings } from './video-files';
-import { AtomicZipFile, COMPRESSION_LEVEL } from './zip/writer';
+import { COMPRESSION_LEVEL } from './zip/compression';
+import { AtomicZipFile } from './zip/writer';
 import type { SpooledEntry } from './zip/writer';
 
 /** The entries besides the videos' files: the tables, the datasheet, the records... (a dozen), with room to spare. */

@@ -2,6 +2,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { ChecksumList } from './checksum-list';
+import { COMPRESSION_LEVEL } from './compression';
 import { DeflateWorker } from './deflate-worker';
 import type { Compressed } from './deflate-worker';
 import { DirectorySpool } from './directory-spool';
@@ -13,8 +14,6 @@ import type { ZipEntry } from './headers';
 import { entryPathBytes } from './layout';
 import { removeStaleTempFiles, TempFile } from './temp-files';
 
-/** zlib's default trade-off (as `zip` uses); fixed so that the output never depends on the environment. */
-export const COMPRESSION_LEVEL = 6;
 /** Files go to the compression thread in batches of about BATCH_LENGTH characters, or of this many files. */
 const BATCH_FILES = 256;
 /** Batches sent and not yet written: a few queued up keep the thread busy when rendering comes in bursts. */
@@ -77,6 +76,11 @@ export interface ZipOptions {
   checksums?: string;
 }
 
+/** A file waiting for its batch: a text to compress, or an entry already compressed. */
+type GatheredFile =
+  | { name: Buffer; content: string; extra: ExtraField | undefined }
+  | { name: Buffer; copied: CopiedEntry & { data: Buffer } };
+
 /** Where a stored entry is listed, and its SHA-256 for the checksum list (none for that list itself). */
 interface Listing {
   sha256?: string;
@@ -106,8 +110,11 @@ export class AtomicZipFile {
   readonly #partial: TempFile;
   readonly #deflate: DeflateWorker;
   readonly #checksums: { name: string; list: ChecksumList } | undefined;
-  /** Files added but not yet sent to the compression thread, each with its path as the ZIP stores it. */
-  #gathered: Array<{ name: Buffer; content: string; extra: ExtraField | undefined }> = [];
+  /**
+   * Files added but not yet sent to the compression thread, each with its path as the ZIP stores it,
+   * in the order they were added: texts to compress, and copies already compressed, written in turn.
+   */
+  #gathered: GatheredFile[] = [];
   #gatheredLength = 0;
   /** Batches sent to the compression thread, each as the step that writes its result once compressed. */
   #sent: Array<() => Promise<void>> = [];
@@ -159,10 +166,7 @@ export class AtomicZipFile {
    * directory header carries the extra field it makes of the compressed bytes.
    */
   async add(name: string, content: string, extra?: ExtraField): Promise<void> {
-    this.#gathered.push({ name: entryPathBytes(name), content, extra });
-    this.#gatheredLength += content.length;
-    if (this.#gatheredLength >= BATCH_LENGTH || this.#gathered.length >= BATCH_FILES)
-      await this.#sendGathered();
+    await this.#gather({ name: entryPathBytes(name), content, extra }, content.length);
   }
 
   /**
@@ -184,27 +188,36 @@ export class AtomicZipFile {
     copied: CopiedEntry,
     { streamed = false }: { streamed?: boolean } = {},
   ): Promise<void> {
+    const { data } = copied;
+    if (Buffer.isBuffer(data) && !streamed) {
+      // Written in its turn among the files gathered, without holding up their compression.
+      await this.#gather({ name: entryPathBytes(name), copied: { ...copied, data } }, data.length);
+      return;
+    }
     await this.#sendGathered();
-    this.#sent.push(async () => {
-      const entry: ZipEntry = {
-        name: entryPathBytes(name),
-        crc: copied.crc,
-        size: copied.size,
-        compressedSize: copied.compressedSize,
-        offset: this.#partial.file.size,
-        streamed,
-        extra: copied.extra,
-      };
-      checkEntrySize(entry);
-      await this.#partial.file.append(localHeader(entry));
-      if (Buffer.isBuffer(copied.data)) await this.#partial.file.append(copied.data);
-      else for await (const piece of copied.data()) await this.#partial.file.append(piece);
-      if (streamed) await this.#partial.file.append(dataDescriptor(entry));
-      await this.#record(entry, { sha256: copied.sha256.toString('hex') });
-    });
+    this.#sent.push(() => this.#writeCopied(entryPathBytes(name), copied, streamed));
     // Bytes still to be read from the other file are copied now, while the caller holds it open.
-    if (!Buffer.isBuffer(copied.data)) await this.#writeAll();
+    if (!Buffer.isBuffer(data)) await this.#writeAll();
     while (this.#sent.length > BATCHES_AHEAD) await this.#writeOldest();
+  }
+
+  /** Writes an entry copied from elsewhere: its headers, and its compressed bytes as they are. */
+  async #writeCopied(name: Buffer, copied: CopiedEntry, streamed: boolean): Promise<void> {
+    const entry: ZipEntry = {
+      name,
+      crc: copied.crc,
+      size: copied.size,
+      compressedSize: copied.compressedSize,
+      offset: this.#partial.file.size,
+      streamed,
+      extra: copied.extra,
+    };
+    checkEntrySize(entry);
+    await this.#partial.file.append(localHeader(entry));
+    if (Buffer.isBuffer(copied.data)) await this.#partial.file.append(copied.data);
+    else for await (const piece of copied.data()) await this.#partial.file.append(piece);
+    if (streamed) await this.#partial.file.append(dataDescriptor(entry));
+    await this.#record(entry, { sha256: copied.sha256.toString('hex') });
   }
 
   /**
@@ -317,18 +330,32 @@ export class AtomicZipFile {
     return stream;
   }
 
+  /** Adds a file to those gathered, and sends them once they make a batch. */
+  async #gather(file: GatheredFile, length: number): Promise<void> {
+    this.#gathered.push(file);
+    this.#gatheredLength += length;
+    if (this.#gatheredLength >= BATCH_LENGTH || this.#gathered.length >= BATCH_FILES)
+      await this.#sendGathered();
+  }
+
   async #sendGathered(): Promise<void> {
     const files = this.#gathered;
     this.#gathered = [];
     this.#gatheredLength = 0;
     if (files.length === 0) return;
-    const compressed = this.#deflate.compressFiles(files.map((file) => file.content));
+    const texts = files.flatMap((file) => ('content' in file ? [file.content] : []));
+    const compressed = texts.length > 0 ? this.#deflate.compressFiles(texts) : Promise.resolve([]);
     await this.#send(compressed, async (results) => {
-      for (const [index, { name, extra }] of files.entries()) {
-        const result = results[index];
+      let next = 0;
+      for (const file of files) {
+        if ('copied' in file) {
+          await this.#writeCopied(file.name, file.copied, false);
+          continue;
+        }
+        const result = results[next++];
         if (result === undefined)
-          throw new Error(`the compression thread returned nothing for ${name.toString('utf8')}`);
-        await this.#writeFile(name, result, extra);
+          throw new Error(`the compression thread returned nothing for ${file.name.toString('utf8')}`);
+        await this.#writeFile(file.name, result, file.extra);
       }
     });
   }

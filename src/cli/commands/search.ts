@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { printable, type IndexingProgress } from '../../core/app';
+import { printable } from '../../core/app';
 import type { SearchResults } from '../../shared/contract';
 import type { SnippetPart } from '../../shared/search-match';
 import { clockTime } from '../../shared/video-links';
@@ -58,7 +58,7 @@ export function registerSearchCommand(program: Command): void {
         channel: flags.channel ?? null,
       };
       const limit = flags.limit === undefined ? null : limitOf(flags.limit);
-      const found = await withApp({ ...flags, onIndexing: indexingReporter() }, async (api, app) => {
+      const found = await withApp(flags, async (api, app) => {
         // The first search after an upgrade that indexes the library again waits for it.
         await app.libraryIndexed;
         if (!flags.csv) return api.searchTranscripts({ ...search, limit: limit ?? DEFAULT_LIMIT });
@@ -84,19 +84,6 @@ export function registerSearchCommand(program: Command): void {
 
 /** Hits printed when --limit is not given (but for --csv, which prints every hit). */
 const DEFAULT_LIMIT = 100;
-
-/** Progress of indexing the stored transcripts (after an upgrade), on stderr, every 5 % or so. */
-function indexingReporter(): (progress: IndexingProgress) => void {
-  let shown = -1;
-  return ({ done, total }) => {
-    const twentieth = Math.floor((done * 20) / total);
-    if (twentieth === shown) return;
-    shown = twentieth;
-    process.stderr.write(
-      `Indexing your stored transcripts for search: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}\n`,
-    );
-  };
-}
 
 function limitOf(text: string): number {
   return argumentOrExit(() => parseWholeNumber('limit', text, 1, 1000));

@@ -25,7 +25,7 @@ import { jobKey } from './identity';
 import { estimateOf, findOrCreateJobRow, liveJobByKey, summarize, uncertainDatesOf } from './jobs';
 import { syncAllowed } from './keep-current';
 import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
-import { LibraryIndexer } from './library-indexer';
+import { TranscriptPreparation } from './transcript-preparation';
 import { completedOutcome, JobRun, unwalkedLists, type RunMode } from './run';
 import {
   changedJobSettings,
@@ -48,6 +48,12 @@ import type {
   SyncOutcome,
 } from './types';
 
+/** A run stopped by Ctrl+C or by its process closing: its caller is leaving, and waits for nothing more. */
+function interrupted(run: JobRun): boolean {
+  const kind = run.control.cause?.kind;
+  return kind === STOP_REASON.interrupted || kind === STOP_REASON.shutdown;
+}
+
 /** A run another live Scriptorium process holds the job's lease for: nothing was done. */
 type Busy = Extract<RunOutcome, { status: 'busy' }>;
 
@@ -65,14 +71,23 @@ export class Engine {
   /** Names this engine in the leases it takes, so other processes see who runs a job. */
   readonly #leaseOwner: string;
   readonly #logger: Logger;
-  /** Indexes what the runs store for the Library; every run ends with what it stored indexed. */
-  readonly library: LibraryIndexer;
+  /**
+   * Prepares what the runs store, for search and for export (transcript-preparation.ts); every run
+   * that was not interrupted ends with what it stored prepared.
+   */
+  readonly preparation: TranscriptPreparation;
 
   constructor(deps: EngineDeps) {
     this.#deps = deps;
     this.#leaseOwner = deps.leaseOwner ?? newLeaseOwner();
     this.#logger = deps.logger ?? console;
-    this.library = new LibraryIndexer({ db: deps.db, clock: deps.clock, logger: this.#logger });
+    this.preparation = new TranscriptPreparation({
+      db: deps.db,
+      clock: deps.clock,
+      logger: this.#logger,
+      ...(deps.derivation !== undefined && { derivation: deps.derivation }),
+      ...(deps.preparationThread !== undefined && { thread: deps.preparationThread }),
+    });
     this.#emitter = new TypedEmitter((event, error) =>
       this.#logger.warn(`A listener of the engine's ${event} event failed; the run goes on.`, error),
     );
@@ -176,8 +191,9 @@ export class Engine {
 
   /**
    * Takes the job's lease and runs `drive` on a run of it in `mode`; 'busy' when another live process
-   * holds the lease. However the run ends, its claims and lease are released and what it stored is
-   * indexed.
+   * holds the lease. However the run ends, its claims and lease are released; unless it was
+   * interrupted or the process is closing, what it stored is prepared first (a search or an export
+   * right after finds it all).
    */
   async #execute<Outcome>(
     jobId: number,
@@ -214,7 +230,7 @@ export class Engine {
           client,
           pacer: settings.pacer ?? this.#deps.pacer,
           logger: this.#logger,
-          library: this.library,
+          preparation: this.preparation,
         },
         jobId,
         options,
@@ -230,10 +246,10 @@ export class Engine {
         cap: settings.cap,
       });
       this.#runs.set(jobId, run);
-      return await drive(run);
+      const outcome = await drive(run);
+      if (!interrupted(run)) await this.preparation.drain();
+      return outcome;
     } finally {
-      // A search right after the run finds all it stored.
-      this.library.flush();
       this.#runs.delete(jobId);
       releaseClaimsOf(db, claimOwner);
       lease.release();
@@ -289,7 +305,7 @@ export class Engine {
     const runs = [...this.#runs.values()];
     for (const run of runs) run.control.stop({ kind: STOP_REASON.shutdown });
     await Promise.all(runs.map((run) => run.finished));
-    this.library.dispose();
+    await this.preparation.close();
   }
 
   /** Queues a draft, or a paused, waiting, failed or cancelled job again; the next run continues it. */

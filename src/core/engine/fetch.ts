@@ -237,11 +237,10 @@ function storeFetched(
   attempts: number,
 ): void {
   const transcript = response.value;
-  let transcriptId = 0;
   ctx.writer.add({
     write: () => {
       const at = ctx.now();
-      transcriptId = storeTranscript(ctx.db, {
+      const transcriptId = storeTranscript(ctx.db, {
         ...key,
         language: transcript.language,
         title: transcript.metadata?.title ?? null,
@@ -263,10 +262,7 @@ function storeFetched(
       releaseClaim(ctx.db, key, ctx.claimOwner);
     },
     announce: () => {
-      ctx.library.stored(
-        transcriptId,
-        transcript.segments.map((segment) => segment.text),
-      );
+      ctx.preparation.stored();
       announce(ctx, item, ITEM_STATUS.ok, response.charged);
     },
   });

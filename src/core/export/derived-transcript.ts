@@ -19,9 +19,11 @@ const DERIVATION_VERSION = 1;
  */
 export const DERIVATION = `derivation ${DERIVATION_VERSION}, rendering ${RENDERING_VERSION}, ${COMPRESSION}`;
 
-/** A derived transcript as the database keeps it (store/derived-transcripts.ts): a few columns and two blobs. */
+/**
+ * A derived transcript as the database keeps it (store/derived-transcripts.ts): a few columns and two
+ * blobs, beside the DERIVATION that made it.
+ */
 export interface StoredDerivedTranscript {
-  derivation: string;
   wordCount: number;
   spokenSeconds: number;
   timed: boolean;
@@ -62,7 +64,6 @@ export function encodeDerivedTranscript(derived: DerivedTranscript): StoredDeriv
     parts.push(header, file.data);
   }
   return {
-    derivation: DERIVATION,
     wordCount: derived.wordCount,
     spokenSeconds: derived.spokenSeconds,
     timed: derived.timed,

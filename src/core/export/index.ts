@@ -1,4 +1,6 @@
 export { writeCorpus } from './write-corpus';
+export { decodeDerivedTranscript, DERIVATION, deriveStoredTranscript } from './derived-transcript';
+export type { StoredDerivedTranscript } from './derived-transcript';
 export { CorpusUnreadableError, verifyCorpus } from './verify/verify';
 export type { VerifyReport } from './verify/verify';
 export { ExportError, ExportInterruptedError, describeWriteFailure } from './errors';
@@ -7,6 +9,7 @@ export { DEFAULT_NAME_TEMPLATE } from './corpus/naming';
 export { MAX_ENTRY_PATH_BYTES, printable } from './zip/layout';
 export { EXPORT_FORMATS } from './corpus/types';
 export type {
+  DerivedTranscript,
   ExportAuthor,
   ExportChange,
   ExportCitation,

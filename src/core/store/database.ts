@@ -55,6 +55,25 @@ export function openReadOnlyDatabase(file: string, options: OpenDatabaseOptions 
   }
 }
 
+/**
+ * A second connection to a Scriptorium database that another connection of this process opened (and
+ * so brought up to date), for a thread that writes only what can be made again from the rest: the
+ * derived transcripts and the Library's index (core/engine/prepare-transcripts.ts). Its commits do not
+ * wait for the disk (synchronous = NORMAL): a power cut may take back the last of them, each whole,
+ * and the next start makes them again.
+ */
+export function openBackgroundDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  try {
+    const db = new BetterSqlite3(file, { fileMustExist: true, nativeBinding: options.nativeBinding });
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    return db;
+  } catch (error) {
+    throw storageFailure(error, dirname(file)) ?? error;
+  }
+}
+
 function openAndMigrate(file: string, options: OpenDatabaseOptions): Database {
   if (file !== ':memory:') makeFolder(dirname(file));
   const db = new BetterSqlite3(file, { nativeBinding: options.nativeBinding });

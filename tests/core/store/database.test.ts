@@ -43,6 +43,7 @@ describe('openDatabase', () => {
     expect(tables).toEqual([
       'caption_copies',
       'changes',
+      'derived_transcripts',
       'items',
       'jobs',
       'ledger',

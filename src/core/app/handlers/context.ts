@@ -1,5 +1,5 @@
 import type { AddressInUse, CommandInput, CommandName, CommandOutput } from '../../../shared/contract';
-import type { CreditLedger, Engine, IndexingProgress, KeepCurrent, UserSettings } from '../../engine';
+import type { CreditLedger, Engine, KeepCurrent, PreparationProgress, UserSettings } from '../../engine';
 import type { Database } from '../../store/database';
 import type { EventHub } from '../events';
 import type { KeyStore } from '../keys';
@@ -51,8 +51,9 @@ export interface AppContext {
   /** Export results under way, by export id, so that the user or the app closing can cancel them. */
   searchExports: Map<string, { cancel(): void; settled: Promise<unknown> }>;
   /**
-   * How far indexing stored transcripts for search has come in this process (after an upgrade): its
-   * last progress, `done` equal to `total` once finished; null when there was nothing to index.
+   * How far preparing stored transcripts for search and export has come in this process (after an
+   * upgrade): its last progress, `done` equal to `total` once finished; null when there was nothing
+   * to prepare.
    */
-  indexing: IndexingProgress | null;
+  preparing: PreparationProgress | null;
 }

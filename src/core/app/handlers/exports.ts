@@ -4,7 +4,7 @@ import { toCitation, type Citation } from '../../../shared/citation';
 import type { CommandInput, CommandOutput, Settings } from '../../../shared/contract';
 import { corpusFileName } from '../../../shared/job-name';
 import { APP_NAME, APP_VERSION } from '../../../shared/version';
-import { writeCorpus } from '../../export';
+import { DERIVATION, writeCorpus } from '../../export';
 import { changesOf } from '../../store/queries/changes';
 import { exportRowsOf, membershipRowsOf } from '../../store/queries/export-rows';
 import { jobHistory } from '../../store/queries/job-history';
@@ -44,7 +44,7 @@ export async function exportJob(
   try {
     const input = corpusInput(
       job,
-      () => exportRowsOf(db, jobId),
+      () => exportRowsOf(db, jobId, { derivation: DERIVATION }),
       { formats, ...(citation !== undefined && { citation }) },
       { name: APP_NAME, version: APP_VERSION },
       {

@@ -83,6 +83,6 @@ export function libraryHandlers(
       return { job: jobView(ctx, job.id), videos, leftOut };
     },
 
-    libraryStatus: async () => ({ indexing: ctx.indexing }),
+    libraryStatus: async () => ({ indexing: ctx.preparing }),
   };
 }

@@ -1,0 +1,54 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { z } from 'zod';
+import { PreparationLoop, PreparationRequest, type PreparationMessage } from '../engine';
+import { openBackgroundDatabase, type Database } from '../store';
+import { EXPORT_DERIVATION } from './derivation';
+
+// The worker thread that prepares stored transcripts for search and export (core/engine's
+// TranscriptPreparation starts it): an entry of its own in both builds, beside each face's bundle. It
+// opens the database as a second connection of the app (the packaged app's better-sqlite3 through
+// nativeBinding), prepares everything there is whenever told to, and says when it is done, or in one
+// line what stopped it; told to stop, it ends after the batch under way.
+
+const port = parentPort;
+if (port === null) throw new Error('preparation-worker runs only as a worker thread');
+const post = (message: PreparationMessage): void => port.postMessage(message);
+const { databaseFile, nativeBinding } = z
+  .object({ databaseFile: z.string(), nativeBinding: z.string().optional() })
+  .parse(workerData);
+
+let stopping = false;
+let opened: { db: Database; loop: PreparationLoop } | undefined;
+/** The spells, one after another. */
+let spells: Promise<void> = Promise.resolve();
+
+async function prepare(tell: boolean): Promise<PreparationMessage> {
+  try {
+    if (opened === undefined) {
+      const db = openBackgroundDatabase(databaseFile, { nativeBinding });
+      opened = { db, loop: new PreparationLoop(db, EXPORT_DERIVATION) };
+    }
+  } catch (error) {
+    return { kind: 'stopped', message: error instanceof Error ? error.message : String(error) };
+  }
+  const outcome = await opened.loop.run({
+    stopped: () => stopping,
+    ...(tell && { onProgress: ({ done, total }) => post({ kind: 'progress', done, total }) }),
+  });
+  return outcome.ok ? { kind: 'prepared' } : { kind: 'stopped', message: outcome.message };
+}
+
+port.on('message', (raw: unknown) => {
+  const request = PreparationRequest.safeParse(raw);
+  if (!request.success) return;
+  const { data } = request;
+  if (data.kind === 'prepare') {
+    spells = spells.then(async () => post(stopping ? { kind: 'prepared' } : await prepare(data.tell)));
+    return;
+  }
+  stopping = true;
+  void spells.then(() => {
+    opened?.db.close();
+    port.close();
+  });
+});

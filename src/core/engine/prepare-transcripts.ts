@@ -1,0 +1,184 @@
+import { dirname } from 'node:path';
+import { storedTranscriptContent, type Segment, type StoredTranscriptContent } from '../api';
+import { storageFailure, type Database } from '../store';
+import {
+  countTranscriptsToPrepare,
+  latestTranscriptId,
+  storeDerivedTranscripts,
+  underivedTranscripts,
+  type DerivedTranscriptRow,
+  type UnderivedTranscript,
+} from '../store/derived-transcripts';
+import { indexNextTranscripts, nextToIndex, rangeOf, type IndexPart } from '../store/library-index';
+import { storedTranscript } from '../store/queries/library';
+
+/**
+ * What a stored transcript makes whatever job exports it, derived by core/export's function (which
+ * core/app gives the engine: DESIGN.md, "Derived transcripts").
+ */
+export interface Derivation {
+  /** How it derives: a transcript derived another way is derived again. */
+  name: string;
+  derive(segments: readonly Segment[], metadata: Record<string, unknown> | undefined): DerivedTranscriptRow;
+}
+
+/** How far preparing the stored transcripts has come, for a face to show. */
+export interface PreparationProgress {
+  done: number;
+  total: number;
+}
+
+/** How a spell of preparation ended: everything there was is prepared, or it stopped, saying why. */
+export type SpellOutcome = { ok: true } | { ok: false; message: string };
+
+/** Transcripts per batch: each batch is one short transaction, and the thread's memory holds one. */
+export const PREPARATION_BATCH = 64;
+
+const LATEST_ID = Number.MAX_SAFE_INTEGER;
+
+/** Which transcripts a spell works on first: those stored since this loop started, then those before. */
+type Phase = 'recent' | 'older';
+
+/**
+ * Prepares stored transcripts for search and for export, after the transactions that store them:
+ * each batch indexes the next transcripts of the Library's index (store/library-index.ts, its marks in
+ * the database) and derives the next transcripts not derived yet (with `derivation`), reading each body
+ * once, all outside the write lock but the one transaction that writes the batch. Recent transcripts
+ * come first (those past the index's recent mark: stored since the loop started, or left by a process
+ * stopped before preparing them), so that a run's own are ready as soon as it ends, even while an
+ * upgrade prepares the whole library; then those before. What is prepared is said by the database,
+ * not by this loop: a process stopped halfway leaves the rest for the next one.
+ */
+export class PreparationLoop {
+  readonly #db: Database;
+  readonly #derivation: Derivation | undefined;
+  readonly #batchSize: number;
+  /**
+   * Where the recent phase starts: after the last transcript stored and prepared before this loop
+   * started (the index's recent mark, when a process stopped before preparing what it stored).
+   */
+  readonly #recentAfter: number;
+  /** How far each phase has looked for transcripts to derive (skipping those it could not read). */
+  readonly #derivedAfter: Record<Phase, number>;
+  #olderDone = false;
+
+  constructor(db: Database, derivation: Derivation | undefined, batchSize = PREPARATION_BATCH) {
+    this.#db = db;
+    this.#derivation = derivation;
+    this.#batchSize = batchSize;
+    this.#recentAfter = Math.min(latestTranscriptId(db), rangeOf(db, 'recent').from);
+    this.#derivedAfter = { recent: this.#recentAfter, older: 0 };
+  }
+
+  /**
+   * Prepares everything there is to prepare now, a batch per turn of the event loop; resolves when
+   * none is left, when `stopped` says so, or at the first failure (a full disk, a read-only folder),
+   * which it says in one line. With `onProgress`, tells how many there are first, then how far it
+   * has come after each batch.
+   */
+  async run({
+    stopped,
+    onProgress,
+  }: {
+    stopped: () => boolean;
+    onProgress?: (progress: PreparationProgress) => void;
+  }): Promise<SpellOutcome> {
+    try {
+      let progress: PreparationProgress | undefined;
+      if (onProgress !== undefined) {
+        progress = { done: 0, total: countTranscriptsToPrepare(this.#db, this.#derivation?.name ?? null) };
+        if (progress.total > 0) onProgress({ ...progress });
+      }
+      for (const phase of ['recent', 'older'] as const) {
+        if (phase === 'older' && this.#olderDone) continue;
+        for (;;) {
+          if (stopped()) return { ok: true };
+          const prepared = this.#prepareBatch(phase);
+          if (prepared === 0) break;
+          if (progress !== undefined) {
+            progress.done = Math.min(progress.done + prepared, progress.total);
+            onProgress?.({ ...progress });
+          }
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        if (phase === 'older') this.#olderDone = true;
+      }
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, message: plainFailure(this.#db, error) };
+    }
+  }
+
+  /** Prepares the next batch of the phase; returns how many transcripts it prepared (0: none left). */
+  #prepareBatch(phase: Phase): number {
+    const db = this.#db;
+    const part: IndexPart = phase;
+    const after = this.#derivedAfter[phase];
+    const until = phase === 'recent' ? LATEST_ID : this.#recentAfter;
+    const toDerive =
+      this.#derivation === undefined
+        ? []
+        : underivedTranscripts(db, {
+            derivation: this.#derivation.name,
+            after,
+            until,
+            limit: this.#batchSize,
+          });
+    const toIndex = nextToIndex(db, part, this.#batchSize);
+    if (toDerive.length === 0 && toIndex.length === 0) return 0;
+
+    const contents = new Map<number, StoredTranscriptContent | undefined>();
+    for (const transcript of toDerive) contents.set(transcript.id, readContent(transcript));
+    for (const id of toIndex) if (!contents.has(id)) contents.set(id, readStored(db, id));
+    const derived = this.#derive(toDerive, contents);
+    const textsOf = (id: number): readonly string[] => {
+      const content = contents.has(id) ? contents.get(id) : readStored(db, id);
+      return content?.segments.map((segment) => segment.text) ?? [];
+    };
+    db.transaction(() => {
+      if (this.#derivation !== undefined) storeDerivedTranscripts(db, this.#derivation.name, derived);
+      if (toIndex.length > 0) indexNextTranscripts(db, part, toIndex.length, textsOf);
+    }).immediate();
+
+    const last = toDerive.at(-1);
+    if (last !== undefined) this.#derivedAfter[phase] = last.id;
+    return new Set([...toDerive.map(({ id }) => id), ...toIndex]).size;
+  }
+
+  /** What each transcript derives; one whose body cannot be read is left for the export to report. */
+  #derive(
+    transcripts: readonly UnderivedTranscript[],
+    contents: ReadonlyMap<number, StoredTranscriptContent | undefined>,
+  ): Array<{ transcriptId: number; derived: DerivedTranscriptRow }> {
+    const derivation = this.#derivation;
+    if (derivation === undefined) return [];
+    return transcripts.flatMap(({ id }) => {
+      const content = contents.get(id);
+      return content === undefined
+        ? []
+        : [{ transcriptId: id, derived: derivation.derive(content.segments, content.metadata) }];
+    });
+  }
+}
+
+function readContent(transcript: UnderivedTranscript): StoredTranscriptContent | undefined {
+  const reading = storedTranscriptContent(transcript.body, {
+    video: transcript.videoId,
+    includeTimestamp: transcript.includeTimestamp,
+    sendMetadata: transcript.sendMetadata,
+    ...(transcript.requestedLang !== '' && { lang: transcript.requestedLang }),
+  });
+  return reading.ok ? reading.value : undefined;
+}
+
+function readStored(db: Database, id: number): StoredTranscriptContent | undefined {
+  const stored = storedTranscript(db, id);
+  return stored === undefined ? undefined : readContent({ ...stored, id });
+}
+
+/** A failure in one line a user can act on: a full disk or a folder that cannot be written is said so. */
+export function plainFailure(db: Database, error: unknown): string {
+  const storage = storageFailure(error, dirname(db.name));
+  if (storage !== undefined) return storage.message;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,306 @@
+import { Worker } from 'node:worker_threads';
+import { z } from 'zod';
+import type { Clock } from '../api';
+import type { Database } from '../store';
+import { anyTranscriptToPrepare } from '../store/derived-transcripts';
+import { unindexedCounts } from '../store/library-index';
+import {
+  plainFailure,
+  PreparationLoop,
+  type Derivation,
+  type PreparationProgress,
+  type SpellOutcome,
+} from './prepare-transcripts';
+import type { Logger } from './types';
+
+/**
+ * The longest a stored transcript waits to be prepared while a run goes on, and so the most a search
+ * lags behind the store (docs/product.md).
+ */
+export const PREPARATION_WAIT_MS = 1000;
+
+/** Transcripts stored that start a spell at once, without waiting PREPARATION_WAIT_MS. */
+const STORED_FOR_A_SPELL = 256;
+
+/**
+ * The worker thread that prepares transcripts, built as an entry of its own beside each face's bundle
+ * (core/app/preparation-worker.ts), with the database it opens.
+ */
+export interface PreparationThread {
+  workerFile: string;
+  databaseFile: string;
+  /** The better-sqlite3 addon the app loads, when not the package's own. */
+  nativeBinding?: string;
+}
+
+/**
+ * What the worker is told: prepare everything there is (telling its progress when `tell`: the start's
+ * catching up), or stop after the batch under way.
+ */
+export const PreparationRequest = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('prepare'), tell: z.boolean() }),
+  z.object({ kind: z.literal('stop') }),
+]);
+export type PreparationRequest = z.infer<typeof PreparationRequest>;
+
+/** What the worker tells: its progress, then that all is prepared, or the one line that stopped it. */
+export const PreparationMessage = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('progress'), done: z.number().int(), total: z.number().int() }),
+  z.object({ kind: z.literal('prepared') }),
+  z.object({ kind: z.literal('stopped'), message: z.string() }),
+]);
+export type PreparationMessage = z.infer<typeof PreparationMessage>;
+
+/**
+ * Runs spells of preparation somewhere: on the engine's thread, or on a worker thread of their own;
+ * with `onProgress`, the spell tells it.
+ */
+interface SpellRunner {
+  spell(onProgress?: (progress: PreparationProgress) => void): Promise<SpellOutcome>;
+  close(): Promise<void>;
+}
+
+export interface TranscriptPreparationOptions {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  /** How transcripts are derived for export; without it, they are only indexed for search. */
+  derivation?: Derivation;
+  /** The worker thread to prepare on; without it, on this thread, a batch per turn of the event loop. */
+  thread?: PreparationThread;
+  /** Transcripts per batch (tests). Default: PREPARATION_BATCH. */
+  batchSize?: number;
+}
+
+/**
+ * Prepares each stored transcript for search (its rows of the Library's index) and for export (what it
+ * derives: export/derived-transcript.ts), after the transaction that stores it and off the fetch loop's
+ * thread when a worker thread is given (prepare-transcripts.ts does the work). During a run, the
+ * transcripts it stores wait until STORED_FOR_A_SPELL have gathered or PREPARATION_WAIT_MS has passed
+ * on the clock since the first, and every run ends with what it stored prepared (drain). At start,
+ * catchUp() prepares what an upgrade or a killed process left, telling its progress.
+ *
+ * A failure (a full disk, a read-only folder) is said in one line, once, and stops the work for this
+ * process: the database says what is left, and the next start does it. An export never depends on
+ * it: what is not derived is rendered.
+ */
+export class TranscriptPreparation {
+  readonly #db: Database;
+  readonly #derivationName: string | null;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #runner: SpellRunner;
+  /** Transcripts stored since the last spell started. */
+  #stored = 0;
+  #waiting: AbortController | undefined;
+  /** The spell under way, and whether another must follow it (transcripts were stored meanwhile). */
+  #spell: Promise<void> | undefined;
+  #again = false;
+  #stopped = false;
+
+  constructor(options: TranscriptPreparationOptions) {
+    this.#db = options.db;
+    this.#derivationName = options.derivation?.name ?? null;
+    this.#clock = options.clock;
+    this.#logger = options.logger;
+    this.#runner =
+      options.thread === undefined
+        ? new InThisThread(options.db, options.derivation, options.batchSize, () => this.#stopped)
+        : new OnWorkerThread(options.thread);
+  }
+
+  /** A transcript this process has just stored (its transaction committed). */
+  stored(): void {
+    if (this.#stopped) return;
+    this.#stored += 1;
+    if (this.#stored >= STORED_FOR_A_SPELL) this.#start();
+    else if (this.#waiting === undefined) this.#startLater();
+  }
+
+  /** Resolves once every transcript stored so far is prepared (or the work has stopped). */
+  async drain(): Promise<void> {
+    if (this.#stored > 0) this.#start();
+    while (this.#spell !== undefined) await this.#spell;
+  }
+
+  /**
+   * Prepares what is left from before this process (an upgrade's whole library, or what a killed
+   * process stored), telling its progress; resolves when done or stopped. Starts nothing (no thread)
+   * when nothing is left.
+   */
+  async catchUp(onProgress?: (progress: PreparationProgress) => void): Promise<void> {
+    let left: boolean;
+    try {
+      left = anyTranscriptToPrepare(this.#db, this.#derivationName);
+    } catch (error) {
+      this.#ended({ ok: false, message: plainFailure(this.#db, error) });
+      return;
+    }
+    if (left) this.#start(onProgress);
+    await this.drain();
+  }
+
+  /** Whether every stored transcript is indexed for search (derivation may be left). */
+  indexComplete(): boolean {
+    try {
+      const { older, recent } = unindexedCounts(this.#db);
+      return older + recent === 0;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stops after the batch under way; what is left is prepared at the next start. */
+  async close(): Promise<void> {
+    this.#stopped = true;
+    this.#waiting?.abort();
+    this.#waiting = undefined;
+    await this.#runner.close();
+    await this.#spell;
+  }
+
+  #startLater(): void {
+    const waiting = new AbortController();
+    this.#waiting = waiting;
+    this.#clock.sleep(PREPARATION_WAIT_MS, waiting.signal).then(
+      () => {
+        if (this.#waiting === waiting) this.#start();
+      },
+      () => undefined,
+    );
+  }
+
+  /** Starts a spell now (telling `onProgress`), or has one follow the spell under way. */
+  #start(onProgress?: (progress: PreparationProgress) => void): void {
+    this.#waiting?.abort();
+    this.#waiting = undefined;
+    if (this.#stopped) return;
+    if (this.#spell !== undefined) {
+      this.#again = true;
+      return;
+    }
+    this.#stored = 0;
+    this.#spell = this.#runner.spell(onProgress).then((outcome) => this.#ended(outcome));
+  }
+
+  #ended(outcome: SpellOutcome): void {
+    this.#spell = undefined;
+    if (!outcome.ok) {
+      // One line, once: the database says what is left, and the next start does it.
+      if (!this.#stopped)
+        this.#logger.warn(
+          `Preparing stored transcripts for search and export stopped: ${sentence(outcome.message)} ` +
+            'It carries on at the next start.',
+        );
+      this.#stopped = true;
+      return;
+    }
+    if (this.#again) {
+      this.#again = false;
+      this.#start();
+    }
+  }
+}
+
+/** Spells on the engine's own thread and connection, a batch per turn of the event loop. */
+class InThisThread implements SpellRunner {
+  readonly #loop: PreparationLoop;
+  readonly #stopped: () => boolean;
+
+  constructor(
+    db: Database,
+    derivation: Derivation | undefined,
+    batchSize: number | undefined,
+    stopped: () => boolean,
+  ) {
+    this.#loop = new PreparationLoop(db, derivation, batchSize);
+    this.#stopped = stopped;
+  }
+
+  spell(onProgress?: (progress: PreparationProgress) => void): Promise<SpellOutcome> {
+    return this.#loop.run({ stopped: this.#stopped, ...(onProgress !== undefined && { onProgress }) });
+  }
+
+  async close(): Promise<void> {
+    // Nothing of its own to end: the loop stops between batches once told.
+  }
+}
+
+/**
+ * Spells on a worker thread with its own connection (core/app/preparation-worker.ts), started at the
+ * first spell: the fetch loop's thread then only hears how far it has come. What goes wrong there
+ * crosses the thread as a message of one line, never as a stack.
+ */
+class OnWorkerThread implements SpellRunner {
+  readonly #thread: PreparationThread;
+  #worker: Worker | undefined;
+  #exited: Promise<void> = Promise.resolve();
+  /** The spell under way: what its messages are told to. */
+  #current:
+    | {
+        onProgress: ((progress: PreparationProgress) => void) | undefined;
+        settle: (outcome: SpellOutcome) => void;
+      }
+    | undefined;
+
+  constructor(thread: PreparationThread) {
+    this.#thread = thread;
+  }
+
+  spell(onProgress?: (progress: PreparationProgress) => void): Promise<SpellOutcome> {
+    return new Promise((resolve) => {
+      this.#current = { onProgress, settle: resolve };
+      const request: PreparationRequest = { kind: 'prepare', tell: onProgress !== undefined };
+      this.#started().postMessage(request);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#worker?.postMessage({ kind: 'stop' } satisfies PreparationRequest);
+    await this.#exited;
+  }
+
+  #started(): Worker {
+    if (this.#worker !== undefined) return this.#worker;
+    const { workerFile, databaseFile, nativeBinding } = this.#thread;
+    const worker = new Worker(workerFile, {
+      workerData: { databaseFile, ...(nativeBinding !== undefined && { nativeBinding }) },
+      // It holds one batch at a time: a small heap keeps the process's memory down.
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+    });
+    worker.on('message', (raw: unknown) => this.#heard(raw));
+    // Said as data, in one line, like any failure of the work itself.
+    worker.on('error', (error) => this.#settle({ ok: false, message: error.message }));
+    this.#exited = new Promise((resolve) =>
+      worker.once('exit', (code) => {
+        this.#worker = undefined;
+        this.#settle({ ok: false, message: `the thread preparing them stopped (exit code ${code}).` });
+        resolve();
+      }),
+    );
+    this.#worker = worker;
+    return worker;
+  }
+
+  #heard(raw: unknown): void {
+    const message = PreparationMessage.safeParse(raw);
+    if (!message.success) {
+      this.#settle({ ok: false, message: 'the thread preparing them answered something unknown.' });
+      return;
+    }
+    const { data } = message;
+    if (data.kind === 'progress') this.#current?.onProgress?.({ done: data.done, total: data.total });
+    else this.#settle(data.kind === 'prepared' ? { ok: true } : { ok: false, message: data.message });
+  }
+
+  #settle(outcome: SpellOutcome): void {
+    const current = this.#current;
+    this.#current = undefined;
+    current?.settle(outcome);
+  }
+}
+
+/** A message as a sentence: ending with a full stop. */
+function sentence(message: string): string {
+  return /[.!?]$/.test(message) ? message : `${message}.`;
+}

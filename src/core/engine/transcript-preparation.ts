@@ -96,7 +96,9 @@ export class TranscriptPreparation {
   /** The spell under way, and whether another must follow it (transcripts were stored meanwhile). */
   #spell: Promise<void> | undefined;
   #again = false;
+  /** Closing or failed: nothing more starts. */
   #stopped = false;
+  #failed = false;
 
   constructor(options: TranscriptPreparationOptions) {
     this.#db = options.db;
@@ -186,12 +188,13 @@ export class TranscriptPreparation {
   #ended(outcome: SpellOutcome): void {
     this.#spell = undefined;
     if (!outcome.ok) {
-      // One line, once: the database says what is left, and the next start does it.
-      if (!this.#stopped)
+      // One line, once (even while closing): the database says what is left, and the next start does it.
+      if (!this.#failed)
         this.#logger.warn(
           `Preparing stored transcripts for search and export stopped: ${sentence(outcome.message)} ` +
             'It carries on at the next start.',
         );
+      this.#failed = true;
       this.#stopped = true;
       return;
     }

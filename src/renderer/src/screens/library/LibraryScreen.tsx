@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { ScreenHeading } from '../../components/ScreenHeading';
 import { readerStore, useLibrary, useReader } from '../../stores';
 import type { LibraryState } from '../../stores/library';
-import { IndexingStatus } from './IndexingStatus';
 import { LibraryActions } from './LibraryActions';
 import { SearchForm } from './SearchForm';
 import { SearchResults, SearchSummary } from './SearchResults';
@@ -19,7 +18,6 @@ export function LibraryScreen() {
   return (
     <>
       <ScreenHeading>Library</ScreenHeading>
-      <IndexingStatus />
       <SearchForm />
       <SearchSummary />
       <LibraryActions />

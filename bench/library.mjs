@@ -35,7 +35,7 @@ const core = await bundleSources('library', {
   'src/core/store/index.ts': ['openDatabase'],
   'src/core/store/transcripts.ts': ['storeTranscript'],
   'src/core/store/library-index.ts': ['indexNextTranscripts'],
-  'src/core/engine/library-indexer.ts': ['LibraryIndexer'],
+  'src/core/engine/prepare-transcripts.ts': ['PreparationLoop'],
   'src/core/app/library.ts': ['searchLibrary'],
   'src/shared/search-text.ts': ['indexText'],
   'src/core/engine/index.ts': ['Engine'],
@@ -139,7 +139,6 @@ const cpuMs = (since) => {
 
 console.log('\n1. Indexing 10,000 transcripts (CPU µs per transcript; index MiB)');
 const sample = Array.from({ length: 10_000 }, newTranscript);
-const quietLogger = { warn: () => undefined };
 const WAYS = {
   'groups of 16 a commit (as in the storing transaction, before)': 16,
   'batches of 256 a commit (after it, shipped)': 256,
@@ -205,11 +204,12 @@ building.close();
 }
 const db = core.openDatabase(dbFile);
 {
-  const indexer = new core.LibraryIndexer({ db, clock: core.realClock, logger: quietLogger });
+  // Indexing alone: deriving for export is bench/preparation.mjs's.
+  const indexer = new core.PreparationLoop(db, undefined);
   let last;
   const wallStart = performance.now();
   const cpuStart = process.cpuUsage();
-  await indexer.catchUp({ stopped: () => false, onProgress: (progress) => (last = progress) });
+  await indexer.run({ stopped: () => false, onProgress: (progress) => (last = progress) });
   const wallS = (performance.now() - wallStart) / 1000;
   const cpuS = cpuMs(cpuStart) / 1000;
   console.log(`  re-indexed ${last?.done} of ${last?.total} transcripts after the upgrade`);
@@ -299,8 +299,8 @@ try {
     const fetchDb = core.openDatabase(join(work, `fetch-${indexed}.db`));
     engines[indexed] = new core.Engine({ db: fetchDb, client, clock: core.realClock });
     if (!indexed) {
-      engines[indexed].library.stored = () => undefined;
-      engines[indexed].library.flush = () => undefined;
+      engines[indexed].preparation.stored = () => undefined;
+      engines[indexed].preparation.drain = async () => undefined;
     }
   }
   const job = (engine, list) =>

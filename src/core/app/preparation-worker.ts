@@ -33,6 +33,7 @@ async function prepare(tell: boolean): Promise<PreparationMessage> {
   }
   const outcome = await opened.loop.run({
     stopped: () => stopping,
+    onBatch: () => post({ kind: 'batch' }),
     ...(tell && { onProgress: ({ done, total }) => post({ kind: 'progress', done, total }) }),
   });
   return outcome.ok ? { kind: 'prepared' } : { kind: 'stopped', message: outcome.message };

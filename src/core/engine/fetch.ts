@@ -237,10 +237,11 @@ function storeFetched(
   attempts: number,
 ): void {
   const transcript = response.value;
+  let transcriptId = 0;
   ctx.writer.add({
     write: () => {
       const at = ctx.now();
-      const transcriptId = storeTranscript(ctx.db, {
+      transcriptId = storeTranscript(ctx.db, {
         ...key,
         language: transcript.language,
         title: transcript.metadata?.title ?? null,
@@ -262,7 +263,7 @@ function storeFetched(
       releaseClaim(ctx.db, key, ctx.claimOwner);
     },
     announce: () => {
-      ctx.preparation.stored();
+      ctx.preparation.stored(transcriptId);
       announce(ctx, item, ITEM_STATUS.ok, response.charged);
     },
   });

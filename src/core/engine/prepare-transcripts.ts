@@ -71,17 +71,20 @@ export class PreparationLoop {
   }
 
   /**
-   * Prepares everything there is to prepare now, a batch per turn of the event loop; resolves when
-   * none is left, when `stopped` says so, or at the first failure (a full disk, a read-only folder),
-   * which it says in one line. With `onProgress`, tells how many there are first, then how far it
-   * has come after each batch.
+   * Prepares everything there is to prepare now, a batch per turn of the event loop, a recent batch
+   * whenever there is one (a run's own transcripts overtake an upgrade's library); resolves when none
+   * is left, when `stopped` says so, or at the first failure (a full disk, a read-only folder), which
+   * it says in one line. After each batch it calls `onBatch`; with `onProgress`, it tells how many
+   * there are first, then how far it has come.
    */
   async run({
     stopped,
     onProgress,
+    onBatch,
   }: {
     stopped: () => boolean;
     onProgress?: (progress: PreparationProgress) => void;
+    onBatch?: () => void;
   }): Promise<SpellOutcome> {
     try {
       let progress: PreparationProgress | undefined;
@@ -89,19 +92,19 @@ export class PreparationLoop {
         progress = { done: 0, total: countTranscriptsToPrepare(this.#db, this.#derivation?.name ?? null) };
         if (progress.total > 0) onProgress({ ...progress });
       }
-      for (const phase of ['recent', 'older'] as const) {
-        if (phase === 'older' && this.#olderDone) continue;
-        for (;;) {
-          if (stopped()) return { ok: true };
-          const prepared = this.#prepareBatch(phase);
-          if (prepared === 0) break;
-          if (progress !== undefined) {
-            progress.done = Math.min(progress.done + prepared, progress.total);
-            onProgress?.({ ...progress });
-          }
-          await new Promise((resolve) => setImmediate(resolve));
+      while (!stopped()) {
+        let prepared = this.#prepareBatch('recent');
+        if (prepared === 0 && !this.#olderDone) {
+          prepared = this.#prepareBatch('older');
+          this.#olderDone = prepared === 0;
         }
-        if (phase === 'older') this.#olderDone = true;
+        if (prepared === 0) break;
+        if (progress !== undefined) {
+          progress.done = Math.min(progress.done + prepared, progress.total);
+          onProgress?.({ ...progress });
+        }
+        onBatch?.();
+        await new Promise((resolve) => setImmediate(resolve));
       }
       return { ok: true };
     } catch (error) {

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import type { Clock } from '../api';
 import type { Database } from '../store';
-import { anyTranscriptToPrepare } from '../store/derived-transcripts';
+import { anyTranscriptToPrepare, type TranscriptIds } from '../store/derived-transcripts';
 import { unindexedCounts } from '../store/library-index';
 import {
   plainFailure,
@@ -43,20 +43,27 @@ export const PreparationRequest = z.discriminatedUnion('kind', [
 ]);
 export type PreparationRequest = z.infer<typeof PreparationRequest>;
 
-/** What the worker tells: its progress, then that all is prepared, or the one line that stopped it. */
+/**
+ * What the worker tells: that it wrote a batch, how far it has come (when told to tell), then that
+ * all is prepared, or the one line that stopped it.
+ */
 export const PreparationMessage = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('batch') }),
   z.object({ kind: z.literal('progress'), done: z.number().int(), total: z.number().int() }),
   z.object({ kind: z.literal('prepared') }),
   z.object({ kind: z.literal('stopped'), message: z.string() }),
 ]);
 export type PreparationMessage = z.infer<typeof PreparationMessage>;
 
-/**
- * Runs spells of preparation somewhere: on the engine's thread, or on a worker thread of their own;
- * with `onProgress`, the spell tells it.
- */
+/** What a spell tells while it works: after each batch, and with `onProgress` how far it has come. */
+interface SpellListeners {
+  onBatch: () => void;
+  onProgress?: ((progress: PreparationProgress) => void) | undefined;
+}
+
+/** Runs spells of preparation somewhere: on the engine's thread, or on a worker thread of their own. */
 interface SpellRunner {
-  spell(onProgress?: (progress: PreparationProgress) => void): Promise<SpellOutcome>;
+  spell(listeners: SpellListeners): Promise<SpellOutcome>;
   close(): Promise<void>;
 }
 
@@ -77,8 +84,9 @@ export interface TranscriptPreparationOptions {
  * derives: export/derived-transcript.ts), after the transaction that stores it and off the fetch loop's
  * thread when a worker thread is given (prepare-transcripts.ts does the work). During a run, the
  * transcripts it stores wait until STORED_FOR_A_SPELL have gathered or PREPARATION_WAIT_MS has passed
- * on the clock since the first, and every run ends with what it stored prepared (drain). At start,
- * catchUp() prepares what an upgrade or a killed process left, telling its progress.
+ * on the clock since the first, and every run ends with what it stored prepared (drain), even while
+ * an upgrade's whole library is being prepared. At start, catchUp() prepares what an upgrade or a
+ * killed process left, telling its progress.
  *
  * A failure (a full disk, a read-only folder) is said in one line, once, and stops the work for this
  * process: the database says what is left, and the next start does it. An export never depends on
@@ -90,12 +98,17 @@ export class TranscriptPreparation {
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #runner: SpellRunner;
-  /** Transcripts stored since the last spell started. */
-  #stored = 0;
+  /** The ids of the transcripts this process has stored; and how many since the last spell started. */
+  #stored: TranscriptIds | undefined;
+  #storedSinceSpell = 0;
   #waiting: AbortController | undefined;
   /** The spell under way, and whether another must follow it (transcripts were stored meanwhile). */
   #spell: Promise<void> | undefined;
   #again = false;
+  /** Whether the spell under way (or the last one) has written a batch; undefined before any. */
+  #spellWrote: boolean | undefined;
+  /** Those waiting for the next batch to be written, or for the spell under way to end. */
+  #batchWaiters: Array<() => void> = [];
   /** Closing or failed: nothing more starts. */
   #stopped = false;
   #failed = false;
@@ -112,17 +125,33 @@ export class TranscriptPreparation {
   }
 
   /** A transcript this process has just stored (its transaction committed). */
-  stored(): void {
+  stored(transcriptId: number): void {
     if (this.#stopped) return;
-    this.#stored += 1;
-    if (this.#stored >= STORED_FOR_A_SPELL) this.#start();
+    this.#stored = {
+      from: Math.min(this.#stored?.from ?? transcriptId, transcriptId),
+      to: Math.max(this.#stored?.to ?? transcriptId, transcriptId),
+    };
+    this.#storedSinceSpell += 1;
+    if (this.#storedSinceSpell >= STORED_FOR_A_SPELL) this.#start();
     else if (this.#waiting === undefined) this.#startLater();
   }
 
-  /** Resolves once every transcript stored so far is prepared (or the work has stopped). */
+  /**
+   * Resolves once every transcript this process stored is prepared (or the work has stopped), whatever
+   * else is left: a run's end waits for its own transcripts, never for an upgrade's library.
+   */
   async drain(): Promise<void> {
-    if (this.#stored > 0) this.#start();
-    while (this.#spell !== undefined) await this.#spell;
+    const stored = this.#stored;
+    if (stored === undefined) return;
+    if (this.#storedSinceSpell > 0) this.#start();
+    while (!this.#stopped && this.#anyLeft(stored)) {
+      if (this.#spell === undefined) {
+        // What a whole spell could not prepare cannot be (an unreadable body): the export says so.
+        if (this.#spellWrote === false) return;
+        this.#start();
+      }
+      await new Promise<void>((resolve) => this.#batchWaiters.push(resolve));
+    }
   }
 
   /**
@@ -131,15 +160,9 @@ export class TranscriptPreparation {
    * when nothing is left.
    */
   async catchUp(onProgress?: (progress: PreparationProgress) => void): Promise<void> {
-    let left: boolean;
-    try {
-      left = anyTranscriptToPrepare(this.#db, this.#derivationName);
-    } catch (error) {
-      this.#ended({ ok: false, message: plainFailure(this.#db, error) });
-      return;
-    }
-    if (left) this.#start(onProgress);
-    await this.drain();
+    if (!this.#anyLeft()) return;
+    this.#start(onProgress);
+    while (this.#spell !== undefined) await this.#spell;
   }
 
   /** Whether every stored transcript is indexed for search (derivation may be left). */
@@ -159,6 +182,16 @@ export class TranscriptPreparation {
     this.#waiting = undefined;
     await this.#runner.close();
     await this.#spell;
+  }
+
+  /** Whether anything is left to prepare among `ids` (by default, every stored transcript). */
+  #anyLeft(ids?: TranscriptIds): boolean {
+    try {
+      return anyTranscriptToPrepare(this.#db, this.#derivationName, ids);
+    } catch (error) {
+      this.#failedWith(plainFailure(this.#db, error));
+      return false;
+    }
   }
 
   #startLater(): void {
@@ -181,27 +214,43 @@ export class TranscriptPreparation {
       this.#again = true;
       return;
     }
-    this.#stored = 0;
-    this.#spell = this.#runner.spell(onProgress).then((outcome) => this.#ended(outcome));
+    this.#storedSinceSpell = 0;
+    this.#spellWrote = false;
+    this.#spell = this.#runner
+      .spell({ onBatch: () => this.#batchWritten(), onProgress })
+      .then((outcome) => this.#ended(outcome));
+  }
+
+  #batchWritten(): void {
+    if (this.#spell !== undefined) this.#spellWrote = true;
+    this.#wakeWaiters();
+  }
+
+  #wakeWaiters(): void {
+    const waiters = this.#batchWaiters;
+    this.#batchWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   #ended(outcome: SpellOutcome): void {
     this.#spell = undefined;
-    if (!outcome.ok) {
-      // One line, once (even while closing): the database says what is left, and the next start does it.
-      if (!this.#failed)
-        this.#logger.warn(
-          `Preparing stored transcripts for search and export stopped: ${sentence(outcome.message)} ` +
-            'It carries on at the next start.',
-        );
-      this.#failed = true;
-      this.#stopped = true;
-      return;
-    }
-    if (this.#again) {
+    if (!outcome.ok) this.#failedWith(outcome.message);
+    else if (this.#again) {
       this.#again = false;
       this.#start();
     }
+    this.#wakeWaiters();
+  }
+
+  /** One line, once (even while closing): the database says what is left, and the next start does it. */
+  #failedWith(message: string): void {
+    if (!this.#failed)
+      this.#logger.warn(
+        `Preparing stored transcripts for search and export stopped: ${sentence(message)} ` +
+          'It carries on at the next start.',
+      );
+    this.#failed = true;
+    this.#stopped = true;
   }
 }
 
@@ -220,8 +269,12 @@ class InThisThread implements SpellRunner {
     this.#stopped = stopped;
   }
 
-  spell(onProgress?: (progress: PreparationProgress) => void): Promise<SpellOutcome> {
-    return this.#loop.run({ stopped: this.#stopped, ...(onProgress !== undefined && { onProgress }) });
+  spell({ onBatch, onProgress }: SpellListeners): Promise<SpellOutcome> {
+    return this.#loop.run({
+      stopped: this.#stopped,
+      onBatch,
+      ...(onProgress !== undefined && { onProgress }),
+    });
   }
 
   async close(): Promise<void> {
@@ -239,21 +292,16 @@ class OnWorkerThread implements SpellRunner {
   #worker: Worker | undefined;
   #exited: Promise<void> = Promise.resolve();
   /** The spell under way: what its messages are told to. */
-  #current:
-    | {
-        onProgress: ((progress: PreparationProgress) => void) | undefined;
-        settle: (outcome: SpellOutcome) => void;
-      }
-    | undefined;
+  #current: (SpellListeners & { settle: (outcome: SpellOutcome) => void }) | undefined;
 
   constructor(thread: PreparationThread) {
     this.#thread = thread;
   }
 
-  spell(onProgress?: (progress: PreparationProgress) => void): Promise<SpellOutcome> {
+  spell(listeners: SpellListeners): Promise<SpellOutcome> {
     return new Promise((resolve) => {
-      this.#current = { onProgress, settle: resolve };
-      const request: PreparationRequest = { kind: 'prepare', tell: onProgress !== undefined };
+      this.#current = { ...listeners, settle: resolve };
+      const request: PreparationRequest = { kind: 'prepare', tell: listeners.onProgress !== undefined };
       this.#started().postMessage(request);
     });
   }
@@ -292,7 +340,8 @@ class OnWorkerThread implements SpellRunner {
       return;
     }
     const { data } = message;
-    if (data.kind === 'progress') this.#current?.onProgress?.({ done: data.done, total: data.total });
+    if (data.kind === 'batch') this.#current?.onBatch();
+    else if (data.kind === 'progress') this.#current?.onProgress?.({ done: data.done, total: data.total });
     else this.#settle(data.kind === 'prepared' ? { ok: true } : { ok: false, message: data.message });
   }
 

@@ -42,21 +42,31 @@ interface StoredUnderived {
 }
 
 /**
- * The transcripts still to prepare: not derived by @derivation (when one is asked for), or in the
- * index's older range (@olderFrom, @olderTo] or past its recent mark @recentFrom. The lookup of a
- * derived row reads only its index.
+ * The transcripts with an id in [@from, @to] still to prepare: not derived by @derivation (when one is
+ * asked for), or in the index's older range (@olderFrom, @olderTo] or past its recent mark
+ * @recentFrom. The lookup of a derived row reads only its index.
  */
 const TO_PREPARE = `FROM transcripts t
   LEFT JOIN derived_transcripts d ON d.transcript_id = t.id AND d.derivation = @derivation
-  WHERE (@derivation IS NOT NULL AND d.transcript_id IS NULL)
-     OR (t.id > @olderFrom AND t.id <= @olderTo) OR t.id > @recentFrom`;
+  WHERE t.id BETWEEN @from AND @to AND ((@derivation IS NOT NULL AND d.transcript_id IS NULL)
+     OR (t.id > @olderFrom AND t.id <= @olderTo) OR t.id > @recentFrom)`;
 
 interface ToPrepare {
   derivation: string | null;
+  from: number;
+  to: number;
   olderFrom: number;
   olderTo: number;
   recentFrom: number;
 }
+
+/** Ids of transcripts, both ends included. */
+export interface TranscriptIds {
+  from: number;
+  to: number;
+}
+
+const EVERY_TRANSCRIPT: TranscriptIds = { from: 0, to: Number.MAX_SAFE_INTEGER };
 
 const statements = preparedFor((db) => ({
   underived: db.prepare<[string, number, number, number], StoredUnderived>(
@@ -96,17 +106,31 @@ export function underivedTranscripts(
  * indexed for the Library: each counts once.
  */
 export function countTranscriptsToPrepare(db: Database, derivation: string | null): number {
-  return statements(db).toPrepare.get(toPrepare(db, derivation)) ?? 0;
+  return statements(db).toPrepare.get(toPrepare(db, derivation, EVERY_TRANSCRIPT)) ?? 0;
 }
 
-/** Whether any stored transcript is still to be derived by `derivation` (none asked for when null) or indexed. */
-export function anyTranscriptToPrepare(db: Database, derivation: string | null): boolean {
-  return statements(db).anyToPrepare.get(toPrepare(db, derivation)) === 1;
+/**
+ * Whether any stored transcript (of `ids`, by default every one) is still to be derived by
+ * `derivation` (none asked for when null) or indexed.
+ */
+export function anyTranscriptToPrepare(
+  db: Database,
+  derivation: string | null,
+  ids: TranscriptIds = EVERY_TRANSCRIPT,
+): boolean {
+  return statements(db).anyToPrepare.get(toPrepare(db, derivation, ids)) === 1;
 }
 
-function toPrepare(db: Database, derivation: string | null): ToPrepare {
+function toPrepare(db: Database, derivation: string | null, { from, to }: TranscriptIds): ToPrepare {
   const older = rangeOf(db, 'older');
-  return { derivation, olderFrom: older.from, olderTo: older.to, recentFrom: rangeOf(db, 'recent').from };
+  return {
+    derivation,
+    from,
+    to,
+    olderFrom: older.from,
+    olderTo: older.to,
+    recentFrom: rangeOf(db, 'recent').from,
+  };
 }
 
 /** The id of the transcript stored last (0 when none is). */

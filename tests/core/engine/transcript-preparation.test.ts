@@ -72,10 +72,7 @@ afterEach(() => {
 describe('TranscriptPreparation', () => {
   it('prepares what a run stores within a second of the clock, each transcript once', async () => {
     const prepared = preparation();
-    for (const text of ['river one', 'river two']) {
-      store(text);
-      prepared.stored();
-    }
+    for (const text of ['river one', 'river two']) prepared.stored(store(text));
     expect([found('river'), derived()]).toEqual([0, 0]);
     clock.advance(PREPARATION_WAIT_MS - 1);
     await turns(3);
@@ -93,10 +90,7 @@ describe('TranscriptPreparation', () => {
 
   it('prepares at the end of a run (drain) what it has not yet, without waiting for the clock', async () => {
     const prepared = preparation();
-    for (let n = 0; n < 9; n++) {
-      store(`lake ${n}`);
-      prepared.stored();
-    }
+    for (let n = 0; n < 9; n++) prepared.stored(store(`lake ${n}`));
     await prepared.drain();
     expect([found('lake'), derived()]).toEqual([9, 9]);
     await prepared.close();
@@ -129,6 +123,23 @@ describe('TranscriptPreparation', () => {
     await third.close();
   });
 
+  it("ends a run with its own transcripts prepared, without waiting for an upgrade's library", async () => {
+    // Transcripts stored and indexed before this version, none derived: an upgrade's library.
+    for (let n = 0; n < 10; n++) store(`river ${n}`);
+    await new PreparationLoop(db, undefined).run({ stopped: () => false });
+    const prepared = preparation(2);
+    const catchingUp = prepared.catchUp();
+    const own = store('lake of the run');
+    prepared.stored(own);
+    await prepared.drain();
+    const isDerived = db.prepare('SELECT count(*) FROM derived_transcripts WHERE transcript_id = ?').pluck();
+    expect(isDerived.get(own)).toBe(1);
+    expect(derived()).toBeLessThan(11);
+    await catchingUp;
+    expect(derived()).toBe(11);
+    await prepared.close();
+  });
+
   it('derives again what an earlier version derived another way', async () => {
     for (let n = 0; n < 3; n++) store(`river ${n}`);
     await new PreparationLoop(db, { ...EXPORT_DERIVATION, name: 'an older derivation' }).run({
@@ -152,8 +163,7 @@ describe('TranscriptPreparation', () => {
              BEGIN SELECT RAISE(ABORT, 'no room left for derived transcripts'); END`);
     const failing = preparation();
     await failing.catchUp();
-    store('river after the failure');
-    failing.stored();
+    failing.stored(store('river after the failure'));
     await failing.drain();
     await failing.close();
     expect(warnings).toEqual([

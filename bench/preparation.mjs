@@ -144,7 +144,7 @@ async function growth() {
       TRANSCRIPT_API_BASE_URL: sim.url,
       SCRIPTORIUM_DATA_DIR: data,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'ignore'],
   });
   const run = await watchProcess(child);
   if (run.code !== 0) throw new Error(`the export failed (exit ${run.code})`);

@@ -31,8 +31,15 @@ export interface PreparationProgress {
 /** How a spell of preparation ended: everything there was is prepared, or it stopped, saying why. */
 export type SpellOutcome = { ok: true } | { ok: false; message: string };
 
-/** Transcripts per batch: each batch is one short transaction, and the thread's memory holds one. */
+/** Transcripts read and derived per batch: the thread's memory holds one batch. */
 export const PREPARATION_BATCH = 64;
+
+/**
+ * Transcripts written per transaction: a transaction holds the write lock, which the fetch loop's
+ * commits wait for (sleeping, on its thread), for the time of their rows of the index, a few
+ * milliseconds at this size.
+ */
+const WRITE_CHUNK = 16;
 
 const LATEST_ID = Number.MAX_SAFE_INTEGER;
 
@@ -138,10 +145,16 @@ export class PreparationLoop {
       const content = contents.has(id) ? contents.get(id) : readStored(db, id);
       return content?.segments.map((segment) => segment.text) ?? [];
     };
-    db.transaction(() => {
-      if (this.#derivation !== undefined) storeDerivedTranscripts(db, this.#derivation.name, derived);
-      if (toIndex.length > 0) indexNextTranscripts(db, part, toIndex.length, textsOf);
-    }).immediate();
+    // Written WRITE_CHUNK at a time: each transaction holds the write lock, which the fetch loop's
+    // commits wait for, only a few milliseconds.
+    const write = db.transaction((derivedChunk: typeof derived, indexed: number) => {
+      if (this.#derivation !== undefined) storeDerivedTranscripts(db, this.#derivation.name, derivedChunk);
+      if (indexed > 0) indexNextTranscripts(db, part, indexed, textsOf);
+    });
+    for (let at = 0; at < Math.max(derived.length, toIndex.length); at += WRITE_CHUNK) {
+      const indexed = Math.max(0, Math.min(WRITE_CHUNK, toIndex.length - at));
+      write.immediate(derived.slice(at, at + WRITE_CHUNK), indexed);
+    }
 
     const last = toDerive.at(-1);
     if (last !== undefined) this.#derivedAfter[phase] = last.id;

@@ -2,11 +2,9 @@ import { resolve } from 'node:path';
 import { ITEM_STATUS } from '../../shared/vocabulary';
 import { DEFAULT_CHUNKING } from './corpus/chunks';
 import { renderCitation } from './corpus/citation';
-import { CompositionTally } from './corpus/composition';
 import { renderDataPackage } from './corpus/data-package';
-import { renderDatasheet } from './corpus/datasheet';
 import { renderManifest } from './corpus/manifest';
-import { FILE_FORMATS, StemNamer } from './corpus/naming';
+import { FILE_FORMATS } from './corpus/naming';
 import { CORPUS_ENTRY } from './corpus/schema';
 import {
   CHANGES_CSV_HEADER,
@@ -15,22 +13,19 @@ import {
   errorRow,
   errorsCsv,
   errorsCsvHead,
-  INDEX_CSV_HEADER,
-  indexRow,
   MEMBERSHIPS_CSV_HEADER,
   membershipRow,
 } from './corpus/tables';
 import { EXPORT_FORMATS } from './corpus/types';
-import type { ExportFormat, ExportInput, ExportOptions, ExportResult, ExportVideo } from './corpus/types';
-import { ExportInterruptedError, toExportError, VideoReadError } from './errors';
-import { BlockPlan, BlockStream } from './reuse/block-streams';
+import type { ExportFormat, ExportInput, ExportOptions, ExportResult } from './corpus/types';
+import { ExportInterruptedError, toExportError } from './errors';
+import { BlockPlan } from './reuse/block-streams';
 import { isIntact, readCommentRecord, recordComment } from './reuse/comment-record';
 import type { CommentRecord } from './reuse/comment-record';
 import { ContentsFingerprint, CorpusFingerprint, VideoListFingerprint } from './reuse/corpus-fingerprint';
 import { EntryFingerprints } from './reuse/entry-fingerprints';
 import { PreviousCorpus } from './reuse/previous-corpus';
-import { VideoFiles } from './video-files';
-import type { VideoSettings } from './video-files';
+import { readVideos, VideoPass, type PassSettings } from './video-pass';
 import { COMPRESSION_LEVEL } from './zip/compression';
 import { AtomicZipFile } from './zip/writer';
 import type { SpooledEntry } from './zip/writer';
@@ -38,13 +33,11 @@ import type { SpooledEntry } from './zip/writer';
 /** The entries besides the videos' files: the tables, the datasheet, the records... (a dozen), with room to spare. */
 const OTHER_ENTRIES = 32;
 
-/** What the export is asked to write, worked out once: formats, passages and the fingerprints of entries. */
-interface CorpusSettings extends VideoSettings {
-  withChunks: boolean;
-  /** The fingerprints of each block of transcripts.jsonl and chunks.jsonl, gathered by the first pass. */
-  recordPlan: BlockPlan;
-  chunkPlan: BlockPlan;
-}
+/**
+ * What the export is asked to write, worked out once: formats, passages, the fingerprints of entries,
+ * and those of each block of transcripts.jsonl and chunks.jsonl, gathered by a pass over the videos.
+ */
+type CorpusSettings = PassSettings;
 
 /** What the first pass and the entries listed before the videos leave for the second pass. */
 interface Head {
@@ -279,61 +272,36 @@ async function writeInOnePass(
   zip: AtomicZipFile,
   input: ExportInput,
   settings: CorpusSettings,
-  { signal, onProgress }: ExportOptions,
+  options: ExportOptions,
 ): Promise<ExportResult> {
-  const { formats, chunking, withChunks, recordPlan, chunkPlan } = settings;
+  const { withChunks, recordPlan, chunkPlan } = settings;
   const errors = await zip.spool(CORPUS_ENTRY.errors);
   const index = await zip.spool(CORPUS_ENTRY.index);
-  const transcripts = await BlockStream.start(zip, CORPUS_ENTRY.transcripts, recordPlan, undefined);
-  const chunks = withChunks
-    ? await BlockStream.start(zip, CORPUS_ENTRY.chunks, chunkPlan, undefined)
-    : undefined;
+  const pass = await VideoPass.start(zip, settings, index, undefined);
   await zip.deferHead();
-  const files = new VideoFiles(zip, settings, undefined, { transcripts, chunks });
-  const videos = new VideoListFingerprint();
   for (const text of errorsCsvHead(input.failedSources)) await errors.write(text);
-  await index.write(csvHeader(INDEX_CSV_HEADER));
-  const namer = new StemNamer(input.nameTemplate);
-  const tally = new CompositionTally(input.manifest.sources);
-  const progress = { done: 0, total: input.manifest.counts.videos };
-  for (const video of readVideos(input, signal)) {
-    videos.add(video);
-    progress.done += 1;
-    onProgress?.(progress);
-    if (video.status !== ITEM_STATUS.ok) {
-      await errors.write(errorRow(video));
-      tally.add(video, undefined);
-      await index.write(indexRow(video, undefined));
-      continue;
-    }
-    const { facts, paths } = await files.write(video, namer.stemFor(video));
-    // Noted once the streams have entered its block: a block's fingerprint is taken as it ends.
-    recordPlan.note(video);
-    if (withChunks) chunkPlan.note(video);
-    if (!recordPlan.inOrder) throw new VideosOutOfOrder();
-    await index.write(indexRow(video, { wordCount: facts.wordCount, files: paths }));
-    tally.add(video, { words: facts.wordCount, seconds: facts.spokenSeconds });
-  }
+  await pass.run(input, options, {
+    notOk: (video) => errors.write(errorRow(video)),
+    written: (video) => {
+      // Noted once the streams have entered its block: a block's fingerprint is taken as it ends.
+      recordPlan.note(video);
+      if (withChunks) chunkPlan.note(video);
+      if (!recordPlan.inOrder) throw new VideosOutOfOrder();
+    },
+  });
   const contentsFingerprint = new ContentsFingerprint(input);
   const memberships = await zip.spool(CORPUS_ENTRY.memberships);
   const rows = noting(input.memberships?.() ?? [], (row) => contentsFingerprint.membership(row));
   for (const text of withHeader(MEMBERSHIPS_CSV_HEADER, rows, membershipRow)) await memberships.write(text);
-  const contents = contentsFingerprint.digest(videos.digest());
+  const contents = contentsFingerprint.digest(pass.videos());
   const corpus = asReleased(input, contents);
   let head: { readme: SpooledEntry; fingerprint: Buffer | undefined } | undefined;
   await zip.writeHead(async () => {
     head = await writeHeadEntries(zip, corpus, contents, withChunks, { errors, memberships, index });
   });
   if (head === undefined) throw new Error('the head of the corpus was not written');
-  await head.readme.write(renderDatasheet(corpus, formats, chunking, tally));
-  await zip.addSpooled(head.readme);
-  await zip.addSpooled(index);
-  const counts = { ...files.counts };
-  for (const stream of chunks === undefined ? [transcripts] : [transcripts, chunks]) {
-    const { copied } = await stream.finish();
-    counts[copied ? 'copied' : 'written'] += 1;
-  }
-  signal?.throwIfAborted();
+  const counts = await pass.finish(head.readme, corpus);
+  options.signal?.throwIfAborted();
   const { fingerprint } = head;
   const written = counts.copied + counts.written;
   const { bytes, entries } = await zip.commit(
@@ -343,9 +311,9 @@ async function writeInOnePass(
 }
 
 /**
- * The second pass: each video's files (video-files.ts) and its row of index.csv, then README.md (whose
- * composition the pass tallied), index.csv, transcripts.jsonl and chunks.jsonl. Gives how many files
- * were copied and written, and the fingerprint of the videos it read.
+ * The second pass: each video's files and its row of index.csv (video-pass.ts), then README.md, index.csv,
+ * transcripts.jsonl and chunks.jsonl. Gives how many files were copied and written, and the fingerprint
+ * of the videos it read.
  */
 async function writeVideos(
   zip: AtomicZipFile,
@@ -353,66 +321,11 @@ async function writeVideos(
   settings: CorpusSettings,
   { corpus, readme, index }: Head,
   previous: PreviousCorpus | undefined,
-  { signal, onProgress }: ExportOptions,
+  options: ExportOptions,
 ): Promise<{ counts: { copied: number; written: number }; videos: Buffer | undefined }> {
-  const { formats, chunking, withChunks } = settings;
-  const transcripts = await BlockStream.start(zip, CORPUS_ENTRY.transcripts, settings.recordPlan, previous);
-  const chunks = withChunks
-    ? await BlockStream.start(zip, CORPUS_ENTRY.chunks, settings.chunkPlan, previous)
-    : undefined;
-  const files = new VideoFiles(zip, settings, previous, { transcripts, chunks });
-  const videos = new VideoListFingerprint();
-  await index.write(csvHeader(INDEX_CSV_HEADER));
-  const namer = new StemNamer(input.nameTemplate);
-  const tally = new CompositionTally(input.manifest.sources);
-  const progress = { done: 0, total: input.manifest.counts.videos };
-  for (const video of readVideos(input, signal)) {
-    videos.add(video);
-    progress.done += 1;
-    onProgress?.(progress);
-    if (video.status !== ITEM_STATUS.ok) {
-      tally.add(video, undefined);
-      await index.write(indexRow(video, undefined));
-      continue;
-    }
-    // Every ok video takes a stem, even one left without subtitles, so stems never depend on formats.
-    const { facts, paths } = await files.write(video, namer.stemFor(video));
-    await index.write(indexRow(video, { wordCount: facts.wordCount, files: paths }));
-    tally.add(video, { words: facts.wordCount, seconds: facts.spokenSeconds });
-  }
-  await readme.write(renderDatasheet(corpus, formats, chunking, tally));
-  await zip.addSpooled(readme);
-  await zip.addSpooled(index);
-  const counts = { ...files.counts };
-  for (const stream of chunks === undefined ? [transcripts] : [transcripts, chunks]) {
-    const { copied } = await stream.finish();
-    counts[copied ? 'copied' : 'written'] += 1;
-  }
-  return { counts, videos: videos.digest() };
-}
-
-/**
- * The caller's videos, with a failure of its iterator marked as such (not a disk problem), and the
- * export stopped between two videos once `signal` aborts.
- */
-function* readVideos(input: ExportInput, signal: AbortSignal | undefined): Generator<ExportVideo> {
-  let videos: Iterator<ExportVideo>;
-  try {
-    videos = input.videos()[Symbol.iterator]();
-  } catch (error) {
-    throw new VideoReadError(error);
-  }
-  for (;;) {
-    signal?.throwIfAborted();
-    let next: IteratorResult<ExportVideo>;
-    try {
-      next = videos.next();
-    } catch (error) {
-      throw new VideoReadError(error);
-    }
-    if (next.done === true) return;
-    yield next.value;
-  }
+  const pass = await VideoPass.start(zip, settings, index, previous);
+  await pass.run(input, options);
+  return { counts: await pass.finish(readme, corpus), videos: pass.videos() };
 }
 
 /** A CSV table: its header, then a row for each of `rows` (none when there are none). */

@@ -1,5 +1,5 @@
-import type { Derivation } from '../engine';
-import { DERIVATION, deriveStoredTranscript } from '../export';
+import type { Derivation } from '../engine/prepare-transcripts';
+import { DERIVATION, deriveStoredTranscript } from '../export/derived-transcript';
 
 /**
  * How the engine derives each stored transcript for export: core/export's derivation (its txt, srt

@@ -1,7 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { z } from 'zod';
-import { PreparationLoop, PreparationRequest, type PreparationMessage } from '../engine';
-import { openBackgroundDatabase, type Database } from '../store';
+// Its modules named one by one, not through their folders' indexes: the thread loads only what it runs.
+import { PreparationLoop } from '../engine/prepare-transcripts';
+import { PreparationRequest, type PreparationMessage } from '../engine/transcript-preparation';
+import { openBackgroundDatabase, type Database } from '../store/database';
 import { EXPORT_DERIVATION } from './derivation';
 
 // The worker thread that prepares stored transcripts for search and export (core/engine's

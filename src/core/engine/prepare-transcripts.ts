@@ -1,6 +1,8 @@
 import { dirname } from 'node:path';
-import { storedTranscriptContent, type Segment, type StoredTranscriptContent } from '../api';
-import { storageFailure, type Database } from '../store';
+import { storedTranscriptContent, type StoredTranscriptContent } from '../api/schemas';
+import type { Segment } from '../api/types';
+import type { Database } from '../store/database';
+import { storageFailure } from '../store/storage-error';
 import {
   countTranscriptsToPrepare,
   latestTranscriptId,

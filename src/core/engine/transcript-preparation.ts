@@ -64,6 +64,8 @@ interface SpellListeners {
 /** Runs spells of preparation somewhere: on the engine's thread, or on a worker thread of their own. */
 interface SpellRunner {
   spell(listeners: SpellListeners): Promise<SpellOutcome>;
+  /** Nothing is left to prepare for now: let go of what waits for the next spell (its thread). */
+  rest(): void;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,8 @@ export class TranscriptPreparation {
   /** The spell under way, and whether another must follow it (transcripts were stored meanwhile). */
   #spell: Promise<void> | undefined;
   #again = false;
+  /** A run has ended (drain) while a spell went on: its thread rests once the spell ends. */
+  #restAfterSpell = false;
   /** Whether the spell under way (or the last one) has written a batch; undefined before any. */
   #spellWrote: boolean | undefined;
   /** Those waiting for the next batch to be written, or for the spell under way to end. */
@@ -147,11 +151,14 @@ export class TranscriptPreparation {
     while (!this.#stopped && this.#anyLeft(stored)) {
       if (this.#spell === undefined) {
         // What a whole spell could not prepare cannot be (an unreadable body): the export says so.
-        if (this.#spellWrote === false) return;
+        if (this.#spellWrote === false) break;
         this.#start();
       }
       await new Promise<void>((resolve) => this.#batchWaiters.push(resolve));
     }
+    // A run has ended: its thread's memory is the export's until the next run stores something.
+    if (this.#spell === undefined) this.#runner.rest();
+    else this.#restAfterSpell = true;
   }
 
   /**
@@ -238,6 +245,9 @@ export class TranscriptPreparation {
     else if (this.#again) {
       this.#again = false;
       this.#start();
+    } else if (this.#restAfterSpell) {
+      this.#restAfterSpell = false;
+      this.#runner.rest();
     }
     this.#wakeWaiters();
   }
@@ -277,6 +287,10 @@ class InThisThread implements SpellRunner {
     });
   }
 
+  rest(): void {
+    // Nothing of its own to let go of.
+  }
+
   async close(): Promise<void> {
     // Nothing of its own to end: the loop stops between batches once told.
   }
@@ -306,6 +320,13 @@ class OnWorkerThread implements SpellRunner {
     });
   }
 
+  /** Ends the thread (it finishes nothing, being idle); the next spell starts another. */
+  rest(): void {
+    if (this.#current !== undefined) return;
+    this.#worker?.postMessage({ kind: 'stop' } satisfies PreparationRequest);
+    this.#worker = undefined;
+  }
+
   async close(): Promise<void> {
     this.#worker?.postMessage({ kind: 'stop' } satisfies PreparationRequest);
     await this.#exited;
@@ -317,16 +338,25 @@ class OnWorkerThread implements SpellRunner {
     const worker = new Worker(workerFile, {
       workerData: { databaseFile, ...(nativeBinding !== undefined && { nativeBinding }) },
       // It holds one batch at a time: a small heap keeps the process's memory down.
-      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
     });
-    worker.on('message', (raw: unknown) => this.#heard(raw));
+    // What a thread let go of by rest() still says is no one's concern.
+    const current = (): boolean => this.#worker === worker;
+    worker.on('message', (raw: unknown) => {
+      if (current()) this.#heard(raw);
+    });
     // Said as data, in one line, like any failure of the work itself.
-    worker.on('error', (error) => this.#settle({ ok: false, message: error.message }));
+    worker.on('error', (error) => {
+      if (current()) this.#settle({ ok: false, message: error.message });
+    });
+    const exited = this.#exited;
     this.#exited = new Promise((resolve) =>
       worker.once('exit', (code) => {
-        this.#worker = undefined;
-        this.#settle({ ok: false, message: `the thread preparing them stopped (exit code ${code}).` });
-        resolve();
+        if (current()) {
+          this.#worker = undefined;
+          this.#settle({ ok: false, message: `the thread preparing them stopped (exit code ${code}).` });
+        }
+        void exited.then(() => resolve());
       }),
     );
     this.#worker = worker;

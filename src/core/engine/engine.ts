@@ -191,9 +191,9 @@ export class Engine {
 
   /**
    * Takes the job's lease and runs `drive` on a run of it in `mode`; 'busy' when another live process
-   * holds the lease. However the run ends, its claims and lease are released; unless it was
-   * interrupted or the process is closing, what it stored is prepared first (a search or an export
-   * right after finds it all).
+   * holds the lease. However the run ends, its claims and lease are released; then, unless it was
+   * interrupted or the process is closing, what it stored is prepared before this resolves (a search
+   * or an export right after finds it all).
    */
   async #execute<Outcome>(
     jobId: number,
@@ -222,8 +222,10 @@ export class Engine {
       };
     }
     const claimOwner = `${this.#leaseOwner}:${jobId}`;
+    let run: JobRun | undefined;
+    let outcome: Outcome;
     try {
-      const run = new JobRun({
+      run = new JobRun({
         deps: {
           db,
           clock,
@@ -246,9 +248,7 @@ export class Engine {
         cap: settings.cap,
       });
       this.#runs.set(jobId, run);
-      const outcome = await drive(run);
-      if (!interrupted(run)) await this.preparation.drain();
-      return outcome;
+      outcome = await drive(run);
     } finally {
       this.#runs.delete(jobId);
       releaseClaimsOf(db, claimOwner);
@@ -256,6 +256,9 @@ export class Engine {
       if (this.#resumeWhenStopped.delete(jobId) && jobAllows(this.#record(jobId).status, 'resume'))
         this.#setStatus(jobId, JOB_STATUS.queued);
     }
+    // Once the run is over (nothing can stop it now), what it stored is prepared.
+    if (!interrupted(run)) await this.preparation.drain();
+    return outcome;
   }
 
   /** Records how the job is to be run and exported (see JobSettings) and the credits it may spend. */

@@ -1,3 +1,4 @@
+import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { z } from 'zod';
 // Its modules named one by one, not through their folders' indexes: the thread loads only what it runs.
@@ -11,6 +12,17 @@ import { EXPORT_DERIVATION } from './derivation';
 // opens the database as a second connection of the app (the packaged app's better-sqlite3 through
 // nativeBinding), prepares everything there is whenever told to, and says when it is done, or in one
 // line what stopped it; told to stop, it ends after the batch under way.
+
+// The fetch loop comes first. On Linux, where a thread has a priority of its own, this one yields a
+// busy core to it (and to the rest of the machine) and prepares with what is left; elsewhere the
+// call would lower the whole process, so it is not made (bench/RESULTS.md, issue 45).
+if (process.platform === 'linux') {
+  try {
+    setPriority(constants.priority.PRIORITY_BELOW_NORMAL);
+  } catch {
+    // A priority it may not set: it prepares as any thread does.
+  }
+}
 
 const port = parentPort;
 if (port === null) throw new Error('preparation-worker runs only as a worker thread');

@@ -45,14 +45,14 @@ const WRITE_CHUNK = 16;
 
 const LATEST_ID = Number.MAX_SAFE_INTEGER;
 
-/** Which transcripts a spell works on first: those stored since this loop started, then those before. */
+/** Which transcripts a batch takes: recent ones (PreparationLoop), then those before them. */
 type Phase = 'recent' | 'older';
 
 /**
  * Prepares stored transcripts for search and for export, after the transactions that store them:
  * each batch indexes the next transcripts of the Library's index (store/library-index.ts, its marks in
  * the database) and derives the next transcripts not derived yet (with `derivation`), reading each body
- * once, all outside the write lock but the one transaction that writes the batch. Recent transcripts
+ * once, all outside the write lock but the short transactions that write the batch. Recent transcripts
  * come first (those past the index's recent mark: stored since the loop started, or left by a process
  * stopped before preparing them), so that a run's own are ready as soon as it ends, even while an
  * upgrade prepares the whole library; then those before. What is prepared is said by the database,

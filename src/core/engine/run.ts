@@ -35,7 +35,7 @@ import type {
   RunOutcome,
   SpendingCap,
 } from './types';
-import { syncLists } from './sync';
+import { syncLists } from './sync-run';
 import { walkSources } from './walk';
 
 /** What one run works with: the engine's database and clock, and this run's client and pacer. */

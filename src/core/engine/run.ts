@@ -35,7 +35,7 @@ import type {
   RunOutcome,
   SpendingCap,
 } from './types';
-import { syncLists } from './sync-run';
+import { readListsAgain } from './sync-run';
 import { walkSources } from './walk';
 
 /** What one run works with: the engine's database and clock, and this run's client and pacer. */
@@ -277,7 +277,7 @@ export class JobRun {
       const progressBefore = this.#progress;
       let walkDone = false;
       // A sync reads its lists again once; a later pass (failed items reset meanwhile) only walks.
-      const listing = this.#options.mode === 'sync' && firstPass ? syncLists(ctx) : walkSources(ctx);
+      const listing = this.#options.mode === 'sync' && firstPass ? readListsAgain(ctx) : walkSources(ctx);
       firstPass = false;
       const walking = listing
         .catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }))

@@ -1,4 +1,7 @@
 import type { VideoItem } from '../api/types';
+import type { Database } from '../store';
+import { itemCounts } from '../store/items';
+import { creditsOfJob } from '../store/ledger';
 import {
   listNamedAll,
   moveInList,
@@ -7,13 +10,63 @@ import {
   wasCut,
   type ReadAgain,
 } from '../store/list-reads';
-import { failWalk, recordPageReadAgain, sourcesOfJob, type SourceRecord } from '../store/sources';
+import { failWalk, pagesOfJob, recordPageReadAgain, sourcesOfJob, type SourceRecord } from '../store/sources';
+import { finishSync, startSync } from '../store/syncs';
 import { isSyncedSourceKind, LIST_STATUS, SOURCE_KIND } from '../../shared/vocabulary';
 import { pendingVersion } from '../store/versions';
+import type { ReadLists } from './run';
 import type { RunContext } from './run-context';
 import { Selection } from './selection';
 import { expectedVideosOf, LoopGuard } from './loop-guard';
-import { buyPage, endpointOf, insertListedVideo, recordPageCredit, settleAwaitingItems } from './walk';
+import type { RunOutcome, SyncOutcome } from './types';
+import {
+  buyPage,
+  endpointOf,
+  insertListedVideo,
+  recordPageCredit,
+  settleAwaitingItems,
+  walkSources,
+} from './walk';
+
+/**
+ * A sync run, the kind of run beside a job's first run (docs/product.md, "Keeping a job current"):
+ * `scriptorium sync`, Sync in the app and every automatic sync (the schedule's rounds, `sync --all`)
+ * come here through Engine.sync, which refuses a job that has not finished. The sync is recorded in
+ * `syncs` as it starts; `execute` runs the job (run.ts, under its lease) with its lists read again on
+ * the first pass (readListsAgain, below) while the fetch loop buys what is new, then the sync is
+ * recorded with what it found and cost: new videos, list pages, credits.
+ */
+export async function syncRun(
+  db: Database,
+  sync: { jobId: number; automatic: boolean; now: () => string },
+  execute: (readLists: ReadLists) => Promise<RunOutcome>,
+): Promise<SyncOutcome> {
+  const { jobId } = sync;
+  const before = tally(db, jobId);
+  const syncId = startSync(db, jobId, sync.now(), sync.automatic);
+  const outcome = await execute(readListsAgainFirst);
+  const after = tally(db, jobId);
+  const found = {
+    newVideos: after.videos - before.videos,
+    pages: after.pages - before.pages,
+    credits: after.credits - before.credits,
+  };
+  // Another process runs the job ('busy'): nothing was done here, and its sync stays unfinished.
+  if (outcome.status !== 'busy') finishSync(db, syncId, { at: sync.now(), ...found });
+  return { outcome, ...found };
+}
+
+/** A sync run's passes: the lists read again on the first; a later one (failed videos put back meanwhile) walks them. */
+const readListsAgainFirst: ReadLists = (ctx, pass) => (pass === 0 ? readListsAgain(ctx) : walkSources(ctx));
+
+/** What a sync counts its findings from: the job's videos, list pages bought and credits spent. */
+function tally(db: Database, jobId: number): { videos: number; pages: number; credits: number } {
+  return {
+    videos: itemCounts(db, jobId).total,
+    pages: pagesOfJob(db, jobId),
+    credits: creditsOfJob(db, jobId),
+  };
+}
 
 /**
  * Reads the lists of a finished job again, the first pass of a sync run (docs/product.md, "Keeping a

@@ -179,6 +179,16 @@ describe('the vocabulary rule (eslint/vocabulary.js)', () => {
       'src/cli/x.ts',
       "export const help = 'tried in order, e.g. es,en,orig';",
     ],
+    [
+      'the sync of a job, its record and its settings',
+      'src/core/app/x.ts',
+      'export const f = (ctx, db, id) => [ctx.syncHere(id), syncsOfJob(db, id), readSyncSettingsFields(), autoSyncJob];',
+    ],
+    [
+      "Node's synchronous calls",
+      'src/core/export/x.ts',
+      'export const f = (fs, p) => [fs.readFileSync(p), fs.fsyncSync(1)];',
+    ],
   ])('leaves alone %s', async (_name, path, code) => {
     expect(await restatements(path, code)).toEqual([]);
   });
@@ -207,20 +217,5 @@ describe('the vocabulary rule (eslint/vocabulary.js)', () => {
     expect(messages[0]).toMatch(
       /uses "sync" for what a sync is not: a sync is a finished job brought up to date/,
     );
-  });
-
-  it.each([
-    [
-      'the sync of a job, its record and its settings',
-      'src/core/app/x.ts',
-      'export const f = (ctx, db, id) => [ctx.syncHere(id), syncsOfJob(db, id), readSyncSettingsFields(), autoSyncJob];',
-    ],
-    [
-      "Node's synchronous calls",
-      'src/core/export/x.ts',
-      'export const f = (fs, p) => [fs.readFileSync(p), fs.fsyncSync(1)];',
-    ],
-  ])('leaves alone %s', async (_name, path, code) => {
-    expect(await restatements(path, code)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The names of the contract's commands and events, apart from their schemas: the sandboxed
- * preload can load no package, so it builds its object from these names alone. contract.ts
+ * preload can load no package, so it builds its object from these names alone. contract/index.ts
  * checks that its schemas cover exactly these names.
  */
 export const commandNames = [

@@ -5,7 +5,7 @@ import type { SyncRecord } from './queries/job-history';
 
 /**
  * Versions of a job's corpus (docs/product.md, "Corpus versions and citation"). A version is what an
- * export wrote: the export that finds the corpus's contents (store/…/009-export-versions.ts) differ
+ * export wrote (migration 011-export-versions): the export that finds the corpus's contents differ
  * from the last version's releases the next one, at its own time; one that finds them equal writes
  * that version again, with its history as it was. What the job adds, retries or changes meanwhile
  * belongs to the pending version, one above the last released.

@@ -20,7 +20,7 @@ import type {
  */
 export const CORPUS_VERSION = 3;
 
-/** The first 16 bytes of a SHA-256, as the entries' fingerprints (fingerprints.ts). */
+/** The first 16 bytes of a SHA-256, as the entries' fingerprints (entry-fingerprints.ts). */
 const FINGERPRINT_BYTES = 16;
 
 /** What a video's transcript says: its key names it whole (ExportVideo.contentKey). */

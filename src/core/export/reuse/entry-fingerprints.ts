@@ -6,7 +6,7 @@ import type { ExportVideo } from '../corpus/types';
 
 /**
  * Bump when anything a transcript's files, record or passages are rendered from changes (formats.ts,
- * records.ts, chunks.ts, cues.ts, plain-text.ts, json-text.ts, how a stored transcript is read): the
+ * json-records.ts, chunks.ts, cues.ts, plain-text.ts, json-text.ts, how a stored transcript is read): the
  * next export then renders every file again instead of copying one from an older export.
  * tests/core/export/reuse/entry-fingerprints.test.ts fails, naming this constant, when a rendering changes without it.
  */

@@ -59,7 +59,7 @@ export class CorpusUnreadableError extends Error {
 
 /**
  * Checks a corpus ZIP as written by writeCorpus: every entry path keeps the ZIP layout
- * (zip-layout.ts), every entry decompresses to bytes matching its CRC-32 and its SHA-256 in SHA256SUMS
+ * (zip/layout.ts), every entry decompresses to bytes matching its CRC-32 and its SHA-256 in SHA256SUMS
  * (an entry missing, extra or changed is a difference), manifest.json's counts match index.csv's rows,
  * and every file index.csv names is in the ZIP.
  *

@@ -18,11 +18,12 @@ import { ExportDestinations, exportsOnlyWhereChosen } from './export-destination
 import { appOnlyIpc, bindCommands, forwardEvents } from './ipc';
 import { KEY_FILE, safeStorageKeyStore } from './key-vault';
 import { applicationMenu } from './menu';
-import { cliArguments } from './command-line';
+import { cliArguments, runsWithoutSandbox } from './command-line';
 import { runCliThenExit } from './launch';
 import { nativeBindingFor } from './native-binding';
 import { notifyJobOutcomes, notifyNewVideos, type JobNotice } from './notifications';
 import { closeBeforeQuit } from './quit';
+import { sayRunningWithoutSandbox } from './sandbox-notice';
 import { appSenderCheck, hardenSession, openInBrowser } from './security';
 import { openMainWindow } from './window';
 import { placeWindow, readWindowState, saveWindowState, WINDOW_STATE_FILE } from './window-state';
@@ -85,6 +86,13 @@ async function startDesktop(): Promise<void> {
 
   // A packaged app has a menu of its own, without reloads or developer tools.
   if (app.isPackaged) Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenu(process.platform)));
+  if (runsWithoutSandbox(process.argv, process.env)) {
+    sayRunningWithoutSandbox({
+      userData,
+      show: (title, message) => void dialog.showMessageBox({ type: 'warning', title, message }),
+      log: (line) => console.warn(line),
+    });
+  }
   let window: BrowserWindow | undefined;
   const pageUrl = devServerUrl ?? pathToFileURL(RENDERER_PAGE).href;
   const ipc = appOnlyIpc(ipcMain, appSenderCheck(pageUrl));

@@ -194,6 +194,11 @@ export const dialog = {
     report({ type: 'saveDialog', options, modal: args.length === 2 });
     return { canceled: false, filePath: join(env.STAND_IN_DOWNLOADS, 'chosen-corpus') };
   },
+  async showMessageBox(...args) {
+    const options = args.at(-1);
+    report({ type: 'messageBox', options });
+    return { response: 0, checkboxChecked: false };
+  },
   showErrorBox(title, content) {
     report({ type: 'errorBox', title, content });
   },

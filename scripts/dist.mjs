@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PROJECT_ROOT, withoutNpmBuildSettings } from './electron-install.mjs';
+import { desktopNodeProblem, PROJECT_ROOT, withoutNpmBuildSettings } from './electron-install.mjs';
 
 /** Exit codes of a shell for a process stopped by a signal. */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 };
@@ -150,6 +150,11 @@ function runScript(root, script, args, env) {
 
 /** The whole of `npm run dist`: the app's build, then electron-builder. */
 async function dist(root, args, env = process.env) {
+  const tooOld = desktopNodeProblem(root);
+  if (tooOld !== undefined) {
+    console.error(`npm run dist: ${tooOld}. Nothing was packaged.`);
+    return 2;
+  }
   const { lines, refusals, overrides, withoutEnv } = signingPlan(args, env);
   if (refusals.length > 0) {
     for (const line of refusals) console.error(line);

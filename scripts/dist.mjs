@@ -68,7 +68,8 @@ function macPlan(env, plan) {
     has(env, 'APPLE_ID', 'APPLE_APP_SPECIFIC_PASSWORD', 'APPLE_TEAM_ID') ||
     has(env, 'APPLE_KEYCHAIN_PROFILE');
   if (!has(env, 'CSC_LINK') && !has(env, 'CSC_NAME')) {
-    plan.overrides.push('-c.mac.identity=null');
+    // Squirrel.Mac installs only a signed app: this one says where the new release is instead.
+    plan.overrides.push('-c.mac.identity=null', '-c.extraMetadata.macUpdates=download');
     plan.lines.push(
       'macOS: not signed and not notarised (no CSC_LINK or CSC_NAME): the app is signed ad hoc, and its first start must be allowed in System Settings, Privacy & Security.',
     );

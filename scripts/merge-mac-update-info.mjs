@@ -26,7 +26,10 @@ export function mergeUpdateInfo(infos) {
       if (!files.some((known) => known.url === file.url)) files.push(file);
     }
   }
-  const releaseDate = infos.map((info) => info.releaseDate).sort().at(-1);
+  const releaseDate = infos
+    .map((info) => info.releaseDate)
+    .sort()
+    .at(-1);
   // path and sha512 at the top are what older updaters read: the first file's, as electron-builder writes them.
   const [first] = files;
   return { version: versions[0], files, path: first?.url, sha512: first?.sha512, releaseDate };

@@ -25,6 +25,7 @@ import { notifyJobOutcomes, notifyNewVideos, type JobNotice } from './notificati
 import { closeBeforeQuit } from './quit';
 import { sayRunningWithoutSandbox } from './sandbox-notice';
 import { appSenderCheck, hardenSession, openInBrowser } from './security';
+import { desktopUpdates } from './updates/desktop-updates';
 import { openMainWindow } from './window';
 import { placeWindow, readWindowState, saveWindowState, WINDOW_STATE_FILE } from './window-state';
 
@@ -67,6 +68,7 @@ if (cliArgs !== undefined) {
 
 async function startDesktop(): Promise<void> {
   const userData = app.getPath('userData');
+  const updates = desktopUpdates();
   let scriptorium: ScriptoriumApp;
   try {
     scriptorium = openApp({
@@ -78,6 +80,7 @@ async function startDesktop(): Promise<void> {
       watch: true,
       nativeBinding,
       searchExportWorker: SEARCH_EXPORT_WORKER,
+      updates: updates.updates,
     });
   } catch (error) {
     failToStart(error, !app.isPackaged && nativeBinding === undefined ? CHECKOUT_HINT : undefined);
@@ -135,6 +138,8 @@ async function startDesktop(): Promise<void> {
     (listener) => scriptorium.on('jobSynced', listener),
     (notice) => showNotification(notice, showWindow),
   );
+
+  await updates.watch(scriptorium);
 
   app.on('second-instance', showWindow);
   // macOS keeps the app (and its running jobs) when the window closes; the Dock icon reopens it.

@@ -189,7 +189,8 @@ describe('npm run dist signs when the environment holds an identity', () => {
   it('leaves an unsigned macOS app signed ad hoc, saying so in one line, when no identity is set', async () => {
     const run = await dist(project('succeeds'), ['--mac']);
     expect(run.code).toBe(0);
-    expect(run.saw?.args).toEqual(['--mac', '-c.mac.identity=null']);
+    // Such an app cannot install an update (Squirrel.Mac wants a signed one): it says where it is.
+    expect(run.saw?.args).toEqual(['--mac', '-c.mac.identity=null', '-c.extraMetadata.macUpdates=download']);
     expect(said(run, 'macOS')).toEqual([
       'macOS: not signed and not notarised (no CSC_LINK or CSC_NAME): the app is signed ad hoc, and its first start must be allowed in System Settings, Privacy & Security.',
     ]);

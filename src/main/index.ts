@@ -21,7 +21,7 @@ import { applicationMenu } from './menu';
 import { cliArguments, runsWithoutSandbox } from './command-line';
 import { runCliThenExit } from './launch';
 import { nativeBindingFor } from './native-binding';
-import { notifyJobOutcomes, notifyNewVideos, type JobNotice } from './notifications';
+import { notifyJobOutcomes, notifyNewRelease, notifyNewVideos, type JobNotice } from './notifications';
 import { closeBeforeQuit } from './quit';
 import { sayRunningWithoutSandbox } from './sandbox-notice';
 import { appSenderCheck, hardenSession, openInBrowser } from './security';
@@ -138,6 +138,10 @@ async function startDesktop(): Promise<void> {
     (listener) => scriptorium.on('jobSynced', listener),
     (notice) => showNotification(notice, showWindow),
   );
+  notifyNewRelease(
+    (listener) => scriptorium.on('updateChanged', listener),
+    (notice) => showNotification(notice, showWindow),
+  );
 
   await updates.watch(scriptorium);
 
@@ -180,7 +184,7 @@ function createWindow(scriptorium: ScriptoriumApp, userData: string): BrowserWin
   return window;
 }
 
-function showNotification(notice: JobNotice, showWindow: () => void): void {
+function showNotification(notice: Pick<JobNotice, 'title' | 'body'>, showWindow: () => void): void {
   if (!Notification.isSupported()) return;
   const notification = new Notification({ title: notice.title, body: notice.body });
   notification.on('click', showWindow);

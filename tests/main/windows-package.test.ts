@@ -16,7 +16,7 @@ import { join, win32 } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/cli';
 import { configFile, electronBuilder, yaml } from './electron-builder-run';
-import { DEFAULT_FUSES } from './electron-stand-in/dist';
+import { windowsElectronDistStandIn } from './electron-stand-in/dist';
 import { ROOT } from './scratch-project';
 
 // The Windows package, made by electron-builder (`--win --dir`) on this checkout: the app's folder
@@ -36,7 +36,6 @@ const { NtExecutable, NtExecutableResource } = require('resedit') as {
 };
 
 const WINDOWS_EXECUTABLE = join(ROOT, 'node_modules/electron-winstaller/vendor/rcedit.exe');
-const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 const NODE_BUILD = join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
 const INCLUDE = join(ROOT, 'resources/windows/installer.nsh');
 
@@ -47,15 +46,11 @@ beforeAll(async () => {
   if (!existsSync(join(ROOT, 'out/main/index.js')))
     throw new Error('out/ is missing: run npm run build:app first.');
   work = tempDir('scriptorium-windows-');
-  const electronDist = join(work, 'electron');
-  mkdirSync(electronDist);
-  const wire = Buffer.concat([
-    Buffer.from(FUSE_SENTINEL, 'ascii'),
-    Buffer.from([1, 8]),
-    Buffer.from(Object.values(DEFAULT_FUSES).join(''), 'ascii'),
-  ]);
-  writeFileSync(join(electronDist, 'electron.exe'), Buffer.concat([readFileSync(WINDOWS_EXECUTABLE), wire]));
-  writeFileSync(join(electronDist, 'version'), require('electron/package.json').version as string);
+  const electronDist = windowsElectronDistStandIn(
+    join(work, 'electron'),
+    require('electron/package.json').version as string,
+    WINDOWS_EXECUTABLE,
+  );
   const addons = join(work, 'addons', 'win32-x64');
   mkdirSync(addons, { recursive: true });
   copyFileSync(NODE_BUILD, join(addons, 'better_sqlite3.node'));

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as ElectronUpdater from 'electron-updater';
 import type { UpdateStatus } from '../../src/shared/contract';
 import { quiet } from '../../src/main/updates/updater';
@@ -41,9 +41,17 @@ class NodeHttpExecutor extends (ElectronHttpExecutor as unknown as new () => {
   }
 }
 
-// quitAndInstall tells Electron's autoUpdater it is about to quit; here there is no Electron.
+// quitAndInstall tells Electron's autoUpdater it is about to quit; here there is no Electron, and
+// this file's stand-in for it is taken away again at its end.
 const electronPath = require.resolve('electron', { paths: [dirname(require.resolve('electron-updater'))] });
-require.cache[electronPath] = { exports: { autoUpdater: new EventEmitter() } } as NodeJS.Module;
+const electronBefore = require.cache[electronPath];
+beforeAll(() => {
+  require.cache[electronPath] = { exports: { autoUpdater: new EventEmitter() } } as NodeJS.Module;
+});
+afterAll(() => {
+  if (electronBefore === undefined) delete require.cache[electronPath];
+  else require.cache[electronPath] = electronBefore;
+});
 
 const CURRENT = '0.1.0';
 const NEW = '0.2.0';

@@ -75,7 +75,7 @@ export const LAYERS = [
   {
     layer: 'src/main',
     folders: ['src/main', 'src/core/app', 'src/shared', 'src/cli'],
-    packages: [...NODE, 'electron'],
+    packages: [...NODE, 'electron', 'electron-updater'],
   },
   { layer: 'src/preload', folders: ['src/preload', 'src/shared'], packages: ['electron'] },
   {

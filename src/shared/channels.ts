@@ -41,6 +41,10 @@ export const commandNames = [
   'cancelSearchExport',
   'createJobFromSearch',
   'libraryStatus',
+  'updateStatus',
+  'checkForUpdates',
+  'downloadUpdate',
+  'installUpdate',
 ] as const;
 
 export const eventNames = [
@@ -54,6 +58,7 @@ export const eventNames = [
   'jobSynced',
   'libraryIndexing',
   'searchExportProgress',
+  'updateChanged',
 ] as const;
 
 export type CommandName = (typeof commandNames)[number];

@@ -25,6 +25,7 @@ import { inWorkerThread } from './search-export-thread';
 import { openSession } from './service';
 import { SyncSchedule } from './sync-schedule';
 import { SetupWaits, needsSetup } from './setup-waits';
+import { NO_UPDATES, type Updates } from './updates';
 import { toCreditView, toJobView, type JobHere, type JobPace } from './views';
 
 export type Subscribe = <N extends EventName>(
@@ -77,6 +78,11 @@ export interface AppOptions {
    * loop: the one-shot CLI, and the sources under test, where no built worker exists.
    */
   searchExportWorker?: string;
+  /**
+   * The app's updater (the desktop app's, src/main/updates), which the updates commands answer
+   * from; without it they say this copy does not update itself.
+   */
+  updates?: Updates;
 }
 
 /** The application: the contract's handlers and events over one database; what every face holds. */
@@ -131,6 +137,7 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   const handlers = createHandlers(ctx);
 
   forwardEngineFacts(core.engine, ctx.events, running.paces, () => core.settings.read().billingUrl);
+  const stopUpdateEvents = ctx.updates.onChange((status) => ctx.events.emit('updateChanged', status));
   const watcher = options.watch
     ? watchOtherProcesses(ctx, clock, running.paces, () => running.runner?.wake())
     : undefined;
@@ -164,6 +171,7 @@ export function openApp(options: AppOptions): ScriptoriumApp {
       for (const controllers of ctx.exporting.values())
         for (const controller of controllers) controller.abort();
       await Promise.all(searchExports);
+      stopUpdateEvents();
       ctx.events.dispose();
       core.db.close();
     },
@@ -265,6 +273,7 @@ function appContext(
             ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
           }),
     searchExports: new Map(),
+    updates: options.updates ?? NO_UPDATES,
     indexing: null,
   };
 }

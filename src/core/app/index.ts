@@ -12,6 +12,8 @@ export type { IndexingProgress } from '../engine';
 export { environmentKeyStore, memoryKeyStore, parseBoundKey, serializeBoundKey } from './keys';
 export type { BoundKey, KeyStore } from './keys';
 export { localApi } from './local-api';
+export { NO_UPDATES, noUpdates } from './updates';
+export type { Updates } from './updates';
 /** The built worker's file name, which a face finds beside its own bundle (AppOptions.searchExportWorker). */
 export { SEARCH_EXPORT_WORKER_FILE } from './search-export-thread';
 /** The desktop app's data folder, which the CLI shares by default. */

@@ -10,6 +10,7 @@ import { keepCurrentCommands } from './keep-current';
 import { libraryCommands } from './library';
 import { runCommands } from './runs';
 import { settingsCommands } from './settings';
+import { updateCommands } from './updates';
 
 export { commandNames, eventNames, ipcChannel } from '../channels';
 export type { CommandName, EventName } from '../channels';
@@ -31,13 +32,14 @@ export * from './exports';
 export * from './library';
 export * from './settings';
 export * from './credits';
+export * from './updates';
 export { events } from './events';
 
 /**
  * The app contract: every command a face may send and every event it may receive, with their
  * schemas. Electron IPC (main/preload), browser mode (web) and the CLI are transports of this one
  * object. Each domain's commands live in a file of their own (jobs.ts, runs.ts, keep-current.ts,
- * exports.ts, library.ts, settings.ts, credits.ts), as core/app/handlers/ serves them; adding a
+ * exports.ts, library.ts, settings.ts, credits.ts, updates.ts), as core/app/handlers/ serves them; adding a
  * command means one name in channels.ts, one entry in its domain's file here and one handler in the
  * same domain's file of core/app/handlers.
  */
@@ -50,6 +52,7 @@ export const commands = combineDomains(
   libraryCommands,
   settingsCommands,
   creditCommands,
+  updateCommands,
 ) satisfies { [N in CommandName]: { input: z.ZodType; output: z.ZodType } };
 
 export type CommandInput<N extends CommandName> = z.input<(typeof commands)[N]['input']>;

@@ -7,6 +7,7 @@ import { keepCurrentHandlers } from './keep-current';
 import { libraryHandlers } from './library';
 import { runHandlers } from './runs';
 import { settingsHandlers } from './settings';
+import { updateHandlers } from './updates';
 
 export type { AppContext, AppHandlers, DomainHandlers } from './context';
 
@@ -26,5 +27,6 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     libraryHandlers(ctx),
     settingsHandlers(ctx),
     creditHandlers(ctx),
+    updateHandlers(ctx),
   ) satisfies AppHandlers;
 }

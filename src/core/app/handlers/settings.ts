@@ -31,6 +31,7 @@ export function settingsHandlers(
       const settings = ctx.settings.update(change);
       if (change.keepCurrent !== undefined) ctx.rescheduleSyncs();
       if (change.serviceUrl !== undefined) ctx.setupChanged();
+      if (change.updates !== undefined) ctx.updates.checkingChanged(settings.updates.check);
       return settings;
     },
 

@@ -9,6 +9,7 @@ import { createNewJobStore, type NewJobState } from './new-job';
 import { createReaderStore, type ReaderState } from './reader';
 import { createSettingsStore, type SettingsState } from './settings';
 import { createSyncsStore, type SyncsState } from './syncs';
+import { createUpdatesStore, type UpdatesState } from './updates';
 import { createVideoPagesStore, type VideoPagesState } from './video-pages';
 
 /** The renderer's one connection to the app (Electron IPC or browser mode's HTTP). */
@@ -23,6 +24,7 @@ export const exportsStore = createExportsStore(api);
 export const syncsStore = createSyncsStore(api);
 export const libraryStore = createLibraryStore(api);
 export const readerStore = createReaderStore(api);
+export const updatesStore = createUpdatesStore(api);
 
 export const useJobs = <T>(select: (state: JobsState) => T): T => useStore(jobsStore, select);
 export const useCredits = <T>(select: (state: CreditsState) => T): T => useStore(creditsStore, select);
@@ -34,6 +36,7 @@ export const useExports = <T>(select: (state: ExportsState) => T): T => useStore
 export const useSyncs = <T>(select: (state: SyncsState) => T): T => useStore(syncsStore, select);
 export const useLibrary = <T>(select: (state: LibraryState) => T): T => useStore(libraryStore, select);
 export const useReader = <T>(select: (state: ReaderState) => T): T => useStore(readerStore, select);
+export const useUpdates = <T>(select: (state: UpdatesState) => T): T => useStore(updatesStore, select);
 
 /**
  * Feeds the stores from the contract's events, then loads what they start from (subscribing first,
@@ -51,7 +54,9 @@ export function startStores(): () => void {
     api.on('jobSynced', (event) => syncsStore.getState().ended(event)),
     api.on('libraryIndexing', (event) => libraryStore.getState().indexed(event)),
     api.on('searchExportProgress', (event) => libraryStore.getState().exportProgressed(event)),
+    api.on('updateChanged', (status) => updatesStore.getState().changed(status)),
   ];
+  void updatesStore.getState().load();
   void libraryStore.getState().loadStatus();
   void jobsStore.getState().load();
   void creditsStore.getState().load();

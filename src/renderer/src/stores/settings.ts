@@ -29,6 +29,7 @@ export interface SettingsState {
   saveDefaults(defaults: JobDefaults): Promise<void>;
   saveCorpusDefaults(corpus: Settings['corpus']): Promise<void>;
   saveKeepCurrent(keepCurrent: Settings['keepCurrent']): Promise<void>;
+  saveUpdates(updates: Settings['updates']): Promise<void>;
 }
 
 /** The app's settings and the key's status: read once, changed only from the Settings screen. */
@@ -82,6 +83,9 @@ export function createSettingsStore(api: ScriptoriumApi) {
     },
     async saveKeepCurrent(keepCurrent) {
       set({ settings: await api.updateSettings({ keepCurrent }) });
+    },
+    async saveUpdates(updates) {
+      set({ settings: await api.updateSettings({ updates }) });
     },
   }));
 }

@@ -6,6 +6,7 @@ import { DefaultsSection } from './DefaultsSection';
 import { KeepCurrentSection } from './KeepCurrentSection';
 import { KeySection } from './KeySection';
 import { ServiceSection } from './ServiceSection';
+import { UpdatesSection } from './UpdatesSection';
 
 export function SettingsScreen() {
   const settings = useSettings((state) => state.settings);
@@ -19,6 +20,7 @@ export function SettingsScreen() {
       {settings !== null && <DefaultsSection defaults={settings.defaults} />}
       {settings !== null && <CorpusDefaultsSection corpus={settings.corpus} />}
       {settings !== null && <KeepCurrentSection settings={settings.keepCurrent} />}
+      {settings !== null && <UpdatesSection settings={settings.updates} />}
     </>
   );
 }

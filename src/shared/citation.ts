@@ -58,6 +58,11 @@ export function parseLicense(text: string): { ok: true; license: string } | { ok
     : { ok: true, license };
 }
 
+/** A license's page of the SPDX License List, which names every id parseLicense takes. */
+export function spdxPage(license: string): string {
+  return `https://spdx.org/licenses/${license}.html`;
+}
+
 /** A trailing ORCID iD on an author's line: digits and dashes, or its orcid.org address. */
 const TRAILING_ORCID = /\s+((?:https?:\/\/orcid\.org\/)?\d{4}-\d{4}-\d{4}-\d{3}[\dXx])$/;
 

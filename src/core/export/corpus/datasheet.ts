@@ -5,7 +5,7 @@ import type { Chunking } from './chunks';
 import type { CompositionTally, Share } from './composition';
 import { ENTRY_FIELDS } from './schema';
 import type { SchemaField } from './schema';
-import { frontMatter } from './dataset-card';
+import { cardConfigs, frontMatter } from './dataset-card';
 import { datasetTitle, releaseDate } from './dataset-title';
 import { code, compareText, escaped, listOr, markdownLine, plural } from './markdown';
 import { paragraphsOf } from './paragraphs';
@@ -224,7 +224,30 @@ function preprocessing(formats: readonly ExportFormat[], chunking: Chunking): st
   ];
 }
 
-function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
+/** How `datasets` loads the corpus: the card's configurations (cardConfigs), and a table as CSV. */
+function loading(input: ExportInput, formats: readonly ExportFormat[], tally: CompositionTally): string {
+  const configs = cardConfigs(input, formats, tally).map(({ name, file }, index) =>
+    index === 0 ? `\`load_dataset(folder)\` reads ${file}` : `\`load_dataset(folder, "${name}")\` ${file}`,
+  );
+  const none = configs.length === 0;
+  return (
+    "With Hugging Face's `datasets`, in the unzipped folder: " +
+    (none
+      ? 'the card lists no configuration, since this version holds no video; '
+      : `${configs.join(', ')}, and `) +
+    'a table loads as CSV: `load_dataset("csv", data_files=f"{folder}/index.csv")`.' +
+    (tally.transcripts === 0 && !none
+      ? ' This version holds no transcript, so transcripts.jsonl is empty and not listed: `datasets` cannot read a JSON Lines file without a record.'
+      : '')
+  );
+}
+
+function files(
+  input: ExportInput,
+  formats: readonly ExportFormat[],
+  chunking: Chunking,
+  tally: CompositionTally,
+): string[] {
   const folders = FILE_FORMATS.filter((format) => formats.includes(format));
   const chunks = formats.includes('chunks');
   return [
@@ -265,9 +288,7 @@ function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
     '- `README.md` (this file), `CITATION.cff` (how to cite), `datapackage.json` (the tables and records ' +
       'as a Frictionless Data Package, with their keys), `SHA256SUMS` (the SHA-256 of every other file).',
     '',
-    "With Hugging Face's `datasets`, in the unzipped folder: `load_dataset(folder)` reads transcripts.jsonl" +
-      (chunks ? ', `load_dataset(folder, "chunks")` chunks.jsonl' : '') +
-      ', and a table loads as CSV: `load_dataset("csv", data_files=f"{folder}/index.csv")`.',
+    loading(input, formats, tally),
     '',
   ];
 }
@@ -393,7 +414,7 @@ export function renderDatasheet(
     ...composition(input, tally),
     ...collection(input),
     ...preprocessing(formats, chunking),
-    ...files(formats, chunking),
+    ...files(input, formats, chunking, tally),
     ...USES,
     ...distribution(input),
     ...maintenance(input),

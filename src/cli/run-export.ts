@@ -33,6 +33,8 @@ export interface ExportSummary {
   seconds: number;
   /** The transcripts' files copied unchanged from the previous export at zipPath, and those written. */
   files: { copied: number; written: number };
+  /** What the corpus carries now that it did not before: a line per part of its citation that changed. */
+  citationChanges: string[];
 }
 
 /** Waits longer than this are worth a line: shorter ones pass unnoticed in the progress bar. */
@@ -89,7 +91,7 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
       stderr.write(`Job ${job.id} is already complete: writing its ZIP again without any request.\n`);
     }
 
-    const { copied, written } = await exportOrStop(api, job.id, zipPath, target);
+    const { copied, written, citationChanges } = await exportOrStop(api, job.id, zipPath, target);
     const exported = await api.jobDetail({ jobId: job.id });
     return {
       zipPath,
@@ -100,6 +102,7 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
       ),
       seconds: (performance.now() - startedAt) / 1000,
       files: { copied, written },
+      citationChanges,
     };
   } finally {
     stop.dispose();
@@ -221,7 +224,7 @@ async function exportOrStop(
   jobId: number,
   zipPath: string,
   target: ExportTarget,
-): Promise<{ copied: number; written: number }> {
+): Promise<{ copied: number; written: number; citationChanges: string[] }> {
   try {
     return await api.exportJob({ jobId, ...target, destination: zipPath });
   } catch (error) {

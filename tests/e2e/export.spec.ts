@@ -72,6 +72,12 @@ test('The Export dialog puts the corpus title, authors and license in CITATION.c
   await authors.fill('Lovelace, Ada 0000-0002-1825-0097\nCharles Babbage');
   await dialog.getByRole('button', { name: 'Export ZIP' }).click();
   const link = dialog.getByRole('link', { name: /^Download scriptorium-job-1-.*\.zip$/ });
+  // What the corpus carries now that it did not before, a line per part.
+  const changes = dialog.getByRole('list', { name: 'Citation changes' });
+  await expect(changes.getByRole('listitem')).toHaveText([
+    'Title: "Lectures on engines" (before: made from its sources)',
+    'Authors: Ada Lovelace 0000-0002-1825-0097; Charles Babbage (before: Ada Lovelace 0000-0002-1825-0097)',
+  ]);
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
   const path = join(dataDir, '..', download.suggestedFilename());
   await download.saveAs(path);
@@ -91,4 +97,20 @@ test('The Export dialog puts the corpus title, authors and license in CITATION.c
   await expect(dialog.getByRole('textbox', { name: 'Authors' })).toHaveValue(
     'Ada Lovelace 0000-0002-1825-0097\nCharles Babbage',
   );
+
+  // An emptied field clears its part, and only that part.
+  await dialog.getByRole('textbox', { name: 'Corpus title' }).fill('');
+  await dialog.getByRole('button', { name: 'Export ZIP' }).click();
+  await expect(changes.getByRole('listitem')).toHaveText([
+    'Title: made from its sources (before: "Lectures on engines")',
+  ]);
+  const [again] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('link', { name: /^Download / }).click(),
+  ]);
+  const second = join(dataDir, '..', `again-${again.suggestedFilename()}`);
+  await again.saveAs(second);
+  const cleared = (await readZip(second)).citation;
+  expect(cleared).not.toContain('Lectures on engines');
+  expect(cleared).toContain('  - family-names: "Babbage"\n    given-names: "Charles"');
 });

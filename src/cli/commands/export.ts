@@ -107,6 +107,7 @@ export function describeSummary(summary: ExportSummary): string {
     `  videos: ${counts.total}, transcripts: ${counts.ok}, unavailable: ${counts.unavailable}, failed: ${counts.failed}, skipped: ${counts.skipped}` +
       (sourcesFailed > 0 ? `, sources not walked: ${sourcesFailed}` : ''),
     `  credits spent by this job: ${creditsSpent}; time: ${summary.seconds.toFixed(1)} s`,
+    ...summary.citationChanges.map((change) => `  ${change}`),
     ...(copied > 0
       ? [
           `  ${files(copied)} copied unchanged from the previous export, ${written.toLocaleString('en')} written`,

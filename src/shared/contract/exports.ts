@@ -13,8 +13,8 @@ export const exportCommands = {
       formats: z.array(ExportFormatSchema).min(1),
       destination: z.string().min(1).max(4096).nullable(),
       /**
-       * Title, description, authors and license, kept with the job for its later exports; left out,
-       * the job's last ones are used, else the defaults of Settings.
+       * Title, description, authors and license, kept with the job for its later exports. A part
+       * left out keeps the job's last one (else the default of Settings); null clears it (authors: []).
        */
       citation: CitationSchema.optional(),
     }),
@@ -32,6 +32,11 @@ export const exportCommands = {
        */
       copied: z.number().int(),
       written: z.number().int(),
+      /**
+       * What the corpus carries now that it did not before, one plain line per part of the citation
+       * that this export changed ("License: CC0-1.0 (before: CC-BY-4.0)"); empty when none did.
+       */
+      citationChanges: z.array(z.string()),
     }),
   },
 } as const satisfies CommandSchemas;

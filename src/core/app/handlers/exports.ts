@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { toCitation, type Citation } from '../../../shared/citation';
+import { citationChanges, mergeCitation, toCitation, type Citation } from '../../../shared/citation';
 import type { CommandInput, CommandOutput, Settings } from '../../../shared/contract';
 import { corpusFileName } from '../../../shared/job-name';
 import { APP_NAME, APP_VERSION } from '../../../shared/version';
@@ -28,13 +28,16 @@ export async function exportJob(
   { jobId, formats, destination, citation: given }: CommandInput<'exportJob'>,
 ): Promise<CommandOutput<'exportJob'>> {
   const { engine, db } = ctx;
-  // Given, the citation is kept with the job for its later exports; else its last one is used.
+  const before = jobSummary(ctx, jobId);
+  // The job's last citation, else the defaults of Settings; the parts given replace theirs, and the
+  // result is kept with the job for its later exports.
+  const kept = before.settings.citation ?? citationFromSettings(ctx.settings.read());
   if (given !== undefined) {
-    engine.configure(jobId, { citation: toCitation(given) });
+    engine.configure(jobId, { citation: mergeCitation(kept, given) });
     ctx.events.jobTouched(jobId);
   }
-  const job = jobSummary(ctx, jobId);
-  const citation = job.settings.citation ?? citationFromSettings(ctx.settings.read());
+  const job = given === undefined ? before : jobSummary(ctx, jobId);
+  const citation = job.settings.citation ?? kept;
   const exportId = randomUUID();
   const fileName = corpusFileName(job.id, citation?.title ?? jobTitle(job));
   const path = destination ?? join(exportsFolder(ctx.dataDir), `${exportId}.zip`);
@@ -67,6 +70,7 @@ export async function exportJob(
       path: destination === null ? null : result.path,
       bytes: result.bytes,
       complete: input.manifest.complete,
+      citationChanges: citationChanges(kept, citation),
       copied: result.copied,
       written: result.written,
     };

@@ -166,6 +166,16 @@ function ExportOutcome({
         {result.copied > 0 &&
           ` ${result.copied.toLocaleString('en')} files were copied unchanged from the previous export, ${result.written.toLocaleString('en')} written.`}
       </p>
+      {result.citationChanges.length > 0 && (
+        <div>
+          <p>The corpus now carries:</p>
+          <ul aria-label="Citation changes">
+            {result.citationChanges.map((change) => (
+              <li key={change}>{change}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {result.path !== null && <p className="path">{result.path}</p>}
       <div className="dialog-actions">
         <button type="button" onClick={onClose}>

@@ -24,7 +24,7 @@ test('Export writes the chosen formats into a ZIP the browser downloads', async 
   const zip = await readZip(path);
   expect(zip.bad_crc).toBeNull();
   expect(zip.path_problems).toEqual([]);
-  expect(zip.manifest.complete).toBe(true);
+  expect(zip.manifest.job_finished).toBe(true);
   expect(zip.manifest.counts.videos).toBe(30);
   const names = zip.entries.map((entry) => entry.name);
   expect(names.filter((name) => name.startsWith('txt/'))).toHaveLength(zip.manifest.counts.ok);

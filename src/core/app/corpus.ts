@@ -1,4 +1,5 @@
-import { rereadStoredTranscript } from '../api';
+import { API_VERSION, rereadStoredTranscript } from '../api';
+import { WORD_COUNT_METHOD } from '../export';
 import { cacheLang, type ExportRow, type JobSummary } from '../engine';
 import type { CorpusMetadata, CorpusState } from '../store';
 import { authorLine } from '../../shared/citation';
@@ -24,6 +25,9 @@ import type {
   ExportVideo,
 } from '../export';
 
+/** The service a corpus names as the source of its transcripts (docs/service.md). */
+const SERVICE_NAME = 'Video Transcript Service';
+
 export interface CorpusOptions {
   formats: ExportFormat[];
   nameTemplate?: string;
@@ -42,6 +46,8 @@ export interface CorpusHistory {
   languages: Record<string, number>;
   skippedByFilter: Array<{ reason: string; videos: number }>;
   versions: ExportVersion[];
+  /** The service's addresses the job's runs used, first used first. */
+  services: Array<{ address: string; apiVersion: string }>;
   memberships(): Iterable<ExportMembership>;
   changes(through: number): Iterable<ExportChange>;
   release(release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState }): {
@@ -68,6 +74,7 @@ export function corpusInput(
   const filters = describeFilters(job.options.filters ?? {});
   const asTyped = languagesAsTyped(job);
   const finishedAt = job.finishedAt ?? job.updatedAt;
+  const jobFinished = job.status === JOB_STATUS.completed && failedSources.length === 0;
   const metadata = corpusMetadata(options, job.settings.chunking, tool);
   const state: CorpusState = {
     finishedAt,
@@ -115,7 +122,15 @@ export function corpusInput(
       // The last version released; release() names the one this export writes.
       version: history.versions.at(-1)?.version ?? 0,
       versions: history.versions,
-      complete: job.status === JOB_STATUS.completed && failedSources.length === 0,
+      job_finished: jobFinished,
+      all_videos_transcribed:
+        jobFinished && job.counts.unavailable === 0 && job.counts.failed === 0 && job.counts.pending === 0,
+      service: {
+        name: SERVICE_NAME,
+        api_version: API_VERSION,
+        addresses: history.services.map((service) => service.address),
+      },
+      word_count: WORD_COUNT_METHOD,
     },
     failedSources,
     formats: options.formats,

@@ -15,6 +15,7 @@ import {
 import { clearLease } from '../store/leases';
 import { releaseClaimsOf } from '../store/claims';
 import { creditsOfJob } from '../store/ledger';
+import { recordJobService } from '../store/job-services';
 import { versionsOf, type VersionRecord } from '../store/queries/job-history';
 import { finishSync, startSync } from '../store/syncs';
 import { pagesOfJob, reopenFailedWalks } from '../store/sources';
@@ -206,6 +207,9 @@ export class Engine {
       };
     }
     const claimOwner = `${this.#leaseOwner}:${jobId}`;
+    if (settings.service !== undefined) {
+      recordJobService(db, { jobId, ...settings.service, at: this.#now() });
+    }
     try {
       const run = new JobRun({
         deps: {

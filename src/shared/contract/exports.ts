@@ -25,7 +25,8 @@ export const exportCommands = {
       /** Where it was written; null for a download. */
       path: z.string().nullable(),
       bytes: z.number().int(),
-      complete: z.boolean(),
+      /** Whether the job had run to its end (the manifest's job_finished): false, the ZIP holds what was bought so far. */
+      jobFinished: z.boolean(),
       /**
        * The transcripts' files copied unchanged from the previous export at `destination`, and those
        * written afresh (the tables, datasheet and checksums, always written, are in neither).

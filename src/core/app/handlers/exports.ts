@@ -7,7 +7,7 @@ import { APP_NAME, APP_VERSION } from '../../../shared/version';
 import { writeCorpus } from '../../export';
 import { changesOf } from '../../store/queries/changes';
 import { exportRowsOf, membershipRowsOf } from '../../store/queries/export-rows';
-import { jobHistory } from '../../store/queries/job-history';
+import { jobHistory, servicesOfJob } from '../../store/queries/job-history';
 import { corpusInput } from '../corpus';
 import { exportsFolder } from '../exports-folder';
 import { jobTitle } from '../views';
@@ -52,6 +52,7 @@ export async function exportJob(
       { name: APP_NAME, version: APP_VERSION },
       {
         ...jobHistory(db, jobId),
+        services: servicesOfJob(db, jobId),
         memberships: () => membershipRowsOf(db, jobId),
         changes: (through) => changesOf(db, jobId, through),
         release: (release) => engine.releaseCorpus(jobId, release),
@@ -69,7 +70,7 @@ export async function exportJob(
       fileName,
       path: destination === null ? null : result.path,
       bytes: result.bytes,
-      complete: input.manifest.complete,
+      jobFinished: input.manifest.job_finished,
       citationChanges: citationChanges(kept, citation),
       copied: result.copied,
       written: result.written,

@@ -105,6 +105,6 @@ function abstractOf(manifest: ExportManifest): string {
   return (
     `Transcripts of ${ok} of ${videos} videos, fetched from the Video Transcript Service with ` +
     `${manifest.tool.name} ${manifest.tool.version}; version ${manifest.version} of the corpus ` +
-    `was released${manifest.complete ? '' : ' before its job was complete'} on ${when}.`
+    `was released${manifest.job_finished ? '' : ' before its job had finished'} on ${when}.`
   );
 }

@@ -162,7 +162,7 @@ function ExportOutcome({
         {result.path === null
           ? `The ZIP is ready (${formatBytes(result.bytes)}).`
           : `Saved ${result.fileName} (${formatBytes(result.bytes)}).`}
-        {!result.complete && ' It is incomplete, since the job has not finished; its manifest says so.'}
+        {!result.jobFinished && ' It is incomplete, since the job has not finished; its manifest says so.'}
         {result.copied > 0 &&
           ` ${result.copied.toLocaleString('en')} files were copied unchanged from the previous export, ${result.written.toLocaleString('en')} written.`}
       </p>

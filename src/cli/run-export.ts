@@ -1,4 +1,5 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, createReadStream, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkExportTarget } from '../core/app';
 import type { JobDetail, JobView, RunOutcomeView, ScriptoriumApi } from '../shared/contract';
@@ -109,6 +110,36 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
   }
 }
 
+/**
+ * Writes a released version of the job these sources and options identify again, as it was released,
+ * sending nothing; says what it wrote (with the file's SHA-256, to compare with the one cited).
+ */
+export async function writeReleasedVersion(
+  api: ScriptoriumApi,
+  run: { request: JobRequest; outPath: string; version: number; stderr: NodeJS.WriteStream },
+): Promise<string> {
+  const zipPath = resolve(run.outPath);
+  checkOutputLocation(zipPath);
+  const draft = { ...run.request.draft, sources: run.request.sources };
+  const { job } = await api.findJob({ draft });
+  if (job === null) {
+    throw new CliExit(
+      ExitCode.badInput,
+      'No job was made with these sources and options, so it has no version to write. Nothing was sent.',
+    );
+  }
+  const stop = new StopSignals(api, job.id, run.stderr);
+  try {
+    await exportOrStop(api, job.id, zipPath, { formats: run.request.draft.formats, version: run.version });
+  } finally {
+    stop.dispose();
+  }
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(zipPath)) hash.update(chunk as Buffer);
+  const sha256 = hash.digest('hex');
+  return `Wrote version ${run.version} of job ${job.id}, as it was released, to ${zipPath}\n  SHA-256: ${sha256}`;
+}
+
 /** Whether running the same command on this existing job would send anything. */
 function needsRun(job: JobView, run: ExportRun): boolean {
   return (
@@ -212,10 +243,11 @@ async function runWithProgress(
   }
 }
 
-/** What an export writes: its formats, and the citation when one was given. */
+/** What an export writes: its formats, and the citation when one was given, or a released version. */
 interface ExportTarget {
   formats: JobRequest['draft']['formats'];
   citation?: CitationInput;
+  version?: number;
 }
 
 /** Writes the ZIP; an interrupt stops it with nothing written at the target (exit 130). */

@@ -1,5 +1,6 @@
 import { API_VERSION, rereadStoredTranscript } from '../api';
 import { WORD_COUNT_METHOD } from '../export';
+import { recordedInputs } from './version-inputs';
 import { cacheLang, type ExportRow, type JobSummary } from '../engine';
 import type { CorpusMetadata, CorpusState } from '../store';
 import { authorLine } from '../../shared/citation';
@@ -50,7 +51,12 @@ export interface CorpusHistory {
   services: Array<{ address: string; apiVersion: string }>;
   memberships(): Iterable<ExportMembership>;
   changes(through: number): Iterable<ExportChange>;
-  release(release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState }): {
+  release(release: {
+    contents: string | undefined;
+    metadata: CorpusMetadata;
+    state: CorpusState;
+    inputs: string;
+  }): {
     version: number;
     state: CorpusState;
     versions: ExportVersion[];
@@ -72,7 +78,6 @@ export function corpusInput(
 ): ExportInput {
   const failedSources = failedSourcesOf(job);
   const filters = describeFilters(job.options.filters ?? {});
-  const asTyped = languagesAsTyped(job);
   const finishedAt = job.finishedAt ?? job.updatedAt;
   const jobFinished = job.status === JOB_STATUS.completed && failedSources.length === 0;
   const metadata = corpusMetadata(options, job.settings.chunking, tool);
@@ -82,7 +87,7 @@ export function corpusInput(
     creditsPossible: job.creditsPossible,
     syncs: history.syncs,
   };
-  return {
+  const input: ExportInput = {
     manifest: {
       tool,
       job_id: String(job.id),
@@ -142,7 +147,7 @@ export function corpusInput(
     sourceDetails: job.sources.map((source) => ({ kind: source.kind, label: sourceLabel(source) })),
     memberships: () => history.memberships(),
     release: (contents) => {
-      const released = history.release({ contents, metadata, state });
+      const released = history.release({ contents, metadata, state, inputs: recordedInputs(input) });
       return {
         version: released.version,
         versions: released.versions,
@@ -155,9 +160,16 @@ export function corpusInput(
     },
     ...(options.citation !== undefined && { citation: options.citation }),
     ...(options.nameTemplate !== undefined && { nameTemplate: options.nameTemplate }),
-    videos: function* () {
-      for (const row of rows()) yield toExportVideo(row, job, asTyped);
-    },
+    videos: corpusVideos(job, rows),
+  };
+  return input;
+}
+
+/** The export's videos of the job's rows (as they are now, or as a released version kept them). */
+export function corpusVideos(job: JobSummary, rows: () => Iterable<ExportRow>): () => Iterable<ExportVideo> {
+  const asTyped = languagesAsTyped(job);
+  return function* () {
+    for (const row of rows()) yield toExportVideo(row, job, asTyped);
   };
 }
 

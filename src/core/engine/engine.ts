@@ -147,7 +147,7 @@ export class Engine {
    */
   releaseCorpus(
     jobId: number,
-    release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState },
+    release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState; inputs: string },
   ): { version: number; state: CorpusState; versions: VersionRecord[] } {
     this.#record(jobId);
     const { db } = this.#deps;

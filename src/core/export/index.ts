@@ -1,4 +1,6 @@
 export { writeCorpus } from './write-corpus';
+export { buildDifferences, corpusBuild } from './corpus-build';
+export type { CorpusBuild } from './corpus-build';
 export { CorpusUnreadableError, verifyCorpus } from './verify/verify';
 export type { VerifyReport } from './verify/verify';
 export { ExportError, ExportInterruptedError, describeWriteFailure } from './errors';

@@ -17,6 +17,11 @@ export const exportCommands = {
        * left out keeps the job's last one (else the default of Settings); null clears it (authors: []).
        */
       citation: CitationSchema.optional(),
+      /**
+       * A released version to write again, byte for byte as it was released (its own citation and
+       * formats; `citation` is refused with it); left out, the corpus as the job is now.
+       */
+      version: z.number().int().positive().optional(),
     }),
     output: z.object({
       exportId: z.string(),

@@ -28,7 +28,7 @@ async function cli(args: string[], code = 0): Promise<{ stdout: string; stderr: 
 
 /** The job's database, opened apart from the CLI to change what a test needs changed. */
 function database(): Database.Database {
-  return new Database(join(setup.env.SCRIPTORIUM_DATA_DIR, 'scriptorium.db'));
+  return new Database(join(setup.dir, 'data', 'scriptorium.db'));
 }
 
 describe('export --version N', () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readZip } from '../support/cli';
 import { expect, test } from './support/fixtures';
@@ -113,4 +114,22 @@ test('The Export dialog puts the corpus title, authors and license in CITATION.c
   const cleared = (await readZip(second)).citation;
   expect(cleared).not.toContain('Lectures on engines');
   expect(cleared).toContain('  - family-names: "Babbage"\n    given-names: "Charles"');
+
+  // Version 1 again, chosen in the dialog: byte for byte the ZIP released then.
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await jobCard(page, title).getByRole('button', { name: 'Export', exact: true }).click();
+  const version = dialog.getByRole('combobox', { name: 'Version' });
+  await expect(version.getByRole('option')).toHaveCount(3);
+  await version.selectOption({
+    label: (await version.getByRole('option', { name: /^Version 1, released / }).textContent()) ?? '',
+  });
+  await expect(dialog.getByRole('textbox', { name: 'Corpus title' })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Export ZIP' }).click();
+  const [first] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('link', { name: /^Download / }).click(),
+  ]);
+  const rewritten = join(dataDir, '..', `version-1-${first.suggestedFilename()}`);
+  await first.saveAs(rewritten);
+  expect(readFileSync(rewritten).equals(readFileSync(path))).toBe(true);
 });

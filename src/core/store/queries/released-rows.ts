@@ -70,6 +70,9 @@ const ReleasedVersionSchema = z
   );
 
 const statements = readOnlyPreparedFor((db) => ({
+  writable: db.prepare<[number], { version: number }>(
+    'SELECT version FROM versions WHERE job_id = ? AND inputs IS NOT NULL',
+  ),
   version: db.prepare<[number, number], unknown>(
     'SELECT version, released_at, contents, state, inputs FROM versions WHERE job_id = ? AND version = ?',
   ),
@@ -98,6 +101,14 @@ const statements = readOnlyPreparedFor((db) => ({
      ORDER BY i.number, s.position LIMIT :limit`,
   ),
 }));
+
+/**
+ * The job's versions whose release kept what they are written from: those an export can write again
+ * (unless a build that writes other bytes asks, which the export says).
+ */
+export function writableVersionsOf(db: Database, jobId: number): ReadonlySet<number> {
+  return new Set(statements(db).writable.all(jobId).map((row) => row.version));
+}
 
 /** The job's released version `version`; undefined when it has none of that number. */
 export function releasedVersionOf(db: Database, jobId: number, version: number): ReleasedVersion | undefined {

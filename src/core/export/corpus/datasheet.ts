@@ -125,7 +125,10 @@ function serviceLine(service: ReturnType<typeof serviceOf>): string {
     service.addresses.length === 0
       ? 'no address was recorded (the job ran before Scriptorium recorded it, or sent no request of its own)'
       : `at ${service.addresses.map((address) => code(address)).join(', ')}`;
-  const version = service.api_version === null ? 'its API version not recorded' : `API version ${code(service.api_version)}`;
+  const version =
+    service.api_version === null
+      ? 'its API version not recorded'
+      : `API version ${code(service.api_version)}`;
   return `Service: the ${service.name}, ${version}, ${where}.`;
 }
 

@@ -24,7 +24,7 @@ const dictionaryWords = new Intl.Segmenter('und', { granularity: 'word' });
 export const WORD_COUNT_METHOD: WordCountMethod = {
   method:
     'runs of letters, marks and digits (an apostrophe or dot between two of them, a comma between two digits, ' +
-    "kept inside), one word each; in scripts written without spaces (Han, Hiragana, Katakana, Thai, Lao, Khmer, " +
+    'kept inside), one word each; in scripts written without spaces (Han, Hiragana, Katakana, Thai, Lao, Khmer, ' +
     "Myanmar), the words ICU's dictionary-based word segmentation finds (Intl.Segmenter, root locale)",
   icu: process.versions.icu ?? null,
 };

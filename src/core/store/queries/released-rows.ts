@@ -59,15 +59,13 @@ const ReleasedVersionSchema = z
     state: z.string().nullable(),
     inputs: z.string().nullable(),
   })
-  .transform(
-    (row): ReleasedVersion => ({
-      version: row.version,
-      releasedAt: row.released_at,
-      contents: row.contents,
-      state: row.state === null ? null : CorpusStateSchema.parse(JSON.parse(row.state)),
-      inputs: row.inputs,
-    }),
-  );
+  .transform((row): ReleasedVersion => ({
+    version: row.version,
+    releasedAt: row.released_at,
+    contents: row.contents,
+    state: row.state === null ? null : CorpusStateSchema.parse(JSON.parse(row.state)),
+    inputs: row.inputs,
+  }));
 
 const statements = readOnlyPreparedFor((db) => ({
   writable: db.prepare<[number], { version: number }>(
@@ -107,7 +105,11 @@ const statements = readOnlyPreparedFor((db) => ({
  * (unless a build that writes other bytes asks, which the export says).
  */
 export function writableVersionsOf(db: Database, jobId: number): ReadonlySet<number> {
-  return new Set(statements(db).writable.all(jobId).map((row) => row.version));
+  return new Set(
+    statements(db)
+      .writable.all(jobId)
+      .map((row) => row.version),
+  );
 }
 
 /** The job's released version `version`; undefined when it has none of that number. */

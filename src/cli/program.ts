@@ -19,6 +19,8 @@ export function buildProgram(): Command {
   const program = new Command('scriptorium')
     .description('Export transcripts in bulk from the Video Transcript Service.')
     .version(APP_VERSION)
+    // The program's own options (--version, --help) only before a command: `export --version N` is export's.
+    .enablePositionalOptions()
     .showHelpAfterError('(run the command with --help to see its options)')
     .exitOverride(toContractExit);
   registerExportCommand(program);

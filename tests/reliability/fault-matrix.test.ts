@@ -549,7 +549,7 @@ describe('the exit codes these outcomes map to, through the CLI', () => {
       [VIDEO, 'unavailable'],
       [OTHER, 'ok'],
     ]);
-    expect(zip.manifest.complete).toBe(true);
+    expect(zip.manifest.job_finished).toBe(true);
   });
 
   it('a 401: exit 4, nothing charged', async () => {
@@ -566,7 +566,7 @@ describe('the exit codes these outcomes map to, through the CLI', () => {
     expect(result.code).toBe(3);
     expect(lastLine).toMatch(/E_PAYMENT_REQUIRED/);
     const zip = await readZip(out);
-    expect(zip.manifest.complete).toBe(false);
+    expect(zip.manifest.job_finished).toBe(false);
     expect(zip.manifest.counts).toMatchObject({ ok: 1, pending: 1 });
     expect(zip.index.slice(1).map((row) => [row[0], row[3]])).toEqual([
       [VIDEO, 'ok'],

@@ -141,7 +141,7 @@ describe('a job killed with SIGKILL in its walk, its fetch and its ZIP', () => {
     const zip = await readZip(out);
     expect(zip.bad_crc).toBeNull();
     expect(zip.index.slice(1).map((row) => row[0])).toEqual(describePlaylist(PLAYLIST).videoIds());
-    expect(zip.manifest.complete).toBe(true);
+    expect(zip.manifest.job_finished).toBe(true);
     expect(zip.manifest.counts.failed).toBe(0);
     expect(zip.manifest.counts.ok + zip.manifest.counts.unavailable).toBe(VIDEOS);
     expect(zip.transcripts).toHaveLength(zip.manifest.counts.ok);

@@ -1,6 +1,6 @@
-import { checkServiceAddress } from '../../shared/service-access';
+import { checkServiceAddress, citedServiceAddress } from '../../shared/service-access';
 import { USER_AGENT } from '../../shared/version';
-import { createClient, Pacer, type Clock, type TranscriptClient } from '../api';
+import { API_VERSION, createClient, Pacer, type Clock, type TranscriptClient } from '../api';
 import { AppError } from './errors';
 import { assertSendableKey, keyFor, type KeyStore } from './keys';
 
@@ -10,6 +10,8 @@ export interface ServiceSession {
   pacer: Pacer;
   /** host[:port], for messages (never the key). */
   host: string;
+  /** The service as a corpus names it: its address (shared/service-access.ts) and API version. */
+  service: { address: string; apiVersion: string };
   close(): Promise<void>;
 }
 
@@ -58,5 +60,6 @@ export function openSession(options: SessionOptions): ServiceSession {
     connections: options.connections,
     onRateLimit: (signal) => pacer.observe(signal),
   });
-  return { client, pacer, host, close: () => client.close() };
+  const service = { address: citedServiceAddress(serviceUrl), apiVersion: API_VERSION };
+  return { client, pacer, host, service, close: () => client.close() };
 }

@@ -132,7 +132,7 @@ export function toJobDetail(
   job: JobSummary,
   view: JobView,
   estimate: EstimateResult,
-  history: JobHistory & { failures: FailureReason[] },
+  history: JobHistory & { failures: FailureReason[]; writable: ReadonlySet<number> },
 ): JobDetail {
   return {
     job: view,
@@ -165,6 +165,11 @@ export function toJobDetail(
     skippedByFilter: history.skippedByFilter,
     syncs: history.syncs,
     failures: history.failures,
+    versions: history.versions.map(({ version, releasedAt }) => ({
+      version,
+      releasedAt,
+      writable: history.writable.has(version),
+    })),
   };
 }
 

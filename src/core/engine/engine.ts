@@ -14,6 +14,7 @@ import {
 } from '../store/jobs';
 import { clearLease } from '../store/leases';
 import { releaseClaimsOf } from '../store/claims';
+import { recordJobService } from '../store/job-services';
 import { versionsOf, type VersionRecord } from '../store/queries/job-history';
 import { reopenFailedWalks } from '../store/sources';
 import { recordRetries, releaseVersion, type CorpusMetadata, type CorpusState } from '../store/versions';
@@ -137,7 +138,7 @@ export class Engine {
    */
   releaseCorpus(
     jobId: number,
-    release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState },
+    release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState; inputs: string },
   ): { version: number; state: CorpusState; versions: VersionRecord[] } {
     this.#record(jobId);
     const { db } = this.#deps;
@@ -196,6 +197,9 @@ export class Engine {
       };
     }
     const claimOwner = `${this.#leaseOwner}:${jobId}`;
+    if (settings.service !== undefined) {
+      recordJobService(db, { jobId, ...settings.service, at: this.#now() });
+    }
     try {
       const run = new JobRun({
         deps: {

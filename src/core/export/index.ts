@@ -1,9 +1,12 @@
 export { writeCorpus } from './write-corpus';
+export { buildDifferences, corpusBuild } from './corpus-build';
+export type { CorpusBuild } from './corpus-build';
 export { CorpusUnreadableError, verifyCorpus } from './verify/verify';
 export type { VerifyReport } from './verify/verify';
 export { ExportError, ExportInterruptedError, describeWriteFailure } from './errors';
 export { checkExportTarget, ExportTargetError } from './target';
 export { DEFAULT_NAME_TEMPLATE } from './corpus/naming';
+export { WORD_COUNT_METHOD } from './corpus/plain-text';
 export { MAX_ENTRY_PATH_BYTES, printable } from './zip/layout';
 export { EXPORT_FORMATS } from './corpus/types';
 export type {
@@ -24,6 +27,7 @@ export type {
   ExportListing,
   ExportSegment,
   ExportVideo,
+  WordCountMethod,
 } from './corpus/types';
 export { writeSearchResultsFile } from './search-results';
 export { tempPathBeside } from './zip/temp-files';

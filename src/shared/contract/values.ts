@@ -235,6 +235,11 @@ export const JobDetailSchema = z.object({
   failures: z.array(z.object({ reason: z.string(), videos: z.number().int() })),
   /** Each bringing-up-to-date of the job, oldest first. */
   syncs: z.array(z.object({ at: z.string(), newVideos: z.number().int(), credits: z.number().int() })),
+  /**
+   * Its corpus's released versions, oldest first; `writable`: its release kept what it is written
+   * from, so that exportJob's `version` writes it again byte for byte.
+   */
+  versions: z.array(z.object({ version: z.number().int(), releasedAt: z.string(), writable: z.boolean() })),
 });
 
 export const VideoRowSchema = z.object({

@@ -445,7 +445,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     // Browser mode offers downloads only (tests/web/server.test.ts); the desktop writes where asked.
     const toPath = face.server ? null : join(dataDir, 'corpus.zip');
     const written = await api.exportJob({ jobId: job.id, formats: ['txt', 'srt'], destination: toPath });
-    expect(written).toMatchObject({ jobId: job.id, path: toPath, complete: true });
+    expect(written).toMatchObject({ jobId: job.id, path: toPath, jobFinished: true });
     // The answer and the events travel apart (over HTTP, two connections).
     await until('exportProgress', () => progress.at(-1)?.done === 30);
     expect(progress.at(-1)).toMatchObject({ jobId: job.id, done: 30, total: 30 });

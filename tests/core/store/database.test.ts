@@ -44,6 +44,7 @@ describe('openDatabase', () => {
       'caption_copies',
       'changes',
       'items',
+      'job_services',
       'jobs',
       'ledger',
       'list_cuts',
@@ -58,6 +59,8 @@ describe('openDatabase', () => {
       'transcript_claims',
       'transcript_index_backfill',
       'transcripts',
+      'version_memberships',
+      'version_videos',
       'versions',
     ]);
   });

@@ -1,6 +1,5 @@
 import type { CommandOutput } from '../../../shared/contract';
 import { JOB_STATUS } from '../../../shared/vocabulary';
-import type { Pacer, TranscriptClient } from '../../api';
 import type { PreviewOutcome, RunOutcome, RunSettings } from '../../engine';
 import { AppError } from '../errors';
 import { toOutcomeView } from '../views';
@@ -14,11 +13,11 @@ export type SyncResult = NonNullable<CommandOutput<'autoSyncJob'>['sync']>;
 async function withSession<T>(
   ctx: AppContext,
   jobId: number,
-  work: (settings: { client: TranscriptClient; pacer: Pacer }) => Promise<T>,
+  work: (settings: Pick<RunSettings, 'client' | 'pacer' | 'service'>) => Promise<T>,
 ): Promise<T> {
   const session = ctx.openSession();
   try {
-    return await work({ client: session.client, pacer: session.pacer });
+    return await work({ client: session.client, pacer: session.pacer, service: session.service });
   } finally {
     ctx.events.jobTouched(jobId);
     await session.close();

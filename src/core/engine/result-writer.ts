@@ -7,6 +7,8 @@ export interface PendingResult {
   write(): void;
   /** Runs after the transaction committed. */
   announce(): void;
+  /** Runs instead of announce() when the transaction failed. */
+  abandon?(error: unknown): void;
 }
 
 /**
@@ -42,6 +44,18 @@ export class ResultWriter {
     else this.#timer ??= setTimeout(() => this.flush(), RESULT_GROUP_MS);
   }
 
+  /**
+   * Writes `write` with the next group, and resolves with what it returned once the group has
+   * committed (rejects when the commit failed): what must be on the disk before the run goes on, such
+   * as a paid request about to be sent (engine/paid-requests.ts), shares the commit of the results.
+   */
+  written<T>(write: () => T): Promise<T> {
+    return new Promise((resolve, reject) => {
+      let value: T;
+      this.add({ write: () => (value = write()), announce: () => resolve(value), abandon: reject });
+    });
+  }
+
   /** Writes the open group now (the run is ending, or stopping). */
   flush(): void {
     clearTimeout(this.#timer);
@@ -53,6 +67,7 @@ export class ResultWriter {
       this.#commit(group);
     } catch (error) {
       this.#onError(error);
+      for (const result of group) result.abandon?.(error);
       return;
     }
     for (const result of group) result.announce();

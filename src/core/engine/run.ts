@@ -269,6 +269,7 @@ export class JobRun {
     const ctx = this.#context();
     if (this.#options.mode === 'walk') {
       await walkSources(ctx).catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }));
+      ctx.writer.flush(); // a page's request never sent, dropped from the ledger (paid-requests.ts)
       return;
     }
     // A second pass only happens when failed items were reset for retry during the run.
@@ -289,6 +290,7 @@ export class JobRun {
         this.control.stop({ kind: STOP_REASON.error, error }),
       );
       await Promise.all([walking, fetching]);
+      ctx.writer.flush(); // what the walk wrote after the fetch's last group
       if (this.#progress === progressBefore || !hasWorkLeft(this.#deps.db, this.#options.jobId)) return;
     }
   }

@@ -143,7 +143,7 @@ async function syncList(
           });
           if (outcome !== undefined) tally[outcome] += 1;
         }
-        recordPageCredit(ctx, source, response, at);
+        recordPageCredit(ctx, response, at);
         recordSyncPage(ctx.db, source.id, next);
         if (loop !== undefined) failWalk(ctx.db, source.id, LIST_STATUS.failed, { message: loop.message });
         // A channel's older pages hold what earlier reads named: the first page with nothing new ends it.

@@ -2,6 +2,7 @@ import type { ApiResponse, VideoItem, VideoPage } from '../api/types';
 import { isApiError } from '../api/errors';
 import { insertItem, type ItemListing } from '../store/items';
 import { dropPaidRequest, recordBeforeSending, settlePaidRequest } from './paid-requests';
+import { askChannelLatest, withExactDate } from './channel-latest';
 import { recordCut } from '../store/list-reads';
 import {
   addMembership,
@@ -119,6 +120,9 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
   let listSize = source.expectedVideos;
   let cursor = source.cursor;
   let videosFound = source.videosFound;
+  // A channel's latest videos come with their exact times (free): its pages say "3 years ago".
+  const latest = source.kind === SOURCE_KIND.channel ? await askChannelLatest(ctx, source) : undefined;
+  const exactDates = latest?.dates ?? new Map<string, string>();
   while (!ctx.control.stopped) {
     const response = await buyPage(ctx, source, cursor);
     if (response === undefined) return;
@@ -140,12 +144,18 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
       .transaction(() => {
         if (!loop?.beforeListing) {
           listed.forEach((video, i) => {
-            const outcome = insertListedVideo(ctx, source, video, videosFound + i + 1, {
-              selection,
-              listSize,
-              at,
-              version,
-            });
+            const outcome = insertListedVideo(
+              ctx,
+              source,
+              withExactDate(video, exactDates),
+              videosFound + i + 1,
+              {
+                selection,
+                listSize,
+                at,
+                version,
+              },
+            );
             if (outcome !== undefined) tally[outcome] += 1;
           });
           // The rest of the page lies past the cap: no later read of the list takes them.

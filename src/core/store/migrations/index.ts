@@ -10,6 +10,7 @@ import { exportedTextIndexSchema } from './009-exported-text-index';
 import { listReadsSchema } from './010-list-reads';
 import { exportVersionsSchema } from './011-export-versions';
 import { compatibilityIndexSchema } from './012-compatibility-search-index';
+import { exactDatesSchema } from './013-exact-dates';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly string[] = [
   listReadsSchema,
   exportVersionsSchema,
   compatibilityIndexSchema,
+  exactDatesSchema,
 ];

@@ -120,6 +120,13 @@ export interface ExportRow {
   transcript: ExportTranscript | null;
 }
 
+/**
+ * The date a video `i` of the job carries now: the latest exact time learned for it (migration 013,
+ * store/exact-dates.ts), else what its list page said.
+ */
+export const CURRENT_PUBLISHED_SQL = `coalesce(
+  (SELECT e.published FROM exact_dates e WHERE e.item_id = i.id ORDER BY e.id DESC LIMIT 1), i.published)`;
+
 /** Rows read per query: small enough for flat memory, large enough to be quick. */
 const PAGE_SIZE = 256;
 
@@ -129,7 +136,7 @@ const PAGE_SELECT = `SELECT i.id AS item_id, i.number, i.video_id, i.title AS it
        i.attempts, i.http_status, i.code, i.message, s.id AS source_id, s.position AS source_position,
        s.kind AS source_kind, s.input AS source_input, t.id AS transcript_id, t.language,
        t.requested_lang, t.title AS transcript_title, t.segment_count, t.fetched_at, i.channel_id,
-       i.channel_title, i.published, i.duration_seconds, i.view_count, i.has_captions, i.listed_at,
+       i.channel_title, ${CURRENT_PUBLISHED_SQL} AS published, i.duration_seconds, i.view_count, i.has_captions, i.listed_at,
        (SELECT group_concat(ms.position) FROM memberships mm JOIN sources ms ON ms.id = mm.source_id
          WHERE mm.item_id = i.id) AS member_of
      FROM items i

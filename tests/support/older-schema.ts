@@ -4,6 +4,9 @@
  * needs, and set `user_version`. A migration that adds something must add its undoing here.
  */
 const UNDO_AFTER_8 = [
+  // 013: the exact publication times learned for videos already listed.
+  'DROP TABLE exact_dates;',
+  // 012 made the index again, empty: nothing to undo.
   // 011: the versions' contents, metadata and state (its remade changes table stays: it reads the same).
   'ALTER TABLE versions DROP COLUMN contents; ALTER TABLE versions DROP COLUMN metadata;',
   'ALTER TABLE versions DROP COLUMN state;',

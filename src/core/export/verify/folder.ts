@@ -6,6 +6,7 @@ import { CORPUS_ENTRY } from '../corpus/schema';
 import { MAX_ENTRIES } from '../zip/central-directory';
 import { entryPathProblem, printable } from '../zip/layout';
 import { Differences } from './differences';
+import { LONGEST_CHECKSUM_LINE, parseChecksumLine } from './checksum-lines';
 import { LineReader } from './line-reader';
 import { countDifferences, IndexTally, ManifestCounts, type PieceReader } from './table-readers';
 
@@ -108,10 +109,6 @@ async function sha256Of(path: string, reader?: PieceReader): Promise<Buffer> {
   return hash.digest();
 }
 
-/** A SHA256SUMS line of at most this many bytes: 64 hex digits, two characters and a path. */
-const LONGEST_CHECKSUM_LINE = 64 + 2 + 1024;
-const CHECKSUM_LINE = /^([0-9a-f]{64}) [ *](.+)$/s;
-
 /** SHA256SUMS's digests by path; each line naming a path the folder lacks is a difference. */
 async function readChecksums(
   path: string,
@@ -123,14 +120,14 @@ async function readChecksums(
   const lines = new LineReader(LONGEST_CHECKSUM_LINE, (line) => {
     lineNumber += 1;
     if (line?.length === 0) return;
-    const parsed = line === undefined ? null : CHECKSUM_LINE.exec(line.toString('utf8'));
-    const [, digest, named] = parsed ?? [];
-    if (digest === undefined || named === undefined) {
+    const parsed = line === undefined ? undefined : parseChecksumLine(line);
+    const named = parsed?.path.toString('utf8');
+    if (parsed === undefined || named === undefined) {
       differences.add(CHECKSUMS, `line ${lineNumber} is not "<sha256>  <path>"`);
     } else if (expected.has(named)) {
       differences.add(CHECKSUMS, `line ${lineNumber} names ${printable(named)} again`);
     } else {
-      expected.set(named, Buffer.from(digest, 'hex'));
+      expected.set(named, parsed.digest);
       if (!present.has(named))
         differences.add('missing', `${printable(named)} (in ${CHECKSUMS}, not in the folder)`);
     }

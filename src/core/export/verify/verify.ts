@@ -7,7 +7,8 @@ import { verifyFolder } from './folder';
 import { systemErrorCode } from '../zip/system-error';
 import { LineReader } from './line-reader';
 import { CorpusEntries, ENTRY_KIND, PackedNames } from './packed-names';
-import { MAX_ENTRY_PATH_BYTES, printable, printableBytes } from '../zip/layout';
+import { printable, printableBytes } from '../zip/layout';
+import { LONGEST_CHECKSUM_LINE, parseChecksumLine } from './checksum-lines';
 import type { ListedEntry } from '../zip/central-directory';
 import { NotAFileError, UnreadableMethodError, ZipFormatError, ZipLimitError } from '../zip/read-errors';
 import { ZipReader } from '../zip/reader';
@@ -22,10 +23,6 @@ const { checksums: CHECKSUMS, manifest: MANIFEST, index: INDEX } = CORPUS_ENTRY;
  */
 const INFLATED_BASE_BYTES = 256 * 1024 * 1024;
 const INFLATED_PER_BYTE = 32;
-
-/** A SHA256SUMS line: 64 hex digits, two characters, and a path of at most MAX_ENTRY_PATH_BYTES. */
-const LONGEST_CHECKSUM_LINE = 64 + 2 + MAX_ENTRY_PATH_BYTES;
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** What verifyCorpus found. */
 export interface VerifyReport {
@@ -383,13 +380,4 @@ async function readChecksums(
   if (typeof (await checkedSha256(zip, entry, findings, lines)) === 'string') return undefined;
   findings.differences.merge(found);
   return checksums;
-}
-
-/** A SHA256SUMS line as `sha256sum` writes it: 64 lower-case hex digits, a space, a space or '*', the path. */
-function parseChecksumLine(line: Buffer): { digest: Buffer; path: Buffer } | undefined {
-  const SPACE = 0x20;
-  const STAR = 0x2a;
-  if (line.length < 67 || line[64] !== SPACE || (line[65] !== SPACE && line[65] !== STAR)) return undefined;
-  const hex = line.toString('latin1', 0, 64);
-  return SHA256_HEX.test(hex) ? { digest: Buffer.from(hex, 'hex'), path: line.subarray(66) } : undefined;
 }

@@ -83,7 +83,7 @@ export async function buyPage(
     });
     return undefined;
   }
-  if (!ctx.budget.reserve()) {
+  if (!(await ctx.budget.reserveOnceSettled())) {
     ctx.control.stop(ctx.budget.stopCause());
     return undefined;
   }

@@ -16,7 +16,7 @@ export function registerVerifyCommand(program: Command): void {
     .description(
       "Check a corpus ZIP: every file against its SHA256SUMS, and the manifest's counts against index.csv.",
     )
-    .argument('<file>', 'the corpus ZIP to check')
+    .argument('<file>', 'the corpus ZIP to check, or the folder it was unzipped into')
     .action(async (file: string) => {
       const report = await verifyCorpus(file).catch((error: unknown) => {
         if (error instanceof CorpusUnreadableError) throw new CliExit(ExitCode.badInput, error.message);

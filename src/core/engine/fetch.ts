@@ -125,14 +125,16 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
     try {
       await ctx.pacer?.wait(ctx.control.stopSignal);
       ledgerId = await recordBeforeSending(ctx, { endpoint: 'transcript', videoId: item.videoId });
-      response = await ctx.client.transcript(
-        {
-          video: item.videoId,
-          lang: requestLang(lang),
-          includeTimestamp: options.includeTimestamp,
-          sendMetadata: options.sendMetadata,
-        },
-        ctx.call,
+      response = await ctx.writer.onTheWire(() =>
+        ctx.client.transcript(
+          {
+            video: item.videoId,
+            lang: requestLang(lang),
+            includeTimestamp: options.includeTimestamp,
+            sendMetadata: options.sendMetadata,
+          },
+          ctx.call,
+        ),
       );
     } catch (error) {
       ctx.budget.settle(isApiError(error) && (error.charged || error.possiblyCharged));

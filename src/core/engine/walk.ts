@@ -92,7 +92,7 @@ export async function buyPage(
   try {
     await ctx.pacer?.wait(ctx.control.stopSignal);
     ledgerId = await recordBeforeSending(ctx, { endpoint: endpointOf(source), sourceId: source.id });
-    response = await requestPage(ctx, source, cursor);
+    response = await ctx.writer.onTheWire(() => requestPage(ctx, source, cursor));
   } catch (error) {
     ctx.budget.settle(isApiError(error) && error.charged);
     recordWalkFailure(ctx, source, error, ledgerId);

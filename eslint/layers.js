@@ -26,7 +26,12 @@ export const LAYERS = [
   // what a corpus holds and never consults an earlier export (reuse/); verify/ checks a ZIP against
   // what the corpus says of itself (corpus/schema.ts), never against how it is written. Only the
   // folder's top level (write-corpus.ts, video-files.ts, index.ts...) joins them.
-  { layer: 'src/core/export/zip', folders: ['src/core/export/zip', 'src/shared'], packages: CORE_PACKAGES },
+  // zip/ also reads entries other tools compress with bzip2 or LZMA, for verify (zip/other-methods.ts).
+  {
+    layer: 'src/core/export/zip',
+    folders: ['src/core/export/zip', 'src/shared'],
+    packages: [...CORE_PACKAGES, 'seek-bzip', 'lzma1'],
+  },
   {
     layer: 'src/core/export/corpus',
     folders: ['src/core/export/corpus', 'src/core/export/zip', 'src/shared'],

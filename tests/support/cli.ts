@@ -67,6 +67,8 @@ export interface ZipReading {
   index: string[][];
   errors: string[][];
   memberships: string[][];
+  /** changes.csv, header first; null in a corpus without it. */
+  changes: string[][] | null;
   /** README.md's text: the datasheet. */
   readme: string;
   /** CITATION.cff's text. */

@@ -4,6 +4,9 @@
  * needs, and set `user_version`. A migration that adds something must add its undoing here.
  */
 const UNDO_AFTER_8 = [
+  // 014: the exact publication times learned for videos already listed.
+  'DROP TABLE exact_dates;',
+  // 013 made the index again, empty: nothing to undo.
   // 012: the services a job used, and what a version is written from.
   'DROP TABLE job_services; DROP TABLE version_videos; DROP TABLE version_memberships;',
   'ALTER TABLE versions DROP COLUMN inputs;',

@@ -231,8 +231,12 @@ export class JobRun {
   preview(): Promise<RunOutcome | Walked> {
     this.#preview = true;
     return this.#drive(
-      (ctx) =>
-        walkSources(ctx).catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error })),
+      async (ctx) => {
+        await walkSources(ctx).catch((error: unknown) =>
+          this.control.stop({ kind: STOP_REASON.error, error }),
+        );
+        ctx.writer.flush(); // a page's request never sent, dropped from the ledger (paid-requests.ts)
+      },
       () => this.#finishWalk(),
     );
   }
@@ -291,6 +295,7 @@ export class JobRun {
         this.control.stop({ kind: STOP_REASON.error, error }),
       );
       await Promise.all([reading, fetching]);
+      ctx.writer.flush(); // what the reading of the lists wrote after the fetch's last group
       if (this.#progress === progressBefore || !hasWorkLeft(this.#deps.db, this.#options.jobId)) return;
     }
   }

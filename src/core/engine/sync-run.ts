@@ -1,4 +1,3 @@
-import type { VideoItem } from '../api/types';
 import type { Database } from '../store';
 import { itemCounts } from '../store/items';
 import { creditsOfJob } from '../store/ledger';
@@ -18,6 +17,7 @@ import type { ReadLists } from './run';
 import type { RunContext } from './run-context';
 import { Selection } from './selection';
 import { expectedVideosOf, LoopGuard } from './loop-guard';
+import { askChannelLatest, withExactDate } from './channel-latest';
 import type { RunOutcome, SyncOutcome } from './types';
 import {
   buyPage,
@@ -97,27 +97,22 @@ export async function readListsAgain(ctx: RunContext): Promise<number> {
 }
 
 /**
- * The channel's latest videos (a free question): whether earlier reads named all those the cap lets
- * in, and the publication time each is given with (exact, where the pages say "3 years ago").
- * Undefined when unanswered: the pages will tell.
+ * The channel's latest videos (a free question, channel-latest.ts, which also gives the videos the
+ * job holds their exact times): whether earlier reads named all those the cap lets in, and the
+ * publication time each is given with (exact, where the pages say "3 years ago"). Undefined when
+ * unanswered: the pages will tell.
  */
 async function askLatest(
   ctx: RunContext,
   source: SourceRecord,
 ): Promise<{ nothingNew: boolean; dates: Map<string, string> } | undefined> {
-  try {
-    await ctx.pacer?.wait(ctx.control.stopSignal);
-    const channel = source.resolvedChannelId ?? source.sourceId;
-    const { value } = await ctx.client.channelLatest(channel, ctx.call);
-    ctx.health.answered();
-    const dates = new Map<string, string>();
-    for (const video of value.videos)
-      if (video.published !== undefined) dates.set(video.videoId, video.published);
-    const ids = value.videos.slice(0, ctx.options.maxVideos).map((video) => video.videoId);
-    return { nothingNew: listNamedAll(ctx.db, { jobId: ctx.jobId, sourceId: source.id }, ids), dates };
-  } catch {
-    return undefined;
-  }
+  const latest = await askChannelLatest(ctx, source);
+  if (latest === undefined) return undefined;
+  const ids = latest.ids.slice(0, ctx.options.maxVideos);
+  return {
+    nothingNew: listNamedAll(ctx.db, { jobId: ctx.jobId, sourceId: source.id }, ids),
+    dates: latest.dates,
+  };
 }
 
 /**
@@ -204,7 +199,7 @@ async function readListAgain(
           });
           if (outcome !== undefined) tally[outcome] += 1;
         }
-        recordPageCredit(ctx, source, response, at);
+        recordPageCredit(ctx, response, at);
         recordPageReadAgain(ctx.db, source.id, next);
         if (loop !== undefined) failWalk(ctx.db, source.id, LIST_STATUS.failed, { message: loop.message });
         // A channel's older pages hold what earlier reads named: the first page with nothing new ends it.
@@ -225,10 +220,4 @@ async function readListAgain(
   // Stopped midway (credits, budget, an interruption): what it read still places the rest.
   if (!ended && read.count > 0) ctx.db.transaction(() => end(false, ctx.now(), true)).immediate();
   return added;
-}
-
-/** The video with the exact publication time channel/latest gave it, where it gave one. */
-function withExactDate(video: VideoItem, exactDates: ReadonlyMap<string, string>): VideoItem {
-  const published = exactDates.get(video.videoId);
-  return published === undefined ? video : { ...video, publishedTimeText: published };
 }

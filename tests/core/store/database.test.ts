@@ -43,6 +43,7 @@ describe('openDatabase', () => {
     expect(tables).toEqual([
       'caption_copies',
       'changes',
+      'exact_dates',
       'items',
       'job_services',
       'jobs',

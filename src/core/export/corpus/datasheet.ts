@@ -113,7 +113,7 @@ function endpoints(input: ExportInput): string {
   if (kinds.has(SOURCE_KIND.playlist)) used.push('`playlist/videos` (one credit per page)');
   if (kinds.has(SOURCE_KIND.channel))
     used.push(
-      '`channel/resolve` (free), `channel/videos` (one credit per page), `channel/latest` (free, for syncs)',
+      '`channel/resolve` (free), `channel/videos` (one credit per page), `channel/latest` (free, for the exact publication times of the latest videos)',
     );
   if (kinds.has(SOURCE_KIND.search)) used.push('`search` (one credit)');
   return used.join(', ');

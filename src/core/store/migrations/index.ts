@@ -10,6 +10,8 @@ import { exportedTextIndexSchema } from './009-exported-text-index';
 import { listReadsSchema } from './010-list-reads';
 import { exportVersionsSchema } from './011-export-versions';
 import { regenerableVersionsSchema } from './012-regenerable-versions';
+import { compatibilityIndexSchema } from './013-compatibility-search-index';
+import { exactDatesSchema } from './014-exact-dates';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -28,4 +30,6 @@ export const MIGRATIONS: readonly string[] = [
   listReadsSchema,
   exportVersionsSchema,
   regenerableVersionsSchema,
+  compatibilityIndexSchema,
+  exactDatesSchema,
 ];

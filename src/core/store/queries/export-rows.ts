@@ -120,6 +120,13 @@ export interface ExportRow {
   transcript: ExportTranscript | null;
 }
 
+/**
+ * The date a video `i` of the job carries now: the latest exact time learned for it (migration 014,
+ * store/exact-dates.ts), else what its list page said.
+ */
+export const CURRENT_PUBLISHED_SQL = `coalesce(
+  (SELECT e.published FROM exact_dates e WHERE e.item_id = i.id ORDER BY e.id DESC LIMIT 1), i.published)`;
+
 /** Rows read per query: small enough for flat memory, large enough to be quick. */
 export const PAGE_SIZE = 256;
 
@@ -153,7 +160,7 @@ export const ITEM_COLUMNS: ReadonlyArray<readonly [name: string, expression: str
   ['fetched_at', 't.fetched_at'],
   ['channel_id', 'i.channel_id'],
   ['channel_title', 'i.channel_title'],
-  ['published', 'i.published'],
+  ['published', CURRENT_PUBLISHED_SQL],
   ['duration_seconds', 'i.duration_seconds'],
   ['view_count', 'i.view_count'],
   ['has_captions', 'i.has_captions'],

@@ -125,7 +125,7 @@ function newTranscript() {
     segmentCount: transcript.length,
     body,
     fetchedAt: '2026-11-27T00:00:00.000Z',
-    segmentTexts: transcript.map((segment) => segment.text),
+    segments: transcript,
   };
 }
 
@@ -151,7 +151,7 @@ for (let round = 0; round < 3; round++) {
     const db = core.openDatabase(file);
     const store = db.transaction((batch) => batch.forEach((t) => core.storeTranscript(db, t)));
     for (let at = 0; at < sample.length; at += 1000) store(sample.slice(at, at + 1000));
-    const texts = new Map(sample.map((t, i) => [i + 1, t.segmentTexts]));
+    const texts = new Map(sample.map((t, i) => [i + 1, t.segments]));
     const before = process.cpuUsage();
     while (core.indexNextTranscripts(db, 'recent', size, (id) => texts.get(id) ?? []) > 0);
     wayRuns[name].cpu.push((cpuMs(before) * 1000) / sample.length);

@@ -4,6 +4,8 @@
  * needs, and set `user_version`. A migration that adds something must add its undoing here.
  */
 const UNDO_AFTER_8 = [
+  // 012: the captions' airtime.
+  'DROP TABLE caption_times;',
   // 011: the versions' contents, metadata and state (its remade changes table stays: it reads the same).
   'ALTER TABLE versions DROP COLUMN contents; ALTER TABLE versions DROP COLUMN metadata;',
   'ALTER TABLE versions DROP COLUMN state;',

@@ -9,6 +9,7 @@ import { segmentIndexSchema } from './008-segment-index';
 import { exportedTextIndexSchema } from './009-exported-text-index';
 import { listReadsSchema } from './010-list-reads';
 import { exportVersionsSchema } from './011-export-versions';
+import { captionTimesSchema } from './012-caption-times';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly string[] = [
   exportedTextIndexSchema,
   listReadsSchema,
   exportVersionsSchema,
+  captionTimesSchema,
 ];

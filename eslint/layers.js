@@ -62,7 +62,8 @@ export const LAYERS = [
       'src/shared',
     ],
     modules: ['src/core/store', 'src/core/store/database'],
-    packages: CORE_PACKAGES,
+    // The stop words of distinctive words are data, bundled at build time as the SPDX list is.
+    packages: [...CORE_PACKAGES, 'stopwords-iso/stopwords-iso.json'],
   },
   // The faces: each reaches the engine only through core/app. The CLI also starts the simulator
   // (`scriptorium sim`, `demo`) and browser mode (`scriptorium ui`).

@@ -41,6 +41,9 @@ export const commandNames = [
   'cancelSearchExport',
   'createJobFromSearch',
   'libraryStatus',
+  'libraryTrends',
+  'libraryConcordance',
+  'distinctiveWords',
 ] as const;
 
 export const eventNames = [

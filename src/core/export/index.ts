@@ -25,6 +25,8 @@ export type {
   ExportSegment,
   ExportVideo,
 } from './corpus/types';
-export { writeSearchResultsFile } from './search-results';
+export { CONCORDANCE_HEADER, writeConcordanceFile, writeSearchResultsFile } from './search-results';
 export { tempPathBeside } from './zip/temp-files';
 export type { SearchResultRow } from './search-results';
+/** The corpus tables' CSV rules, for the Library's tables (trends, distinctive words). */
+export { csvRecord, idCell, textCell } from './corpus/tables';

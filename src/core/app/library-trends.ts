@@ -1,0 +1,340 @@
+import type { Trend, TrendCell, TrendMeasure, TrendRequest } from '../../shared/contract';
+import { dayDate, dayNumber, periodDays, periodLabel, periodOf, type PeriodUnit } from '../../shared/periods';
+import type { Database } from '../store';
+import { narrowingOf } from './library';
+import { libraryContext, type LibraryContext } from './library-context';
+import { transcriptFacts, type TranscriptFacts } from './library-facts';
+import { AppError } from './errors';
+import { ratioBounds, type RatioPart } from './ratio-bounds';
+import { matchTallies, scopeTallies, type GroupsOf, type VideoTally } from './trend-tallies';
+
+/**
+ * Trends (docs/product.md, "Trends"): for each query, what it matches per period of the videos'
+ * publication, with a lower and an upper bound, since a date known only as an interval lies for
+ * sure in a period that holds it whole and only maybe in each other period it overlaps.
+ */
+
+/** Periods a trend may have, at most: 27 years of days. */
+export const MAX_PERIODS = 10_000;
+
+/** The groups of a trend (one, the scope, without `per`) and which a transcript of the scope is in. */
+interface Groups {
+  keys: Array<string | null>;
+  labels: string[];
+  of: GroupsOf;
+}
+
+function groupsFor(
+  request: TrendRequest,
+  facts: TranscriptFacts,
+  context: LibraryContext,
+  inScope: (transcriptId: number) => boolean,
+  jobLabel: (jobId: number) => string,
+): Groups {
+  const keys: Array<string | null> = [];
+  const labels: string[] = [];
+  const numbers = new Map<string, number>();
+  const numbered = (key: string, label: () => string): number => {
+    let number = numbers.get(key);
+    if (number === undefined) {
+      number = keys.length;
+      numbers.set(key, number);
+      keys.push(key);
+      labels.push(label());
+    }
+    return number;
+  };
+  const none: readonly number[] = [];
+  const whole: readonly number[] = [0];
+  switch (request.per) {
+    case null:
+      return { keys: [null], labels: ['All videos'], of: (id) => (inScope(id) ? whole : none) };
+    case 'channel':
+      return {
+        keys,
+        labels,
+        of: (id) => {
+          if (!inScope(id)) return none;
+          const channel = context.channelOf(id) ?? '';
+          return [numbered(channel, () => (channel === '' ? 'No channel named' : channel))];
+        },
+      };
+    case 'language':
+      return {
+        keys,
+        labels,
+        of: (id) => (inScope(id) ? [numbered(facts.languageOf(id), () => facts.languageOf(id))] : none),
+      };
+    case 'job':
+      return {
+        keys,
+        labels,
+        of: (id) =>
+          inScope(id) ? context.jobsOf(id).map((job) => numbered(String(job), () => jobLabel(job))) : none,
+      };
+  }
+}
+
+/** The contract's libraryTrends. */
+export function libraryTrends(
+  db: Database,
+  request: TrendRequest,
+  jobLabel: (jobId: number) => string,
+): Trend {
+  const facts = transcriptFacts(db);
+  const context = libraryContext(db, facts);
+  const inScope = narrowingOf(db, request, facts);
+  const groups = groupsFor(request, facts, context, inScope, jobLabel);
+  // Every group is met here first, so the match tallies below find them numbered.
+  const scope = scopeTallies(db, facts, context, groups.of);
+  const groupCount = groups.keys.length;
+  const withAirtime = request.measure === 'airtime';
+  const matches = request.queries.map((query) =>
+    matchTallies(db, query, facts, groups.of, groupCount, withAirtime),
+  );
+  const axis = axisOf(request, scope, context);
+  const ranked = rankedGroups(groups, matches, request.per === null ? null : request.limit);
+  return {
+    by: request.by,
+    measure: request.measure,
+    periods: axis.periods.map((period) => {
+      const { first, last } = periodDays(period, request.by);
+      return { label: periodLabel(period, request.by), from: dayDate(first), to: dayDate(last) };
+    }),
+    series: ranked.flatMap((group) =>
+      request.queries.map((query, q) => {
+        const cells = binned(request.measure, axis, scope[group] ?? new Map(), matches[q]?.[group], context);
+        return { query, group: groups.keys[group] ?? null, label: groups.labels[group] ?? '', ...cells };
+      }),
+    ),
+  };
+}
+
+/**
+ * The groups shown: those some query matches a video of (the scope's one group always), most
+ * matching videos first, at most `limit`.
+ */
+function rankedGroups(groups: Groups, matches: VideoTally[][], limit: number | null): number[] {
+  const matching = groups.keys.map((_, group) => matches.reduce((sum, tallies) => sum + (tallies[group]?.size ?? 0), 0));
+  const shown = groups.keys
+    .map((_, group) => group)
+    .filter((group) => groups.keys[group] === null || (matching[group] ?? 0) > 0)
+    .sort(
+      (a, b) =>
+        (matching[b] ?? 0) - (matching[a] ?? 0) || (groups.labels[a] ?? '').localeCompare(groups.labels[b] ?? ''),
+    );
+  return limit === null ? shown : shown.slice(0, limit);
+}
+
+/** The periods shown: the window's, else those any dated video of the scope may fall in. */
+interface Axis {
+  unit: PeriodUnit;
+  first: number;
+  periods: number[];
+}
+
+function axisOf(request: TrendRequest, scope: VideoTally[], context: LibraryContext): Axis {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const tally of scope)
+    for (const video of tally.keys()) {
+      const days = context.daysOf(video);
+      if (days === null) continue;
+      first = Math.min(first, periodOf(days.first, request.by));
+      last = Math.max(last, periodOf(days.last, request.by));
+    }
+  if (request.publishedAfter !== null) first = periodOf(windowDay(request.publishedAfter), request.by);
+  if (request.publishedBefore !== null) last = periodOf(windowDay(request.publishedBefore), request.by);
+  if (!(first <= last)) return { unit: request.by, first: 0, periods: [] };
+  if (last - first + 1 > MAX_PERIODS)
+    throw new AppError(
+      'invalid_input',
+      `These dates span ${(last - first + 1).toLocaleString('en-US')} ${request.by}s; a trend shows at most ${MAX_PERIODS.toLocaleString('en-US')}. Choose a longer period or a narrower window of dates.`,
+    );
+  return { unit: request.by, first, periods: Array.from({ length: last - first + 1 }, (_, i) => first + i) };
+}
+
+function windowDay(date: string): number {
+  const day = dayNumber(date);
+  if (Number.isNaN(day)) throw new AppError('invalid_input', `"${date}" is not a date (YYYY-MM-DD).`);
+  return day;
+}
+
+/** Running sums over the periods: what is certain in each, and what is possible (diff array). */
+class PeriodSums {
+  readonly certain: Float64Array;
+  private readonly possibleSteps: Float64Array;
+
+  constructor(size: number) {
+    this.certain = new Float64Array(size);
+    this.possibleSteps = new Float64Array(size + 1);
+  }
+
+  add(value: number, from: number, to: number, certain: boolean): void {
+    if (certain) this.certain[from] = (this.certain[from] ?? 0) + value;
+    this.possibleSteps[from] = (this.possibleSteps[from] ?? 0) + value;
+    this.possibleSteps[to + 1] = (this.possibleSteps[to + 1] ?? 0) - value;
+  }
+
+  possible(): Float64Array {
+    const sums = new Float64Array(this.certain.length);
+    let running = 0;
+    for (let i = 0; i < sums.length; i++) sums[i] = running += this.possibleSteps[i] ?? 0;
+    return sums;
+  }
+}
+
+/** A video of the scope placed on the axis: the periods it may lie in, and whether surely in one. */
+interface Placed {
+  from: number;
+  to: number;
+  certain: boolean;
+}
+
+function placed(video: number, axis: Axis, context: LibraryContext): Placed | null | 'undated' {
+  const days = context.daysOf(video);
+  if (days === null) return 'undated';
+  const first = periodOf(days.first, axis.unit) - axis.first;
+  const last = periodOf(days.last, axis.unit) - axis.first;
+  const from = Math.max(first, 0);
+  const to = Math.min(last, axis.periods.length - 1);
+  return from > to ? null : { from, to, certain: first === last };
+}
+
+/** One series' cells, period by period, and its undated videos' cell. */
+function binned(
+  measure: TrendMeasure,
+  axis: Axis,
+  scope: VideoTally,
+  matching: VideoTally | undefined,
+  context: LibraryContext,
+): { values: TrendCell[]; undated: TrendCell } {
+  const size = axis.periods.length;
+  const videos = new PeriodSums(size);
+  const matchingVideos = new PeriodSums(size);
+  const hits = new PeriodSums(size);
+  const airtime = new PeriodSums(size);
+  const matchingAirtime = new PeriodSums(size);
+  /** Uncertain videos with matching airtime: each may pull an airtime share its own way. */
+  const pulling: Array<Placed & RatioPart> = [];
+  const pullingAirtime = new PeriodSums(size);
+  const undated = { videos: 0, matching: 0, hits: 0, airtimeMs: 0, matchingMs: 0 };
+  for (const [video, { airtimeMs }] of scope) {
+    const match = matching?.get(video);
+    const place = placed(video, axis, context);
+    if (place === 'undated') {
+      undated.videos++;
+      undated.airtimeMs += airtimeMs;
+      if (match !== undefined) {
+        undated.matching++;
+        undated.hits += match.hits;
+        undated.matchingMs += match.airtimeMs;
+      }
+      continue;
+    }
+    if (place === null) continue;
+    const { from, to, certain } = place;
+    videos.add(1, from, to, certain);
+    airtime.add(airtimeMs, from, to, certain);
+    if (match === undefined) continue;
+    matchingVideos.add(1, from, to, certain);
+    hits.add(match.hits, from, to, certain);
+    matchingAirtime.add(match.airtimeMs, from, to, certain);
+    if (!certain && match.airtimeMs > 0 && measure === 'airtime') {
+      pulling.push({ ...place, num: match.airtimeMs, den: airtimeMs });
+      pullingAirtime.add(airtimeMs, from, to, false);
+    }
+  }
+  const cell = CELLS[measure];
+  const sums: Sums = {
+    videos: [videos.certain, videos.possible()],
+    matching: [matchingVideos.certain, matchingVideos.possible()],
+    hits: [hits.certain, hits.possible()],
+    airtime: [airtime.certain, airtime.possible()],
+    matchingAirtime: [matchingAirtime.certain, matchingAirtime.possible()],
+    pullingAirtime: pullingAirtime.possible(),
+  };
+  return {
+    values: axis.periods.map((_, p) =>
+      cell(sums, p, () => pulling.filter((video) => video.from <= p && p <= video.to)),
+    ),
+    undated: undatedCell(measure, undated),
+  };
+}
+
+interface Sums {
+  videos: [Float64Array, Float64Array];
+  matching: [Float64Array, Float64Array];
+  hits: [Float64Array, Float64Array];
+  airtime: [Float64Array, Float64Array];
+  matchingAirtime: [Float64Array, Float64Array];
+  /** The airtime in all of the uncertain videos with matching airtime, possible in each period. */
+  pullingAirtime: Float64Array;
+}
+
+type CellOf = (sums: Sums, p: number, pullingIn: () => RatioPart[]) => TrendCell;
+
+const boundsAt = ([certain, possible]: [Float64Array, Float64Array], p: number, scale = 1) => ({
+  low: (certain[p] ?? 0) / scale,
+  high: (possible[p] ?? 0) / scale,
+});
+
+const CELLS: Record<TrendMeasure, CellOf> = {
+  videos: (sums, p) => {
+    const count = boundsAt(sums.matching, p);
+    return { ...count, count, of: null };
+  },
+  hits: (sums, p) => {
+    const count = boundsAt(sums.hits, p);
+    return { ...count, count, of: null };
+  },
+  share: (sums, p) => {
+    const count = boundsAt(sums.matching, p);
+    const of = boundsAt(sums.videos, p);
+    const uncertainMatching = count.high - count.low;
+    const uncertainOthers = of.high - of.low - uncertainMatching;
+    const bounds = ratioBounds({ num: count.low, den: of.low }, [
+      { num: uncertainMatching, den: uncertainMatching },
+      { num: 0, den: uncertainOthers },
+    ]);
+    return { low: bounds?.low ?? null, high: bounds?.high ?? null, count, of };
+  },
+  airtime: (sums, p, pullingIn) => {
+    const count = boundsAt(sums.matchingAirtime, p, 1000);
+    const of = boundsAt(sums.airtime, p, 1000);
+    // The uncertain videos without matching airtime only ever pull the share down: one part.
+    const others = (sums.airtime[1][p] ?? 0) - (sums.airtime[0][p] ?? 0) - (sums.pullingAirtime[p] ?? 0);
+    const bounds = ratioBounds(
+      { num: sums.matchingAirtime[0][p] ?? 0, den: sums.airtime[0][p] ?? 0 },
+      [{ num: 0, den: others }, ...pullingIn()],
+    );
+    return { low: bounds?.low ?? null, high: bounds?.high ?? null, count, of };
+  },
+};
+
+function undatedCell(
+  measure: TrendMeasure,
+  undated: { videos: number; matching: number; hits: number; airtimeMs: number; matchingMs: number },
+): TrendCell {
+  const exact = (value: number) => ({ low: value, high: value });
+  const ratio = (num: number, den: number) => (den === 0 ? null : num / den);
+  switch (measure) {
+    case 'videos':
+      return { ...exact(undated.matching), count: exact(undated.matching), of: null };
+    case 'hits':
+      return { ...exact(undated.hits), count: exact(undated.hits), of: null };
+    case 'share': {
+      const value = ratio(undated.matching, undated.videos);
+      return { low: value, high: value, count: exact(undated.matching), of: exact(undated.videos) };
+    }
+    case 'airtime': {
+      const value = ratio(undated.matchingMs, undated.airtimeMs);
+      return {
+        low: value,
+        high: value,
+        count: exact(undated.matchingMs / 1000),
+        of: exact(undated.airtimeMs / 1000),
+      };
+    }
+  }
+}

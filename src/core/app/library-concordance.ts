@@ -1,6 +1,6 @@
 import { plainLine } from '../../shared/caption-text';
 import type { ConcordanceOptions, ConcordanceRow } from '../../shared/contract';
-import { dayDate } from '../../shared/periods';
+import { dayDate, dayNumber } from '../../shared/periods';
 import { textTokens } from '../../shared/search-text';
 import { videoUrlAt } from '../../shared/video-links';
 import type { Database } from '../store';
@@ -25,6 +25,8 @@ const TRANSCRIPTS_PER_TURN = 32;
 /** A concordance's options, and how it reports its progress and is cancelled. */
 export type ConcordanceRun = ConcordanceOptions & {
   limit: number | null;
+  /** Only the hits of videos that may have been published within these days (YYYY-MM-DD). */
+  within?: { from: string; to: string } | null;
   onProgress?: (progress: RowsProgress) => void;
   signal?: AbortSignal;
 };
@@ -42,11 +44,24 @@ export function concordance(
   const facts = transcriptFacts(db);
   const context = libraryContext(db, facts);
   const sort = options.sort;
-  const { hits, matches } = libraryMatches(db, search, (ranked) =>
-    sort === 'date' || sort === 'channel' ? orderedByVideo(ranked, sort, facts, context) : ranked,
-  );
-  const total = options.limit === null ? hits : Math.min(hits, options.limit);
-  return { hits, rows: lines(matches, total, options, facts, context) };
+  const within = options.within ?? null;
+  let hitsWithin = 0;
+  const { hits, matches } = libraryMatches(db, search, (found) => {
+    let ranked = found;
+    if (within !== null) {
+      const from = dayNumber(within.from);
+      const to = dayNumber(within.to);
+      ranked = found.filter((match) => {
+        const days = context.daysOf(facts.videoOf(match.transcriptId));
+        return days !== null && days.first <= to && from <= days.last;
+      });
+      hitsWithin = ranked.reduce((sum, match) => sum + match.segments.length, 0);
+    }
+    return sort === 'date' || sort === 'channel' ? orderedByVideo(ranked, sort, facts, context) : ranked;
+  });
+  const counted = within === null ? hits : hitsWithin;
+  const total = options.limit === null ? counted : Math.min(counted, options.limit);
+  return { hits: counted, rows: lines(matches, total, options, facts, context) };
 }
 
 async function* lines(
@@ -89,12 +104,12 @@ async function* lines(
 export async function libraryConcordance(
   db: Database,
   search: LibrarySearch,
-  options: ConcordanceOptions & { limit: number },
+  options: ConcordanceOptions & { limit: number; within: { from: string; to: string } | null },
 ): Promise<{ hits: number; rows: ConcordanceRow[] }> {
-  const { hits, rows } = concordance(db, search, options);
+  const found = concordance(db, search, options);
   const lines: ConcordanceRow[] = [];
-  for await (const row of rows) lines.push(row);
-  return { hits, rows: lines };
+  for await (const row of found.rows) lines.push(row);
+  return { hits: found.hits, rows: lines };
 }
 
 /** Token lists compared word by word, by code point (the words are folded: case and accents ignored). */

@@ -4,6 +4,7 @@ import type { Database } from '../store';
 import { narrowingOf } from './library';
 import { libraryContext, type LibraryContext } from './library-context';
 import { transcriptFacts, type TranscriptFacts } from './library-facts';
+import { trendCsv } from './analysis-tables';
 import { AppError } from './errors';
 import { ratioBounds, type RatioPart } from './ratio-bounds';
 import { matchTallies, scopeTallies, type GroupsOf, type VideoTally } from './trend-tallies';
@@ -94,7 +95,7 @@ export function libraryTrends(
   );
   const axis = axisOf(request, scope, context);
   const ranked = rankedGroups(groups, matches, request.per === null ? null : request.limit);
-  return {
+  const trend: Trend = {
     by: request.by,
     measure: request.measure,
     periods: axis.periods.map((period) => {
@@ -107,7 +108,10 @@ export function libraryTrends(
         return { query, group: groups.keys[group] ?? null, label: groups.labels[group] ?? '', ...cells };
       }),
     ),
+    groupsMatching: request.per === null ? 0 : rankedGroups(groups, matches, null).length,
+    csv: null,
   };
+  return request.withCsv ? { ...trend, csv: trendCsv(trend) } : trend;
 }
 
 /**

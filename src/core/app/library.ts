@@ -276,8 +276,9 @@ export function libraryMatches(
 ): { hits: number; matches: Iterable<LibraryMatch> } {
   const query = parsedQuery(search.query);
   const { hits, best } = found(db, search, Infinity);
+  const ordered = reorder(best);
   function* matches(): Generator<LibraryMatch> {
-    for (const match of reorder(best)) {
+    for (const match of ordered) {
       const read = matchOf(db, query, match, Infinity);
       if (read !== undefined && read.hits.length > 0) yield read;
     }

@@ -33,6 +33,8 @@ export const TrendRequestSchema = ScopeSchema.extend({
   measure: z.enum(TREND_MEASURES).default('videos'),
   /** With `per`: the groups shown, at most (those with the most matching videos); null: all. */
   limit: z.number().int().min(1).max(1000).nullable().default(null),
+  /** Also answer the trend as CSV (the Trends view's Download CSV), with the corpus tables' cell rules. */
+  withCsv: z.boolean().default(false),
 });
 
 const BoundsSchema = z.object({ low: z.number(), high: z.number() });
@@ -68,6 +70,10 @@ export const TrendSchema = z.object({
       undated: TrendCellSchema,
     }),
   ),
+  /** Groups some query matches a video of, shown or not (0 without `per`). */
+  groupsMatching: z.number().int(),
+  /** The trend as `trends --csv` prints it, when asked for (withCsv). */
+  csv: z.string().nullable(),
 });
 
 export const ConcordanceRowSchema = z.object({
@@ -140,6 +146,11 @@ export const analysisCommands = {
   libraryConcordance: {
     input: LibrarySearchSchema.extend(ConcordanceOptionsSchema.shape).extend({
       limit: z.number().int().min(1).max(10_000).default(1000),
+      /**
+       * Only the hits of videos that may have been published within these days (a trend's period):
+       * `hits` then counts those. Each line's published_from and published_to say whether surely.
+       */
+      within: z.object({ from: DaySchema, to: DaySchema }).nullable().default(null),
     }),
     output: ConcordanceSchema,
   },

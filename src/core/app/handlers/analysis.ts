@@ -21,10 +21,11 @@ export function analysisHandlers(
     libraryTrends: async (request) =>
       libraryTrends(ctx.db, TrendRequestSchema.parse(request), (jobId) => `Job ${jobId}: ${jobView(ctx, jobId).title}`),
 
-    libraryConcordance: async ({ context, sort, limit, ...search }) =>
+    libraryConcordance: async ({ context, sort, limit, within, ...search }) =>
       libraryConcordance(ctx.db, search, {
         ...ConcordanceOptionsSchema.parse({ context, sort }),
         limit: limit ?? 1000,
+        within: within ?? null,
       }),
 
     distinctiveWords: async (request) => distinctiveWords(ctx.db, DistinctiveWordsRequestSchema.parse(request)),

@@ -96,7 +96,11 @@ done();
 };
 
 const results = { machine: machine(), date: new Date().toISOString(), load: loadavg(), candidates: {} };
-console.log(`Charting libraries on ${results.machine}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `Charting libraries on ${results.machine}, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -116,12 +120,24 @@ try {
       root: dir,
       logLevel: 'silent',
       resolve: { alias: {} },
-      build: { outDir: join(dir, 'dist'), minify: true, write: false, modulePreload: false, cssCodeSplit: false },
+      build: {
+        outDir: join(dir, 'dist'),
+        minify: true,
+        write: false,
+        modulePreload: false,
+        cssCodeSplit: false,
+      },
       configFile: false,
     });
     const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => o.output);
-    const js = chunks.filter((c) => c.type === 'chunk').map((c) => c.code).join('\n');
-    const css = chunks.filter((c) => c.fileName.endsWith('.css')).map((c) => c.source).join('\n');
+    const js = chunks
+      .filter((c) => c.type === 'chunk')
+      .map((c) => c.code)
+      .join('\n');
+    const css = chunks
+      .filter((c) => c.fileName.endsWith('.css'))
+      .map((c) => c.source)
+      .join('\n');
     const bytes = Buffer.byteLength(js) + Buffer.byteLength(css);
     const gzipped = gzipSync(js + css).length;
     const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
@@ -136,12 +152,15 @@ try {
     const drawing = await page.evaluate(() => ({
       svg: document.querySelectorAll('svg').length,
       canvas: document.querySelectorAll('canvas').length,
-      named: [...document.querySelectorAll('[aria-label], [role="img"], [aria-description], title, desc')].length,
+      named: [...document.querySelectorAll('[aria-label], [role="img"], [aria-description], title, desc')]
+        .length,
     }));
     await page.addScriptTag({ content: axeSource });
     const axe = await page.evaluate(async () => {
       const found = await window.axe.run(document);
-      return found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+      return found.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id);
     });
     await page.close();
     results.candidates[name] = {

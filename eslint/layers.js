@@ -89,6 +89,8 @@ export const LAYERS = [
       'react/*',
       'zustand',
       '@tanstack/react-virtual',
+      // The Trends view's chart (bench/RESULTS.md, "Trends: the charting library").
+      '@observablehq/plot',
       // A virtual module of the build (fast refresh in development, empty in production).
       '@vitejs/plugin-react/preamble',
     ],

@@ -86,7 +86,12 @@ export function registerSearchCommand(program: Command): void {
         const folder = mkdtempSync(join(tmpdir(), 'scriptorium-search-'));
         try {
           const path = join(folder, 'hits.csv');
-          const { hits } = await api.exportSearchResults({ ...search, destination: path, limit, concordance });
+          const { hits } = await api.exportSearchResults({
+            ...search,
+            destination: path,
+            limit,
+            concordance,
+          });
           await pipeline(createReadStream(path), process.stdout, { end: false }).catch((error: unknown) => {
             if (!isClosedPipe(error)) throw error;
           });
@@ -130,7 +135,10 @@ function concordanceOf(flags: SearchFlags): ConcordanceOptions | null {
   if (!(CONCORDANCE_ORDERS as readonly string[]).includes(sort))
     throw new CliExit(ExitCode.badInput, `--sort ${sort}: expected one of ${CONCORDANCE_ORDERS.join(', ')}.`);
   return {
-    context: flags.context === undefined ? 8 : argumentOrExit(() => parseWholeNumber('--context', flags.context ?? '', 1, 50)),
+    context:
+      flags.context === undefined
+        ? 8
+        : argumentOrExit(() => parseWholeNumber('--context', flags.context ?? '', 1, 50)),
     sort: sort as ConcordanceOptions['sort'],
   };
 }

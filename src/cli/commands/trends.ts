@@ -56,14 +56,24 @@ export function registerTrendsCommand(program: Command): void {
     .option('--channel <text>', "only videos whose channel's name holds this text")
     .option('--published-after <date>', 'only periods from the one holding this day (YYYY-MM-DD)')
     .option('--published-before <date>', 'only periods up to the one holding this day (YYYY-MM-DD)')
-    .option('--limit <n>', `with --per, the groups with the most matching videos shown (default ${DEFAULT_GROUPS})`)
+    .option(
+      '--limit <n>',
+      `with --per, the groups with the most matching videos shown (default ${DEFAULT_GROUPS})`,
+    )
     .option('--json', "print the contract's libraryTrends answer", false)
-    .option('--csv', 'print CSV: query,group,period,from,to,low,high,count_low,count_high,of_low,of_high', false)
+    .option(
+      '--csv',
+      'print CSV: query,group,period,from,to,low,high,count_low,count_high,of_low,of_high',
+      false,
+    )
     .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)')
     .action(async (queries: string[], flags: TrendsFlags) => {
       if (flags.json && flags.csv) throw new CliExit(ExitCode.badInput, 'Choose --json or --csv, not both.');
       if (queries.length > 5)
-        throw new CliExit(ExitCode.badInput, `A trend compares at most 5 queries; ${queries.length} were given.`);
+        throw new CliExit(
+          ExitCode.badInput,
+          `A trend compares at most 5 queries; ${queries.length} were given.`,
+        );
       const request = {
         queries,
         by: oneOf('--by', flags.by, PERIOD_UNITS),
@@ -145,13 +155,16 @@ function capitalised(text: string): string {
 function figure(cell: TrendCell | undefined, measure: TrendMeasure): string {
   if (cell === undefined || cell.low === null || cell.high === null) return '-';
   const shown = (value: number) =>
-    measure === 'share' || measure === 'airtime' ? `${(100 * value).toFixed(1)} %` : value.toLocaleString('en-US');
+    measure === 'share' || measure === 'airtime'
+      ? `${(100 * value).toFixed(1)} %`
+      : value.toLocaleString('en-US');
   return cell.low === cell.high ? shown(cell.low) : `${shown(cell.low)}–${shown(cell.high)}`;
 }
 
 /** Columns padded to their widest cell: the first to the left, the figures to the right. */
 function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => [...(row[column] ?? '')].length))) ?? [];
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => [...(row[column] ?? '')].length))) ?? [];
   return rows
     .map(
       (row) =>

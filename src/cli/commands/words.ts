@@ -30,10 +30,15 @@ interface WordsFlags {
 export function registerWordsCommand(program: Command): void {
   program
     .command('words')
-    .description('The words a query’s transcripts, a period or a channel use more than the rest of your library.')
+    .description(
+      'The words a query’s transcripts, a period or a channel use more than the rest of your library.',
+    )
     .argument('[query]', 'the transcripts this query matches (the search’s language)')
-    .option('--period <period>', 'the videos surely published in this period: 2024, 2024-05, 2024-W18 or 2024-05-03')
-    .option('--of-channel <name>', "the videos of this channel (its whole name, case ignored)")
+    .option(
+      '--period <period>',
+      'the videos surely published in this period: 2024, 2024-05, 2024-W18 or 2024-05-03',
+    )
+    .option('--of-channel <name>', 'the videos of this channel (its whole name, case ignored)')
     .option('--job <n>', 'only the videos of this job, on both sides')
     .option('--lang <code>', 'only transcripts in this language or a variant of it, on both sides')
     .option('--channel <text>', "only videos whose channel's name holds this text, on both sides")
@@ -50,7 +55,9 @@ export function registerWordsCommand(program: Command): void {
         jobId: flags.job === undefined ? null : jobNumber(flags.job),
         language: flags.lang ?? null,
         channel: flags.channel ?? null,
-        limit: argumentOrExit(() => (flags.limit === undefined ? 25 : parseWholeNumber('--limit', flags.limit, 1, 500))),
+        limit: argumentOrExit(() =>
+          flags.limit === undefined ? 25 : parseWholeNumber('--limit', flags.limit, 1, 500),
+        ),
       };
       const words = await withApp({ ...flags, onIndexing: indexingReporter() }, async (api, app) => {
         await app.libraryIndexed;
@@ -66,7 +73,8 @@ export function registerWordsCommand(program: Command): void {
 /** A line per word (its counts on each side, its G²), then the two sides' sizes. */
 export function formatWords(words: DistinctiveWords): string {
   const width = Math.max(4, ...words.words.map((word) => [...printable(word.word)].length));
-  let text = words.words.length === 0 ? '' : `${'word'.padEnd(width)}  target  rest of scope  log-likelihood\n`;
+  let text =
+    words.words.length === 0 ? '' : `${'word'.padEnd(width)}  target  rest of scope  log-likelihood\n`;
   for (const word of words.words) {
     const shown = printable(word.word);
     text += `${shown}${' '.repeat(width - [...shown].length)}  ${String(word.target).padStart(6)}  ${String(word.reference).padStart(13)}  ${word.logLikelihood.toFixed(1).padStart(14)}\n`;

@@ -56,7 +56,12 @@ export function distinctiveWordsCsv(words: DistinctiveWords): string {
     csvRecord(WORDS_CSV_HEADER) +
     words.words
       .map((word) =>
-        csvRecord([idCell(word.word), String(word.target), String(word.reference), word.logLikelihood.toFixed(3)]),
+        csvRecord([
+          idCell(word.word),
+          String(word.target),
+          String(word.reference),
+          word.logLikelihood.toFixed(3),
+        ]),
       )
       .join('')
   );

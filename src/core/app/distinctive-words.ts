@@ -67,7 +67,9 @@ export function distinctiveWords(db: Database, request: DistinctiveWordsRequest)
           .map(([word, a]) => ({ word, target: a, reference: counts.reference.get(word) ?? 0 }))
           .filter(({ target: a, reference: b }) => a * d > b * c)
           .map((word) => ({ ...word, logLikelihood: logLikelihood(word.target, word.reference, c, d) }))
-          .sort((x, y) => y.logLikelihood - x.logLikelihood || (x.word < y.word ? -1 : x.word > y.word ? 1 : 0))
+          .sort(
+            (x, y) => y.logLikelihood - x.logLikelihood || (x.word < y.word ? -1 : x.word > y.word ? 1 : 0),
+          )
           .slice(0, request.limit);
   const sized = (size: (typeof sizes)['target']) => ({
     transcripts: size.transcripts,
@@ -81,7 +83,8 @@ export function distinctiveWords(db: Database, request: DistinctiveWordsRequest)
 export function logLikelihood(a: number, b: number, c: number, d: number): number {
   const expectedA = (c * (a + b)) / (c + d);
   const expectedB = (d * (a + b)) / (c + d);
-  const term = (observed: number, expected: number) => (observed === 0 ? 0 : observed * Math.log(observed / expected));
+  const term = (observed: number, expected: number) =>
+    observed === 0 ? 0 : observed * Math.log(observed / expected);
   return 2 * (term(a, expectedA) + term(b, expectedB));
 }
 

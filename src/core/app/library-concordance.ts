@@ -78,7 +78,8 @@ async function* lines(
   options.onProgress?.({ done, total });
   for (const match of matches) {
     for (const line of linesOf(match, options.context, facts, context)) {
-      if (byWords) gathered.push({ row: line.row, key: options.sort === 'left' ? line.leftKey : line.rightKey });
+      if (byWords)
+        gathered.push({ row: line.row, key: options.sort === 'left' ? line.leftKey : line.rightKey });
       else {
         if (done >= total) return;
         yield line.row;
@@ -163,7 +164,12 @@ interface Line {
 }
 
 /** A matching transcript's hits as concordance lines, in time order. */
-function linesOf(match: LibraryMatch, words: number, facts: TranscriptFacts, context: LibraryContext): Line[] {
+function linesOf(
+  match: LibraryMatch,
+  words: number,
+  facts: TranscriptFacts,
+  context: LibraryContext,
+): Line[] {
   const { transcript, channelTitle, segments } = match;
   const days = context.daysOf(facts.videoOf(transcript.id));
   const texts = segments.map((segment) => plainLine(segment.text));

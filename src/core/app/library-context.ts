@@ -53,7 +53,8 @@ export class LibraryContext {
       this.jobs.set(transcriptId, jobs);
     }
     this.airtime = new Float64Array(size);
-    for (const [transcriptId, ms] of airtimeTotals(db)) if (transcriptId < size) this.airtime[transcriptId] = ms;
+    for (const [transcriptId, ms] of airtimeTotals(db))
+      if (transcriptId < size) this.airtime[transcriptId] = ms;
   }
 
   /**

@@ -119,13 +119,16 @@ export function libraryTrends(
  * matching videos first, at most `limit`.
  */
 function rankedGroups(groups: Groups, matches: VideoTally[][], limit: number | null): number[] {
-  const matching = groups.keys.map((_, group) => matches.reduce((sum, tallies) => sum + (tallies[group]?.size ?? 0), 0));
+  const matching = groups.keys.map((_, group) =>
+    matches.reduce((sum, tallies) => sum + (tallies[group]?.size ?? 0), 0),
+  );
   const shown = groups.keys
     .map((_, group) => group)
     .filter((group) => groups.keys[group] === null || (matching[group] ?? 0) > 0)
     .sort(
       (a, b) =>
-        (matching[b] ?? 0) - (matching[a] ?? 0) || (groups.labels[a] ?? '').localeCompare(groups.labels[b] ?? ''),
+        (matching[b] ?? 0) - (matching[a] ?? 0) ||
+        (groups.labels[a] ?? '').localeCompare(groups.labels[b] ?? ''),
     );
   return limit === null ? shown : shown.slice(0, limit);
 }
@@ -308,10 +311,10 @@ const CELLS: Record<TrendMeasure, CellOf> = {
     const of = boundsAt(sums.airtime, p, 1000);
     // The uncertain videos without matching airtime only ever pull the share down: one part.
     const others = (sums.airtime[1][p] ?? 0) - (sums.airtime[0][p] ?? 0) - (sums.pullingAirtime[p] ?? 0);
-    const bounds = ratioBounds(
-      { num: sums.matchingAirtime[0][p] ?? 0, den: sums.airtime[0][p] ?? 0 },
-      [{ num: 0, den: others }, ...pullingIn()],
-    );
+    const bounds = ratioBounds({ num: sums.matchingAirtime[0][p] ?? 0, den: sums.airtime[0][p] ?? 0 }, [
+      { num: 0, den: others },
+      ...pullingIn(),
+    ]);
     return { low: bounds?.low ?? null, high: bounds?.high ?? null, count, of };
   },
 };

@@ -54,7 +54,11 @@ export async function writeSearchExport(
   hooks: { onProgress: (progress: RowsProgress) => void; signal?: AbortSignal },
 ): Promise<SearchExportWritten> {
   if (request.concordance !== null) {
-    const { rows } = concordance(db, request.search, { ...request.concordance, limit: request.limit, ...hooks });
+    const { rows } = concordance(db, request.search, {
+      ...request.concordance,
+      limit: request.limit,
+      ...hooks,
+    });
     return { ...(await writeConcordanceFile(rows, file)), threadId };
   }
   const rows = searchResultRows(db, request.search, { limit: request.limit, ...hooks });

@@ -34,7 +34,11 @@ interface VideoFixture {
   bought: Bought[];
 }
 
-const T = (text: string, start: number | null = null, duration: number | null = null): Seg => [text, start, duration];
+const T = (text: string, start: number | null = null, duration: number | null = null): Seg => [
+  text,
+  start,
+  duration,
+];
 
 const VIDEOS: VideoFixture[] = [
   {
@@ -49,13 +53,23 @@ const VIDEOS: VideoFixture[] = [
       {
         job: 1,
         language: 'en',
-        segments: [T('the quiet river runs', 0, 4), T('a lake of light', 4, 3), T('', 7, 1), T('river and sea', 8, 5)],
+        segments: [
+          T('the quiet river runs', 0, 4),
+          T('a lake of light', 4, 3),
+          T('', 7, 1),
+          T('river and sea', 8, 5),
+        ],
       },
       {
         job: 3,
         language: 'en',
         sendMetadata: false,
-        segments: [T('the quiet river runs', 0, 4), T('a lake of light', 4, 3), T('', 7, 1), T('river and sea', 8, 5)],
+        segments: [
+          T('the quiet river runs', 0, 4),
+          T('a lake of light', 4, 3),
+          T('', 7, 1),
+          T('river and sea', 8, 5),
+        ],
       },
     ],
   },
@@ -84,13 +98,21 @@ const VIDEOS: VideoFixture[] = [
       {
         job: 1,
         language: 'en',
-        segments: [T('lake water is calm', 0, 3), T('a quiet river joins the lake', 3, 3), T('sea birds', 6, 2)],
+        segments: [
+          T('lake water is calm', 0, 3),
+          T('a quiet river joins the lake', 3, 3),
+          T('sea birds', 6, 2),
+        ],
       },
       {
         job: 2,
         language: 'en',
         sendMetadata: false,
-        segments: [T('lake water is calm', 0, 3), T('a quiet river joins the lake', 3, 3), T('sea birds and river', 6, 2)],
+        segments: [
+          T('lake water is calm', 0, 3),
+          T('a quiet river joins the lake', 3, 3),
+          T('sea birds and river', 6, 2),
+        ],
       },
     ],
   },
@@ -114,7 +136,11 @@ const VIDEOS: VideoFixture[] = [
     author: 'Sea Radio',
     listings: [{ job: 2, published: '1 year ago', listedAt: '2024-02-15T00:00:00Z' }],
     bought: [
-      { job: 2, language: 'fr', segments: [T('la rivière est calme', 0, 3), T('le café près de la mer', 3, 3)] },
+      {
+        job: 2,
+        language: 'fr',
+        segments: [T('la rivière est calme', 0, 3), T('le café près de la mer', 3, 3)],
+      },
     ],
   },
   {
@@ -190,7 +216,9 @@ function listingDays(published: string, listedAt: string): [number, number] {
 
 /** The days every listing allows, or their span when they share none; null when none dates it. */
 function videoDays(video: VideoFixture): [number, number] | null {
-  const dated = video.listings.filter((l) => l.published !== null).map((l) => listingDays(l.published ?? '', l.listedAt));
+  const dated = video.listings
+    .filter((l) => l.published !== null)
+    .map((l) => listingDays(l.published ?? '', l.listedAt));
   if (dated.length === 0) return null;
   const first = Math.max(...dated.map((d) => d[0]));
   const last = Math.min(...dated.map((d) => d[1]));
@@ -199,7 +227,8 @@ function videoDays(video: VideoFixture): [number, number] | null {
 }
 
 type Unit = 'month' | 'year';
-const periodKey = (day: number, unit: Unit): string => new Date(day * DAY).toISOString().slice(0, unit === 'month' ? 7 : 4);
+const periodKey = (day: number, unit: Unit): string =>
+  new Date(day * DAY).toISOString().slice(0, unit === 'month' ? 7 : 4);
 
 /** Words as the reference reads them: runs of letters and digits, lower case, Latin accents dropped. */
 function words(text: string): string[] {
@@ -242,9 +271,9 @@ interface Transcript {
 }
 
 /** Every transcript in the order it is stored (its id's order). */
-const TRANSCRIPTS: Transcript[] = VIDEOS.flatMap((video) => video.bought.map((bought) => ({ video, bought }))).map(
-  (t, order) => ({ ...t, order }),
-);
+const TRANSCRIPTS: Transcript[] = VIDEOS.flatMap((video) =>
+  video.bought.map((bought) => ({ video, bought })),
+).map((t, order) => ({ ...t, order }));
 
 const channelOf = (video: VideoFixture): string => video.channel ?? video.author;
 
@@ -279,7 +308,13 @@ interface VideoFigures {
 function figuresOf(transcripts: Transcript[], query: string): VideoFigures[] {
   const byVideo = new Map<string, VideoFigures>();
   for (const t of transcripts)
-    byVideo.set(t.video.id, { days: videoDays(t.video), matching: false, hits: 0, matchingMs: 0, totalMs: 0 });
+    byVideo.set(t.video.id, {
+      days: videoDays(t.video),
+      matching: false,
+      hits: 0,
+      matchingMs: 0,
+      totalMs: 0,
+    });
   for (const { t, index } of distinctCaptions(transcripts)) {
     const figures = byVideo.get(t.video.id);
     const [text] = t.bought.segments[index] ?? [''];
@@ -367,7 +402,11 @@ function overlaps(days: [number, number], inPeriod: (day: number) => boolean): b
 
 function referenceUndated(videos: VideoFigures[], measure: Measure) {
   const undated = videos.filter((v) => v.days === null);
-  const all = referenceCell(undated.map((v) => ({ ...v, days: [0, 0] })), (d) => d === 0, measure);
+  const all = referenceCell(
+    undated.map((v) => ({ ...v, days: [0, 0] })),
+    (d) => d === 0,
+    measure,
+  );
   return all;
 }
 
@@ -406,7 +445,8 @@ beforeAll(async () => {
   const transcriptIds = new Map<Transcript, number>();
   for (const t of TRANSCRIPTS) {
     const timed = t.bought.segments.every(([, start]) => start !== null);
-    const metadata = t.bought.sendMetadata === false ? {} : { metadata: { title: t.video.id, author_name: t.video.author } };
+    const metadata =
+      t.bought.sendMetadata === false ? {} : { metadata: { title: t.video.id, author_name: t.video.author } };
     const id = storeTranscript(db, {
       videoId: t.video.id,
       requestedLang: t.bought.language,
@@ -440,8 +480,17 @@ beforeAll(async () => {
       const bought = TRANSCRIPTS.find((t) => t.bought === itemTranscript(video, listing.job));
       const position = VIDEOS.indexOf(video) + 1;
       item.run(
-        job, job, video.id, position, position, video.id, video.id, bought === undefined ? null : transcriptIds.get(bought),
-        video.channel, listing.published, listing.listedAt,
+        job,
+        job,
+        video.id,
+        position,
+        position,
+        video.id,
+        video.id,
+        bought === undefined ? null : transcriptIds.get(bought),
+        video.channel,
+        listing.published,
+        listing.listedAt,
       );
     }
   db.close();
@@ -480,7 +529,11 @@ function referenceGroups(per: Per): Array<{ key: string | null; transcripts: Tra
   return [...groups].map(([key, transcripts]) => ({ key: per === null ? null : key, transcripts }));
 }
 
-function expectCell(actual: TrendCell | undefined, expected: ReturnType<typeof referenceCell>, where: string) {
+function expectCell(
+  actual: TrendCell | undefined,
+  expected: ReturnType<typeof referenceCell>,
+  where: string,
+) {
   const close = (a: number | null | undefined, b: number | null) =>
     a === null || b === null || a === undefined ? a === b : Math.abs(a - b) < 1e-9;
   const ok =
@@ -489,7 +542,9 @@ function expectCell(actual: TrendCell | undefined, expected: ReturnType<typeof r
     close(actual.high, expected.high) &&
     close(actual.count.low, expected.count.low) &&
     close(actual.count.high, expected.count.high) &&
-    (expected.of === null ? actual.of === null : close(actual.of?.low, expected.of.low) && close(actual.of?.high, expected.of.high));
+    (expected.of === null
+      ? actual.of === null
+      : close(actual.of?.low, expected.of.low) && close(actual.of?.high, expected.of.high));
   if (!ok) expect({ where, actual }).toEqual({ where, expected });
 }
 
@@ -502,7 +557,9 @@ function checkTrend(trend: Trend, queries: string[], unit: Unit, measure: Measur
   const keys: string[] = [];
   for (let d = first; d <= last; d++) if (!keys.includes(periodKey(d, unit))) keys.push(periodKey(d, unit));
   expect(trend.periods.map((p) => p.label)).toEqual(keys);
-  const shown = groups.filter((g) => g.key === null || queries.some((q) => figuresOf(g.transcripts, q).some((v) => v.matching)));
+  const shown = groups.filter(
+    (g) => g.key === null || queries.some((q) => figuresOf(g.transcripts, q).some((v) => v.matching)),
+  );
   expect(new Set(trend.series.map((s) => s.group))).toEqual(new Set(shown.map((g) => g.key)));
   for (const group of shown)
     for (const query of queries) {
@@ -510,9 +567,17 @@ function checkTrend(trend: Trend, queries: string[], unit: Unit, measure: Measur
       expect(series, `${query} in ${group.key}`).toBeDefined();
       const videos = figuresOf(group.transcripts, query);
       keys.forEach((key, p) =>
-        expectCell(series?.values[p], referenceCell(videos, (d) => periodKey(d, unit) === key, measure), `${query} / ${group.key} / ${key} / ${measure}`),
+        expectCell(
+          series?.values[p],
+          referenceCell(videos, (d) => periodKey(d, unit) === key, measure),
+          `${query} / ${group.key} / ${key} / ${measure}`,
+        ),
       );
-      expectCell(series?.undated, referenceUndated(videos, measure), `${query} / ${group.key} / undated / ${measure}`);
+      expectCell(
+        series?.undated,
+        referenceUndated(videos, measure),
+        `${query} / ${group.key} / undated / ${measure}`,
+      );
     }
 }
 
@@ -603,7 +668,10 @@ describe('concordance', () => {
         );
         const key = SORT_KEYS[sort];
         for (let i = 1; i < shown.length; i++)
-          expect(compareKeys(key(shown[i - 1] as Kwic), key(shown[i] as Kwic)), `${sort} at ${i}`).toBeLessThanOrEqual(0);
+          expect(
+            compareKeys(key(shown[i - 1] as Kwic), key(shown[i] as Kwic)),
+            `${sort} at ${i}`,
+          ).toBeLessThanOrEqual(0);
       }
     });
 
@@ -620,7 +688,11 @@ describe('concordance', () => {
 
   it('writes every hit as CSV with Export hits, one line each', async () => {
     const destination = join(dataDir, 'concordance.csv');
-    const written = await api.exportSearchResults({ query: 'river', destination, concordance: { context: 3, sort: 'left' } });
+    const written = await api.exportSearchResults({
+      query: 'river',
+      destination,
+      concordance: { context: 3, sort: 'left' },
+    });
     expect(written.hits).toBe(referenceConcordance('river', 3).length);
     const { readFileSync } = await import('node:fs');
     const lines = readFileSync(destination, 'utf8').trimEnd().split('\n');
@@ -641,7 +713,8 @@ const SORT_KEYS: Record<'relevance' | 'date' | 'channel' | 'left' | 'right', (ro
 };
 
 function compareKeys(a: string[], b: string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return (a[i] ?? '') < (b[i] ?? '') ? -1 : 1;
+  for (let i = 0; i < Math.min(a.length, b.length); i++)
+    if (a[i] !== b[i]) return (a[i] ?? '') < (b[i] ?? '') ? -1 : 1;
   return a.length - b.length;
 }
 
@@ -672,7 +745,14 @@ function referenceWords(side: (t: Transcript) => 'target' | 'reference' | 'neith
     }
   }
   const languages = new Set(kept.map((t) => t.bought.language));
-  const stop = new Set([...languages].flatMap((l) => (STOPWORDS[l] ?? []).map((w) => words(w)).filter((w) => w.length === 1).map((w) => w[0])));
+  const stop = new Set(
+    [...languages].flatMap((l) =>
+      (STOPWORDS[l] ?? [])
+        .map((w) => words(w))
+        .filter((w) => w.length === 1)
+        .map((w) => w[0]),
+    ),
+  );
   const [c, d] = [sizes.target, sizes.reference];
   const g2 = (a: number, b: number) => {
     const e1 = (c * (a + b)) / (c + d);
@@ -681,7 +761,12 @@ function referenceWords(side: (t: Transcript) => 'target' | 'reference' | 'neith
   };
   return [...counts.target]
     .filter(([w, a]) => !stop.has(w) && /\p{L}/u.test(w) && a / c > (counts.reference.get(w) ?? 0) / d)
-    .map(([w, a]) => ({ word: w, target: a, reference: counts.reference.get(w) ?? 0, logLikelihood: g2(a, counts.reference.get(w) ?? 0) }))
+    .map(([w, a]) => ({
+      word: w,
+      target: a,
+      reference: counts.reference.get(w) ?? 0,
+      logLikelihood: g2(a, counts.reference.get(w) ?? 0),
+    }))
     .sort((x, y) => y.logLikelihood - x.logLikelihood || (x.word < y.word ? -1 : 1));
 }
 
@@ -695,7 +780,11 @@ describe('distinctive words', () => {
     return first <= month && month <= last ? 'neither' : 'reference';
   };
   const CASES = [
-    { name: 'of a query', request: { query: 'river' }, side: (t: Transcript) => (figuresOf([t], 'river')[0]?.matching ? 'target' : 'reference') },
+    {
+      name: 'of a query',
+      request: { query: 'river' },
+      side: (t: Transcript) => (figuresOf([t], 'river')[0]?.matching ? 'target' : 'reference'),
+    },
     { name: 'of a month', request: { period: '2023-02' }, side: (t: Transcript) => inMonth(t, '2023-02') },
     {
       name: 'of a channel',
@@ -707,12 +796,18 @@ describe('distinctive words', () => {
     it(`ranks the words ${name} by log-likelihood against the rest, without stop words`, async () => {
       const found = await api.distinctiveWords({ ...request, limit: 500 });
       const expected = referenceWords(side as (t: Transcript) => 'target' | 'reference' | 'neither');
-      expect(found.words.map((w) => [w.word, w.target, w.reference])).toEqual(expected.map((w) => [w.word, w.target, w.reference]));
-      found.words.forEach((w, i) => expect(w.logLikelihood).toBeCloseTo(expected[i]?.logLikelihood ?? NaN, 9));
+      expect(found.words.map((w) => [w.word, w.target, w.reference])).toEqual(
+        expected.map((w) => [w.word, w.target, w.reference]),
+      );
+      found.words.forEach((w, i) =>
+        expect(w.logLikelihood).toBeCloseTo(expected[i]?.logLikelihood ?? NaN, 9),
+      );
     });
 
   it('asks for a target, and reads a period plainly or refuses it', async () => {
     await expect(api.distinctiveWords({})).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(api.distinctiveWords({ period: '2023-13' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(api.distinctiveWords({ period: '2023-13' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
   });
 });

@@ -19,7 +19,11 @@ export function analysisHandlers(
   // The dispatcher has parsed each input; parsing again gives its defaults their types.
   return {
     libraryTrends: async (request) =>
-      libraryTrends(ctx.db, TrendRequestSchema.parse(request), (jobId) => `Job ${jobId}: ${jobView(ctx, jobId).title}`),
+      libraryTrends(
+        ctx.db,
+        TrendRequestSchema.parse(request),
+        (jobId) => `Job ${jobId}: ${jobView(ctx, jobId).title}`,
+      ),
 
     libraryConcordance: async ({ context, sort, limit, within, ...search }) =>
       libraryConcordance(ctx.db, search, {
@@ -28,6 +32,7 @@ export function analysisHandlers(
         within: within ?? null,
       }),
 
-    distinctiveWords: async (request) => distinctiveWords(ctx.db, DistinctiveWordsRequestSchema.parse(request)),
+    distinctiveWords: async (request) =>
+      distinctiveWords(ctx.db, DistinctiveWordsRequestSchema.parse(request)),
   };
 }

@@ -126,11 +126,15 @@ function ConcordanceLine({ row, query }: { row: ConcordanceRow; query: string })
   const time = row.start === null ? 'Read' : clockTime(row.start);
   return (
     <tr>
-      <td className="concordance-left">{row.left}</td>
+      <td className="concordance-left" title={row.left}>
+        <span>{row.left}</span>
+      </td>
       <td className="concordance-match">
         <mark>{row.match}</mark>
       </td>
-      <td className="concordance-right">{row.right}</td>
+      <td className="concordance-right" title={row.right}>
+        {row.right}
+      </td>
       <td>
         <button
           type="button"

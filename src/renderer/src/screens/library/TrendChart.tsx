@@ -33,7 +33,7 @@ function pointsOf(trend: TrendAnswer): Point[] {
         low: low * scale,
         high: high * scale,
         middle: ((low + high) / 2) * scale,
-        tip: `${series.query}${where}, ${period.label}\n${cellText(cell, trend.measure)}\n${cellDetail(cell, trend.measure)}`,
+        tip: `${series.query}${where}, ${period.label}: ${cellText(cell, trend.measure)}\n${cellDetail(cell, trend.measure)}`,
         picked: {
           query: series.query,
           group: series.group,
@@ -90,7 +90,11 @@ export function TrendChart({
       if (point) void trendsStore.getState().pick(point.picked);
     };
     svg.addEventListener('click', pick);
+    // Pointing redraws the rule and the tip, named again by Plot: the image stays one image.
+    const names = new MutationObserver(() => unnamedInside(svg));
+    names.observe(svg, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] });
     return () => {
+      names.disconnect();
       svg.removeEventListener('click', pick);
       onSvg(null);
     };
@@ -132,15 +136,22 @@ function drawn(trend: TrendAnswer, width: number): SVGSVGElement {
         }),
       ),
       Plot.ruleX(points, Plot.pointerX({ x: 'date', stroke: 'currentColor', strokeOpacity: 0.35, ...facet })),
-      Plot.tip(points, Plot.pointer({ x: 'date', y: 'middle', title: 'tip', ...facet })),
+      Plot.tip(points, Plot.pointerX({ x: 'date', y: 'middle', title: 'tip', ...facet })),
     ],
   }) as SVGSVGElement;
-  // The drawing is one image to a screen reader, named by what it shows; the table has the figures.
+  unnamedInside(svg);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', describe(trend));
+  return svg;
+}
+
+/**
+ * The drawing is one image to a screen reader, named by what it shows (the table beside it has the
+ * figures): the names Plot gives its marks' groups, which no role allows, are taken away.
+ */
+function unnamedInside(svg: SVGSVGElement): void {
   svg.querySelectorAll('[aria-label], [aria-description]').forEach((element) => {
     element.removeAttribute('aria-label');
     element.removeAttribute('aria-description');
   });
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', describe(trend));
-  return svg;
 }

@@ -6,7 +6,7 @@ import { libraryContext, type LibraryContext } from './library-context';
 import { transcriptFacts, type TranscriptFacts } from './library-facts';
 import { trendCsv } from './analysis-tables';
 import { AppError } from './errors';
-import { ratioBounds, type RatioPart } from './ratio-bounds';
+import { byRatio, ratioBounds, ratioBoundsOfSorted, type RatioPart } from './ratio-bounds';
 import { matchTallies, scopeTallies, type GroupsOf, type VideoTally } from './trend-tallies';
 
 /**
@@ -138,6 +138,8 @@ interface Axis {
   unit: PeriodUnit;
   first: number;
   periods: number[];
+  /** Each video placed on the axis once, for every series. */
+  places: Map<number, Placed | null | 'undated'>;
 }
 
 function axisOf(request: TrendRequest, scope: VideoTally[], context: LibraryContext): Axis {
@@ -152,13 +154,14 @@ function axisOf(request: TrendRequest, scope: VideoTally[], context: LibraryCont
     }
   if (request.publishedAfter !== null) first = periodOf(windowDay(request.publishedAfter), request.by);
   if (request.publishedBefore !== null) last = periodOf(windowDay(request.publishedBefore), request.by);
-  if (!(first <= last)) return { unit: request.by, first: 0, periods: [] };
+  if (!(first <= last)) return { unit: request.by, first: 0, periods: [], places: new Map() };
   if (last - first + 1 > MAX_PERIODS)
     throw new AppError(
       'invalid_input',
       `These dates span ${(last - first + 1).toLocaleString('en-US')} ${request.by}s; a trend shows at most ${MAX_PERIODS.toLocaleString('en-US')}. Choose a longer period or a narrower window of dates.`,
     );
-  return { unit: request.by, first, periods: Array.from({ length: last - first + 1 }, (_, i) => first + i) };
+  const periods = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  return { unit: request.by, first, periods, places: new Map() };
 }
 
 function windowDay(date: string): number {
@@ -199,13 +202,19 @@ interface Placed {
 }
 
 function placed(video: number, axis: Axis, context: LibraryContext): Placed | null | 'undated' {
+  const known = axis.places.get(video);
+  if (known !== undefined) return known;
   const days = context.daysOf(video);
-  if (days === null) return 'undated';
-  const first = periodOf(days.first, axis.unit) - axis.first;
-  const last = periodOf(days.last, axis.unit) - axis.first;
-  const from = Math.max(first, 0);
-  const to = Math.min(last, axis.periods.length - 1);
-  return from > to ? null : { from, to, certain: first === last };
+  let place: Placed | null | 'undated' = 'undated';
+  if (days !== null) {
+    const first = periodOf(days.first, axis.unit) - axis.first;
+    const last = periodOf(days.last, axis.unit) - axis.first;
+    const from = Math.max(first, 0);
+    const to = Math.min(last, axis.periods.length - 1);
+    place = from > to ? null : { from, to, certain: first === last };
+  }
+  axis.places.set(video, place);
+  return place;
 }
 
 /** One series' cells, period by period, and its undated videos' cell. */
@@ -261,10 +270,12 @@ function binned(
     matchingAirtime: [matchingAirtime.certain, matchingAirtime.possible()],
     pullingAirtime: pullingAirtime.possible(),
   };
+  // Sorted once by their own share, then dealt to the periods each may be in, keeping that order.
+  pulling.sort(byRatio);
+  const pullingBy: RatioPart[][] = axis.periods.map(() => []);
+  for (const video of pulling) for (let p = video.from; p <= video.to; p++) pullingBy[p]?.push(video);
   return {
-    values: axis.periods.map((_, p) =>
-      cell(sums, p, () => pulling.filter((video) => video.from <= p && p <= video.to)),
-    ),
+    values: axis.periods.map((_, p) => cell(sums, p, () => pullingBy[p] ?? [])),
     undated: undatedCell(measure, undated),
   };
 }

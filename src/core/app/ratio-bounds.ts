@@ -24,16 +24,33 @@ export function ratioBounds(
   certain: RatioPart,
   uncertain: readonly RatioPart[],
 ): { low: number; high: number } | null {
-  const parts = uncertain.filter((part) => part.den > 0);
-  if (certain.den === 0 && parts.length === 0) return null;
-  const byRatio = [...parts].sort((a, b) => a.num * b.den - b.num * a.den);
-  return { low: extreme(certain, byRatio, -1), high: extreme(certain, [...byRatio].reverse(), 1) };
+  return ratioBoundsOfSorted(certain, [...uncertain].sort(byRatio));
 }
 
-/** Takes the parts in order while each moves the ratio in `direction` (1 up, -1 down). */
-function extreme(certain: RatioPart, ordered: readonly RatioPart[], direction: 1 | -1): number {
+/** Parts in the order of their ratio, lowest first. */
+export function byRatio(a: RatioPart, b: RatioPart): number {
+  return a.num * b.den - b.num * a.den;
+}
+
+/** ratioBounds of parts already in the order of their ratio, lowest first (byRatio). */
+export function ratioBoundsOfSorted(
+  certain: RatioPart,
+  ascending: readonly RatioPart[],
+): { low: number; high: number } | null {
+  const parts = ascending.filter((part) => part.den > 0);
+  if (certain.den === 0 && parts.length === 0) return null;
+  return { low: extreme(certain, parts, -1), high: extreme(certain, parts, 1) };
+}
+
+/**
+ * Takes the parts while each moves the ratio in `direction` (1 up: from the highest ratio down; -1
+ * down: from the lowest up).
+ */
+function extreme(certain: RatioPart, ascending: readonly RatioPart[], direction: 1 | -1): number {
   let { num, den } = certain;
-  for (const part of ordered) {
+  for (let i = 0; i < ascending.length; i++) {
+    const part = ascending[direction === 1 ? ascending.length - 1 - i : i];
+    if (part === undefined) break;
     // part.num / part.den beyond num / den in the direction, without dividing.
     const moves = den === 0 || direction * (part.num * den - num * part.den) > 0;
     if (!moves) break;

@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import type { Database } from '../database';
 import { readOnlyPreparedFor } from '../prepared';
 
@@ -65,9 +66,10 @@ export function publicationListings(db: Database): Array<[string, string, string
  */
 export function transcriptChannels(db: Database): Array<[number, string | null]> {
   const s = statements(db);
-  return [...parsed<[number, string]>(s.itemChannels.get()), ...parsed<[number, unknown]>(s.authors.get())].map(
-    ([id, channel]) => [id, typeof channel === 'string' && channel !== '' ? channel : null],
-  );
+  return [
+    ...parsed<[number, string]>(s.itemChannels.get()),
+    ...parsed<[number, unknown]>(s.authors.get()),
+  ].map(([id, channel]) => [id, typeof channel === 'string' && channel !== '' ? channel : null]);
 }
 
 /** Every (job, transcript) an item holds. */
@@ -83,13 +85,20 @@ export function airtimeTotals(db: Database): Array<[number, number]> {
 /** Each caption's airtime (ms, one per segment) of the transcripts asked for that are timed. */
 export function captionAirtimes(db: Database, transcriptIds: readonly number[]): Map<number, Uint32Array> {
   const found = new Map<number, Uint32Array>();
-  for (const row of statements(db).airtimes.all(JSON.stringify(transcriptIds))) {
-    const bytes = row.caption_ms;
-    const airtimes = new Uint32Array(bytes.length / 4);
-    for (let i = 0; i < airtimes.length; i++) airtimes[i] = bytes.readUInt32LE(i * 4);
-    found.set(row.transcript_id, airtimes);
-  }
+  for (const row of statements(db).airtimes.all(JSON.stringify(transcriptIds)))
+    found.set(row.transcript_id, littleEndianWords(row.caption_ms));
   return found;
+}
+
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/** The BLOB's 32-bit integers, written little-endian (library-index.ts): a copy viewed at once where the machine is. */
+function littleEndianWords(bytes: Buffer): Uint32Array {
+  if (LITTLE_ENDIAN)
+    return new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+  const words = new Uint32Array(bytes.length / 4);
+  for (let i = 0; i < words.length; i++) words[i] = bytes.readUInt32LE(i * 4);
+  return words;
 }
 
 function parsed<T>(json: string | undefined): T[] {

@@ -7,6 +7,7 @@
 // chart in the page, median of 15 loads in Debian's Chromium, (3) whether it draws SVG (Save chart
 // as SVG without a second renderer) and (4) what a screen reader is given (roles and names in the
 // drawing, and axe-core's verdict on the page).
+/* global window, document */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';

@@ -21,6 +21,7 @@
 // 6. The Trends view in Chromium over the same library (`scriptorium ui`, the built renderer): from
 //    the Enter that adds a query to its chart in the page.
 // (5 and 6 run before 4, while the library is open.)
+/* global window, document, MutationObserver */
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

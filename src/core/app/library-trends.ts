@@ -320,12 +320,13 @@ const CELLS: Record<TrendMeasure, CellOf> = {
   airtime: (sums, p, pullingIn) => {
     const count = boundsAt(sums.matchingAirtime, p, 1000);
     const of = boundsAt(sums.airtime, p, 1000);
-    // The uncertain videos without matching airtime only ever pull the share down: one part.
+    // The uncertain videos without matching airtime only ever pull the share down: one part, whose
+    // share (0) is the lowest, before the others (sorted by their share already).
     const others = (sums.airtime[1][p] ?? 0) - (sums.airtime[0][p] ?? 0) - (sums.pullingAirtime[p] ?? 0);
-    const bounds = ratioBounds({ num: sums.matchingAirtime[0][p] ?? 0, den: sums.airtime[0][p] ?? 0 }, [
-      { num: 0, den: others },
-      ...pullingIn(),
-    ]);
+    const bounds = ratioBoundsOfSorted(
+      { num: sums.matchingAirtime[0][p] ?? 0, den: sums.airtime[0][p] ?? 0 },
+      [{ num: 0, den: others }, ...pullingIn()],
+    );
     return { low: bounds?.low ?? null, high: bounds?.high ?? null, count, of };
   },
 };

@@ -4,7 +4,7 @@ import { localApi, memoryKeyStore, openApp, type ScriptoriumApp } from '../../..
 import { DATABASE_FILE, openDatabase } from '../../../src/core/store';
 import { storeTranscript } from '../../../src/core/store/transcripts';
 import type { ScriptoriumApi, Trend, TrendCell } from '../../../src/shared/contract';
-import { tempDir } from '../../support/cli';
+import { runCli, tempDir } from '../../support/cli';
 
 // Trends, the concordance and distinctive words (issue 47) against counts made apart from
 // src/core, from the raw data this test stores: a library with exact dates, dates known to a few
@@ -809,5 +809,74 @@ describe('distinctive words', () => {
     await expect(api.distinctiveWords({ period: '2023-13' })).rejects.toMatchObject({
       code: 'invalid_input',
     });
+  });
+});
+
+describe("a period's hits", () => {
+  it('lists the hits of the videos that may have been published in the period, and counts them', async () => {
+    const within = { from: '2023-02-01', to: '2023-02-28' };
+    const [from, to] = [Date.parse('2023-02-01') / DAY, Date.parse('2023-02-28') / DAY];
+    const expected = referenceConcordance('river', 3).filter((row) => {
+      const days = videoDays(VIDEOS.find((v) => v.id === row.videoId) as VideoFixture);
+      return days !== null && days[0] <= to && from <= days[1];
+    });
+    const { hits, rows } = await api.libraryConcordance({ query: 'river', context: 3, sort: 'date', within });
+    expect(hits).toBe(expected.length);
+    expect(rows.map(kwicKey).sort()).toEqual(expected.map(kwicKey).sort());
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The command line, over the same data folder
+
+describe('scriptorium trends, search --kwic and words', () => {
+  const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir]);
+
+  it('prints a table of every period with low–high where dates are intervals, the undated, and a sparkline', async () => {
+    const { code, stdout } = await cli('trends', 'river', '--by', 'year');
+    expect(code).toBe(0);
+    const videos = figuresOf(TRANSCRIPTS, 'river');
+    const lines = stdout.trimEnd().split('\n');
+    // 2019: the span of vid09's contradictory listings begins there.
+    for (const year of ['2019', '2020', '2021', '2022', '2023']) {
+      const cell = referenceCell(videos, (d) => periodKey(d, 'year') === year, 'videos');
+      const shown = cell.low === cell.high ? `${cell.low}` : `${cell.low}–${cell.high}`;
+      expect(lines.find((line) => line.startsWith(year))?.split(/\s+/)[1]).toBe(shown);
+    }
+    expect(lines.find((line) => line.startsWith('undated'))?.split(/\s+/)[1]).toBe('1');
+    expect(lines.at(-1)).toMatch(/^river {2}[▁-█ ]{5} {2}2019 to 2023$/u);
+  });
+
+  it('prints CSV with a line per period and the undated, and exits 1 with no match, 2 for a query it cannot read', async () => {
+    const csv = await cli('trends', 'river', 'lake OR sea', '--by', 'year', '--measure', 'share', '--csv');
+    expect(csv.code).toBe(0);
+    const lines = csv.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('query,group,period,from,to,low,high,count_low,count_high,of_low,of_high');
+    expect(lines).toHaveLength(1 + 2 * (5 + 1));
+    expect((await cli('trends', 'zebra')).code).toBe(1);
+    const refused = await cli('trends', '"river');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/quote/);
+    expect((await cli('trends', 'a', 'b', 'c', 'd', 'e', 'f')).code).toBe(2);
+    expect((await cli('trends', 'river', '--by', 'decade')).code).toBe(2);
+  });
+
+  it('prints every hit in context, as lines or as CSV', async () => {
+    const expected = referenceConcordance('river', 3);
+    const text = await cli('search', 'river', '--kwic', '--context', '3', '--sort', 'left');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`${expected.length} hits.`);
+    expect(text.stdout).toContain('the quiet [river] runs a lake');
+    const csv = await cli('search', 'river', '--kwic', '--csv');
+    expect(csv.stdout.trimEnd().split('\n')).toHaveLength(expected.length + 1);
+    expect((await cli('search', 'river', '--sort', 'left')).code).toBe(2);
+  });
+
+  it('lists distinctive words, and says when there is no target', async () => {
+    const words = await cli('words', 'river', '--limit', '3');
+    expect(words.code).toBe(0);
+    expect(words.stdout.split('\n')[0]).toMatch(/^word +target +rest of scope +log-likelihood$/);
+    expect((await cli('words')).code).toBe(2);
+    expect((await cli('words', 'zebra')).code).toBe(1);
   });
 });

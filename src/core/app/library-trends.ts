@@ -102,12 +102,14 @@ export function libraryTrends(
       const { first, last } = periodDays(period, request.by);
       return { label: periodLabel(period, request.by), from: dayDate(first), to: dayDate(last) };
     }),
-    series: ranked.flatMap((group) =>
-      request.queries.map((query, q) => {
-        const cells = binned(request.measure, axis, scope[group] ?? new Map(), matches[q]?.[group], context);
+    series: ranked.flatMap((group) => {
+      const tally = scope[group] ?? new Map<number, { hits: number; airtimeMs: number }>();
+      const sums = scopeSums(axis, tally, context);
+      return request.queries.map((query, q) => {
+        const cells = binned(request.measure, axis, tally, sums, matches[q]?.[group], context);
         return { query, group: groups.keys[group] ?? null, label: groups.labels[group] ?? '', ...cells };
-      }),
-    ),
+      });
+    }),
     groupsMatching: request.per === null ? 0 : rankedGroups(groups, matches, null).length,
     csv: null,
   };
@@ -217,56 +219,77 @@ function placed(video: number, axis: Axis, context: LibraryContext): Placed | nu
   return place;
 }
 
-/** One series' cells, period by period, and its undated videos' cell. */
-function binned(
-  measure: TrendMeasure,
-  axis: Axis,
-  scope: VideoTally,
-  matching: VideoTally | undefined,
-  context: LibraryContext,
-): { values: TrendCell[]; undated: TrendCell } {
+/** What a group's videos add up to per period, whatever the query: counted once per group. */
+interface ScopeSums {
+  videos: [Float64Array, Float64Array];
+  airtime: [Float64Array, Float64Array];
+  undated: { videos: number; airtimeMs: number };
+}
+
+function scopeSums(axis: Axis, scope: VideoTally, context: LibraryContext): ScopeSums {
   const size = axis.periods.length;
   const videos = new PeriodSums(size);
-  const matchingVideos = new PeriodSums(size);
-  const hits = new PeriodSums(size);
   const airtime = new PeriodSums(size);
-  const matchingAirtime = new PeriodSums(size);
-  /** Uncertain videos with matching airtime: each may pull an airtime share its own way. */
-  const pulling: Array<Placed & RatioPart> = [];
-  const pullingAirtime = new PeriodSums(size);
-  const undated = { videos: 0, matching: 0, hits: 0, airtimeMs: 0, matchingMs: 0 };
+  const undated = { videos: 0, airtimeMs: 0 };
   for (const [video, { airtimeMs }] of scope) {
-    const match = matching?.get(video);
     const place = placed(video, axis, context);
     if (place === 'undated') {
       undated.videos++;
       undated.airtimeMs += airtimeMs;
-      if (match !== undefined) {
-        undated.matching++;
-        undated.hits += match.hits;
-        undated.matchingMs += match.airtimeMs;
-      }
+    } else if (place !== null) {
+      videos.add(1, place.from, place.to, place.certain);
+      airtime.add(airtimeMs, place.from, place.to, place.certain);
+    }
+  }
+  return {
+    videos: [videos.certain, videos.possible()],
+    airtime: [airtime.certain, airtime.possible()],
+    undated,
+  };
+}
+
+/** One series' cells, period by period, and its undated videos' cell: the group's sums and the query's matches. */
+function binned(
+  measure: TrendMeasure,
+  axis: Axis,
+  scope: VideoTally,
+  group: ScopeSums,
+  matching: VideoTally | undefined,
+  context: LibraryContext,
+): { values: TrendCell[]; undated: TrendCell } {
+  const size = axis.periods.length;
+  const matchingVideos = new PeriodSums(size);
+  const hits = new PeriodSums(size);
+  const matchingAirtime = new PeriodSums(size);
+  /** Uncertain videos with matching airtime: each may pull an airtime share its own way. */
+  const pulling: Array<Placed & RatioPart> = [];
+  const pullingAirtime = new PeriodSums(size);
+  const undated = { ...group.undated, matching: 0, hits: 0, matchingMs: 0 };
+  for (const [video, match] of matching ?? []) {
+    const place = placed(video, axis, context);
+    if (place === 'undated') {
+      undated.matching++;
+      undated.hits += match.hits;
+      undated.matchingMs += match.airtimeMs;
       continue;
     }
     if (place === null) continue;
     const { from, to, certain } = place;
-    videos.add(1, from, to, certain);
-    airtime.add(airtimeMs, from, to, certain);
-    if (match === undefined) continue;
     matchingVideos.add(1, from, to, certain);
     hits.add(match.hits, from, to, certain);
     matchingAirtime.add(match.airtimeMs, from, to, certain);
     if (!certain && match.airtimeMs > 0 && measure === 'airtime') {
+      const airtimeMs = scope.get(video)?.airtimeMs ?? match.airtimeMs;
       pulling.push({ ...place, num: match.airtimeMs, den: airtimeMs });
       pullingAirtime.add(airtimeMs, from, to, false);
     }
   }
   const cell = CELLS[measure];
   const sums: Sums = {
-    videos: [videos.certain, videos.possible()],
+    videos: group.videos,
     matching: [matchingVideos.certain, matchingVideos.possible()],
     hits: [hits.certain, hits.possible()],
-    airtime: [airtime.certain, airtime.possible()],
+    airtime: group.airtime,
     matchingAirtime: [matchingAirtime.certain, matchingAirtime.possible()],
     pullingAirtime: pullingAirtime.possible(),
   };

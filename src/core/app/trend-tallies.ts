@@ -91,23 +91,28 @@ export function matchTallies(
     if (groups.length === 0) continue;
     const shares = facts.sharesCaptions(transcriptId);
     for (const group of groups) {
-      const segments: number[] = [];
-      for (let at = from; at < to; at++) {
-        const segment = (rowids[at] ?? 0) - transcriptId * SEGMENT_SLOTS;
-        if (shares) {
-          const key = `${group}:${captionKey(facts, transcriptId, segment)}`;
-          if (counted.has(key)) continue;
-          counted.add(key);
+      // Most transcripts share no caption: their hits are their matching segments, all of them.
+      let segments: number[] | null = null;
+      if (shares || withAirtime) {
+        segments = [];
+        for (let at = from; at < to; at++) {
+          const segment = (rowids[at] ?? 0) - transcriptId * SEGMENT_SLOTS;
+          if (shares) {
+            const key = `${group}:${captionKey(facts, transcriptId, segment)}`;
+            if (counted.has(key)) continue;
+            counted.add(key);
+          }
+          segments.push(segment);
         }
-        segments.push(segment);
       }
-      if (segments.length === 0) continue;
+      const hits = segments === null ? to - from : segments.length;
+      if (hits === 0) continue;
       const video = facts.videoOf(transcriptId);
       const tally = tallies[group];
       const seen = tally?.get(video) ?? { hits: 0, airtimeMs: 0 };
-      seen.hits += segments.length;
+      seen.hits += hits;
       tally?.set(video, seen);
-      if (withAirtime) found.push({ transcriptId, group, segments });
+      if (withAirtime && segments !== null) found.push({ transcriptId, group, segments });
     }
   }
   if (withAirtime) {

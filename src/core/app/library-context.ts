@@ -30,7 +30,11 @@ export class LibraryContext {
   private readonly jobs = new Map<number, number[]>();
   private airtime = new Float64Array(0);
 
-  constructor(db: Database, facts: TranscriptFacts) {
+  /** What the database was when these were read (changeMark and the transcripts known). */
+  readonly mark: string;
+
+  constructor(db: Database, facts: TranscriptFacts, mark: string) {
+    this.mark = mark;
     const size = facts.size;
     this.firstDay = new Int32Array(size).fill(UNDATED);
     this.lastDay = new Int32Array(size).fill(UNDATED);
@@ -123,7 +127,7 @@ export function libraryContext(db: Database, facts: TranscriptFacts): LibraryCon
   const mark = `${changeMark(db)}:${facts.size}`;
   const cached = perConnection.get(db);
   if (cached !== undefined && cached.mark === mark) return cached.context;
-  const context = new LibraryContext(db, facts);
+  const context = new LibraryContext(db, facts, mark);
   perConnection.set(db, { mark, context });
   return context;
 }

@@ -84,10 +84,7 @@ export function libraryTrends(
 ): Trend {
   const facts = transcriptFacts(db);
   const context = libraryContext(db, facts);
-  const inScope = narrowingOf(db, request, facts);
-  const groups = groupsFor(request, facts, context, inScope, jobLabel);
-  // Every group is met here first, so the match tallies below find them numbered.
-  const scope = scopeTallies(db, facts, context, groups.of);
+  const { groups, scope } = scopeOf(db, request, facts, context, jobLabel);
   const groupCount = groups.keys.length;
   const withAirtime = request.measure === 'airtime';
   const matches = request.queries.map((query) =>
@@ -114,6 +111,31 @@ export function libraryTrends(
     csv: null,
   };
   return request.withCsv ? { ...trend, csv: trendCsv(trend) } : trend;
+}
+
+/** The scope's groups and their videos, and what made them: the same until the database changes. */
+const scopes = new WeakMap<Database, { key: string; groups: Groups; scope: VideoTally[] }>();
+
+/**
+ * The groups of the request's scope and every video of each, counted once for a scope and grouping
+ * while nothing is written (a screen adding queries one by one asks for the same scope each time).
+ */
+function scopeOf(
+  db: Database,
+  request: TrendRequest,
+  facts: TranscriptFacts,
+  context: LibraryContext,
+  jobLabel: (jobId: number) => string,
+): { groups: Groups; scope: VideoTally[] } {
+  const { jobId, language, channel, per } = request;
+  const key = JSON.stringify([jobId, language, channel, per, context.mark]);
+  const known = scopes.get(db);
+  if (known?.key === key) return known;
+  const groups = groupsFor(request, facts, context, narrowingOf(db, request, facts), jobLabel);
+  // Every group is met here first, so the match tallies find them numbered.
+  const scope = scopeTallies(db, facts, context, groups.of);
+  scopes.set(db, { key, groups, scope });
+  return { groups, scope };
 }
 
 /**

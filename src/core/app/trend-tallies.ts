@@ -46,7 +46,7 @@ export function scopeTallies(
     }
   }
   // Transcripts that share captions: each caption's airtime once per group.
-  const airtimes = captionAirtimes(
+  const airtimes = airtimesOf(
     db,
     sharing.map((each) => each.transcriptId),
   );
@@ -116,7 +116,7 @@ export function matchTallies(
     }
   }
   if (withAirtime) {
-    const airtimes = captionAirtimes(db, [...new Set(found.map((each) => each.transcriptId))]);
+    const airtimes = airtimesOf(db, [...new Set(found.map((each) => each.transcriptId))]);
     for (const { transcriptId, group, segments } of found) {
       const captions = airtimes.get(transcriptId);
       const seen = tallies[group]?.get(facts.videoOf(transcriptId));
@@ -125,6 +125,23 @@ export function matchTallies(
     }
   }
   return tallies;
+}
+
+const airtimeCache = new WeakMap<Database, Map<number, Uint32Array>>();
+
+/**
+ * Each caption's airtime of these transcripts, kept per connection once read: a transcript's never
+ * changes, and an airtime trend of a frequent word needs most of the library's (4 bytes a caption).
+ */
+function airtimesOf(db: Database, transcriptIds: readonly number[]): Map<number, Uint32Array> {
+  let cache = airtimeCache.get(db);
+  if (cache === undefined) {
+    cache = new Map();
+    airtimeCache.set(db, cache);
+  }
+  const missing = transcriptIds.filter((id) => !cache.has(id));
+  for (const [id, airtimes] of captionAirtimes(db, missing)) cache.set(id, airtimes);
+  return cache;
 }
 
 /** A caption as its first holder's rowid: the same number for every transcript that holds it. */

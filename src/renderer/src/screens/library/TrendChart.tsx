@@ -110,13 +110,14 @@ function drawn(trend: TrendAnswer, width: number): SVGSVGElement {
   const few = trend.periods.length <= 40;
   const svg = Plot.plot({
     width,
-    height: grouped ? Math.max(220, 24 + groups * 120) : 320,
+    height: grouped ? Math.max(220, 24 + groups * 130) : 320,
     marginLeft: 56,
     marginRight: 110,
     style: { background: 'transparent', fontSize: '12px' },
     x: { type: 'utc', label: null },
     y: { label: MEASURE_WORDS[trend.measure].axis, grid: true, zero: true },
-    fy: grouped ? { label: null, axis: 'right' } : undefined,
+    // Each small chart is named inside its own frame, at its top left, so that a long name fits.
+    fy: grouped ? { label: null, axis: null, padding: 0.2 } : undefined,
     color: { type: 'ordinal', scheme: 'observable10' },
     marks: [
       Plot.areaY(points, { x: 'date', y1: 'low', y2: 'high', fill: 'query', fillOpacity: 0.25, ...facet }),
@@ -135,6 +136,16 @@ function drawn(trend: TrendAnswer, width: number): SVGSVGElement {
           ...facet,
         }),
       ),
+      grouped
+        ? Plot.text([...new Set(points.map((point) => point.label))], {
+            fy: (label: string) => label,
+            text: (label: string) => (label.length > 48 ? `${label.slice(0, 47)}…` : label),
+            frameAnchor: 'top-left',
+            dx: 4,
+            dy: 2,
+            fontWeight: 'bold',
+          })
+        : null,
       Plot.ruleX(points, Plot.pointerX({ x: 'date', stroke: 'currentColor', strokeOpacity: 0.35, ...facet })),
       Plot.tip(points, Plot.pointerX({ x: 'date', y: 'middle', title: 'tip', ...facet })),
     ],

@@ -1,4 +1,4 @@
-import { dayNumber } from '../../shared/periods';
+import { dayNumber, periodOf, type PeriodUnit } from '../../shared/periods';
 import { publishedInterval } from '../../shared/published';
 import type { Database } from '../store';
 import {
@@ -94,6 +94,27 @@ export class LibraryContext {
       this.firstDay[video] = first;
       this.lastDay[video] = hullLast.get(video) ?? first;
     }
+  }
+
+  /** For each kind of period, the first and last period each video may be in (computed once). */
+  private readonly periods = new Map<PeriodUnit, { first: Int32Array; last: Int32Array }>();
+
+  /** The first and last period of `unit` the video may have been published in; null when undated. */
+  periodsOf(video: number, unit: PeriodUnit): { first: number; last: number } | null {
+    let periods = this.periods.get(unit);
+    if (periods === undefined) {
+      const first = new Int32Array(this.firstDay.length);
+      const last = new Int32Array(this.firstDay.length);
+      for (let v = 0; v < first.length; v++) {
+        if (this.firstDay[v] === UNDATED) continue;
+        first[v] = periodOf(this.firstDay[v] ?? 0, unit);
+        last[v] = periodOf(this.lastDay[v] ?? 0, unit);
+      }
+      periods = { first, last };
+      this.periods.set(unit, periods);
+    }
+    if ((this.firstDay[video] ?? UNDATED) === UNDATED) return null;
+    return { first: periods.first[video] ?? 0, last: periods.last[video] ?? 0 };
   }
 
   /** The first and last day the video may have been published; null when undated. */

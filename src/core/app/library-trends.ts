@@ -162,8 +162,6 @@ interface Axis {
   unit: PeriodUnit;
   first: number;
   periods: number[];
-  /** Each video placed on the axis once, for every series. */
-  places: Map<number, Placed | null | 'undated'>;
 }
 
 function axisOf(request: TrendRequest, scope: VideoTally[], context: LibraryContext): Axis {
@@ -171,21 +169,21 @@ function axisOf(request: TrendRequest, scope: VideoTally[], context: LibraryCont
   let last = -Infinity;
   for (const tally of scope)
     for (const video of tally.keys()) {
-      const days = context.daysOf(video);
-      if (days === null) continue;
-      first = Math.min(first, periodOf(days.first, request.by));
-      last = Math.max(last, periodOf(days.last, request.by));
+      const periods = context.periodsOf(video, request.by);
+      if (periods === null) continue;
+      first = Math.min(first, periods.first);
+      last = Math.max(last, periods.last);
     }
   if (request.publishedAfter !== null) first = periodOf(windowDay(request.publishedAfter), request.by);
   if (request.publishedBefore !== null) last = periodOf(windowDay(request.publishedBefore), request.by);
-  if (!(first <= last)) return { unit: request.by, first: 0, periods: [], places: new Map() };
+  if (!(first <= last)) return { unit: request.by, first: 0, periods: [] };
   if (last - first + 1 > MAX_PERIODS)
     throw new AppError(
       'invalid_input',
       `These dates span ${(last - first + 1).toLocaleString('en-US')} ${request.by}s; a trend shows at most ${MAX_PERIODS.toLocaleString('en-US')}. Choose a longer period or a narrower window of dates.`,
     );
   const periods = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-  return { unit: request.by, first, periods, places: new Map() };
+  return { unit: request.by, first, periods };
 }
 
 function windowDay(date: string): number {
@@ -226,19 +224,13 @@ interface Placed {
 }
 
 function placed(video: number, axis: Axis, context: LibraryContext): Placed | null | 'undated' {
-  const known = axis.places.get(video);
-  if (known !== undefined) return known;
-  const days = context.daysOf(video);
-  let place: Placed | null | 'undated' = 'undated';
-  if (days !== null) {
-    const first = periodOf(days.first, axis.unit) - axis.first;
-    const last = periodOf(days.last, axis.unit) - axis.first;
-    const from = Math.max(first, 0);
-    const to = Math.min(last, axis.periods.length - 1);
-    place = from > to ? null : { from, to, certain: first === last };
-  }
-  axis.places.set(video, place);
-  return place;
+  const periods = context.periodsOf(video, axis.unit);
+  if (periods === null) return 'undated';
+  const first = periods.first - axis.first;
+  const last = periods.last - axis.first;
+  const from = Math.max(first, 0);
+  const to = Math.min(last, axis.periods.length - 1);
+  return from > to ? null : { from, to, certain: first === last };
 }
 
 /** What a group's videos add up to per period, whatever the query: counted once per group. */

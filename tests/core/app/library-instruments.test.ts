@@ -592,6 +592,31 @@ describe('trends', () => {
           checkTrend(trend, queries, unit, measure, per);
         });
 
+  it('shows the periods of a window of dates, each counted as without it', async () => {
+    const trend = await api.libraryTrends({
+      queries: ['river'],
+      by: 'month',
+      measure: 'share',
+      publishedAfter: '2023-02-15',
+      publishedBefore: '2023-03-01',
+    });
+    expect(trend.periods.map((p) => p.label)).toEqual(['2023-02', '2023-03']);
+    const videos = figuresOf(TRANSCRIPTS, 'river');
+    trend.periods.forEach((period, p) =>
+      expectCell(
+        trend.series[0]?.values[p],
+        referenceCell(videos, (d) => periodKey(d, 'month') === period.label, 'share'),
+        period.label,
+      ),
+    );
+    await expect(
+      api.libraryTrends({ queries: ['river'], by: 'day', publishedAfter: '1990-01-01' }),
+    ).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/at most 10,000/),
+    });
+  });
+
   it('refuses a query it cannot read, plainly', async () => {
     await expect(api.libraryTrends({ queries: ['"river'] })).rejects.toMatchObject({ code: 'invalid_input' });
   });

@@ -67,7 +67,8 @@ export const LAYERS = [
       'src/shared',
     ],
     modules: ['src/core/store', 'src/core/store/database'],
-    packages: CORE_PACKAGES,
+    // The stop words of distinctive words are data, bundled at build time as the SPDX list is.
+    packages: [...CORE_PACKAGES, 'stopwords-iso/stopwords-iso.json'],
   },
   // The faces: each reaches the engine only through core/app. The CLI also starts the simulator
   // (`scriptorium sim`, `demo`) and browser mode (`scriptorium ui`).
@@ -93,6 +94,8 @@ export const LAYERS = [
       'react/*',
       'zustand',
       '@tanstack/react-virtual',
+      // The Trends view's chart (bench/RESULTS.md, "Trends: the charting library").
+      '@observablehq/plot',
       // A virtual module of the build (fast refresh in development, empty in production).
       '@vitejs/plugin-react/preamble',
     ],

@@ -10,8 +10,10 @@ import { registerPreviewCommand } from './commands/preview';
 import { registerSearchCommand } from './commands/search';
 import { registerSimCommand } from './commands/sim';
 import { registerSyncCommand } from './commands/sync';
+import { registerTrendsCommand } from './commands/trends';
 import { registerUiCommand } from './commands/ui';
 import { registerVerifyCommand } from './commands/verify';
+import { registerWordsCommand } from './commands/words';
 import { CliExit, ExitCode } from './exit';
 
 /** Builds the commander program with every command registered. */
@@ -34,6 +36,8 @@ export function buildProgram(): Command {
   registerUiCommand(program);
   registerVerifyCommand(program);
   registerSearchCommand(program);
+  registerTrendsCommand(program);
+  registerWordsCommand(program);
   for (const command of program.commands) command.exitOverride(toContractExit);
   return program;
 }

@@ -45,6 +45,9 @@ export const commandNames = [
   'checkForUpdates',
   'downloadUpdate',
   'installUpdate',
+  'libraryTrends',
+  'libraryConcordance',
+  'distinctiveWords',
 ] as const;
 
 export const eventNames = [

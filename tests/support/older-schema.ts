@@ -4,6 +4,8 @@
  * needs, and set `user_version`. A migration that adds something must add its undoing here.
  */
 const UNDO_AFTER_8 = [
+  // 015: the captions' airtime.
+  'DROP TABLE caption_times;',
   // 014: the exact publication times learned for videos already listed.
   'DROP TABLE exact_dates;',
   // 013 made the index again, empty: nothing to undo.

@@ -24,3 +24,5 @@ export { checkExportTarget } from '../export';
 export { CorpusUnreadableError, verifyCorpus } from '../export';
 /** Text as it may reach a terminal: control characters escaped. */
 export { printable } from '../export';
+/** Trends and distinctive words as CSV (the corpus tables' cell rules). */
+export { distinctiveWordsCsv, trendCsv } from './analysis-tables';

@@ -1,15 +1,21 @@
 import { renameSync, rmSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
-import { checkExportTarget, tempPathBeside, writeSearchResultsFile } from '../export';
+import type { ConcordanceOptions } from '../../shared/contract';
+import { checkExportTarget, tempPathBeside, writeConcordanceFile, writeSearchResultsFile } from '../export';
 import type { Database } from '../store';
 import { AppError } from './errors';
 import type { LibrarySearch } from './library';
+import { concordance } from './library-concordance';
 import { searchResultRows, type RowsProgress } from './library-export';
 
-/** What Export results is asked: a search, and how many of its hits at most (null: every one). */
+/**
+ * What Export results is asked: a search, how many of its hits at most (null: every one), and
+ * whether as a concordance (the words around each hit, in the order asked).
+ */
 export interface SearchExportRequest {
   search: LibrarySearch;
   limit: number | null;
+  concordance: ConcordanceOptions | null;
 }
 
 /** What was written: the CSV's bytes and rows, and the id of the thread that wrote them. */
@@ -47,6 +53,14 @@ export async function writeSearchExport(
   file: string,
   hooks: { onProgress: (progress: RowsProgress) => void; signal?: AbortSignal },
 ): Promise<SearchExportWritten> {
+  if (request.concordance !== null) {
+    const { rows } = concordance(db, request.search, {
+      ...request.concordance,
+      limit: request.limit,
+      ...hooks,
+    });
+    return { ...(await writeConcordanceFile(rows, file)), threadId };
+  }
   const rows = searchResultRows(db, request.search, { limit: request.limit, ...hooks });
   return { ...(await writeSearchResultsFile(rows, file)), threadId };
 }

@@ -268,10 +268,7 @@ function storeFetched(
       releaseClaim(ctx.db, key, ctx.claimOwner);
     },
     announce: () => {
-      ctx.library.stored(
-        transcriptId,
-        transcript.segments.map((segment) => segment.text),
-      );
+      ctx.library.stored(transcriptId, transcript.segments);
       announce(ctx, item, ITEM_STATUS.ok, response.charged);
     },
   });

@@ -29,6 +29,8 @@ export type {
   ExportVideo,
   WordCountMethod,
 } from './corpus/types';
-export { writeSearchResultsFile } from './search-results';
+export { CONCORDANCE_HEADER, writeConcordanceFile, writeSearchResultsFile } from './search-results';
 export { tempPathBeside } from './zip/temp-files';
 export type { SearchResultRow } from './search-results';
+/** The corpus tables' CSV rules, for the Library's tables (trends, distinctive words). */
+export { csvRecord, idCell, textCell } from './corpus/tables';

@@ -513,6 +513,19 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
       expect(written.code).toBe('output_refused');
     }
 
+    // Trends, the concordance and distinctive words cross every face as the search does.
+    const trend = await api.libraryTrends({ queries: ['river'], by: 'year', withCsv: true });
+    expect(trend.series[0]?.query).toBe('river');
+    expect(trend.csv?.split('\n')[0]).toBe(
+      'query,group,period,from,to,low,high,count_low,count_high,of_low,of_high',
+    );
+    const concordance = await api.libraryConcordance({ query: 'river', context: 3, sort: 'left', limit: 5 });
+    expect(concordance).toMatchObject({ hits: found.hits });
+    expect(concordance.rows[0]?.match.toLowerCase()).toContain('river');
+    const words = await api.distinctiveWords({ query: 'river' });
+    expect(words.target.videos).toBe(found.videos);
+    expect((await failure(api.libraryTrends({ queries: ['"river'] }))).code).toBe('invalid_input');
+
     const made = await api.createJobFromSearch({ query: 'river', jobId: job.id });
     expect(made).toMatchObject({ videos: found.videos, job: { status: 'completed', creditsSpent: 0 } });
     expect(sim.admin.requests().length).toBe(requests);

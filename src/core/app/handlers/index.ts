@@ -1,4 +1,5 @@
 import { combineDomains } from '../../../shared/combine-domains';
+import { analysisHandlers } from './analysis';
 import type { AppContext, AppHandlers } from './context';
 import { creditHandlers } from './credits';
 import { exportHandlers } from './exports';
@@ -25,6 +26,7 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     keepCurrentHandlers(ctx),
     exportHandlers(ctx),
     libraryHandlers(ctx),
+    analysisHandlers(ctx),
     settingsHandlers(ctx),
     creditHandlers(ctx),
     updateHandlers(ctx),

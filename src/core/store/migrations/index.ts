@@ -12,6 +12,7 @@ import { exportVersionsSchema } from './011-export-versions';
 import { regenerableVersionsSchema } from './012-regenerable-versions';
 import { compatibilityIndexSchema } from './013-compatibility-search-index';
 import { exactDatesSchema } from './014-exact-dates';
+import { captionTimesSchema } from './015-caption-times';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly string[] = [
   regenerableVersionsSchema,
   compatibilityIndexSchema,
   exactDatesSchema,
+  captionTimesSchema,
 ];

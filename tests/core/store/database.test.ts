@@ -42,6 +42,7 @@ describe('openDatabase', () => {
       .map((row) => row.name);
     expect(tables).toEqual([
       'caption_copies',
+      'caption_times',
       'changes',
       'exact_dates',
       'items',

@@ -170,6 +170,9 @@ export class Engine {
    */
   async preview(jobId: number, settings: RunSettings = {}): Promise<PreviewOutcome> {
     this.#record(jobId);
+    // Its own run (or another preview) reads its lists already: nothing to walk twice.
+    if (this.#runs.has(jobId))
+      return { status: 'busy', message: `Job ${jobId} is running already: it reads its lists itself.` };
     const outcome = await this.#execute(jobId, settings, 'walk', (run) => run.walk());
     return outcome.status === 'walked' ? { status: 'walked', estimate: this.estimate(jobId) } : outcome;
   }
@@ -292,12 +295,16 @@ export class Engine {
     this.library.dispose();
   }
 
-  /** Queues a draft, or a paused, waiting, failed or cancelled job again; the next run continues it. */
+  /**
+   * Queues a draft, or a paused, waiting or failed job again; the next run continues it. A preview
+   * walking the job's lists does not hold it back: the walk keeps the status it finds, so the job
+   * is queued now and a runner takes it once the walk is over.
+   */
   resume(jobId: number): void {
     const job = this.#record(jobId);
     if (!jobAllows(job.status, 'resume')) return;
     const run = this.#runs.get(jobId);
-    if (run === undefined) this.#setStatus(jobId, JOB_STATUS.queued);
+    if (run === undefined || run.walksOnly) this.#setStatus(jobId, JOB_STATUS.queued);
     else if (run.control.stopped) this.#resumeWhenStopped.add(jobId);
   }
 

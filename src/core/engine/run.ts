@@ -217,6 +217,11 @@ export class JobRun {
     );
   }
 
+  /** Whether this run only walks the job's lists (a preview), leaving its status as it is. */
+  get walksOnly(): boolean {
+    return this.#options.mode === 'walk';
+  }
+
   /** Runs a 'full' or 'sync' run until it is done or stopped. */
   execute(): Promise<RunOutcome> {
     return this.#drive(() => this.#finish());

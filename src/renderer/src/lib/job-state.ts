@@ -8,6 +8,7 @@ import {
   jobAllows,
   STOP_REASON,
   type JobAction,
+  type JobStatus,
 } from '../../../shared/vocabulary';
 import { capitalize, formatCount, plural, sentence } from './format';
 
@@ -117,4 +118,28 @@ export function describeGaps(job: JobView): string | null {
   ].filter((part) => part !== '');
   if (parts.length === 0) return null;
   return `Finished, but ${parts.join(' and ')}. Retry failed tries again.`;
+}
+
+/**
+ * What the Jobs screen says after New job's Start, from what Start did (`started`) and the job's
+ * status now; `name` is "job 3, “Lectures”". Only a job that had stopped is said to continue.
+ */
+export function startedNotice(
+  started: 'new' | 'continued' | 'unchanged',
+  name: string,
+  status: JobStatus | undefined,
+): string {
+  const match = `These sources and options match ${name}`;
+  switch (started) {
+    case 'new':
+      return `Started ${name}.`;
+    case 'continued':
+      return `${match}, which continues where it stopped: nothing already fetched is bought again.`;
+    case 'unchanged':
+      if (status === JOB_STATUS.completed)
+        return `${match}, which has finished: nothing is bought again, and Export writes its corpus.`;
+      if (status === JOB_STATUS.queued)
+        return `${match}, which is queued already: it runs after the jobs before it.`;
+      return `${match}, which is running already.`;
+  }
 }

@@ -96,4 +96,19 @@ describe('why a job stopped', () => {
       'The daily credit limit of automatic syncs (2 credits) is spent; the first automatic sync after midnight continues it.',
     );
   });
+
+  it('tells a job the disk stopped why, even while it waits queued, and never calls it an unexpected error', () => {
+    const full =
+      "The disk holding Scriptorium's data folder is full, so Scriptorium could not save its work. " +
+      'Free some space, then try again: what was saved before is kept.';
+    const stop = { reason: STOP_REASON.error, code: 'disk_full', message: full };
+    expect(describeStop({ ...jobView('queued'), stop })).toBe(
+      `${full} It continues by itself once there is room: Scriptorium tries again now and then, and at every start.`,
+    );
+    expect(describeStop({ ...jobView('paused'), stop })).toBe(
+      `${full} Once there is room, the next sync continues it, or press Resume.`,
+    );
+    // A queued job without such a stop says nothing: it is simply waiting its turn.
+    expect(describeStop({ ...jobView('queued'), stop: { ...stop, code: null } })).toBeNull();
+  });
 });

@@ -1,8 +1,14 @@
 import { renameSync, rmSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
-import { checkExportTarget, tempPathBeside, writeSearchResultsFile } from '../export';
+import {
+  checkExportTarget,
+  describeWriteFailure,
+  isKnownWriteFailure,
+  tempPathBeside,
+  writeSearchResultsFile,
+} from '../export';
 import type { Database } from '../store';
-import { AppError } from './errors';
+import { AppError, FULL_DISK } from './errors';
 import type { LibrarySearch } from './library';
 import { searchResultRows, type RowsProgress } from './library-export';
 
@@ -40,7 +46,11 @@ export function searchExportCancelled(): AppError {
   return new AppError('interrupted', 'Export results was cancelled: no file was written.');
 }
 
-/** The search, reading the matching transcripts and writing the CSV: one thread's whole work. */
+/**
+ * The search, reading the matching transcripts and writing the CSV: one thread's whole work. A file
+ * the disk would not take (full, read-only, not allowed) fails with plain words, as the database's
+ * own failures do (toAppError).
+ */
 export async function writeSearchExport(
   db: Database,
   request: SearchExportRequest,
@@ -48,7 +58,22 @@ export async function writeSearchExport(
   hooks: { onProgress: (progress: RowsProgress) => void; signal?: AbortSignal },
 ): Promise<SearchExportWritten> {
   const rows = searchResultRows(db, request.search, { limit: request.limit, ...hooks });
-  return { ...(await writeSearchResultsFile(rows, file)), threadId };
+  try {
+    return { ...(await writeSearchResultsFile(rows, file)), threadId };
+  } catch (error) {
+    throw csvWriteFailure(error) ?? error;
+  }
+}
+
+/** A file-system failure writing the CSV, in the words of a failed export; undefined for anything else. */
+export function csvWriteFailure(error: unknown): AppError | undefined {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+      ? error.code
+      : undefined;
+  if (!isKnownWriteFailure(code)) return undefined;
+  const message = `${describeWriteFailure('the search results', code, 'the CSV file')} Nothing was written.`;
+  return new AppError(FULL_DISK.has(code ?? '') ? 'disk_full' : 'output_refused', message);
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   STOP_REASON,
 } from '../../shared/vocabulary';
 import type { Clock, TranscriptClient } from '../api/types';
-import type { Database } from '../store';
+import { asStorageError, type Database } from '../store';
 import { BackgroundCheckpoints } from '../store/checkpoints';
 import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
 import { itemCounts } from '../store/items';
@@ -84,8 +84,12 @@ export interface JobRunOptions {
   cap: SpendingCap | undefined;
 }
 
-/** The job status and stop fields that record each cause. */
-function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatusChange, 'at'> {
+/** The job status and stop fields that record each cause, in a run of `mode`. */
+function stopRecord(
+  cause: StopCause,
+  budget: number | undefined,
+  mode: RunMode,
+): Omit<JobStatusChange, 'at'> {
   switch (cause.kind) {
     case STOP_REASON.credits:
       return {
@@ -117,12 +121,26 @@ function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatu
       return { status: JOB_STATUS.queued };
     case STOP_REASON.cancelled:
       return { status: JOB_STATUS.cancelled, stopReason: STOP_REASON.cancelled };
-    case STOP_REASON.error:
+    case STOP_REASON.error: {
+      // A full disk or a folder that cannot be written is not the job's failure, and says why in
+      // plain words. A run stays queued, to continue once the store can be written again (a
+      // runner's next try, the next start); a sync is paused, and the next sync continues it
+      // (syncAllowed), reading its lists again.
+      const storage = asStorageError(cause.error);
+      if (storage !== undefined) {
+        return {
+          status: mode === 'sync' ? JOB_STATUS.paused : JOB_STATUS.queued,
+          stopReason: STOP_REASON.error,
+          stopCode: storage.code,
+          stopMessage: storage.message,
+        };
+      }
       return {
         status: JOB_STATUS.failed,
         stopReason: STOP_REASON.error,
         stopMessage: cause.error instanceof Error ? cause.error.message : String(cause.error),
       };
+    }
   }
 }
 
@@ -369,7 +387,7 @@ export class JobRun {
   #recordStop(cause: StopCause): void {
     const { db } = this.#deps;
     db.transaction(() => {
-      this.#writeStatus(stopRecord(cause, this.#options.budget));
+      this.#writeStatus(stopRecord(cause, this.#options.budget, this.#options.mode));
       if (cause.kind === STOP_REASON.credits) {
         recordLast402(db, { code: cause.code, meaning: cause.meaning, at: this.#now() });
       }

@@ -1,7 +1,7 @@
 export { writeCorpus } from './write-corpus';
 export { CorpusUnreadableError, verifyCorpus } from './verify/verify';
 export type { VerifyReport } from './verify/verify';
-export { ExportError, ExportInterruptedError, describeWriteFailure } from './errors';
+export { ExportError, ExportInterruptedError, describeWriteFailure, isKnownWriteFailure } from './errors';
 export { checkExportTarget, ExportTargetError } from './target';
 export { DEFAULT_NAME_TEMPLATE } from './corpus/naming';
 export { MAX_ENTRY_PATH_BYTES, printable } from './zip/layout';

@@ -1,5 +1,5 @@
 import type { JobView } from '../../../shared/contract';
-import { describeKeyRefusal } from '../../../shared/errors';
+import { describeKeyRefusal, isStorageErrorCode } from '../../../shared/errors';
 import { parseSource } from '../../../shared/sources';
 import {
   DAILY_LIMIT_STOP_CODE,
@@ -75,8 +75,17 @@ function hasGrowingList(job: JobView): boolean {
  */
 export function describeStop(job: JobView): string | null {
   const { stop } = job;
-  if (stop === null || job.status === JOB_STATUS.running || job.status === JOB_STATUS.queued) return null;
+  if (stop === null || job.status === JOB_STATUS.running) return null;
   const message = stop.message ?? '';
+  // The store stopped it (a full disk): not the job's failure, and said even while it waits queued.
+  if (stop.reason === STOP_REASON.error && isStorageErrorCode(stop.code)) {
+    const next =
+      job.status === JOB_STATUS.queued
+        ? 'It continues by itself once there is room: Scriptorium tries again now and then, and at every start.'
+        : 'Once there is room, the next sync continues it, or press Resume.';
+    return `${sentence(message)} ${next}`;
+  }
+  if (job.status === JOB_STATUS.queued) return null;
   switch (stop.reason) {
     case STOP_REASON.credits:
       return `${capitalize(message || 'The service asked for payment')} (${stop.code ?? 'HTTP 402'}). Once you have credits again, press Resume: the job continues where it stopped.`;

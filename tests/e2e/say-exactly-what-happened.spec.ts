@@ -3,8 +3,26 @@
  * preview, the first run of Settings, a service that answered 503 to everything, and the smaller
  * things each screen said or did that it should not have.
  */
+import type { Page } from '@playwright/test';
+import type { RunningSimulator } from '../../src/simulator';
 import { expect, expectAccessible, saveScreenshot, test } from './support/fixtures';
 import { expectCompleted, goTo, jobCard, pasteSources } from './support/screens';
+
+/** Settings' form of the service's address and the key. */
+function connection(page: Page) {
+  const form = page.getByRole('region', { name: 'Service and key' });
+  return {
+    form,
+    address: form.getByRole('textbox', { name: 'Service address' }),
+    key: form.getByRole('textbox', { name: 'API key', exact: true }),
+    save: form.getByRole('button', { name: 'Save key' }),
+    test: form.getByRole('button', { name: 'Test connection' }),
+  };
+}
+
+/** What Settings says once the key works with the simulator. */
+const connected = (sim: RunningSimulator) =>
+  `Connected to 127.0.0.1:${new URL(sim.url).port}: the service accepted the key.`;
 
 const SIZES = [
   { width: 1280, height: 800 },
@@ -42,6 +60,92 @@ for (const viewport of SIZES) {
       await expect(jobCard(page, title).getByRole('button', { name: 'Start' })).toHaveCount(0);
       await expectAccessible(page, 'Jobs after Start during a preview');
       await saveScreenshot(page, `start-during-preview-${viewport.width}`);
+    });
+
+    test.describe('on a fresh machine (no address, no key)', () => {
+      test.use({ configured: false });
+
+      for (const order of ['address first', 'key first'] as const) {
+        test(`Settings: typed in any order (${order}), Save key saves both and tests them, then Test connection agrees`, async ({
+          app: page,
+          sim,
+        }) => {
+          await goTo(page, 'Settings');
+          const { form, address, key, save, test: testConnection } = connection(page);
+          if (order === 'address first') {
+            await address.fill(sim.url);
+            await key.fill(sim.key);
+          } else {
+            await key.fill(sim.key);
+            await address.fill(sim.url);
+          }
+          await save.click();
+          await expect(form.getByRole('status').filter({ hasText: 'Address and key saved.' })).toHaveText(
+            `Address and key saved. ${connected(sim)}`,
+          );
+          await expect(key).toHaveValue('');
+          await expect(page.getByRole('alert')).toHaveCount(0);
+          // Said where it can be read, at the foot of a small window too.
+          await expect(
+            form.getByRole('status').filter({ hasText: 'Address and key saved.' }),
+          ).toBeInViewport();
+          // The README's order: Save key, then Test connection.
+          await testConnection.click();
+          await expect(form.getByRole('status').filter({ hasText: 'Connected' })).toHaveText(connected(sim));
+          await expect(page.getByRole('alert')).toHaveCount(0);
+          // Settings never sends the user to Settings.
+          await expect(page.getByRole('main')).not.toContainText('in Settings');
+          await expectAccessible(page, `Settings after a first run, ${order}`);
+          if (order === 'address first') await saveScreenshot(page, `settings-first-run-${viewport.width}`);
+        });
+      }
+
+      test('Settings: a problem is said under its field, and goes once the field is fixed', async ({
+        app: page,
+        sim,
+      }) => {
+        await goTo(page, 'Settings');
+        const { form, address, key, save } = connection(page);
+        await save.click();
+        const addressProblem = 'Type the service’s address first, such as https://api.example.com.';
+        await expect(form.getByText(addressProblem)).toBeVisible();
+        await expect(form.getByText('Paste your API key first.')).toBeVisible();
+        await expect(address).toHaveAttribute('aria-invalid', 'true');
+        await expect(key).toHaveAttribute('aria-invalid', 'true');
+        await expect(form).toContainText('No key is set.');
+        await expect(page.getByRole('main')).not.toContainText('in Settings');
+
+        await address.fill('ftp://example.com');
+        await expect(form.getByText(addressProblem)).toHaveCount(0);
+        await expect(address).toHaveAttribute('aria-invalid', 'false');
+        await key.fill('kl');
+        await save.click();
+        await expect(form.getByText(/must start with https:\/\//)).toBeVisible();
+        await expect(form.getByText(/The API key has 2 characters, too few to be a key/)).toBeVisible();
+
+        await address.fill(sim.url);
+        await key.fill(sim.key);
+        await expect(form.getByText(/must start with/)).toHaveCount(0);
+        await expect(form.getByText(/too few to be a key/)).toHaveCount(0);
+        await save.click();
+        await expect(form.getByRole('status').filter({ hasText: 'Address and key saved.' })).toBeVisible();
+        await expect(page.getByRole('alert')).toHaveCount(0);
+        await expectAccessible(page, 'Settings after its problems were fixed');
+      });
+    });
+
+    test('Settings: a key from TRANSCRIPT_API_KEY is never called saved', async ({ app: page, sim }) => {
+      await goTo(page, 'Settings');
+      const { form, address, test: testConnection } = connection(page);
+      await expect(form).toContainText('A key is set. The key comes from TRANSCRIPT_API_KEY.');
+      const elsewhere = 'http://127.0.0.2:9/';
+      await address.fill(elsewhere);
+      await testConnection.click();
+      const notHere = `The key from TRANSCRIPT_API_KEY is for ${sim.url}, the address Scriptorium started with, so it is not sent to ${elsewhere}.`;
+      await expect(form.getByRole('alert')).toHaveText(`Address saved. ${notHere} Nothing was sent.`);
+      await expect(form).toContainText(notHere);
+      await expect(page.getByRole('main')).not.toContainText(/saved for|key saved|in Settings/i);
+      await expectAccessible(page, 'Settings with a key from the environment');
     });
   });
 }

@@ -53,6 +53,11 @@ export interface AppOptions {
   addressFromSettings?: boolean;
   /** How a user sets the service's address in this face, for the message when none is set. */
   missingServiceUrlHint?: string;
+  /**
+   * How a user gives a usable key in this face, after the key store's words for a missing one
+   * (default: 'Enter it in Settings.'); '' when those words say it (the CLI's TRANSCRIPT_API_KEY).
+   */
+  missingKeyHint?: string;
   /** Run queued jobs in this process (the desktop app, browser mode); the CLI runs its own. */
   runner?: boolean;
   /**
@@ -252,6 +257,7 @@ function appContext(
         keys: options.keys,
         serviceUrl: serviceUrl(),
         missingServiceUrlHint: options.missingServiceUrlHint ?? 'enter it in Settings.',
+        missingKeyHint: options.missingKeyHint ?? 'Enter it in Settings.',
         clock,
         ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
         connections: CONNECTIONS,
@@ -336,7 +342,8 @@ function startSchedule(
             );
         } catch (error) {
           // Said on the job and in one line; a stack trace only for a bug.
-          waits.syncFailed(jobId, toAppError(error).message);
+          const failure = toAppError(error);
+          waits.syncFailed(jobId, { why: failure.message, waitsForSetup: needsSetup(failure) });
           const what = `The automatic sync of job ${jobId} could not run`;
           reportBackgroundFailure(logger, what, error, plainWords(error));
         } finally {

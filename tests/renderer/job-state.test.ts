@@ -61,6 +61,18 @@ describe("the job's buttons", () => {
     });
   });
 
+  it('offer Retry failed for failed videos, and for a list not read only once the job has finished', () => {
+    const withCounts = (status: JobStatus, failed: number, sourcesFailed: number) => ({
+      ...jobView(status),
+      counts: { ...jobView(status).counts, failed },
+      sourcesFailed,
+    });
+    expect(availableActions(withCounts('paused', 2, 0)).retryFailed).toBe(true);
+    // Paused by a service down (503 to its list): Resume reads the list again; nothing to retry.
+    expect(availableActions(withCounts('paused', 0, 1)).retryFailed).toBe(false);
+    expect(availableActions(withCounts('completed', 0, 1)).retryFailed).toBe(true);
+  });
+
   it('offer nothing but Export for a job another process runs', () => {
     expect(Object.values(availableActions(jobView('running', 'elsewhere')))).not.toContain(true);
   });

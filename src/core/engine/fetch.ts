@@ -162,7 +162,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
         case 'final':
           attempts += failure.attempts;
           finish(ctx, item, key, { ...failure, status: ITEM_STATUS.failed, attempts });
-          noteServiceTrouble(ctx, failure);
+          noteServiceTrouble(ctx, failure, item.id);
           return;
       }
     }

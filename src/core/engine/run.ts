@@ -10,7 +10,7 @@ import type { Clock, TranscriptClient } from '../api/types';
 import { asStorageError, type Database } from '../store';
 import { BackgroundCheckpoints } from '../store/checkpoints';
 import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
-import { itemCounts } from '../store/items';
+import { itemCounts, resetFailedItemsById } from '../store/items';
 import { jobById, setJobBudget, setJobStatus, type JobStatusChange } from '../store/jobs';
 import { sourcesOfJob } from '../store/sources';
 import { CreditBudget } from './budget';
@@ -286,6 +286,20 @@ export class JobRun {
     }
     const down = this.control.stopped ? undefined : this.#health.failedEverything();
     if (down !== undefined) this.control.stop({ kind: STOP_REASON.service, message: down });
+    if (this.control.cause?.kind === STOP_REASON.service) this.#requeueServiceFailures();
+  }
+
+  /**
+   * The videos the service failed with a server error in the streak that stopped the run failed only
+   * because it was down: they go back to the queue, for the next run of the same command.
+   */
+  #requeueServiceFailures(): void {
+    const ids = this.#health.requeued();
+    if (ids.length === 0) return;
+    const { db } = this.#deps;
+    db.transaction(() => resetFailedItemsById(db, this.#options.jobId, ids, this.#now())).immediate();
+    this.reloadCounts();
+    this.#throttle.poke();
   }
 
   async #walkAndFetch(): Promise<void> {

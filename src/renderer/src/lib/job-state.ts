@@ -54,7 +54,10 @@ export function availableActions(job: JobView): {
     pause: allows('pause'),
     resume: allows('resume'),
     cancel: allows('cancel'),
-    retryFailed: here && (job.counts.failed > 0 || job.sourcesFailed > 0),
+    // A list that could not be read is read again by the next run anyway (Resume): Retry failed is
+    // offered for it only once the job has finished.
+    retryFailed:
+      here && (job.counts.failed > 0 || (job.sourcesFailed > 0 && job.status === JOB_STATUS.completed)),
     // Failures or not, a finished job can be brought up to date when it has a list that can grow.
     sync: allows('sync') && hasGrowingList(job),
     remove: job.runningIn === null && jobAllows(job.status, 'delete'),

@@ -46,7 +46,15 @@ export const jobCommands = {
    * `start`).
    */
   createJob: {
-    input: z.object({ draft: JobDraftSchema, start: z.boolean() }),
+    input: z.object({
+      draft: JobDraftSchema,
+      start: z.boolean(),
+      /**
+       * Where the caller will write the job's ZIP (the CLI's --out), remembered with the job for
+       * `jobs` to show in the command that continues it; nothing is ever written there by the app.
+       */
+      exportPath: z.string().min(1).max(4096).optional(),
+    }),
     output: z.object({
       job: JobViewSchema,
       created: z.boolean(),

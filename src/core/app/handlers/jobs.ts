@@ -47,8 +47,9 @@ export function jobHandlers(
       return { job: found === undefined ? null : jobView(ctx, found.id) };
     },
 
-    createJob: async ({ draft, start }) => {
+    createJob: async ({ draft, start, exportPath }) => {
       const { job, created, rejected } = jobFor(ctx, draft);
+      if (exportPath !== undefined) engine.configure(job.id, { exportPath });
       let started: 'new' | 'continued' | 'unchanged' | null = null;
       if (start) {
         // Said from the status Start found: only a job that had stopped continues.

@@ -4,9 +4,9 @@
  * things each screen said or did that it should not have.
  */
 import type { Page } from '@playwright/test';
-import type { RunningSimulator } from '../../src/simulator';
+import { describePlaylist, type RunningSimulator } from '../../src/simulator';
 import { expect, expectAccessible, saveScreenshot, test } from './support/fixtures';
-import { expectCompleted, goTo, jobCard, pasteSources } from './support/screens';
+import { expectCompleted, goTo, jobCard, pasteSources, startJob } from './support/screens';
 
 /** Settings' form of the service's address and the key. */
 function connection(page: Page) {
@@ -60,6 +60,94 @@ for (const viewport of SIZES) {
       await expect(jobCard(page, title).getByRole('button', { name: 'Start' })).toHaveCount(0);
       await expectAccessible(page, 'Jobs after Start during a preview');
       await saveScreenshot(page, `start-during-preview-${viewport.width}`);
+    });
+
+    test('a service that answered 503 to everything: one sentence on the card, no Retry failed, and Resume finishes it', async ({
+      app: page,
+      sim,
+    }) => {
+      sim.admin.addFault({ kind: 'status', status: 503, match: { endpoint: 'transcript' }, times: 10 });
+      const title = await startJob(page, ['PLstormOfUnavailable_n30'], { Concurrency: '1' });
+      const card = jobCard(page, title);
+      await expect(card.getByText('Paused', { exact: true })).toBeVisible({ timeout: 30_000 });
+      await expect(card).toContainText(
+        'The service failed 10 requests in a row (the last: HTTP 503 E_UNAVAILABLE), so nothing more was sent. Press Resume to try again.',
+      );
+      // The ten videos failed only because the service was down: they wait to be fetched, not failed.
+      await expect(card.getByRole('button', { name: 'Retry failed' })).toHaveCount(0);
+      await expect(card.getByText(/\d+ failed/)).toHaveCount(0);
+      await expect(card).toContainText('30 to fetch');
+      await expectAccessible(page, 'Jobs after a 503 storm');
+      await saveScreenshot(page, `service-storm-${viewport.width}`);
+
+      await card.getByRole('button', { name: 'Resume' }).click();
+      await expectCompleted(page, title, 30);
+      const charged = sim.admin.ledger().filter((charge) => charge.endpoint === 'transcript');
+      expect(new Set(charged.map((charge) => charge.videoId)).size).toBe(charged.length);
+    });
+
+    test('the balance entered changes the credits bar without moving the page', async ({ app: page }) => {
+      // A job in view, as on a working day: the bar holds the job's credits and budget too.
+      const title = await startJob(page, ['PLbalanceBesideJob_n5'], { 'Budget (credits)': '400' });
+      await expectCompleted(page, title, 5);
+      const credits = page.getByRole('region', { name: 'Credits' });
+      const heading = page.getByRole('heading', { level: 1, name: 'Jobs' });
+      const before = { bar: await credits.boundingBox(), heading: await heading.boundingBox() };
+      await credits.getByRole('button', { name: 'Enter balance' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Your balance' });
+      await dialog.getByRole('spinbutton', { name: 'Credits on your account' }).fill('1234567');
+      await dialog.getByRole('button', { name: 'Save balance' }).click();
+      await expect(dialog).toHaveCount(0);
+      await expect(credits).toContainText('left');
+      expect(await credits.boundingBox()).toEqual(before.bar);
+      expect(await heading.boundingBox()).toEqual(before.heading);
+      await expectAccessible(page, 'the credits bar with a balance');
+      await saveScreenshot(page, `credits-balance-${viewport.width}`);
+    });
+
+    test('Job detail says a failure once; the Export dialog describes its formats, and keeps its buttons in one row', async ({
+      app: page,
+      sim,
+    }) => {
+      const list = 'PLoneVideoFails_n4';
+      const [failing] = describePlaylist(list).videoIds();
+      sim.admin.addFault({ kind: 'status', status: 500, match: { videoId: failing! } });
+      const title = await startJob(page, [list], { Concurrency: '1' });
+      await expectCompleted(page, title, 4);
+
+      await jobCard(page, title).getByRole('link', { name: title }).click();
+      const reason = page.locator('.vt-failed .vt-reason');
+      await expect(reason).toContainText('500');
+      // The status is in the service's words already: not said again after them.
+      await expect(reason).toHaveText(/^The service answered 500 \(E_INTERNAL\)/);
+      await expect(reason).not.toContainText('(HTTP 500)');
+      await expectAccessible(page, 'Job detail with a failed video');
+
+      await goTo(page, 'Jobs');
+      await jobCard(page, title).getByRole('button', { name: 'Export', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: `Export “${title}”` });
+      // Each format says what it is, as in New job.
+      await expect(dialog.getByRole('checkbox', { name: 'TXT' })).toHaveAccessibleDescription('plain text');
+      await expect(dialog.getByRole('checkbox', { name: 'Chunks' })).toHaveAccessibleDescription(
+        'passages for search and language models, in chunks.jsonl',
+      );
+      // The last format does not touch the heading that follows it.
+      const chunks = (await dialog.getByText('passages for search and language models').boundingBox())!;
+      const next = (await dialog.getByText('Your name on the corpus').boundingBox())!;
+      expect(next.y - (chunks.y + chunks.height)).toBeGreaterThanOrEqual(12);
+      await expectAccessible(page, 'the Export dialog');
+      await saveScreenshot(page, `export-dialog-${viewport.width}`);
+
+      await dialog.getByRole('button', { name: 'Export ZIP' }).click();
+      const download = dialog.getByRole('link', { name: /^Download scriptorium-job-1-/ });
+      await expect(download).toBeFocused();
+      const close = dialog.getByRole('button', { name: 'Close' });
+      // Download and Close side by side, the download first: Close never sits above it.
+      const linkBox = (await download.boundingBox())!;
+      const closeBox = (await close.boundingBox())!;
+      expect(closeBox.y).toBeGreaterThanOrEqual(linkBox.y);
+      await expectAccessible(page, 'the Export dialog with its download');
+      await saveScreenshot(page, `export-download-${viewport.width}`);
     });
 
     test.describe('on a fresh machine (no address, no key)', () => {

@@ -21,4 +21,4 @@ export { checkExportTarget } from '../export';
 /** Checks a corpus ZIP against its SHA256SUMS and its manifest. */
 export { CorpusUnreadableError, verifyCorpus } from '../export';
 /** Text as it may reach a terminal: control characters escaped. */
-export { printable } from '../export';
+export { printable, readable } from '../export';

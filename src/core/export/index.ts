@@ -4,7 +4,7 @@ export type { VerifyReport } from './verify/verify';
 export { ExportError, ExportInterruptedError, describeWriteFailure, isKnownWriteFailure } from './errors';
 export { checkExportTarget, ExportTargetError } from './target';
 export { DEFAULT_NAME_TEMPLATE } from './corpus/naming';
-export { MAX_ENTRY_PATH_BYTES, printable } from './zip/layout';
+export { MAX_ENTRY_PATH_BYTES, printable, readable } from './zip/layout';
 export { EXPORT_FORMATS } from './corpus/types';
 export type {
   ExportAuthor,

@@ -150,6 +150,9 @@ describe('a run whose disk fills up', () => {
       const next = new Engine({ db, client: h.client, clock: h.clock, logger: after.logger });
       next.recover();
       expect((await next.run(job.id)).status).toBe('completed');
+      // Nothing was cut and left failed as possibly charged: what the full disk kept from being stored
+      // is simply asked again.
+      expect(next.job(job.id)!.counts).toMatchObject({ failed: 0, pending: 0 });
       expect(after.lines).toEqual([]);
       expect(unindexedCounts(db)).toEqual({ older: 0, recent: 0 });
       // Bought again: only what was in flight or not yet committed when the disk filled, as after a

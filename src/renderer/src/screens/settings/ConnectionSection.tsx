@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { checkApiKey, checkServiceAddress } from '../../../../shared/service-access';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { Field } from '../../components/FormFields';
+import { TextField } from '../../components/FormFields';
 import { describeError } from '../../lib/errors';
 import { settingsStore, useSettings } from '../../stores';
 import type { ConnectOutcome } from '../../stores/settings';
@@ -88,52 +88,32 @@ export function ConnectionSection({ saved }: { saved: string | null }) {
     <section className="card" aria-labelledby="connection-heading">
       <h2 id="connection-heading">Service and key</h2>
       <form className="connection-form" onSubmit={save} noValidate>
-        <Field
+        <TextField
           id="service-url"
+          type="url"
           label="Service address"
           help="The Transcript Service’s address, such as https://api.example.com. Left empty, the address Scriptorium was started with (if any) is used. A key is kept for one address: a new address asks for the key again."
+          value={address}
           problem={problems.address}
-        >
-          {(describedBy) => (
-            <input
-              id="service-url"
-              type="url"
-              value={address}
-              spellCheck={false}
-              autoComplete="off"
-              aria-describedby={describedBy}
-              aria-invalid={problems.address !== undefined}
-              onChange={(event) => {
-                setAddress(event.target.value);
-                setProblems(({ address: _fixed, ...rest }) => rest);
-              }}
-            />
-          )}
-        </Field>
+          onChange={(value) => {
+            setAddress(value);
+            setProblems(({ address: _fixed, ...rest }) => rest);
+          }}
+        />
         <AddressInUseLine />
         <KeyStatusLine />
-        <Field
+        <TextField
           id="api-key"
+          type="password"
           label="API key"
           help="Sent only to the service address above, the one it is saved with, and never shown again once saved."
+          value={key}
           problem={problems.key}
-        >
-          {(describedBy) => (
-            <input
-              id="api-key"
-              type="password"
-              value={key}
-              autoComplete="off"
-              spellCheck={false}
-              aria-describedby={describedBy}
-              aria-invalid={problems.key !== undefined}
-              onChange={(event) => {
-                setKey(event.target.value);
-                setProblems(({ key: _fixed, ...rest }) => rest);
-              }}
-            />
-          )}
-        </Field>
+          onChange={(value) => {
+            setKey(value);
+            setProblems(({ key: _fixed, ...rest }) => rest);
+          }}
+        />
         <div className="form-actions">
           <button type="submit" className="button-primary" aria-disabled={busy || undefined}>
             Save key

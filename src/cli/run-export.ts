@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { accessSync, constants, createReadStream, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { checkExportTarget } from '../core/app';
 import type { JobDetail, JobView, RunOutcomeView, ScriptoriumApi } from '../shared/contract';
 import { ContractError } from '../shared/contract-error';
@@ -59,7 +59,15 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
   const known = (await api.findJob({ draft })).job;
   // Nothing is created when nothing could run: a missing key or address is said first.
   if (known === null || needsRun(known, run)) await api.checkService({});
-  const { job, created } = await api.createJob({ draft, start: false });
+  // The path is remembered at once: a run stopped before its ZIP still shows it in `jobs`.
+  const { job, created } = await api.createJob({ draft, start: false, exportPath: zipPath });
+  // Another process runs it: said before anything else is (no plan, no progress), as exit 7.
+  if (job.runningIn === 'elsewhere') {
+    throw new CliExit(
+      ExitCode.busy,
+      `Job ${job.id} is being run by another Scriptorium process; wait for it to finish or stop it first. Nothing was sent.`,
+    );
+  }
   const stop = new StopSignals(api, job.id, stderr);
   try {
     const retried =
@@ -220,7 +228,8 @@ async function runWithProgress(
   };
   const stopProgress = api.on('jobChanged', (job) => {
     if (job.id !== jobId) return;
-    if (job.status === JOB_STATUS.running) start();
+    // Running here: a job another process runs is never this command's to show.
+    if (job.status === JOB_STATUS.running && job.runningIn === 'here') start();
     if (started) progress.update(job);
   });
   const stopWaits = api.on('retryWait', (wait) => {
@@ -311,4 +320,12 @@ function checkOutputLocation(zipPath: string): void {
     );
   }
   checkExportTarget(zipPath);
+  // A ZIP named .txt opens in nothing that expects a text: the name says what the file is.
+  if (!/\.zip$/i.test(zipPath)) {
+    const name = basename(zipPath);
+    throw new CliExit(
+      ExitCode.badInput,
+      `--out ${name}: a corpus is a ZIP file, so its name ends in .zip (${name.replace(/\.[^.]*$/, '')}.zip, say). Nothing was sent.`,
+    );
+  }
 }

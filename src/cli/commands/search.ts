@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { printable, type IndexingProgress } from '../../core/app';
+import { printable, readable, type IndexingProgress } from '../../core/app';
 import {
   CONCORDANCE_ORDERS,
   type Concordance,
@@ -179,7 +179,7 @@ export function formatResults(results: SearchResults): string {
   for (const group of results.groups) {
     for (const hit of group.hits) {
       const time = hit.start === null ? '-' : clockTime(hit.start);
-      text += `${group.videoId}  ${printable(group.language)}  ${time}  ${printable(group.title)}  ${marked(hit.snippet)}  ${hit.url}\n`;
+      text += `${group.videoId}  ${printable(group.language)}  ${time}  ${readable(group.title)}  ${marked(hit.snippet)}  ${hit.url}\n`;
       shown++;
     }
   }
@@ -193,7 +193,7 @@ export function formatResults(results: SearchResults): string {
 function marked(snippet: readonly SnippetPart[]): string {
   return snippet
     .map((part) => {
-      const shown = printable(part.text.replace(/\s+/gu, ' '));
+      const shown = readable(part.text);
       return part.match ? `[${shown}]` : shown;
     })
     .join('');

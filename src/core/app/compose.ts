@@ -12,8 +12,14 @@ import {
   type IndexingProgress,
   type Logger,
 } from '../engine';
-import { DATABASE_FILE, openDatabase, storageFailure, type Database } from '../store';
-import { toAppError } from './errors';
+import {
+  DATABASE_FILE,
+  openDatabase,
+  reportBackgroundFailure,
+  storageFailure,
+  type Database,
+} from '../store';
+import { plainWords, toAppError } from './errors';
 import { EventHub } from './events';
 import { exportsFolder } from './exports-folder';
 import { forwardEngineFacts, watchOtherProcesses } from './facts-to-events';
@@ -48,6 +54,11 @@ export interface AppOptions {
   addressFromSettings?: boolean;
   /** How a user sets the service's address in this face, for the message when none is set. */
   missingServiceUrlHint?: string;
+  /**
+   * How a user gives a usable key in this face, after the key store's words for a missing one
+   * (default: 'Enter it in Settings.'); '' when those words say it (the CLI's TRANSCRIPT_API_KEY).
+   */
+  missingKeyHint?: string;
   /** Run queued jobs in this process (the desktop app, browser mode); the CLI runs its own. */
   runner?: boolean;
   /**
@@ -71,6 +82,11 @@ export interface AppOptions {
   onIndexing?: (progress: IndexingProgress) => void;
   /** The better-sqlite3 addon to load (the desktop app's build for Electron); default: the package's own. */
   nativeBinding?: string;
+  /**
+   * Opens the database (default: the store's openDatabase). The disk is injected as the clock is:
+   * a test keeps the connection it opens, to fill its disk or make its folder read-only meanwhile.
+   */
+  openDatabase?: typeof openDatabase;
   /**
    * The built search-export-worker.js beside the face's bundle (SEARCH_EXPORT_WORKER_FILE): Export
    * results then runs on a worker thread, so that this thread keeps serving the faces (the desktop
@@ -180,7 +196,8 @@ export function openApp(options: AppOptions): ScriptoriumApp {
 
 /** The database, recovered, with the engine and the services beside it; a locked database is said plainly. */
 function openCore(options: AppOptions, clock: Clock, logger: Logger): Core {
-  const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
+  const open = options.openDatabase ?? openDatabase;
+  const db = open(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   const engine = new Engine({ db, clock, logger });
   try {
     engine.recover();
@@ -248,6 +265,7 @@ function appContext(
         keys: options.keys,
         serviceUrl: serviceUrl(),
         missingServiceUrlHint: options.missingServiceUrlHint ?? 'enter it in Settings.',
+        missingKeyHint: options.missingKeyHint ?? 'Enter it in Settings.',
         clock,
         ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
         connections: CONNECTIONS,
@@ -334,10 +352,9 @@ function startSchedule(
         } catch (error) {
           // Said on the job and in one line; a stack trace only for a bug.
           const failure = toAppError(error);
-          waits.syncFailed(jobId, failure.message);
-          const line = `The automatic sync of job ${jobId} could not run: ${failure.message}`;
-          if (failure.code === 'internal') logger.warn(line, error);
-          else logger.warn(line);
+          waits.syncFailed(jobId, { why: failure.message, waitsForSetup: needsSetup(failure) });
+          const what = `The automatic sync of job ${jobId} could not run`;
+          reportBackgroundFailure(logger, what, error, plainWords(error));
         } finally {
           ctx.events.jobTouched(jobId);
         }

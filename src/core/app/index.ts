@@ -23,6 +23,6 @@ export { checkExportTarget } from '../export';
 /** Checks a corpus ZIP against its SHA256SUMS and its manifest. */
 export { CorpusUnreadableError, verifyCorpus } from '../export';
 /** Text as it may reach a terminal: control characters escaped. */
-export { printable } from '../export';
+export { printable, readable } from '../export';
 /** Trends and distinctive words as CSV (the corpus tables' cell rules). */
 export { distinctiveWordsCsv, trendCsv } from './analysis-tables';

@@ -126,8 +126,9 @@ export class Engine {
   async sync(jobId: number, settings: RunSettings = {}): Promise<SyncOutcome> {
     if (!syncAllowed(this.#record(jobId))) throw new JobNotFinishedError(jobId);
     const sync = { jobId, automatic: settings.automatic ?? false, now: () => this.#now() };
+    // A sync the disk stops waits paused, so that the next sync, not a first run, continues it.
     return syncRun(this.#deps.db, sync, (readLists) =>
-      this.#execute(jobId, settings, (run) => run.execute(readLists)),
+      this.#execute(jobId, settings, (run) => run.execute(readLists, JOB_STATUS.paused)),
     );
   }
 
@@ -162,6 +163,9 @@ export class Engine {
    */
   async preview(jobId: number, settings: RunSettings = {}): Promise<PreviewOutcome> {
     this.#record(jobId);
+    // Its own run (or another preview) reads its lists already: nothing to walk twice.
+    if (this.#runs.has(jobId))
+      return { status: 'busy', message: `Job ${jobId} is running already: it reads its lists itself.` };
     const outcome = await this.#execute(jobId, settings, (run) => run.preview());
     return outcome.status === 'walked' ? { status: 'walked', estimate: this.estimate(jobId) } : outcome;
   }
@@ -285,12 +289,16 @@ export class Engine {
     this.library.dispose();
   }
 
-  /** Queues a draft, or a paused, waiting, failed or cancelled job again; the next run continues it. */
+  /**
+   * Queues a draft, or a paused, waiting or failed job again; the next run continues it. A preview
+   * walking the job's lists does not hold it back: the walk keeps the status it finds, so the job
+   * is queued now and a runner takes it once the walk is over.
+   */
   resume(jobId: number): void {
     const job = this.#record(jobId);
     if (!jobAllows(job.status, 'resume')) return;
     const run = this.#runs.get(jobId);
-    if (run === undefined) this.#setStatus(jobId, JOB_STATUS.queued);
+    if (run === undefined || run.walksOnly) this.#setStatus(jobId, JOB_STATUS.queued);
     else if (run.control.stopped) this.#resumeWhenStopped.add(jobId);
   }
 

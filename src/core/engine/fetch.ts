@@ -170,7 +170,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
         case 'final':
           attempts += failure.attempts;
           finish(ctx, item, key, { ...failure, status: ITEM_STATUS.failed, attempts, ledgerId });
-          noteServiceTrouble(ctx, failure);
+          noteServiceTrouble(ctx, failure, item.id);
           return;
       }
     }

@@ -1,5 +1,5 @@
 import { rereadStoredTranscript, type Clock } from '../api';
-import type { Database } from '../store';
+import { reportBackgroundFailure, type Database } from '../store';
 import { storedTranscript } from '../store/queries/library';
 import {
   indexedThrough,
@@ -54,6 +54,8 @@ export class LibraryIndexer {
   /** The segments of transcripts stored here and not indexed yet, by id. */
   readonly #texts = new Map<number, readonly IndexedSegment[]>();
   #waiting: AbortController | undefined;
+  /** A flush failed and said so: the next failures are the same one until a flush succeeds. */
+  #failing = false;
 
   constructor(options: LibraryIndexerOptions) {
     this.#db = options.db;
@@ -83,11 +85,15 @@ export class LibraryIndexer {
       while (indexedThrough(this.#db, 'recent') < last) {
         if (this.#indexBatch('recent') === 0) break;
       }
+      this.#failing = false;
     } catch (error) {
-      this.#logger.warn(
-        'Indexing new transcripts for search failed; they are indexed at the next start.',
-        error,
-      );
+      if (!this.#failing)
+        reportBackgroundFailure(
+          this.#logger,
+          'Indexing new transcripts for search failed; they are indexed at the next start',
+          error,
+        );
+      this.#failing = true;
     }
     const through = this.#safeMark();
     for (const id of this.#texts.keys()) if (id <= through) this.#texts.delete(id);
@@ -108,7 +114,11 @@ export class LibraryIndexer {
       const counts = unindexedCounts(this.#db);
       total = counts.older + counts.recent;
     } catch (error) {
-      this.#logger.warn('Indexing the stored transcripts for search could not start.', error);
+      reportBackgroundFailure(
+        this.#logger,
+        'Indexing the stored transcripts for search could not start; it starts again at the next start',
+        error,
+      );
       return;
     }
     if (total === 0) return;
@@ -122,8 +132,9 @@ export class LibraryIndexer {
         try {
           indexed = this.#indexBatch(part);
         } catch (error) {
-          this.#logger.warn(
-            'Indexing the stored transcripts for search stopped; it continues at the next start.',
+          reportBackgroundFailure(
+            this.#logger,
+            'Indexing the stored transcripts for search stopped; it continues at the next start',
             error,
           );
           return;

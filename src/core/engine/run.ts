@@ -7,10 +7,10 @@ import {
   STOP_REASON,
 } from '../../shared/vocabulary';
 import type { Clock, TranscriptClient } from '../api/types';
-import type { Database } from '../store';
+import { asStorageError, type Database } from '../store';
 import { BackgroundCheckpoints } from '../store/checkpoints';
 import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
-import { itemCounts } from '../store/items';
+import { itemCounts, resetFailedItemsById } from '../store/items';
 import { jobById, setJobBudget, setJobStatus, type JobStatusChange } from '../store/jobs';
 import { sourcesOfJob } from '../store/sources';
 import { CreditBudget } from './budget';
@@ -83,8 +83,19 @@ export interface JobRunOptions {
   cap: SpendingCap | undefined;
 }
 
+/**
+ * Where a job waits when the disk stops its run (a full disk, a folder that cannot be written): a
+ * first run's job queued, for a runner's next try or the next start; a sync's paused, so that the
+ * next sync continues it, reading its lists again (syncAllowed).
+ */
+export type StorageStopStatus = typeof JOB_STATUS.queued | typeof JOB_STATUS.paused;
+
 /** The job status and stop fields that record each cause. */
-function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatusChange, 'at'> {
+function stopRecord(
+  cause: StopCause,
+  budget: number | undefined,
+  storageStop: StorageStopStatus,
+): Omit<JobStatusChange, 'at'> {
   switch (cause.kind) {
     case STOP_REASON.credits:
       return {
@@ -116,12 +127,24 @@ function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatu
       return { status: JOB_STATUS.queued };
     case STOP_REASON.cancelled:
       return { status: JOB_STATUS.cancelled, stopReason: STOP_REASON.cancelled };
-    case STOP_REASON.error:
+    case STOP_REASON.error: {
+      // A full disk or a folder that cannot be written is not the job's failure, and says why in
+      // plain words; the job waits to continue once the store can be written again.
+      const storage = asStorageError(cause.error);
+      if (storage !== undefined) {
+        return {
+          status: storageStop,
+          stopReason: STOP_REASON.error,
+          stopCode: storage.code,
+          stopMessage: storage.message,
+        };
+      }
       return {
         status: JOB_STATUS.failed,
         stopReason: STOP_REASON.error,
         stopMessage: cause.error instanceof Error ? cause.error.message : String(cause.error),
       };
+    }
   }
 }
 
@@ -205,6 +228,8 @@ export class JobRun {
   readonly #health = new ServiceHealth();
   /** A preview (preview()): it buys no transcript and leaves the job's status as it was. */
   #preview = false;
+  /** Where the job waits when the disk stops this run (execute). */
+  #storageStop: StorageStopStatus = JOB_STATUS.queued;
 
   constructor(options: JobRunOptions) {
     let markFinished = (): void => undefined;
@@ -219,8 +244,17 @@ export class JobRun {
     );
   }
 
-  /** Runs the job, its lists read by `readLists`, until it is done or stopped. */
-  execute(readLists: ReadLists): Promise<RunOutcome> {
+  /** Whether this run only walks the job's lists (a preview), leaving its status as it is. */
+  get walksOnly(): boolean {
+    return this.#preview;
+  }
+
+  /**
+   * Runs the job, its lists read by `readLists`, until it is done or stopped; a stop by the disk
+   * leaves the job `storageStop`.
+   */
+  execute(readLists: ReadLists, storageStop: StorageStopStatus = JOB_STATUS.queued): Promise<RunOutcome> {
+    this.#storageStop = storageStop;
     return this.#drive(
       (ctx) => this.#readAndFetch(ctx, readLists),
       () => this.#finish(),
@@ -277,6 +311,20 @@ export class JobRun {
     }
     const down = this.control.stopped ? undefined : this.#health.failedEverything();
     if (down !== undefined) this.control.stop({ kind: STOP_REASON.service, message: down });
+    if (this.control.cause?.kind === STOP_REASON.service) this.#requeueServiceFailures();
+  }
+
+  /**
+   * The videos the service failed with a server error in the streak that stopped the run failed only
+   * because it was down: they go back to the queue, for the next run of the same command.
+   */
+  #requeueServiceFailures(): void {
+    const ids = this.#health.requeued();
+    if (ids.length === 0) return;
+    const { db } = this.#deps;
+    db.transaction(() => resetFailedItemsById(db, this.#options.jobId, ids, this.#now())).immediate();
+    this.reloadCounts();
+    this.#throttle.poke();
   }
 
   /** Reads the lists and fetches, pass after pass, while a pass makes progress and work is left. */
@@ -371,7 +419,7 @@ export class JobRun {
   #recordStop(cause: StopCause): void {
     const { db } = this.#deps;
     db.transaction(() => {
-      this.#writeStatus(stopRecord(cause, this.#options.budget));
+      this.#writeStatus(stopRecord(cause, this.#options.budget, this.#storageStop));
       if (cause.kind === STOP_REASON.credits) {
         recordLast402(db, { code: cause.code, meaning: cause.meaning, at: this.#now() });
       }

@@ -3,11 +3,11 @@ export { buildDifferences, corpusBuild } from './corpus-build';
 export type { CorpusBuild } from './corpus-build';
 export { CorpusUnreadableError, verifyCorpus } from './verify/verify';
 export type { VerifyReport } from './verify/verify';
-export { ExportError, ExportInterruptedError, describeWriteFailure } from './errors';
+export { ExportError, ExportInterruptedError, describeWriteFailure, isKnownWriteFailure } from './errors';
 export { checkExportTarget, ExportTargetError } from './target';
 export { DEFAULT_NAME_TEMPLATE } from './corpus/naming';
 export { WORD_COUNT_METHOD } from './corpus/plain-text';
-export { MAX_ENTRY_PATH_BYTES, printable } from './zip/layout';
+export { MAX_ENTRY_PATH_BYTES, printable, readable } from './zip/layout';
 export { EXPORT_FORMATS } from './corpus/types';
 export type {
   ExportAuthor,

@@ -133,7 +133,10 @@ export const KeepCurrentViewSchema = z.object({
   marked: z.boolean(),
   /** When its last automatic sync started; null: never. */
   lastSyncAt: z.string().nullable(),
-  /** When this process syncs it next; null when it is not marked or nothing here syncs it (the CLI). */
+  /**
+   * When this process syncs it next; null when it is not marked, when nothing here syncs it (the
+   * CLI), or when its sync waits for a key or an address (syncProblem), which runs it at once.
+   */
   nextSyncAt: z.string().nullable(),
   /** The file its corpus is written to after each automatic sync (chosen in the save dialog); null: none. */
   autoExportPath: z.string().nullable(),

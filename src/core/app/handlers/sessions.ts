@@ -9,7 +9,10 @@ import { jobView } from './job-views';
 /** What a sync found and cost, as the contract says it. */
 export type SyncResult = NonNullable<CommandOutput<'autoSyncJob'>['sync']>;
 
-/** Runs `work` with a fresh session on the service; the job is told about when it ends. */
+/**
+ * Runs `work` with a fresh session on the service; the job is told about when it ends, and the
+ * runner looks again: a Start pressed while a preview walked the job queued it for then.
+ */
 async function withSession<T>(
   ctx: AppContext,
   jobId: number,
@@ -20,6 +23,7 @@ async function withSession<T>(
     return await work({ client: session.client, pacer: session.pacer, service: session.service });
   } finally {
     ctx.events.jobTouched(jobId);
+    ctx.wakeRunner();
     await session.close();
   }
 }

@@ -9,6 +9,8 @@ import { JOB_STATUS } from '../../../../shared/vocabulary';
 import { CitationFieldset } from '../../components/CitationFieldset';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { Choice } from '../../components/FormFields';
+import { FORMAT_NAMES } from '../../components/OptionFields';
 import { ProgressBar } from '../../components/ProgressBar';
 import { citationFieldsOf, readCitationFields, type CitationProblems } from '../../lib/citation-fields';
 import { describeError } from '../../lib/errors';
@@ -18,14 +20,6 @@ import { formatBytes, formatCount } from '../../lib/format';
 import { exportsStore, useExports, useSettings } from '../../stores';
 import { useReleasedVersions, VersionField } from './VersionField';
 import type { ExportState } from '../../stores/exports';
-
-const FORMAT_LABELS: Readonly<Record<ExportFormat, string>> = {
-  txt: 'TXT',
-  json: 'JSON',
-  srt: 'SRT',
-  vtt: 'VTT',
-  chunks: 'Chunks',
-};
 
 /**
  * Writes the job's ZIP: the formats first, then the desktop's save dialog or, in a browser, a
@@ -94,21 +88,18 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
               <fieldset className="choices">
                 <legend>Files in the ZIP</legend>
                 {EXPORT_FORMATS.map((format) => (
-                  <div className="choice" key={format}>
-                    <input
-                      id={`${titleId}-${format}`}
-                      type="checkbox"
-                      checked={formats.includes(format)}
-                      onChange={(event) =>
-                        setFormats((chosen) =>
-                          event.target.checked
-                            ? [...chosen, format]
-                            : chosen.filter((other) => other !== format),
-                        )
-                      }
-                    />
-                    <label htmlFor={`${titleId}-${format}`}>{FORMAT_LABELS[format]}</label>
-                  </div>
+                  <Choice
+                    key={format}
+                    id={`${titleId}-${format}`}
+                    label={FORMAT_NAMES[format].label}
+                    help={FORMAT_NAMES[format].help}
+                    checked={formats.includes(format)}
+                    onChange={(on) =>
+                      setFormats((chosen) =>
+                        on ? [...chosen, format] : chosen.filter((other) => other !== format),
+                      )
+                    }
+                  />
                 ))}
               </fieldset>
               <CitationFieldset
@@ -200,10 +191,8 @@ function ExportOutcome({
         </div>
       )}
       {result.path !== null && <p className="path">{result.path}</p>}
+      {/* The next step first: the download (or the folder), then Close, which never sits above it. */}
       <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          Close
-        </button>
         {result.path === null ? (
           <a
             ref={focusWhenShown}
@@ -225,6 +214,9 @@ function ExportOutcome({
             </button>
           )
         )}
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
     </>
   );

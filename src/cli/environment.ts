@@ -106,6 +106,8 @@ export async function withApp<T>(
     ...(serviceUrl !== undefined && { serviceUrl }),
     missingServiceUrlHint: 'pass --base-url URL or set TRANSCRIPT_API_BASE_URL, then run the command again.',
     onPreparing: preparationReporter(),
+    // TRANSCRIPT_API_KEY's own words say how to give one.
+    missingKeyHint: '',
     nativeBinding: cliHost().nativeBinding,
     ...(existsSync(PREPARATION_WORKER) && { preparationWorker: PREPARATION_WORKER }),
   });

@@ -1,5 +1,5 @@
 import { MIGRATIONS } from '../../src/core/store/migrations';
-import { derivedTranscriptsSchema } from '../../src/core/store/migrations/012-derived-transcripts';
+import { derivedTranscriptsSchema } from '../../src/core/store/migrations/016-derived-transcripts';
 
 /**
  * What each migration after 008 added, taken away again (newest first), so that a test can make a
@@ -7,8 +7,16 @@ import { derivedTranscriptsSchema } from '../../src/core/store/migrations/012-de
  * needs, and set `user_version`. A migration that adds something must add its undoing here.
  */
 const UNDO_AFTER_8 = [
-  // 012: the derived transcripts.
+  // 016: the derived transcripts.
   'DROP TABLE derived_transcripts;',
+  // 015: the captions' airtime.
+  'DROP TABLE caption_times;',
+  // 014: the exact publication times learned for videos already listed.
+  'DROP TABLE exact_dates;',
+  // 013 made the index again, empty: nothing to undo.
+  // 012: the services a job used, and what a version is written from.
+  'DROP TABLE job_services; DROP TABLE version_videos; DROP TABLE version_memberships;',
+  'ALTER TABLE versions DROP COLUMN inputs;',
   // 011: the versions' contents, metadata and state (its remade changes table stays: it reads the same).
   'ALTER TABLE versions DROP COLUMN contents; ALTER TABLE versions DROP COLUMN metadata;',
   'ALTER TABLE versions DROP COLUMN state;',
@@ -30,7 +38,7 @@ export const BACK_TO_SCHEMA_6 =
 
 /**
  * SQL that takes a database of this version back to the schema before its transcripts were derived
- * for export (migration 012), as the version before it left it.
+ * for export (migration 016), as the version before it left it.
  */
 export const BEFORE_DERIVED_TRANSCRIPTS = `DROP TABLE derived_transcripts; PRAGMA user_version = ${MIGRATIONS.indexOf(
   derivedTranscriptsSchema,

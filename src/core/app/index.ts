@@ -12,6 +12,8 @@ export type { PreparationProgress } from '../engine';
 export { environmentKeyStore, memoryKeyStore, parseBoundKey, serializeBoundKey } from './keys';
 export type { BoundKey, KeyStore } from './keys';
 export { localApi } from './local-api';
+export { NO_UPDATES, noUpdates } from './updates';
+export type { Updates } from './updates';
 /** The built workers' file names, which a face finds beside its own bundle (AppOptions). */
 export { SEARCH_EXPORT_WORKER_FILE } from './search-export-thread';
 export { PREPARATION_WORKER_FILE } from './derivation';
@@ -22,4 +24,6 @@ export { checkExportTarget } from '../export';
 /** Checks a corpus ZIP against its SHA256SUMS and its manifest. */
 export { CorpusUnreadableError, verifyCorpus } from '../export';
 /** Text as it may reach a terminal: control characters escaped. */
-export { printable } from '../export';
+export { printable, readable } from '../export';
+/** Trends and distinctive words as CSV (the corpus tables' cell rules). */
+export { distinctiveWordsCsv, trendCsv } from './analysis-tables';

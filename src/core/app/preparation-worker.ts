@@ -2,7 +2,7 @@ import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { z } from 'zod';
 // Its modules named one by one, not through their folders' indexes: the thread loads only what it runs.
-import { PreparationLoop } from '../engine/prepare-transcripts';
+import { preparationFailure, PreparationLoop } from '../engine/prepare-transcripts';
 import { PreparationRequest, type PreparationMessage } from '../engine/transcript-preparation';
 import { openBackgroundDatabase, type Database } from '../store/database';
 import { EXPORT_DERIVATION } from './derivation';
@@ -43,14 +43,14 @@ async function prepare(tell: boolean): Promise<PreparationMessage> {
       opened = { db, loop: new PreparationLoop(db, EXPORT_DERIVATION) };
     }
   } catch (error) {
-    return { kind: 'stopped', message: error instanceof Error ? error.message : String(error) };
+    return { kind: 'stopped', ...preparationFailure(error) };
   }
   const outcome = await opened.loop.run({
     stopped: () => stopping,
     onBatch: () => post({ kind: 'batch' }),
     ...(tell && { onProgress: ({ done, total }) => post({ kind: 'progress', done, total }) }),
   });
-  return outcome.ok ? { kind: 'prepared' } : { kind: 'stopped', message: outcome.message };
+  return outcome.ok ? { kind: 'prepared' } : { kind: 'stopped', ...outcome.failure };
 }
 
 port.on('message', (raw: unknown) => {

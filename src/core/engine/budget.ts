@@ -13,6 +13,8 @@ export class CreditBudget {
   readonly #cap: (SpendingCap & { total: number }) | undefined;
   #spent: number;
   #reserved = 0;
+  /** Who waits for every reserved request to settle (reserveOnceSettled). */
+  readonly #onSettled: Array<() => void> = [];
   #refusedByCap = false;
 
   /**
@@ -42,6 +44,21 @@ export class CreditBudget {
     return true;
   }
 
+  /**
+   * Claims one credit as reserve() does, but when the limit is reached while reserved requests are
+   * still out, waits for them to settle first (one answered without a charge leaves its credit to
+   * spend): a paid request waits for its record's commit before it is sent (paid-requests.ts), and
+   * a run stopped for the budget meanwhile would leave such a credit unspent. False when there is
+   * no room once nothing is reserved.
+   */
+  async reserveOnceSettled(): Promise<boolean> {
+    while (!this.reserve()) {
+      if (this.#reserved === 0) return false;
+      await new Promise<void>((resolve) => this.#onSettled.push(resolve));
+    }
+    return true;
+  }
+
   /** Why a refused reservation stops the run: the job's budget, or the cap, with its code and words. */
   stopCause(): Extract<StopCause, { kind: 'budget' }> {
     if (this.#refusedByCap && this.#cap !== undefined)
@@ -53,5 +70,6 @@ export class CreditBudget {
   settle(charged: boolean): void {
     this.#reserved--;
     if (charged) this.#spent++;
+    if (this.#reserved === 0) for (const wake of this.#onSettled.splice(0)) wake();
   }
 }

@@ -1,8 +1,7 @@
-import { dirname } from 'node:path';
 import { storedTranscriptContent, type StoredTranscriptContent } from '../api/schemas';
 import type { Segment } from '../api/types';
 import type { Database } from '../store/database';
-import { storageFailure } from '../store/storage-error';
+import { plainStorageFailure } from '../store/background-failure';
 import {
   countTranscriptsToPrepare,
   latestTranscriptId,
@@ -30,8 +29,18 @@ export interface PreparationProgress {
   total: number;
 }
 
+/**
+ * What stopped a spell, as data that crosses a thread: the store's plain words for a full disk or an
+ * unusable folder (store/background-failure.ts), else the error's message and stack (a bug).
+ */
+export interface PreparationFailure {
+  plain?: string | undefined;
+  message: string;
+  stack?: string | undefined;
+}
+
 /** How a spell of preparation ended: everything there was is prepared, or it stopped, saying why. */
-export type SpellOutcome = { ok: true } | { ok: false; message: string };
+export type SpellOutcome = { ok: true } | { ok: false; failure: PreparationFailure };
 
 /** Transcripts read and derived per batch: the thread's memory holds one batch. */
 export const PREPARATION_BATCH = 64;
@@ -117,7 +126,7 @@ export class PreparationLoop {
       }
       return { ok: true };
     } catch (error) {
-      return { ok: false, message: plainFailure(this.#db, error) };
+      return { ok: false, failure: preparationFailure(error) };
     }
   }
 
@@ -143,15 +152,15 @@ export class PreparationLoop {
     for (const transcript of toDerive) contents.set(transcript.id, readContent(transcript));
     for (const id of toIndex) if (!contents.has(id)) contents.set(id, readStored(db, id));
     const derived = this.#derive(toDerive, contents);
-    const textsOf = (id: number): readonly string[] => {
+    const segmentsOf = (id: number): readonly Segment[] => {
       const content = contents.has(id) ? contents.get(id) : readStored(db, id);
-      return content?.segments.map((segment) => segment.text) ?? [];
+      return content?.segments ?? [];
     };
     // Written WRITE_CHUNK at a time: each transaction holds the write lock, which the fetch loop's
     // commits wait for, only a few milliseconds.
     const write = db.transaction((derivedChunk: typeof derived, indexed: number) => {
       if (this.#derivation !== undefined) storeDerivedTranscripts(db, this.#derivation.name, derivedChunk);
-      if (indexed > 0) indexNextTranscripts(db, part, indexed, textsOf);
+      if (indexed > 0) indexNextTranscripts(db, part, indexed, segmentsOf);
     });
     for (let at = 0; at < Math.max(derived.length, toIndex.length); at += WRITE_CHUNK) {
       const indexed = Math.max(0, Math.min(WRITE_CHUNK, toIndex.length - at));
@@ -194,9 +203,9 @@ function readStored(db: Database, id: number): StoredTranscriptContent | undefin
   return stored === undefined ? undefined : readContent({ ...stored, id });
 }
 
-/** A failure in one line a user can act on: a full disk or a folder that cannot be written is said so. */
-export function plainFailure(db: Database, error: unknown): string {
-  const storage = storageFailure(error, dirname(db.name));
-  if (storage !== undefined) return storage.message;
-  return error instanceof Error ? error.message : String(error);
+/** A failure as data: the store's plain words when it has them, else what a bug report needs. */
+export function preparationFailure(error: unknown): PreparationFailure {
+  const plain = plainStorageFailure(error);
+  if (plain !== undefined) return { plain, message: plain };
+  return error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
 }

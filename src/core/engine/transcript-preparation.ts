@@ -4,10 +4,12 @@ import type { Clock } from '../api';
 import type { Database } from '../store';
 import { anyTranscriptToPrepare, type TranscriptIds } from '../store/derived-transcripts';
 import { unindexedCounts } from '../store/library-index';
+import { reportBackgroundFailure } from '../store/background-failure';
 import {
-  plainFailure,
+  preparationFailure,
   PreparationLoop,
   type Derivation,
+  type PreparationFailure,
   type PreparationProgress,
   type SpellOutcome,
 } from './prepare-transcripts';
@@ -51,7 +53,12 @@ export const PreparationMessage = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batch') }),
   z.object({ kind: z.literal('progress'), done: z.number().int(), total: z.number().int() }),
   z.object({ kind: z.literal('prepared') }),
-  z.object({ kind: z.literal('stopped'), message: z.string() }),
+  z.object({
+    kind: z.literal('stopped'),
+    plain: z.string().optional(),
+    message: z.string(),
+    stack: z.string().optional(),
+  }),
 ]);
 export type PreparationMessage = z.infer<typeof PreparationMessage>;
 
@@ -196,7 +203,7 @@ export class TranscriptPreparation {
     try {
       return anyTranscriptToPrepare(this.#db, this.#derivationName, ids);
     } catch (error) {
-      this.#failedWith(plainFailure(this.#db, error));
+      this.#failedWith(preparationFailure(error));
       return false;
     }
   }
@@ -241,7 +248,7 @@ export class TranscriptPreparation {
 
   #ended(outcome: SpellOutcome): void {
     this.#spell = undefined;
-    if (!outcome.ok) this.#failedWith(outcome.message);
+    if (!outcome.ok) this.#failedWith(outcome.failure);
     else if (this.#again) {
       this.#again = false;
       this.#start();
@@ -252,12 +259,18 @@ export class TranscriptPreparation {
     this.#wakeWaiters();
   }
 
-  /** One line, once (even while closing): the database says what is left, and the next start does it. */
-  #failedWith(message: string): void {
+  /**
+   * Said once (even while closing), as every background writer says it: one plain line for a full
+   * disk or an unusable folder, a stack only for a bug. The database says what is left, and the next
+   * start does it.
+   */
+  #failedWith(failure: PreparationFailure): void {
     if (!this.#failed)
-      this.#logger.warn(
-        `Preparing stored transcripts for search and export stopped: ${sentence(message)} ` +
-          'It carries on at the next start.',
+      reportBackgroundFailure(
+        this.#logger,
+        'Preparing stored transcripts for search and export stopped; it carries on at the next start',
+        errorOf(failure),
+        failure.plain,
       );
     this.#failed = true;
     this.#stopped = true;
@@ -347,14 +360,17 @@ class OnWorkerThread implements SpellRunner {
     });
     // Said as data, in one line, like any failure of the work itself.
     worker.on('error', (error) => {
-      if (current()) this.#settle({ ok: false, message: error.message });
+      if (current()) this.#settle({ ok: false, failure: preparationFailure(error) });
     });
     const exited = this.#exited;
     this.#exited = new Promise((resolve) =>
       worker.once('exit', (code) => {
         if (current()) {
           this.#worker = undefined;
-          this.#settle({ ok: false, message: `the thread preparing them stopped (exit code ${code}).` });
+          this.#settle({
+            ok: false,
+            failure: { message: `the thread preparing them stopped (exit code ${code})` },
+          });
         }
         void exited.then(() => resolve());
       }),
@@ -366,13 +382,18 @@ class OnWorkerThread implements SpellRunner {
   #heard(raw: unknown): void {
     const message = PreparationMessage.safeParse(raw);
     if (!message.success) {
-      this.#settle({ ok: false, message: 'the thread preparing them answered something unknown.' });
+      this.#settle({
+        ok: false,
+        failure: { message: 'the thread preparing them answered something unknown' },
+      });
       return;
     }
     const { data } = message;
     if (data.kind === 'batch') this.#current?.onBatch();
     else if (data.kind === 'progress') this.#current?.onProgress?.({ done: data.done, total: data.total });
-    else this.#settle(data.kind === 'prepared' ? { ok: true } : { ok: false, message: data.message });
+    else if (data.kind === 'prepared') this.#settle({ ok: true });
+    else
+      this.#settle({ ok: false, failure: { plain: data.plain, message: data.message, stack: data.stack } });
   }
 
   #settle(outcome: SpellOutcome): void {
@@ -382,7 +403,9 @@ class OnWorkerThread implements SpellRunner {
   }
 }
 
-/** A message as a sentence: ending with a full stop. */
-function sentence(message: string): string {
-  return /[.!?]$/.test(message) ? message : `${message}.`;
+/** The failure as an Error again, with the stack it had on its thread (logged only for a bug). */
+function errorOf(failure: PreparationFailure): Error {
+  const error = new Error(failure.message);
+  if (failure.stack !== undefined) error.stack = failure.stack;
+  return error;
 }

@@ -95,7 +95,7 @@ export class VideoPass {
       const { facts, paths } = await this.#files.write(video, namer.stemFor(video));
       hooks.written?.(video);
       await this.#index.write(indexRow(video, { wordCount: facts.wordCount, files: paths }));
-      tally.add(video, { words: facts.wordCount, seconds: facts.spokenSeconds });
+      tally.add(video, { words: facts.wordCount, seconds: facts.spokenSeconds, timed: facts.timed });
     }
   }
 

@@ -3,7 +3,7 @@ import { rangeOf } from './library-index';
 import { preparedFor } from './prepared';
 
 /**
- * What each stored transcript makes whatever job exports it (migration 012), and the stored
+ * What each stored transcript makes whatever job exports it (the derived-transcripts migration), and the stored
  * transcripts that background work is still to do for: deriving them, or indexing them for the
  * Library (library-index.ts). Both are done by core/engine after the transaction that stores a
  * transcript, a batch at a time in the order of their ids.

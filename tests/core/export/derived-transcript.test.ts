@@ -41,7 +41,8 @@ const manifest: ExportManifest = {
   finished_at: '2025-01-02T03:04:05.000Z',
   version: 1,
   versions: [],
-  complete: true,
+  job_finished: true,
+  all_videos_transcribed: false,
 };
 
 const METADATA = {

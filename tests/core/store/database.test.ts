@@ -42,9 +42,12 @@ describe('openDatabase', () => {
       .map((row) => row.name);
     expect(tables).toEqual([
       'caption_copies',
+      'caption_times',
       'changes',
       'derived_transcripts',
+      'exact_dates',
       'items',
+      'job_services',
       'jobs',
       'ledger',
       'list_cuts',
@@ -59,6 +62,8 @@ describe('openDatabase', () => {
       'transcript_claims',
       'transcript_index_backfill',
       'transcripts',
+      'version_memberships',
+      'version_videos',
       'versions',
     ]);
   });

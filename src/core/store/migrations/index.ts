@@ -9,7 +9,11 @@ import { segmentIndexSchema } from './008-segment-index';
 import { exportedTextIndexSchema } from './009-exported-text-index';
 import { listReadsSchema } from './010-list-reads';
 import { exportVersionsSchema } from './011-export-versions';
-import { derivedTranscriptsSchema } from './012-derived-transcripts';
+import { regenerableVersionsSchema } from './012-regenerable-versions';
+import { compatibilityIndexSchema } from './013-compatibility-search-index';
+import { exactDatesSchema } from './014-exact-dates';
+import { captionTimesSchema } from './015-caption-times';
+import { derivedTranscriptsSchema } from './016-derived-transcripts';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -27,5 +31,9 @@ export const MIGRATIONS: readonly string[] = [
   exportedTextIndexSchema,
   listReadsSchema,
   exportVersionsSchema,
+  regenerableVersionsSchema,
+  compatibilityIndexSchema,
+  exactDatesSchema,
+  captionTimesSchema,
   derivedTranscriptsSchema,
 ];

@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { deriveTranscript } from './corpus/formats';
+import { WORD_COUNT_METHOD } from './corpus/plain-text';
 import type { DerivedTranscript, ExportSegment, TranscriptFileFormat } from './corpus/types';
 import { RENDERING_VERSION } from './reuse/entry-fingerprints';
 import { COMPRESSION, COMPRESSION_LEVEL } from './zip/compression';
@@ -13,11 +14,14 @@ import type { CompressedText } from './zip/compression';
 const DERIVATION_VERSION = 1;
 
 /**
- * Names how a derived transcript was made: this encoding, the rendering (RENDERING_VERSION) and the
- * compression (zlib's version and level). A transcript derived another way counts as not derived, so
+ * Names how a derived transcript was made: this encoding, the rendering (RENDERING_VERSION), the
+ * compression (zlib's version and level) and the ICU that counts its words (WORD_COUNT_METHOD: the
+ * desktop app's and the CLI's may differ). A transcript derived another way counts as not derived, so
  * that nothing an export copies differs from what it would render now.
  */
-export const DERIVATION = `derivation ${DERIVATION_VERSION}, rendering ${RENDERING_VERSION}, ${COMPRESSION}`;
+export const DERIVATION =
+  `derivation ${DERIVATION_VERSION}, rendering ${RENDERING_VERSION}, ${COMPRESSION}, ` +
+  `ICU ${WORD_COUNT_METHOD.icu ?? 'none'}`;
 
 /**
  * A derived transcript as the database keeps it (store/derived-transcripts.ts): a few columns and two

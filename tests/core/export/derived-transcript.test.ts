@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeCorpus } from '../../../src/core/export';
+import { corpusBuild, writeCorpus } from '../../../src/core/export';
 import type { ExportFormat, ExportInput, ExportManifest, ExportVideo } from '../../../src/core/export';
 import {
   prettyRecord,
@@ -16,6 +16,7 @@ import {
 import { jsonText, Seconds, type JsonValue } from '../../../src/core/export/corpus/json-text';
 import {
   decodeDerivedTranscript,
+  DERIVATION,
   deriveStoredTranscript,
   encodeDerivedTranscript,
 } from '../../../src/core/export/derived-transcript';
@@ -169,6 +170,15 @@ describe('a derived transcript as the database keeps it', () => {
       const derived = deriveTranscript(video.segments ?? [], video.metadata);
       expect(decodeDerivedTranscript(encodeDerivedTranscript(derived))).toEqual(derived);
     }
+  });
+
+  it('is named by every part of the build its bytes depend on, so that another build derives it again', () => {
+    // The desktop app (Electron's ICU) and the CLI (Node's) may count the words of unspaced scripts
+    // otherwise: a row one derived is not the other's.
+    const { renderingVersion, zlib, icu } = corpusBuild();
+    expect(DERIVATION).toContain(`rendering ${renderingVersion}`);
+    expect(DERIVATION).toContain(zlib);
+    expect(DERIVATION).toContain(`ICU ${icu ?? 'none'}`);
   });
 
   it('is refused when its files do not read as written, rather than misread', () => {

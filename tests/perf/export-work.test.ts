@@ -37,8 +37,11 @@ beforeAll(async () => {
 
 afterAll(() => perf.close());
 
-/** What the first export of the job does, counted while it runs; and the ZIP it wrote, read back. */
-async function countedExport(name: string) {
+/**
+ * What an export of the job does (the first to `name`, or of its released `version` again), counted
+ * while it runs; and the ZIP it wrote, read back.
+ */
+async function countedExport(name: string, version?: number) {
   const rowReads = new Map<number, number>();
   const recordSerializations = new Map<string, number>();
   const all = vi.spyOn(statementPrototype(), 'all');
@@ -47,7 +50,12 @@ async function countedExport(name: string) {
   const compressFiles = vi.spyOn(DeflateWorker.prototype, 'compressFiles');
   try {
     const destination = join(perf.dataDir, name);
-    const written = await perf.api.exportJob({ jobId, formats: ALL_FILE_FORMATS, destination });
+    const written = await perf.api.exportJob({
+      jobId,
+      formats: ALL_FILE_FORMATS,
+      destination,
+      ...(version !== undefined && { version }),
+    });
     expect(written.jobFinished).toBe(true);
     // A row of the job's items, as the export reads it: each read of the same item is another pass.
     for (const result of all.mock.results) {
@@ -117,4 +125,14 @@ it("compresses only the job's own files: each record's json file and the tables,
   expect(vtt).toBeGreaterThan(ok / 2);
   // manifest.json, CITATION.cff and datapackage.json are whole files too; the other tables are streams.
   expect(counted.compressedFiles, 'files compressed').toBe(ok + 3);
+});
+
+it('writes a released version again (export --version N) from the same derived transcripts: no word counted, no transcript file compressed', async () => {
+  const latest = await readZip(join(perf.dataDir, 'first.zip'));
+  const counted = await countedExport('version-1.zip', 1);
+  const ok = counted.zip.transcripts.length;
+  expect(counted.zip.manifest.version).toBe(1);
+  expect(counted.zip.index).toEqual(latest.index);
+  expect.soft(counted.wordSegmenterCalls, 'calls of Intl.Segmenter to count words').toBe(0);
+  expect.soft(counted.compressedFiles, 'files compressed').toBe(ok + 3);
 });

@@ -120,6 +120,8 @@ export class TranscriptPreparation {
   #spellWrote: boolean | undefined;
   /** Those waiting for the next batch to be written, or for the spell under way to end. */
   #batchWaiters: Array<() => void> = [];
+  /** The drains under way: runs that have ended, waiting for their transcripts to be prepared. */
+  readonly #drains = new Set<Promise<void>>();
   /** Closing or failed: nothing more starts. */
   #stopped = false;
   #failed = false;
@@ -151,7 +153,24 @@ export class TranscriptPreparation {
    * Resolves once every transcript this process stored is prepared (or the work has stopped), whatever
    * else is left: a run's end waits for its own transcripts, never for an upgrade's library.
    */
-  async drain(): Promise<void> {
+  drain(): Promise<void> {
+    const draining = this.#drainStored();
+    this.#drains.add(draining);
+    const ended = (): void => void this.#drains.delete(draining);
+    draining.then(ended, ended);
+    return draining;
+  }
+
+  /**
+   * Resolves once every run that has ended has what it stored prepared: a search right after a run
+   * (the app shows the run's end before its transcripts are prepared) finds it all, while a search
+   * during a run waits for nothing.
+   */
+  async drained(): Promise<void> {
+    await Promise.all(this.#drains);
+  }
+
+  async #drainStored(): Promise<void> {
     const stored = this.#stored;
     if (stored === undefined) return;
     if (this.#storedSinceSpell > 0) this.#start();

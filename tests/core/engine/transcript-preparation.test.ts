@@ -96,6 +96,21 @@ describe('TranscriptPreparation', () => {
     await prepared.close();
   });
 
+  it('lets a search wait for the runs that have ended (drained), so that it finds all a run stored, and waits for nothing during a run', async () => {
+    const prepared = preparation();
+    // During a run: nothing to wait for, and what waits for the clock is not searchable yet.
+    prepared.stored(store('delta before'));
+    await prepared.drained();
+    expect(found('delta')).toBe(0);
+    for (let n = 0; n < 9; n++) prepared.stored(store(`delta ${n}`));
+    // The run ends: the app shows it before its transcripts are prepared, a batch of 4 at a time.
+    const runEnd = prepared.drain();
+    await prepared.drained();
+    expect(found('delta')).toBe(10);
+    await runEnd;
+    await prepared.close();
+  });
+
   it('leaves what a stopped process stored for the next start, which prepares it telling its progress', async () => {
     for (let n = 0; n < 10; n++) store(`river ${n}`);
     // A process stopped after one batch of four.

@@ -11,12 +11,14 @@ export default defineConfig({
       // better-sqlite3 is native and must load from node_modules, never from the bundle.
       externalizeDeps: true,
       rolldownOptions: {
-        // The worker thread that writes Export results is an entry of its own, found beside index.js
-        // (SEARCH_EXPORT_WORKER_FILE); the code both share goes to chunks beside them too, so that
-        // every `new URL(..., import.meta.url)` means the same folder wherever it lands.
+        // The worker threads that write Export results and prepare stored transcripts are entries of
+        // their own, found beside index.js (SEARCH_EXPORT_WORKER_FILE, PREPARATION_WORKER_FILE); the
+        // code they share goes to chunks beside them too, so that every `new URL(..., import.meta.url)`
+        // means the same folder wherever it lands.
         input: {
           index: 'src/main/index.ts',
           'search-export-worker': 'src/core/app/search-export-worker.ts',
+          'preparation-worker': 'src/core/app/preparation-worker.ts',
         },
         output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },

@@ -19,9 +19,14 @@ export default defineConfig({
     target: 'node20',
     sourcemap: true,
     rollupOptions: {
-      // The worker thread that writes Export results in browser mode is an entry of its own, found
-      // beside index.js (SEARCH_EXPORT_WORKER_FILE); the code both share goes to chunks beside them.
-      input: { index: 'src/cli/index.ts', 'search-export-worker': 'src/core/app/search-export-worker.ts' },
+      // The worker threads that write Export results in browser mode and prepare stored transcripts
+      // are entries of their own, found beside index.js (SEARCH_EXPORT_WORKER_FILE,
+      // PREPARATION_WORKER_FILE); the code they share goes to chunks beside them.
+      input: {
+        index: 'src/cli/index.ts',
+        'search-export-worker': 'src/core/app/search-export-worker.ts',
+        'preparation-worker': 'src/core/app/preparation-worker.ts',
+      },
       external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
     },

@@ -3,11 +3,11 @@
 // 1. The cost of indexing, chosen by measurement on 10,000 simulator-like transcripts: CPU per
 //    transcript for a row per segment (migration 009's index) written in groups of 16 a commit (the
 //    result writer's groups, as indexing inside the storing transaction did up to issue 21) and in
-//    batches of 256 a commit (the LibraryIndexer's, after the storing transaction).
+//    batches of 256 a commit (the preparation's, after the storing transaction).
 // 2. A 100,000-transcript library stored directly in SQLite through the store's own storeTranscript
 //    (segment counts as the simulator's, 5-80; 3-10 words a segment from a Zipf-distributed
 //    vocabulary of 20,000 words; one transcript in ten in Japanese), then indexed as the first start
-//    after an upgrade does (LibraryIndexer.catchUp): the one-time re-index, timed.
+//    after an upgrade does (PreparationLoop.run): the one-time re-index, timed.
 // 3. Query p95 (searchTranscripts' whole work: matches, totals, the first 100 hits) for words of
 //    several frequencies, a phrase and a Japanese substring, and a word in most videos narrowed to a
 //    channel; the first search of a new connection (which reads every transcript's facts); the
@@ -43,7 +43,7 @@ const core = await bundleSources('library', {
   'src/core/store/index.ts': ['openDatabase'],
   'src/core/store/transcripts.ts': ['storeTranscript'],
   'src/core/store/library-index.ts': ['indexNextTranscripts'],
-  'src/core/engine/library-indexer.ts': ['LibraryIndexer'],
+  'src/core/engine/prepare-transcripts.ts': ['PreparationLoop'],
   'src/core/app/library.ts': ['searchLibrary'],
   'src/core/app/library-trends.ts': ['libraryTrends'],
   'src/core/app/library-concordance.ts': ['concordance'],
@@ -149,7 +149,6 @@ const cpuMs = (since) => {
 
 console.log('\n1. Indexing 10,000 transcripts (CPU µs per transcript; index MiB)');
 const sample = Array.from({ length: 10_000 }, newTranscript);
-const quietLogger = { warn: () => undefined };
 const WAYS = {
   'groups of 16 a commit (as in the storing transaction, before)': 16,
   'batches of 256 a commit (after it, shipped)': 256,
@@ -227,11 +226,12 @@ building.close();
 }
 const db = core.openDatabase(dbFile);
 {
-  const indexer = new core.LibraryIndexer({ db, clock: core.realClock, logger: quietLogger });
+  // Indexing alone: deriving for export is bench/preparation.mjs's.
+  const indexer = new core.PreparationLoop(db, undefined);
   let last;
   const wallStart = performance.now();
   const cpuStart = process.cpuUsage();
-  await indexer.catchUp({ stopped: () => false, onProgress: (progress) => (last = progress) });
+  await indexer.run({ stopped: () => false, onProgress: (progress) => (last = progress) });
   const wallS = (performance.now() - wallStart) / 1000;
   const cpuS = cpuMs(cpuStart) / 1000;
   console.log(`  re-indexed ${last?.done} of ${last?.total} transcripts after the upgrade`);
@@ -483,8 +483,8 @@ try {
     const fetchDb = core.openDatabase(join(work, `fetch-${indexed}.db`));
     engines[indexed] = new core.Engine({ db: fetchDb, client, clock: core.realClock });
     if (!indexed) {
-      engines[indexed].library.stored = () => undefined;
-      engines[indexed].library.flush = () => undefined;
+      engines[indexed].preparation.stored = () => undefined;
+      engines[indexed].preparation.drain = async () => undefined;
     }
   }
   const job = (engine, list) =>

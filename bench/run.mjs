@@ -9,7 +9,9 @@
 //   5. from starting an unfinished job again to its first request
 //   6. pacing under a 300-requests-a-minute limit
 // Run with `npm run bench` (it builds first). BENCH_LARGE=1 adds the 100,000-video job;
-// BENCH_REPEATS (default 3) and BENCH_ONLY (a comma list of figure numbers) narrow the run.
+// BENCH_REPEATS (default 3) and BENCH_ONLY (a comma list of figure numbers) narrow the run, and
+// BENCH_SIZES (a comma list of job sizes, for a smoke run: `BENCH_SIZES=300`) replaces the sizes of
+// figures 3 to 5 (figure 4 then runs at the largest of them up to 20,000).
 // Every process talks only to 127.0.0.1 and stops by itself.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -29,7 +31,13 @@ import {
 const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const large = process.env.BENCH_LARGE === '1';
 const only = process.env.BENCH_ONLY?.split(',').map(Number);
-const sizes = large ? [2_000, 20_000, 100_000] : [2_000, 20_000];
+const sizes = process.env.BENCH_SIZES
+  ? process.env.BENCH_SIZES.split(',').map(Number)
+  : large
+    ? [2_000, 20_000, 100_000]
+    : [2_000, 20_000];
+/** The size figure 4 compares the export with zip at: 20,000 videos unless BENCH_SIZES says otherwise. */
+const exportSize = Math.max(...sizes.filter((n) => n <= 20_000));
 const CONCURRENCY = 16;
 const wanted = (figure) => only === undefined || only.includes(figure);
 const results = { machine: machine(), repeats, figures: {} };
@@ -73,37 +81,46 @@ async function throughput() {
 
 /**
  * Figure 2: with 100 ms of latency, how close the engine comes to concurrency / latency; beside it,
- * how close the load generator itself comes on the same simulator, which bounds what any client can.
+ * how close the load generator itself comes on the same simulator, which bounds what any client can,
+ * and with BENCH_OLD_CLI an earlier build's engine, each round starting with the next contestant.
  */
 async function latencyHiding() {
   const sim = await startSimulator(['--latency', '100']);
   try {
     for (const concurrency of [16, 64]) {
-      const ratios = [];
-      const rawRatios = [];
       const size = concurrency === 16 ? 2_000 : 6_000;
       const ideal = concurrency / 0.1;
+      const contestants = [
+        { name: 'walk + fetch rate', rate: async () => (await engineRate(sim, size, concurrency)).rate },
+        { name: 'raw rate', rate: () => rawRate(sim, size, concurrency) },
+      ];
+      if (process.env.BENCH_OLD_CLI) {
+        const oldCli = process.env.BENCH_OLD_CLI;
+        contestants.push({
+          name: 'old build: walk + fetch rate',
+          rate: async () => (await engineRate(sim, size, concurrency, { cliPath: oldCli })).rate,
+        });
+      }
+      const ratios = new Map(contestants.map(({ name }) => [name, []]));
       for (let run = 0; run < repeats; run++) {
-        const raw = await rawRate(sim, size, concurrency);
-        const engine = await engineRate(sim, size, concurrency);
-        ratios.push(engine.rate / ideal);
-        rawRatios.push(raw / ideal);
+        const said = [];
+        for (let turn = 0; turn < contestants.length; turn++) {
+          const { name, rate } = contestants[(run + turn) % contestants.length];
+          const measured = await rate();
+          ratios.get(name).push(measured / ideal);
+          said.push(`${name} ${measured.toFixed(0)}/s (${(measured / ideal).toFixed(3)})`);
+        }
         console.log(
-          `[2] ${concurrency} in flight, run ${run + 1}: engine ${engine.rate.toFixed(0)}/s, raw ${raw.toFixed(0)}/s, of ${ideal}/s: ratios ${(engine.rate / ideal).toFixed(2)} and ${(raw / ideal).toFixed(2)}`,
+          `[2] ${concurrency} in flight, run ${run + 1}, of ${ideal}/s: ${said.join(', ')}; load ${loadAverage()}`,
         );
       }
-      record(
-        results,
-        2,
-        `latency 100 ms, ${concurrency} in flight: walk + fetch rate / (concurrency / latency)`,
-        ratios,
-      );
-      record(
-        results,
-        2,
-        `latency 100 ms, ${concurrency} in flight: raw rate / (concurrency / latency)`,
-        rawRatios,
-      );
+      for (const [name, values] of ratios)
+        record(
+          results,
+          2,
+          `latency 100 ms, ${concurrency} in flight: ${name} / (concurrency / latency)`,
+          values,
+        );
     }
   } finally {
     await sim.stop();
@@ -128,7 +145,7 @@ async function bySize() {
           }
           record(results, 3, `${size} videos: peak RSS of the whole export command, MiB`, peaks);
         }
-        if (wanted(4) && size === 20_000) await exportBesideZip(sim, size, dir);
+        if (wanted(4) && size === exportSize) await exportBesideZip(sim, size, dir);
         if (wanted(5) && size === sizes.at(-1)) await restartToFirstRequest(sim, size, dir);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -269,7 +286,7 @@ function playlist(size) {
  * A fresh job of `size` videos run to its end; its walk + fetch rate is the phase itself, timed on
  * the simulator: from the first request it receives to the last transcript it serves.
  */
-async function engineRate(sim, size, concurrency, { formats = 'txt' } = {}) {
+async function engineRate(sim, size, concurrency, { formats = 'txt', cliPath = cli } = {}) {
   await sim.admin('POST', 'reset');
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-'));
   try {
@@ -285,7 +302,7 @@ async function engineRate(sim, size, concurrency, { formats = 'txt' } = {}) {
     ];
     // Every page and every transcript is one request (no retries at this latency).
     const phase = watchPhase(sim, size + Math.ceil(size / 100));
-    const run = await runCli(args, sim, join(dir, 'data'));
+    const run = await runCli(args, sim, join(dir, 'data'), cliPath);
     const { seconds } = await phase;
     return { rate: size / seconds, peakRss: run.peakRss };
   } finally {

@@ -1,10 +1,13 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import {
   defaultDataDir,
   environmentKeyStore,
   localApi,
   openApp,
-  type AppOptions,
+  PREPARATION_WORKER_FILE,
   type KeyStore,
+  type PreparationProgress,
   type ScriptoriumApp,
 } from '../core/app';
 import type { ScriptoriumApi } from '../shared/contract';
@@ -62,8 +65,28 @@ export interface CliAppOptions {
   baseUrl?: string;
   /** Default: TRANSCRIPT_API_KEY. */
   keys?: KeyStore;
-  /** Hears how far indexing an older database's transcripts for search has come (AppOptions). */
-  onIndexing?: AppOptions['onIndexing'];
+}
+
+/**
+ * The worker thread that prepares stored transcripts, which both builds put beside this bundle (out/cli,
+ * out/main); none when the CLI runs from its sources (tests), which then prepare on this thread.
+ */
+const PREPARATION_WORKER = fileURLToPath(new URL(PREPARATION_WORKER_FILE, import.meta.url));
+
+/**
+ * Progress of preparing the stored transcripts (after an upgrade, or what a killed process left), on
+ * stderr, every 5 % or so: only a backlog of more than a batch is told.
+ */
+function preparationReporter(): (progress: PreparationProgress) => void {
+  let shown = -1;
+  return ({ done, total }) => {
+    const twentieth = Math.floor((done * 20) / total);
+    if (twentieth === shown) return;
+    shown = twentieth;
+    process.stderr.write(
+      `Preparing your stored transcripts for search and export: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}\n`,
+    );
+  };
 }
 
 /**
@@ -82,10 +105,11 @@ export async function withApp<T>(
     keys: options.keys ?? resolveKeyStore(serviceUrl),
     ...(serviceUrl !== undefined && { serviceUrl }),
     missingServiceUrlHint: 'pass --base-url URL or set TRANSCRIPT_API_BASE_URL, then run the command again.',
+    onPreparing: preparationReporter(),
     // TRANSCRIPT_API_KEY's own words say how to give one.
     missingKeyHint: '',
-    ...(options.onIndexing !== undefined && { onIndexing: options.onIndexing }),
     nativeBinding: cliHost().nativeBinding,
+    ...(existsSync(PREPARATION_WORKER) && { preparationWorker: PREPARATION_WORKER }),
   });
   try {
     return await use(localApi(app), app);

@@ -12,7 +12,13 @@ import {
 } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { openApp, SEARCH_EXPORT_WORKER_FILE, toAppError, type ScriptoriumApp } from '../core/app';
+import {
+  openApp,
+  PREPARATION_WORKER_FILE,
+  SEARCH_EXPORT_WORKER_FILE,
+  toAppError,
+  type ScriptoriumApp,
+} from '../core/app';
 import { bindDesktopBridge } from './desktop-bridge';
 import { ExportDestinations, exportsOnlyWhereChosen } from './export-destinations';
 import { appOnlyIpc, bindCommands, forwardEvents } from './ipc';
@@ -37,6 +43,8 @@ const PRELOAD = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 const RENDERER_PAGE = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
 /** The worker thread that writes Export results, which the build puts beside this bundle (in app.asar). */
 const SEARCH_EXPORT_WORKER = fileURLToPath(new URL(SEARCH_EXPORT_WORKER_FILE, import.meta.url));
+/** The worker thread that prepares stored transcripts for search and export, beside this bundle too. */
+const PREPARATION_WORKER = fileURLToPath(new URL(PREPARATION_WORKER_FILE, import.meta.url));
 
 /** electron-vite's development server, when `npm run dev` runs the app; never in a packaged app. */
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
@@ -80,6 +88,7 @@ async function startDesktop(): Promise<void> {
       watch: true,
       nativeBinding,
       searchExportWorker: SEARCH_EXPORT_WORKER,
+      preparationWorker: PREPARATION_WORKER,
       updates: updates.updates,
     });
   } catch (error) {

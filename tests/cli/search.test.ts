@@ -156,7 +156,7 @@ describe('scriptorium search', () => {
   });
 
   // Last: it takes the data folder back to the schema before the Library.
-  it('indexes the transcripts of a database from before the Library first, telling its progress', async () => {
+  it('prepares the transcripts of a database from before the Library first, telling its progress', async () => {
     const before = await searched(['river']);
     const db = new BetterSqlite3(join(env.SCRIPTORIUM_DATA_DIR ?? '', 'scriptorium.db'));
     const transcripts = db.prepare('SELECT count(*) FROM transcripts').pluck().get() as number;
@@ -165,7 +165,7 @@ describe('scriptorium search', () => {
     const run = await runCli(['search', 'river', '--json', '--limit', '1000'], env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(
-      `Indexing your stored transcripts for search: ${transcripts} of ${transcripts}`,
+      `Preparing your stored transcripts for search and export: ${transcripts} of ${transcripts}`,
     );
     expect(JSON.parse(run.stdout)).toEqual(before);
     const again = await runCli(['search', 'river'], env);

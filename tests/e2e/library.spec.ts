@@ -372,7 +372,7 @@ test('Export these videos says which matching videos it leaves out, bought anoth
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Search: river');
 });
 
-test('after an upgrade, the Library says how far indexing the stored transcripts has come', async ({
+test('after an upgrade, the app says how far preparing the stored transcripts has come', async ({
   page,
   sim,
   dataDir,
@@ -390,9 +390,9 @@ test('after an upgrade, the Library says how far indexing the stored transcripts
   try {
     await page.goto(ui.url);
     await goTo(page, 'Library');
-    const status = page.locator('.library-indexing');
+    const status = page.locator('.preparation-status');
     await expect(status).toHaveText(
-      `Your stored transcripts are indexed for search: ${transcripts} of ${transcripts}.`,
+      `Your stored transcripts are prepared for search and export: ${transcripts} of ${transcripts}.`,
     );
     await expectAccessible(page, 'Library, indexing');
     const river = expectedCounts(saysRiver);

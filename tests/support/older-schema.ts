@@ -1,9 +1,14 @@
+import { MIGRATIONS } from '../../src/core/store/migrations';
+import { derivedTranscriptsSchema } from '../../src/core/store/migrations/016-derived-transcripts';
+
 /**
  * What each migration after 008 added, taken away again (newest first), so that a test can make a
  * data folder look like one an older version left: run it, then undo 008 and older as the test
  * needs, and set `user_version`. A migration that adds something must add its undoing here.
  */
 const UNDO_AFTER_8 = [
+  // 016: the derived transcripts.
+  'DROP TABLE derived_transcripts;',
   // 015: the captions' airtime.
   'DROP TABLE caption_times;',
   // 014: the exact publication times learned for videos already listed.
@@ -30,3 +35,11 @@ export const BACK_TO_SCHEMA_8 = UNDO_AFTER_8;
 export const BACK_TO_SCHEMA_6 =
   `${UNDO_AFTER_8} DROP TABLE segment_index; DROP INDEX transcripts_facts; ` +
   'DROP TABLE transcript_index_backfill; DROP INDEX items_by_transcript; PRAGMA user_version = 6;';
+
+/**
+ * SQL that takes a database of this version back to the schema before its transcripts were derived
+ * for export (migration 016), as the version before it left it.
+ */
+export const BEFORE_DERIVED_TRANSCRIPTS = `DROP TABLE derived_transcripts; PRAGMA user_version = ${MIGRATIONS.indexOf(
+  derivedTranscriptsSchema,
+)};`;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { printable, readable, type IndexingProgress } from '../../core/app';
+import { printable, readable } from '../../core/app';
 import {
   CONCORDANCE_ORDERS,
   type Concordance,
@@ -71,7 +71,7 @@ export function registerSearchCommand(program: Command): void {
       const limit = flags.limit === undefined ? null : limitOf(flags.limit);
       const concordance = concordanceOf(flags);
       if (concordance !== null && !flags.csv) {
-        const lines = await withApp({ ...flags, onIndexing: indexingReporter() }, async (api, app) => {
+        const lines = await withApp(flags, async (api, app) => {
           await app.libraryIndexed;
           return api.libraryConcordance({ ...search, ...concordance, limit: limit ?? DEFAULT_LIMIT });
         });
@@ -79,7 +79,7 @@ export function registerSearchCommand(program: Command): void {
         if (lines.hits === 0) process.exitCode = ExitCode.nothingFound;
         return;
       }
-      const found = await withApp({ ...flags, onIndexing: indexingReporter() }, async (api, app) => {
+      const found = await withApp(flags, async (api, app) => {
         // The first search after an upgrade that indexes the library again waits for it.
         await app.libraryIndexed;
         if (!flags.csv) return api.searchTranscripts({ ...search, limit: limit ?? DEFAULT_LIMIT });
@@ -110,19 +110,6 @@ export function registerSearchCommand(program: Command): void {
 
 /** Hits printed when --limit is not given (but for --csv, which prints every hit). */
 const DEFAULT_LIMIT = 100;
-
-/** Progress of indexing the stored transcripts (after an upgrade), on stderr, every 5 % or so. */
-export function indexingReporter(): (progress: IndexingProgress) => void {
-  let shown = -1;
-  return ({ done, total }) => {
-    const twentieth = Math.floor((done * 20) / total);
-    if (twentieth === shown) return;
-    shown = twentieth;
-    process.stderr.write(
-      `Indexing your stored transcripts for search: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}\n`,
-    );
-  };
-}
 
 /** The concordance --kwic asks for, or null; --context and --sort alone are refused. */
 function concordanceOf(flags: SearchFlags): ConcordanceOptions | null {

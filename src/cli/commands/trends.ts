@@ -13,7 +13,6 @@ import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
 import { parseWholeNumber } from '../job-options';
 import { jobNumber } from '../job-number';
-import { indexingReporter } from './search';
 
 interface TrendsFlags {
   by: string;
@@ -88,7 +87,7 @@ export function registerTrendsCommand(program: Command): void {
           flags.limit === undefined ? DEFAULT_GROUPS : parseWholeNumber('--limit', flags.limit, 1, 1000),
         ),
       };
-      const trend = await withApp({ ...flags, onIndexing: indexingReporter() }, async (api, app) => {
+      const trend = await withApp(flags, async (api, app) => {
         await app.libraryIndexed;
         return api.libraryTrends(request);
       });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { memoryKeyStore, openApp, SEARCH_EXPORT_WORKER_FILE } from '../../core/app';
+import { memoryKeyStore, openApp, PREPARATION_WORKER_FILE, SEARCH_EXPORT_WORKER_FILE } from '../../core/app';
 import { startWebServer } from '../../web/server';
 import { resolveDataDir, resolveKeyStore, resolveServiceUrl } from '../environment';
 import { CliExit, ExitCode } from '../exit';
@@ -22,6 +22,8 @@ interface UiFlags {
 const RENDERER_DIR = fileURLToPath(new URL('../renderer', import.meta.url));
 /** The worker thread that writes Export results, which both builds put beside this bundle (out/cli, out/main). */
 const SEARCH_EXPORT_WORKER = fileURLToPath(new URL(SEARCH_EXPORT_WORKER_FILE, import.meta.url));
+/** The worker thread that prepares stored transcripts for search and export, beside this bundle too. */
+const PREPARATION_WORKER = fileURLToPath(new URL(PREPARATION_WORKER_FILE, import.meta.url));
 
 /**
  * `scriptorium ui`: the desktop app's screens in a browser, for machines without a display of their
@@ -57,6 +59,7 @@ export function registerUiCommand(program: Command): void {
         watch: true,
         nativeBinding: cliHost().nativeBinding,
         searchExportWorker: SEARCH_EXPORT_WORKER,
+        preparationWorker: PREPARATION_WORKER,
       });
       const server = await startWebServer({ app, port, rendererDir: RENDERER_DIR }).catch(
         async (error: unknown) => {

@@ -7,7 +7,6 @@ import { CliExit, ExitCode } from '../exit';
 import { parseWholeNumber } from '../job-options';
 import { jobNumber } from '../job-number';
 import { plural } from '../plural';
-import { indexingReporter } from './search';
 
 interface WordsFlags {
   period?: string;
@@ -59,7 +58,7 @@ export function registerWordsCommand(program: Command): void {
           flags.limit === undefined ? 25 : parseWholeNumber('--limit', flags.limit, 1, 500),
         ),
       };
-      const words = await withApp({ ...flags, onIndexing: indexingReporter() }, async (api, app) => {
+      const words = await withApp(flags, async (api, app) => {
         await app.libraryIndexed;
         return api.distinctiveWords(request);
       });

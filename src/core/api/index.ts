@@ -7,4 +7,5 @@ export { ApiError, isApiError } from './errors';
 export type { ApiErrorKind, ApiErrorDetails } from './errors';
 export { API_VERSION, FREE_ENDPOINTS } from './types';
 export type * from './types';
-export { rereadStoredTranscript } from './schemas';
+export { rereadStoredTranscript, storedTranscriptContent } from './schemas';
+export type { StoredTranscriptContent } from './schemas';

@@ -348,6 +348,31 @@ export function rereadStoredTranscript(body: unknown, request: TranscriptRequest
   );
 }
 
+/** What a stored transcript says: its segments, and its metadata as the service sent it (snake_case). */
+export interface StoredTranscriptContent {
+  segments: Segment[];
+  metadata: Record<string, unknown> | undefined;
+}
+
+/**
+ * A stored transcript's body (its JSON text as received) read again for what it says, as
+ * rereadStoredTranscript reads it; the metadata is kept as sent, for the corpus's records.
+ */
+export function storedTranscriptContent(
+  body: string,
+  request: TranscriptRequest,
+): Reading<StoredTranscriptContent> {
+  const raw: unknown = JSON.parse(body);
+  const reading = rereadStoredTranscript(raw, request);
+  if (!reading.ok) return reading;
+  const metadata = isRecord(raw) && isRecord(raw['metadata']) ? raw['metadata'] : undefined;
+  return { ok: true, value: { segments: reading.value.segments, metadata } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function toVideoItem(item: z.output<typeof videoItemSchema>): VideoItem {
   return defined({ ...item, title: item.title ?? '' });
 }

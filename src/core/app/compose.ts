@@ -9,8 +9,8 @@ import {
   Engine,
   KeepCurrent,
   UserSettings,
-  type IndexingProgress,
   type Logger,
+  type PreparationProgress,
 } from '../engine';
 import {
   DATABASE_FILE,
@@ -23,6 +23,7 @@ import { plainWords, toAppError } from './errors';
 import { EventHub } from './events';
 import { exportsFolder } from './exports-folder';
 import { forwardEngineFacts, watchOtherProcesses } from './facts-to-events';
+import { EXPORT_DERIVATION } from './derivation';
 import { createHandlers, type AppContext, type AppHandlers } from './handlers';
 import { JobRunner } from './job-runner';
 import type { KeyStore } from './keys';
@@ -75,11 +76,11 @@ export interface AppOptions {
   /** Default: console. */
   logger?: Logger;
   /**
-   * Hears how far indexing the stored transcripts not indexed yet has come: after an upgrade that
-   * indexes the library again, or after a process was killed before indexing what it stored. At
-   * the start, then a batch at a time while the app runs.
+   * Hears how far preparing the stored transcripts not prepared yet (indexed for search, derived for
+   * export) has come: after an upgrade that asks for it, or after a process was killed before
+   * preparing what it stored. At the start, then a batch at a time while the app runs.
    */
-  onIndexing?: (progress: IndexingProgress) => void;
+  onPreparing?: (progress: PreparationProgress) => void;
   /** The better-sqlite3 addon to load (the desktop app's build for Electron); default: the package's own. */
   nativeBinding?: string;
   /**
@@ -94,6 +95,13 @@ export interface AppOptions {
    * loop: the one-shot CLI, and the sources under test, where no built worker exists.
    */
   searchExportWorker?: string;
+  /**
+   * The built preparation-worker.js beside the face's bundle (PREPARATION_WORKER_FILE): stored
+   * transcripts are then indexed and derived on a worker thread with its own connection, off the
+   * thread that fetches. Without it (the sources under test, where no built worker exists), on this
+   * thread, a batch per turn of the event loop.
+   */
+  preparationWorker?: string;
   /**
    * The app's updater (the desktop app's, src/main/updates), which the updates commands answer
    * from; without it they say this copy does not update itself.
@@ -112,7 +120,7 @@ export interface ScriptoriumApp {
   download(exportId: string): { path: string; fileName: string; contentType?: string } | undefined;
   /**
    * Settles when every stored transcript is indexed for search, or the app closed first (the rest
-   * is indexed at the next start). At once, unless an upgrade or a killed process left some.
+   * is indexed at the next start). At once, unless an upgrade or a killed process left some to index.
    */
   libraryIndexed: Promise<void>;
   /** Stops taking jobs, lets a running one drain (it continues at the next start), closes the database. */
@@ -166,7 +174,7 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   if (options.runner) running.runner = startRunner(ctx, handlers, running, inTurn, { clock, logger });
   if (options.keepCurrent)
     running.schedule = startSchedule(ctx, handlers, running, inTurn, { clock, logger });
-  const libraryIndexed = indexLibrary(ctx, running, options.onIndexing);
+  const libraryIndexed = prepareStoredTranscripts(ctx, options.onPreparing);
 
   return {
     handlers,
@@ -198,7 +206,19 @@ export function openApp(options: AppOptions): ScriptoriumApp {
 function openCore(options: AppOptions, clock: Clock, logger: Logger): Core {
   const open = options.openDatabase ?? openDatabase;
   const db = open(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
-  const engine = new Engine({ db, clock, logger });
+  const engine = new Engine({
+    db,
+    clock,
+    logger,
+    derivation: EXPORT_DERIVATION,
+    ...(options.preparationWorker !== undefined && {
+      preparationThread: {
+        workerFile: options.preparationWorker,
+        databaseFile: db.name,
+        ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
+      },
+    }),
+  });
   try {
     engine.recover();
   } catch (error) {
@@ -292,7 +312,7 @@ function appContext(
           }),
     searchExports: new Map(),
     updates: options.updates ?? NO_UPDATES,
-    indexing: null,
+    preparing: null,
   };
 }
 
@@ -366,23 +386,22 @@ function startSchedule(
   });
 }
 
-/** Indexes for search the stored transcripts not indexed yet; settles when done, or when the app closes. */
-function indexLibrary(
-  ctx: AppContext,
-  running: Running,
-  onIndexing: AppOptions['onIndexing'],
-): Promise<void> {
-  return ctx.engine.library
-    .catchUp({
-      stopped: () => running.closing,
-      onProgress: (progress) => {
-        ctx.indexing = progress;
-        ctx.events.emit('libraryIndexing', progress);
-        onIndexing?.(progress);
-      },
+/**
+ * Prepares (indexes for search, derives for export) the stored transcripts not prepared yet, telling
+ * its progress; gives what settles once the index is complete: at once when only derivation is left
+ * (a search need not wait for it), else when all is prepared, or when the app closes.
+ */
+function prepareStoredTranscripts(ctx: AppContext, onPreparing: AppOptions['onPreparing']): Promise<void> {
+  const indexed = ctx.engine.preparation.indexComplete();
+  const prepared = ctx.engine.preparation
+    .catchUp((progress) => {
+      ctx.preparing = progress;
+      ctx.events.emit('libraryIndexing', progress);
+      onPreparing?.(progress);
     })
     .finally(() => {
       // Stopped or failed before the end: the next start carries on, and says so then.
-      if (ctx.indexing !== null && ctx.indexing.done < ctx.indexing.total) ctx.indexing = null;
+      if (ctx.preparing !== null && ctx.preparing.done < ctx.preparing.total) ctx.preparing = null;
     });
+  return indexed ? Promise.resolve() : prepared;
 }

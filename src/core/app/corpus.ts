@@ -1,4 +1,4 @@
-import { API_VERSION, rereadStoredTranscript } from '../api';
+import { API_VERSION, storedTranscriptContent, type StoredTranscriptContent } from '../api';
 import { WORD_COUNT_METHOD } from '../export';
 import { recordedInputs } from './version-inputs';
 import { cacheLang, type ExportRow, type JobSummary } from '../engine';
@@ -14,7 +14,9 @@ import {
   SOURCE_KIND,
 } from '../../shared/vocabulary';
 import type { Source } from '../../shared/sources';
+import { decodeDerivedTranscript } from '../export';
 import type {
+  DerivedTranscript,
   ExportChange,
   ExportCitation,
   ExportFormat,
@@ -269,8 +271,9 @@ function okVideo(
 ): ExportVideo {
   // The body is read and parsed on first use only: index.csv and errors.csv need none of it, and
   // the engine stored the language and segment count it found in this same body.
-  let content: TranscriptContent | undefined;
-  const read = (): TranscriptContent => (content ??= readStoredTranscript(row.videoId, stored, job));
+  let content: StoredTranscriptContent | undefined;
+  let derived: { value: DerivedTranscript | undefined } | undefined;
+  const read = (): StoredTranscriptContent => (content ??= readStoredTranscript(row.videoId, stored, job));
   return {
     number: row.number,
     videoId: row.videoId,
@@ -291,30 +294,39 @@ function okVideo(
     get metadata() {
       return read().metadata;
     },
+    get derived() {
+      derived ??= { value: derivedOf(stored) };
+      return derived.value;
+    },
   };
 }
 
-type TranscriptContent = Required<Pick<ExportVideo, 'segments'>> & Pick<ExportVideo, 'metadata'>;
+/**
+ * What the stored transcript derived ahead of the export, when it is derived by this version and
+ * reads as such; else nothing, and the export renders it.
+ */
+function derivedOf(stored: NonNullable<ExportRow['transcript']>): DerivedTranscript | undefined {
+  const row = stored.derived;
+  if (row === undefined) return undefined;
+  try {
+    return decodeDerivedTranscript(row);
+  } catch {
+    return undefined;
+  }
+}
 
 function readStoredTranscript(
   videoId: string,
   stored: NonNullable<ExportRow['transcript']>,
   job: JobSummary,
-): TranscriptContent {
-  const raw: unknown = JSON.parse(stored.body);
-  const request = {
+): StoredTranscriptContent {
+  const reading = storedTranscriptContent(stored.body, {
     video: videoId,
     includeTimestamp: job.options.includeTimestamp,
     sendMetadata: job.options.sendMetadata,
     ...(stored.requestedLang !== '' && { lang: stored.requestedLang }),
-  };
-  const reading = rereadStoredTranscript(raw, request);
+  });
   if (!reading.ok)
     throw new Error(`the stored transcript of ${videoId} cannot be read again: ${reading.problem}`);
-  const metadata = isRecord(raw) && isRecord(raw['metadata']) ? raw['metadata'] : undefined;
-  return { segments: reading.value.segments, metadata };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return reading.value;
 }

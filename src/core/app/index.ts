@@ -8,14 +8,15 @@ export type { AppOptions, ScriptoriumApp, Subscribe } from './compose';
 export { dispatch, isCommandName } from './dispatch';
 export { AppError, toAppError } from './errors';
 export type { AppHandlers } from './handlers';
-export type { IndexingProgress } from '../engine';
+export type { PreparationProgress } from '../engine';
 export { environmentKeyStore, memoryKeyStore, parseBoundKey, serializeBoundKey } from './keys';
 export type { BoundKey, KeyStore } from './keys';
 export { localApi } from './local-api';
 export { NO_UPDATES, noUpdates } from './updates';
 export type { Updates } from './updates';
-/** The built worker's file name, which a face finds beside its own bundle (AppOptions.searchExportWorker). */
+/** The built workers' file names, which a face finds beside its own bundle (AppOptions). */
 export { SEARCH_EXPORT_WORKER_FILE } from './search-export-thread';
+export { PREPARATION_WORKER_FILE } from './derivation';
 /** The desktop app's data folder, which the CLI shares by default. */
 export { defaultDataDir } from '../store';
 /** Whether a path may receive a ZIP (never a folder, a device, a link or someone else's file). */

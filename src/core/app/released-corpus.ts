@@ -1,5 +1,5 @@
 import type { JobSummary } from '../engine';
-import { buildDifferences, ExportError, type ExportInput } from '../export';
+import { buildDifferences, DERIVATION, ExportError, type ExportInput } from '../export';
 import type { Database } from '../store';
 import { changesOf } from '../store/queries/changes';
 import { versionsOf } from '../store/queries/job-history';
@@ -53,7 +53,7 @@ export function releasedCorpusInput(
   const through = versions.filter((record) => record.version <= version);
   return {
     ...recorded.input,
-    videos: corpusVideos(job, () => releasedRowsOf(db, job.id, version)),
+    videos: corpusVideos(job, () => releasedRowsOf(db, job.id, version, { derivation: DERIVATION })),
     memberships: () => releasedMembershipRowsOf(db, job.id, version),
     release: (contents) => {
       // What was kept gives the contents released, or the version is not written at all.

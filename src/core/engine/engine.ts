@@ -24,7 +24,7 @@ import { jobKey } from './identity';
 import { estimateOf, findOrCreateJobRow, liveJobByKey, summarize, uncertainDatesOf } from './jobs';
 import { syncAllowed } from './keep-current';
 import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
-import { LibraryIndexer } from './library-indexer';
+import { TranscriptPreparation } from './transcript-preparation';
 import { completedOutcome, JobRun, unwalkedLists } from './run';
 import {
   changedJobSettings,
@@ -49,6 +49,12 @@ import type {
   SyncOutcome,
 } from './types';
 
+/** A run stopped by Ctrl+C or by its process closing: its caller is leaving, and waits for nothing more. */
+function interrupted(run: JobRun): boolean {
+  const kind = run.control.cause?.kind;
+  return kind === STOP_REASON.interrupted || kind === STOP_REASON.shutdown;
+}
+
 /** A run another live Scriptorium process holds the job's lease for: nothing was done. */
 type Busy = Extract<RunOutcome, { status: 'busy' }>;
 
@@ -66,14 +72,23 @@ export class Engine {
   /** Names this engine in the leases it takes, so other processes see who runs a job. */
   readonly #leaseOwner: string;
   readonly #logger: Logger;
-  /** Indexes what the runs store for the Library; every run ends with what it stored indexed. */
-  readonly library: LibraryIndexer;
+  /**
+   * Prepares what the runs store, for search and for export (transcript-preparation.ts); every run
+   * that was not interrupted ends with what it stored prepared.
+   */
+  readonly preparation: TranscriptPreparation;
 
   constructor(deps: EngineDeps) {
     this.#deps = deps;
     this.#leaseOwner = deps.leaseOwner ?? newLeaseOwner();
     this.#logger = deps.logger ?? console;
-    this.library = new LibraryIndexer({ db: deps.db, clock: deps.clock, logger: this.#logger });
+    this.preparation = new TranscriptPreparation({
+      db: deps.db,
+      clock: deps.clock,
+      logger: this.#logger,
+      ...(deps.derivation !== undefined && { derivation: deps.derivation }),
+      ...(deps.preparationThread !== undefined && { thread: deps.preparationThread }),
+    });
     this.#emitter = new TypedEmitter((event, error) =>
       this.#logger.warn(`A listener of the engine's ${event} event failed; the run goes on.`, error),
     );
@@ -173,7 +188,9 @@ export class Engine {
   /**
    * Takes the job's lease and runs `drive` on a run of it (which says what kind of run it is: execute
    * with the way it reads the lists, or preview); 'busy' when another live process holds the lease.
-   * However the run ends, its claims and lease are released and what it stored is indexed.
+   * However the run ends, its claims and lease are released; then, unless it was interrupted or the
+   * process is closing, what it stored is prepared before this resolves (a search or an export right
+   * after finds it all).
    */
   async #execute<Outcome>(
     jobId: number,
@@ -201,18 +218,20 @@ export class Engine {
       };
     }
     const claimOwner = `${this.#leaseOwner}:${jobId}`;
+    let run: JobRun | undefined;
+    let outcome: Outcome;
     if (settings.service !== undefined) {
       recordJobService(db, { jobId, ...settings.service, at: this.#now() });
     }
     try {
-      const run = new JobRun({
+      run = new JobRun({
         deps: {
           db,
           clock,
           client,
           pacer: settings.pacer ?? this.#deps.pacer,
           logger: this.#logger,
-          library: this.library,
+          preparation: this.preparation,
         },
         jobId,
         options,
@@ -227,16 +246,17 @@ export class Engine {
         cap: settings.cap,
       });
       this.#runs.set(jobId, run);
-      return await drive(run);
+      outcome = await drive(run);
     } finally {
-      // A search right after the run finds all it stored.
-      this.library.flush();
       this.#runs.delete(jobId);
       releaseClaimsOf(db, claimOwner);
       lease.release();
       if (this.#resumeWhenStopped.delete(jobId) && jobAllows(this.#record(jobId).status, 'resume'))
         this.#setStatus(jobId, JOB_STATUS.queued);
     }
+    // Once the run is over (nothing can stop it now), what it stored is prepared.
+    if (!interrupted(run)) await this.preparation.drain();
+    return outcome;
   }
 
   /** Records how the job is to be run and exported (see JobSettings) and the credits it may spend. */
@@ -286,7 +306,7 @@ export class Engine {
     const runs = [...this.#runs.values()];
     for (const run of runs) run.control.stop({ kind: STOP_REASON.shutdown });
     await Promise.all(runs.map((run) => run.finished));
-    this.library.dispose();
+    await this.preparation.close();
   }
 
   /**

@@ -268,7 +268,7 @@ function storeFetched(
       releaseClaim(ctx.db, key, ctx.claimOwner);
     },
     announce: () => {
-      ctx.library.stored(transcriptId, transcript.segments);
+      ctx.preparation.stored(transcriptId);
       announce(ctx, item, ITEM_STATUS.ok, response.charged);
     },
   });

@@ -1,7 +1,7 @@
 import type { CallControl, Clock, TranscriptClient } from '../api/types';
 import type { Database } from '../store';
 import type { CreditBudget } from './budget';
-import type { LibraryIndexer } from './library-indexer';
+import type { TranscriptPreparation } from './transcript-preparation';
 import type { ResultWriter } from './result-writer';
 import type { RunControl } from './run-control';
 import type { ServiceHealth } from './service-health';
@@ -26,8 +26,8 @@ export interface RunContext {
   readonly health: ServiceHealth;
   /** Writes each video's outcome in groups; listeners hear of it once written. */
   readonly writer: ResultWriter;
-  /** Indexes the transcripts the run stores for the Library, once they are stored. */
-  readonly library: LibraryIndexer;
+  /** Prepares the transcripts the run stores, for search and export, once they are stored. */
+  readonly preparation: TranscriptPreparation;
   /** Names this run in transcript claims (see claims.ts). */
   readonly claimOwner: string;
   /** How every request of this run may be stopped, cut, and report its waits. */

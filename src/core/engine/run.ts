@@ -19,7 +19,7 @@ import type { TypedEmitter } from './emitter';
 import { fetchItems } from './fetch';
 import { countsView, snapshotOf, type LiveCounts } from './jobs';
 import type { JobLease } from './lease';
-import type { LibraryIndexer } from './library-indexer';
+import type { TranscriptPreparation } from './transcript-preparation';
 import { SlidingRate } from './rate';
 import type { RunContext, RunFact } from './run-context';
 import { RunControl, type StopCause } from './run-control';
@@ -45,7 +45,7 @@ export interface RunDeps {
   pacer: RequestPacer | undefined;
   /** Where the run tells what it cannot throw (its checkpoint thread failing). */
   logger: Logger;
-  library: LibraryIndexer;
+  preparation: TranscriptPreparation;
 }
 
 /**
@@ -376,7 +376,7 @@ export class JobRun {
   }
 
   #context(): RunContext {
-    const { db, client, clock, pacer, library } = this.#deps;
+    const { db, client, clock, pacer, preparation } = this.#deps;
     const { jobId, options, concurrency, claimOwner } = this.#options;
     const emit: RunContext['emit'] = (event, payload) => {
       this.#count(event, payload);
@@ -399,7 +399,7 @@ export class JobRun {
       budget: new CreditBudget(this.#options.budget, creditsOfJob(db, jobId), this.#options.cap),
       automatic: this.#options.automatic,
       health: this.#health,
-      library,
+      preparation,
       writer: new ResultWriter(
         db,
         (error) => this.control.stop({ kind: STOP_REASON.error, error }),

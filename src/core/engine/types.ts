@@ -3,7 +3,9 @@ import type { Clock, Endpoint, RetryNotice, TranscriptClient } from '../api/type
 import type { Database, ItemStatus, JobStatus, WalkStatus } from '../store';
 import type { Filters } from '../../shared/filters';
 import type { PauseReason, StopReason } from '../../shared/vocabulary';
+import type { Derivation } from './prepare-transcripts';
 import type { JobSettings } from './spec';
+import type { PreparationThread } from './transcript-preparation';
 
 export type { JobStatus, ItemStatus, WalkStatus };
 export type { ExportRow } from '../store';
@@ -114,6 +116,13 @@ export interface EngineDeps {
    * whether the holder is alive. Default: this process's pid and a random UUID.
    */
   leaseOwner?: string;
+  /**
+   * How stored transcripts are derived for export (core/export's, given by core/app); without it
+   * they are only indexed for search, and exports render every transcript.
+   */
+  derivation?: Derivation;
+  /** The worker thread that prepares stored transcripts; without it, the engine's own thread does. */
+  preparationThread?: PreparationThread;
 }
 
 /** Item counts as faces show them: pending includes items with a request in flight. */

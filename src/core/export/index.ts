@@ -1,4 +1,6 @@
 export { writeCorpus } from './write-corpus';
+export { decodeDerivedTranscript, DERIVATION, deriveStoredTranscript } from './derived-transcript';
+export type { StoredDerivedTranscript } from './derived-transcript';
 export { buildDifferences, corpusBuild } from './corpus-build';
 export type { CorpusBuild } from './corpus-build';
 export { CorpusUnreadableError, verifyCorpus } from './verify/verify';
@@ -10,6 +12,7 @@ export { WORD_COUNT_METHOD } from './corpus/plain-text';
 export { MAX_ENTRY_PATH_BYTES, printable, readable } from './zip/layout';
 export { EXPORT_FORMATS } from './corpus/types';
 export type {
+  DerivedTranscript,
   ExportAuthor,
   ExportChange,
   ExportCitation,

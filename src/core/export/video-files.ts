@@ -1,21 +1,33 @@
 import type { Chunking } from './corpus/chunks';
-import { renderTranscript } from './corpus/formats';
-import type { RenderedTranscript } from './corpus/formats';
+import { chunkLines, recordTexts, renderTranscript } from './corpus/formats';
+import type { RecordTexts, RenderedTranscript } from './corpus/formats';
 import { entryPath, FILE_FORMATS } from './corpus/naming';
 import type { FileFormat } from './corpus/naming';
 import type { ExportFormat, ExportVideo } from './corpus/types';
 import type { BlockStream } from './reuse/block-streams';
 import type { EntryFingerprints } from './reuse/entry-fingerprints';
 import type { CopiedFile, PreviousCorpus } from './reuse/previous-corpus';
-import { reuseFieldFor } from './reuse/reuse-field';
+import { encodeReuseField, reuseFieldFor } from './reuse/reuse-field';
 import type { VideoFacts } from './reuse/reuse-field';
-import type { AtomicZipFile } from './zip/writer';
+import type { CompressedText } from './zip/compression';
+import type { AtomicZipFile, CopiedEntry } from './zip/writer';
 
 /** How the corpus's videos are written: the formats asked for and how passages are cut. */
 export interface VideoSettings {
   formats: readonly ExportFormat[];
   chunking: Chunking;
   fingerprints: EntryFingerprints;
+}
+
+/**
+ * What an ok video puts in the corpus: its facts, its files (a text to compress, or compressed ahead)
+ * and its lines of transcripts.jsonl and chunks.jsonl (none when no block being written needs them).
+ */
+interface VideoContents {
+  facts: VideoFacts;
+  files: ReadonlyMap<FileFormat, string | CompressedText>;
+  record: string | undefined;
+  chunks: readonly string[];
 }
 
 /** A file a video may have, with the fingerprint of what it is made from (none: always rendered). */
@@ -56,10 +68,10 @@ export class VideoFiles {
 
   /**
    * Writes an ok video's files under `stem`; gives what index.csv and the datasheet need of it (found
-   * out by rendering, or brought by the copied files) and the paths of its files.
+   * out by rendering, derived ahead, or brought by the copied files) and the paths of its files.
    */
   async write(video: ExportVideo, stem: string): Promise<{ facts: VideoFacts; paths: string[] }> {
-    const { formats, chunking, fingerprints } = this.#settings;
+    const { formats, fingerprints } = this.#settings;
     await this.#transcripts.enter(video);
     await this.#chunks?.enter(video);
     const candidates = formats.flatMap((format): Candidate[] =>
@@ -70,24 +82,17 @@ export class VideoFiles {
     const found = await this.#previousFiles(candidates);
     // Files the previous export holds say what rendering found. A video whose files other than json
     // are all there renders at most its record (its json file, its lines in a block that changed),
-    // without counting its words again; any other video is rendered whole.
+    // without counting its words again; any other video is written from what its transcript derived
+    // ahead of the export, or rendered whole.
     const expected = candidates.filter(({ format }) => found === undefined || hasFile(format, found.facts));
     const missing = expected.filter(({ format }) => found?.copies.has(format) !== true);
-    let rendered: RenderedTranscript | undefined;
-    let facts: VideoFacts;
-    if (found !== undefined && missing.every(({ format }) => format === 'json')) {
-      facts = found.facts;
-      const recordOnly = formats.filter((format) => format === 'json' || format === 'chunks');
-      if (missing.length > 0 || this.#needsLines) {
-        rendered = renderTranscript(video, recordOnly, chunking, { wordCount: facts.wordCount });
-      }
-    } else {
-      rendered = renderTranscript(video, formats, chunking);
-      facts = factsOf(rendered);
-    }
-    const paths = await this.#addFiles(candidates, facts, found?.copies, rendered);
-    if (rendered !== undefined) await this.#writeLines(rendered);
-    return { facts, paths };
+    const contents =
+      found !== undefined && missing.every(({ format }) => format === 'json')
+        ? this.#recordOnly(video, found.facts, missing.length > 0 || this.#needsLines)
+        : this.#whole(video);
+    const paths = await this.#addFiles(candidates, contents, found?.copies);
+    await this.#writeLines(contents);
+    return { facts: contents.facts, paths };
   }
 
   /** Whether the block being written of either stream needs this video's lines (it is not copied). */
@@ -95,12 +100,58 @@ export class VideoFiles {
     return this.#transcripts.needsLines || this.#chunks?.needsLines === true;
   }
 
-  /** Adds each file the video has, copied when the previous export holds it, else as rendered. */
+  /** Everything the video puts in the corpus: from what its transcript derived ahead, else rendered. */
+  #whole(video: ExportVideo): VideoContents {
+    const { formats, chunking } = this.#settings;
+    const { derived } = video;
+    if (derived === undefined) {
+      const rendered = renderTranscript(video, formats, chunking);
+      return {
+        facts: factsOf(rendered),
+        files: new Map(rendered.files.map(({ format, content }) => [format, content])),
+        record: rendered.record,
+        chunks: rendered.chunks,
+      };
+    }
+    const files = new Map<FileFormat, string | CompressedText>(
+      Object.entries(derived.files) as Array<[FileFormat, CompressedText]>,
+    );
+    const record = recordTexts(video, derived.metadata, derived.recordTail);
+    files.set('json', record.json);
+    const { wordCount, spokenSeconds, timed } = derived;
+    return {
+      facts: { wordCount, spokenSeconds, timed },
+      files,
+      record: record.line,
+      chunks: formats.includes('chunks') ? chunkLines(video, chunking) : [],
+    };
+  }
+
+  /**
+   * What a video whose other files are copied still needs: its record (its json file, and its lines
+   * when `lines` says a block is written), with the facts the copies bring.
+   */
+  #recordOnly(video: ExportVideo, facts: VideoFacts, needed: boolean): VideoContents {
+    const { formats, chunking } = this.#settings;
+    if (!needed) return { facts, files: new Map(), record: undefined, chunks: [] };
+    const { derived } = video;
+    const record =
+      derived === undefined
+        ? recordOf(renderTranscript(video, ['json'], chunking, { wordCount: facts.wordCount }))
+        : recordTexts(video, derived.metadata, derived.recordTail);
+    return {
+      facts,
+      files: new Map([['json', record.json]]),
+      record: record.line,
+      chunks: formats.includes('chunks') ? chunkLines(video, chunking) : [],
+    };
+  }
+
+  /** Adds each file the video has, copied when the previous export holds it, else as made. */
   async #addFiles(
     candidates: readonly Candidate[],
-    facts: VideoFacts,
+    { facts, files }: VideoContents,
     copies: ReadonlyMap<FileFormat, CopiedFile> | undefined,
-    rendered: RenderedTranscript | undefined,
   ): Promise<string[]> {
     const paths: string[] = [];
     for (const { format, path, fingerprint } of candidates) {
@@ -112,23 +163,27 @@ export class VideoFiles {
         this.counts.copied += 1;
         continue;
       }
-      const content = rendered?.files.find((file) => file.format === format)?.content;
+      const content = files.get(format);
       if (content === undefined) throw new Error(`${path} was neither copied nor rendered`);
-      await this.#zip.add(
-        path,
-        content,
-        fingerprint === undefined ? undefined : reuseFieldFor(fingerprint, facts),
-      );
+      if (typeof content === 'string') {
+        await this.#zip.add(
+          path,
+          content,
+          fingerprint === undefined ? undefined : reuseFieldFor(fingerprint, facts),
+        );
+      } else {
+        await this.#zip.addCopied(path, derivedEntry(content, fingerprint, facts));
+      }
       this.counts.written += 1;
     }
     return paths;
   }
 
   /** The video's lines of the streams whose block is written, not copied. */
-  async #writeLines(rendered: RenderedTranscript): Promise<void> {
-    if (this.#transcripts.needsLines) await this.#transcripts.write(rendered.record);
+  async #writeLines({ record, chunks }: VideoContents): Promise<void> {
+    if (record !== undefined && this.#transcripts.needsLines) await this.#transcripts.write(record);
     if (this.#chunks?.needsLines === true) {
-      for (const line of rendered.chunks) await this.#chunks.write(line);
+      for (const line of chunks) await this.#chunks.write(line);
     }
   }
 
@@ -161,4 +216,24 @@ function hasFile(format: FileFormat, facts: VideoFacts): boolean {
 
 function factsOf(rendered: RenderedTranscript): VideoFacts {
   return { wordCount: rendered.wordCount, spokenSeconds: rendered.spokenSeconds, timed: rendered.timed };
+}
+
+/** The record of a rendering that made its json file. */
+function recordOf(rendered: RenderedTranscript): RecordTexts {
+  const json = rendered.files.find((file) => file.format === 'json')?.content;
+  if (json === undefined) throw new Error('the record was not rendered');
+  return { line: rendered.record, json };
+}
+
+/**
+ * A file its transcript derived ahead, as an entry to copy: its bytes as compressed then, and the reuse
+ * field an export that compressed it now would give it.
+ */
+function derivedEntry(file: CompressedText, fingerprint: Buffer | undefined, facts: VideoFacts): CopiedEntry {
+  const { crc, size, sha256, data, compressedCrc } = file;
+  const extra =
+    fingerprint === undefined
+      ? Buffer.alloc(0)
+      : encodeReuseField({ fingerprint, sha256, compressedCrc, facts });
+  return { crc, size, compressedSize: data.length, sha256, extra, data };
 }

@@ -2,46 +2,42 @@ import { resolve } from 'node:path';
 import { ITEM_STATUS } from '../../shared/vocabulary';
 import { DEFAULT_CHUNKING } from './corpus/chunks';
 import { renderCitation } from './corpus/citation';
-import { CompositionTally } from './corpus/composition';
 import { renderDataPackage } from './corpus/data-package';
-import { renderDatasheet } from './corpus/datasheet';
 import { renderManifest } from './corpus/manifest';
-import { FILE_FORMATS, StemNamer } from './corpus/naming';
+import { FILE_FORMATS } from './corpus/naming';
 import { CORPUS_ENTRY } from './corpus/schema';
 import {
   CHANGES_CSV_HEADER,
   changeRow,
   csvHeader,
+  errorRow,
   errorsCsv,
-  INDEX_CSV_HEADER,
-  indexRow,
+  errorsCsvHead,
   MEMBERSHIPS_CSV_HEADER,
   membershipRow,
 } from './corpus/tables';
 import { EXPORT_FORMATS } from './corpus/types';
-import type { ExportFormat, ExportInput, ExportOptions, ExportResult, ExportVideo } from './corpus/types';
-import { ExportInterruptedError, toExportError, VideoReadError } from './errors';
-import { BlockPlan, BlockStream } from './reuse/block-streams';
+import type { ExportFormat, ExportInput, ExportOptions, ExportResult } from './corpus/types';
+import { ExportInterruptedError, toExportError } from './errors';
+import { BlockPlan } from './reuse/block-streams';
 import { isIntact, readCommentRecord, recordComment } from './reuse/comment-record';
 import type { CommentRecord } from './reuse/comment-record';
 import { ContentsFingerprint, CorpusFingerprint, VideoListFingerprint } from './reuse/corpus-fingerprint';
 import { EntryFingerprints } from './reuse/entry-fingerprints';
 import { PreviousCorpus } from './reuse/previous-corpus';
-import { VideoFiles } from './video-files';
-import type { VideoSettings } from './video-files';
-import { AtomicZipFile, COMPRESSION_LEVEL } from './zip/writer';
+import { readVideos, VideoPass, type PassSettings } from './video-pass';
+import { COMPRESSION_LEVEL } from './zip/compression';
+import { AtomicZipFile } from './zip/writer';
 import type { SpooledEntry } from './zip/writer';
 
 /** The entries besides the videos' files: the tables, the datasheet, the records... (a dozen), with room to spare. */
 const OTHER_ENTRIES = 32;
 
-/** What the export is asked to write, worked out once: formats, passages and the fingerprints of entries. */
-interface CorpusSettings extends VideoSettings {
-  withChunks: boolean;
-  /** The fingerprints of each block of transcripts.jsonl and chunks.jsonl, gathered by the first pass. */
-  recordPlan: BlockPlan;
-  chunkPlan: BlockPlan;
-}
+/**
+ * What the export is asked to write, worked out once: formats, passages, the fingerprints of entries,
+ * and those of each block of transcripts.jsonl and chunks.jsonl, gathered by a pass over the videos.
+ */
+type CorpusSettings = PassSettings;
 
 /** What the first pass and the entries listed before the videos leave for the second pass. */
 interface Head {
@@ -85,33 +81,88 @@ export async function writeCorpus(
   outPath: string,
   options: ExportOptions = {},
 ): Promise<ExportResult> {
-  const { signal } = options;
   const targetPath = resolve(outPath);
   const settings = settingsOf(input);
+  // What an earlier export left at the target stays there, untouched, until the new ZIP replaces it.
+  const recorded = await readCommentRecord(targetPath);
+  const maxEntries = input.manifest.counts.videos * FILE_FORMATS.length + OTHER_ENTRIES;
+  const previous = recorded === undefined ? await PreviousCorpus.open(targetPath, maxEntries) : undefined;
+  try {
+    if (recorded === undefined && previous === undefined) {
+      try {
+        return await writing(targetPath, options, (zip) => writeInOnePass(zip, input, settings, options));
+      } catch (error) {
+        // Videos out of corpus order would split a block before one pass could know: two passes do.
+        if (!(error instanceof VideosOutOfOrder)) throw error;
+      }
+    }
+    return await writing(targetPath, options, (zip) =>
+      writeInTwoPasses(zip, input, settings, { targetPath, recorded, previous }, options),
+    );
+  } finally {
+    await previous?.close();
+  }
+}
+
+/**
+ * Creates the ZIP beside `targetPath` and has `write` write and commit it (or leave the file there);
+ * on any failure deletes the temporary files and says what happened as an ExportError.
+ */
+async function writing(
+  targetPath: string,
+  { signal }: ExportOptions,
+  write: (zip: AtomicZipFile) => Promise<ExportResult>,
+): Promise<ExportResult> {
   let zip: AtomicZipFile;
   try {
     zip = await AtomicZipFile.create(targetPath, { checksums: CORPUS_ENTRY.checksums });
   } catch (error) {
     throw toExportError(targetPath, error);
   }
-  // What an earlier export left at the target stays there, untouched, until the new ZIP replaces it.
-  const recorded = await readCommentRecord(targetPath);
-  let previous: PreviousCorpus | undefined;
   try {
-    const head = await writeHead(zip, input, settings, signal);
-    // An export from the same inputs is there, whole: it is this corpus, byte for byte, and stays.
-    if (recorded !== undefined && (await isUnchanged(targetPath, recorded, head.fingerprint))) {
-      await zip.discard();
-      const { record, size } = recorded;
-      return { path: targetPath, bytes: size, entries: record.entries, copied: record.files, written: 0 };
-    }
-    const maxEntries = input.manifest.counts.videos * FILE_FORMATS.length + OTHER_ENTRIES;
-    previous = await PreviousCorpus.open(targetPath, maxEntries);
-    const written = await writeVideos(zip, input, settings, head, previous, options);
-    signal?.throwIfAborted();
+    return await write(zip);
+  } catch (error) {
+    await zip.discard();
+    if (error instanceof VideosOutOfOrder) throw error;
+    if (signal?.aborted) throw new ExportInterruptedError(targetPath);
+    throw toExportError(targetPath, error);
+  }
+}
+
+/** Videos came out of corpus order in a first export's one pass: see writeInOnePass. */
+class VideosOutOfOrder extends Error {}
+
+/**
+ * An export to a path that holds an earlier export: the pass that writes errors.csv decides whether
+ * the file there is this corpus already (then left as it is), and a second pass writes the videos,
+ * copying what the earlier export holds unchanged.
+ */
+async function writeInTwoPasses(
+  zip: AtomicZipFile,
+  input: ExportInput,
+  settings: CorpusSettings,
+  earlier: {
+    targetPath: string;
+    recorded: CommentRecording | undefined;
+    previous: PreviousCorpus | undefined;
+  },
+  options: ExportOptions,
+): Promise<ExportResult> {
+  const { targetPath, recorded } = earlier;
+  const head = await writeHead(zip, input, settings, options.signal);
+  // An export from the same inputs is there, whole: it is this corpus, byte for byte, and stays.
+  if (recorded !== undefined && (await isUnchanged(targetPath, recorded, head.fingerprint))) {
+    await zip.discard();
+    const { record, size } = recorded;
+    return { path: targetPath, bytes: size, entries: record.entries, copied: record.files, written: 0 };
+  }
+  const maxEntries = input.manifest.counts.videos * FILE_FORMATS.length + OTHER_ENTRIES;
+  const previous = earlier.previous ?? (await PreviousCorpus.open(targetPath, maxEntries));
+  try {
+    const { counts, videos } = await writeVideos(zip, input, settings, head, previous, options);
+    options.signal?.throwIfAborted();
     // Closed first: a file still open cannot be replaced on Windows.
     await previous?.close();
-    const { counts, videos } = written;
     // Recorded only when both passes read the same videos (nothing changed the job in between).
     const same = head.plannedVideos !== undefined && videos?.equals(head.plannedVideos) === true;
     const files = counts.copied + counts.written;
@@ -120,11 +171,8 @@ export async function writeCorpus(
       same && fingerprint !== undefined ? recordComment({ fingerprint, files }) : undefined,
     );
     return { path: targetPath, bytes, entries, ...counts };
-  } catch (error) {
-    await previous?.close();
-    await zip.discard();
-    if (signal?.aborted) throw new ExportInterruptedError(targetPath);
-    throw toExportError(targetPath, error);
+  } finally {
+    if (earlier.previous === undefined) await previous?.close();
   }
 }
 
@@ -175,25 +223,97 @@ async function writeHead(
   const plannedVideos = videos.digest();
   const contents = contentsFingerprint.digest(plannedVideos);
   const corpus = asReleased(input, contents);
+  const entries = await writeHeadEntries(zip, corpus, contents, withChunks, {
+    errors,
+    memberships: membershipsTable,
+  });
+  return { corpus, plannedVideos, ...entries };
+}
 
+/**
+ * The entries listed before the videos' files, once the corpus is known as the version it is:
+ * manifest.json, README.md and index.csv (listed here, their data stored after the videos' files),
+ * CITATION.cff, datapackage.json, errors.csv and memberships.csv (spooled by a pass over the videos),
+ * changes.csv. Gives README.md and index.csv, and the fingerprint of everything the corpus is written
+ * from (none when its contents have none).
+ */
+async function writeHeadEntries(
+  zip: AtomicZipFile,
+  corpus: ExportInput,
+  contents: Buffer | undefined,
+  withChunks: boolean,
+  spooled: { errors: SpooledEntry; memberships: SpooledEntry; index?: SpooledEntry },
+): Promise<{ readme: SpooledEntry; index: SpooledEntry; fingerprint: Buffer | undefined }> {
   await zip.add(CORPUS_ENTRY.manifest, renderManifest(corpus.manifest, corpus.syncs));
   const readme = await zip.spool(CORPUS_ENTRY.datasheet, { listNow: true });
   await zip.add(CORPUS_ENTRY.citation, renderCitation(corpus));
   await zip.add(CORPUS_ENTRY.dataPackage, renderDataPackage(corpus, withChunks));
-  const index = await zip.spool(CORPUS_ENTRY.index, { listNow: true });
-  await zip.addSpooled(errors);
-  await zip.addSpooled(membershipsTable);
+  let { index } = spooled;
+  if (index === undefined) index = await zip.spool(CORPUS_ENTRY.index, { listNow: true });
+  else await zip.listHere(index);
+  await zip.addSpooled(spooled.errors);
+  await zip.addSpooled(spooled.memberships);
   const corpusFingerprint =
     contents === undefined ? undefined : new CorpusFingerprint(contents, corpus, COMPRESSION_LEVEL);
   const changes = noting(corpus.changes?.() ?? [], (row) => corpusFingerprint?.change(row));
   await zip.addStreamed(CORPUS_ENTRY.changes, withHeader(CHANGES_CSV_HEADER, changes, changeRow));
-  return { corpus, readme, index, plannedVideos, fingerprint: corpusFingerprint?.digest() };
+  return { readme, index, fingerprint: corpusFingerprint?.digest() };
 }
 
 /**
- * The second pass: each video's files (video-files.ts) and its row of index.csv, then README.md (whose
- * composition the pass tallied), index.csv, transcripts.jsonl and chunks.jsonl. Gives how many files
- * were copied and written, and the fingerprint of the videos it read.
+ * A first export, to a path that holds no earlier one to keep or copy from, in one pass over the
+ * videos: it writes their files, fills every table and gathers the fingerprints of the corpus's
+ * contents and blocks; the entries listed before the videos' files, which name the version those
+ * contents make, are written afterwards, ahead of them (AtomicZipFile.deferHead). The bytes are those
+ * the two passes of writeHead() and writeVideos() write. Gives how many files were written, and the
+ * fingerprint of everything the corpus is written from.
+ */
+async function writeInOnePass(
+  zip: AtomicZipFile,
+  input: ExportInput,
+  settings: CorpusSettings,
+  options: ExportOptions,
+): Promise<ExportResult> {
+  const { withChunks, recordPlan, chunkPlan } = settings;
+  const errors = await zip.spool(CORPUS_ENTRY.errors);
+  const index = await zip.spool(CORPUS_ENTRY.index);
+  const pass = await VideoPass.start(zip, settings, index, undefined);
+  await zip.deferHead();
+  for (const text of errorsCsvHead(input.failedSources)) await errors.write(text);
+  await pass.run(input, options, {
+    notOk: (video) => errors.write(errorRow(video)),
+    written: (video) => {
+      // Noted once the streams have entered its block: a block's fingerprint is taken as it ends.
+      recordPlan.note(video);
+      if (withChunks) chunkPlan.note(video);
+      if (!recordPlan.inOrder) throw new VideosOutOfOrder();
+    },
+  });
+  const contentsFingerprint = new ContentsFingerprint(input);
+  const memberships = await zip.spool(CORPUS_ENTRY.memberships);
+  const rows = noting(input.memberships?.() ?? [], (row) => contentsFingerprint.membership(row));
+  for (const text of withHeader(MEMBERSHIPS_CSV_HEADER, rows, membershipRow)) await memberships.write(text);
+  const contents = contentsFingerprint.digest(pass.videos());
+  const corpus = asReleased(input, contents);
+  let head: { readme: SpooledEntry; fingerprint: Buffer | undefined } | undefined;
+  await zip.writeHead(async () => {
+    head = await writeHeadEntries(zip, corpus, contents, withChunks, { errors, memberships, index });
+  });
+  if (head === undefined) throw new Error('the head of the corpus was not written');
+  const counts = await pass.finish(head.readme, corpus);
+  options.signal?.throwIfAborted();
+  const { fingerprint } = head;
+  const written = counts.copied + counts.written;
+  const { bytes, entries } = await zip.commit(
+    fingerprint === undefined ? undefined : recordComment({ fingerprint, files: written }),
+  );
+  return { path: zip.targetPath, bytes, entries, ...counts };
+}
+
+/**
+ * The second pass: each video's files and its row of index.csv (video-pass.ts), then README.md, index.csv,
+ * transcripts.jsonl and chunks.jsonl. Gives how many files were copied and written, and the fingerprint
+ * of the videos it read.
  */
 async function writeVideos(
   zip: AtomicZipFile,
@@ -201,66 +321,11 @@ async function writeVideos(
   settings: CorpusSettings,
   { corpus, readme, index }: Head,
   previous: PreviousCorpus | undefined,
-  { signal, onProgress }: ExportOptions,
+  options: ExportOptions,
 ): Promise<{ counts: { copied: number; written: number }; videos: Buffer | undefined }> {
-  const { formats, chunking, withChunks } = settings;
-  const transcripts = await BlockStream.start(zip, CORPUS_ENTRY.transcripts, settings.recordPlan, previous);
-  const chunks = withChunks
-    ? await BlockStream.start(zip, CORPUS_ENTRY.chunks, settings.chunkPlan, previous)
-    : undefined;
-  const files = new VideoFiles(zip, settings, previous, { transcripts, chunks });
-  const videos = new VideoListFingerprint();
-  await index.write(csvHeader(INDEX_CSV_HEADER));
-  const namer = new StemNamer(input.nameTemplate);
-  const tally = new CompositionTally(input.manifest.sources);
-  const progress = { done: 0, total: input.manifest.counts.videos };
-  for (const video of readVideos(input, signal)) {
-    videos.add(video);
-    progress.done += 1;
-    onProgress?.(progress);
-    if (video.status !== ITEM_STATUS.ok) {
-      tally.add(video, undefined);
-      await index.write(indexRow(video, undefined));
-      continue;
-    }
-    // Every ok video takes a stem, even one left without subtitles, so stems never depend on formats.
-    const { facts, paths } = await files.write(video, namer.stemFor(video));
-    await index.write(indexRow(video, { wordCount: facts.wordCount, files: paths }));
-    tally.add(video, { words: facts.wordCount, seconds: facts.spokenSeconds, timed: facts.timed });
-  }
-  await readme.write(renderDatasheet(corpus, formats, chunking, tally));
-  await zip.addSpooled(readme);
-  await zip.addSpooled(index);
-  const counts = { ...files.counts };
-  for (const stream of chunks === undefined ? [transcripts] : [transcripts, chunks]) {
-    const { copied } = await stream.finish();
-    counts[copied ? 'copied' : 'written'] += 1;
-  }
-  return { counts, videos: videos.digest() };
-}
-
-/**
- * The caller's videos, with a failure of its iterator marked as such (not a disk problem), and the
- * export stopped between two videos once `signal` aborts.
- */
-function* readVideos(input: ExportInput, signal: AbortSignal | undefined): Generator<ExportVideo> {
-  let videos: Iterator<ExportVideo>;
-  try {
-    videos = input.videos()[Symbol.iterator]();
-  } catch (error) {
-    throw new VideoReadError(error);
-  }
-  for (;;) {
-    signal?.throwIfAborted();
-    let next: IteratorResult<ExportVideo>;
-    try {
-      next = videos.next();
-    } catch (error) {
-      throw new VideoReadError(error);
-    }
-    if (next.done === true) return;
-    yield next.value;
-  }
+  const pass = await VideoPass.start(zip, settings, index, previous);
+  await pass.run(input, options);
+  return { counts: await pass.finish(readme, corpus), videos: pass.videos() };
 }
 
 /** A CSV table: its header, then a row for each of `rows` (none when there are none). */
@@ -302,6 +367,9 @@ function asReleased(input: ExportInput, contents: Buffer | undefined): ExportInp
     changes: () => release.changes(),
   };
 }
+
+/** The record an earlier export's comment holds, where that comment starts and the file's size. */
+type CommentRecording = NonNullable<Awaited<ReturnType<typeof readCommentRecord>>>;
 
 /** Whether the file at `path` holds an export of the inputs `fingerprint` names, every byte as written. */
 async function isUnchanged(

@@ -55,6 +55,31 @@ export function openReadOnlyDatabase(file: string, options: OpenDatabaseOptions 
   }
 }
 
+/** The page cache of a background connection, in KiB. */
+const BACKGROUND_CACHE_KIB = 256;
+
+/**
+ * A second connection to a Scriptorium database that another connection of this process opened (and
+ * so brought up to date), for a thread that writes only what can be made again from the rest: the
+ * derived transcripts and the Library's index (core/engine/prepare-transcripts.ts). Its commits do not
+ * wait for the disk (synchronous = NORMAL): a power cut may take back the last of them, each whole,
+ * and the next start makes them again.
+ */
+export function openBackgroundDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  try {
+    const db = new BetterSqlite3(file, { fileMustExist: true, nativeBinding: options.nativeBinding });
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('synchronous = NORMAL');
+    // A small page cache: this thread's memory is the command's too (a 2 MiB cache, SQLite's default,
+    // kept about 15 MiB more of it, and cost more CPU: bench/RESULTS.md, issue 45).
+    db.pragma(`cache_size = -${BACKGROUND_CACHE_KIB}`);
+    db.pragma('foreign_keys = ON');
+    return db;
+  } catch (error) {
+    throw storageFailure(error, dirname(file)) ?? error;
+  }
+}
+
 function openAndMigrate(file: string, options: OpenDatabaseOptions): Database {
   if (file !== ':memory:') makeFolder(dirname(file));
   const db = new BetterSqlite3(file, { nativeBinding: options.nativeBinding });

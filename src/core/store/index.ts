@@ -1,4 +1,4 @@
-export { openDatabase, openReadOnlyDatabase } from './database';
+export { openBackgroundDatabase, openDatabase, openReadOnlyDatabase } from './database';
 export type { Database } from './database';
 export { defaultDataDir, databasePath, DATABASE_FILE } from './data-dir';
 export type { DataDirContext } from './data-dir';

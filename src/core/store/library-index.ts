@@ -52,7 +52,7 @@ const statements = preparedFor((db) => ({
 }));
 
 /** The transcripts a part covers: ids in (from, to]. */
-function rangeOf(db: Database, part: IndexPart): { from: number; to: number } {
+export function rangeOf(db: Database, part: IndexPart): { from: number; to: number } {
   const marks = statements(db).marks.get();
   if (marks === undefined) return { from: 0, to: 0 };
   return part === 'older'
@@ -66,6 +66,14 @@ export function unindexedCounts(db: Database): Record<IndexPart, number> {
   const older = rangeOf(db, 'older');
   const recent = rangeOf(db, 'recent');
   return { older: count.get(older.from, older.to) ?? 0, recent: count.get(recent.from, recent.to) ?? 0 };
+}
+
+/** The ids of the next `limit` transcripts of the part to index, in the order indexNextTranscripts takes them. */
+export function nextToIndex(db: Database, part: IndexPart, limit: number): number[] {
+  const { from, to } = rangeOf(db, part);
+  return statements(db)
+    .batch.all(from, to, limit)
+    .map((row) => row.id);
 }
 
 /** The id of the last transcript of the part indexed so far. */

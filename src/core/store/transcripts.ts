@@ -44,7 +44,7 @@ export function findTranscriptId(db: Database, key: TranscriptKey): number | und
 
 /**
  * Stores a transcript in the shared cache and returns its id (the existing row's when another job won
- * the race). The Library indexes it afterwards (core/engine/library-indexer.ts).
+ * the race). The Library indexes it afterwards (core/engine/transcript-preparation.ts).
  */
 export function storeTranscript(db: Database, transcript: NewTranscript): number {
   const inserted = statements(db).insert.get(

@@ -8,6 +8,7 @@ import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { CreditsAlert } from './shell/CreditsAlert';
 import { CreditsBar } from './shell/CreditsBar';
 import { Navigation } from './shell/Navigation';
+import { PreparationStatus } from './shell/PreparationStatus';
 import { useWindowDrop } from './shell/useWindowDrop';
 import { JOB_STATUS } from '../../shared/vocabulary';
 import { videosDone } from './lib/job-state';
@@ -31,7 +32,10 @@ function runningProgress(state: JobsState): number | null {
   return Math.floor((videosDone(job) / job.counts.total) * 100);
 }
 
-/** The frame every screen shares: navigation, the credits bar, the credits alert, then the screen. */
+/**
+ * The frame every screen shares: navigation, the credits bar, the credits alert, how far preparing the
+ * stored transcripts has come after an upgrade, then the screen.
+ */
 export function App() {
   const route = useRoute();
   const dragging = useWindowDrop();
@@ -65,6 +69,7 @@ export function App() {
       <main id="main" className="main" tabIndex={-1}>
         <div className="screen">
           <CreditsAlert />
+          <PreparationStatus />
           <Screen route={route} />
         </div>
       </main>

@@ -3,9 +3,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { localApi, memoryKeyStore, openApp } from '../../../src/core/app';
-import { realClock } from '../../../src/core/api';
-import type { IndexingProgress } from '../../../src/core/engine';
-import { LibraryIndexer } from '../../../src/core/engine/library-indexer';
+import { PreparationLoop, type PreparationProgress } from '../../../src/core/engine';
 import { DATABASE_FILE, openDatabase, SCHEMA_VERSION, type Database } from '../../../src/core/store';
 import type { SearchResults } from '../../../src/shared/contract';
 import { indexText } from '../../../src/shared/search-text';
@@ -46,10 +44,22 @@ function indexedTranscripts(): number {
   }
 }
 
-/** Indexes what is left to index with `batchSize` per batch, as the app's start does. */
-function catchUp(db: Database, batchSize: number, onProgress: (progress: IndexingProgress) => void) {
-  const indexer = new LibraryIndexer({ db, clock: realClock, logger: { warn: () => undefined }, batchSize });
-  return indexer.catchUp({ stopped: () => false, onProgress });
+/**
+ * Indexes what is left to index with `batchSize` per batch, as the app's start does (without deriving
+ * anything for export), in a process stopped once `indexed` transcripts are in the index.
+ */
+async function indexStopped(
+  db: Database,
+  batchSize: number,
+  indexed: number,
+): Promise<PreparationProgress[]> {
+  const heard: PreparationProgress[] = [];
+  const outcome = await new PreparationLoop(db, undefined, batchSize).run({
+    stopped: () => indexedTranscripts() >= indexed,
+    onProgress: (progress) => heard.push(progress),
+  });
+  expect(outcome).toEqual({ ok: true });
+  return heard;
 }
 
 async function searched(app: ReturnType<typeof openApp>): Promise<Map<string, SearchResults>> {
@@ -103,12 +113,7 @@ it('indexes the transcripts of an older database in batches, carrying on after a
   // The first start is stopped after two batches of 7 (as a process killed then would be).
   const first = openDatabase(join(dataDir, DATABASE_FILE));
   expect(first.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-  const heard: IndexingProgress[] = [];
-  const stopped = catchUp(first, 7, (progress) => {
-    heard.push(progress);
-    if (heard.length === 3) throw new Error('killed between batches');
-  });
-  await expect(stopped).rejects.toThrow('killed between batches');
+  const heard = await indexStopped(first, 7, 14);
   first.close();
   expect(heard).toEqual([
     { done: 0, total: transcripts },
@@ -117,17 +122,19 @@ it('indexes the transcripts of an older database in batches, carrying on after a
   ]);
   expect(indexedTranscripts()).toBe(14);
 
-  // The next start finishes the rest, telling its progress, and search finds every transcript.
-  const progress: IndexingProgress[] = [];
+  // The next start finishes the rest, telling its progress (every transcript is still to be derived
+  // for export too), and search finds every transcript.
+  const progress: PreparationProgress[] = [];
   const app = openApp({
     dataDir,
     keys: memoryKeyStore({ key: sim.key, serviceUrl: sim.url }),
-    onIndexing: (step) => progress.push(step),
+    onPreparing: (step) => progress.push(step),
   });
   try {
     await app.libraryIndexed;
-    expect(progress.at(-1)).toEqual({ done: transcripts - 14, total: transcripts - 14 });
+    expect(progress.at(-1)).toEqual({ done: transcripts, total: transcripts });
     expect(indexedTranscripts()).toBe(transcripts);
+    expect(count('SELECT count(*) FROM derived_transcripts')).toBe(transcripts);
 
     // Every segment that says the word, counted from the transcripts as read, not by the index.
     const api = localApi(app);
@@ -154,8 +161,8 @@ it('indexes the transcripts of an older database in batches, carrying on after a
   }
 
   // Opened again, there is nothing left to do.
-  const again: IndexingProgress[] = [];
-  const third = openApp({ dataDir, keys: memoryKeyStore(), onIndexing: (step) => again.push(step) });
+  const again: PreparationProgress[] = [];
+  const third = openApp({ dataDir, keys: memoryKeyStore(), onPreparing: (step) => again.push(step) });
   await third.libraryIndexed;
   await third.close();
   expect(again).toEqual([]);
@@ -183,18 +190,15 @@ it('indexes every transcript again, a row per segment, when a database from vers
   // Stopped after the first batch, then opened again: every transcript once, in two goes.
   const first = openDatabase(join(dataDir, DATABASE_FILE));
   expect(count("SELECT count(*) FROM sqlite_master WHERE name = 'transcript_index'")).toBe(0);
-  const stopped = catchUp(first, 10, ({ done }) => {
-    if (done > 0) throw new Error('killed after a batch');
-  });
-  await expect(stopped).rejects.toThrow('killed after a batch');
+  await indexStopped(first, 10, 10);
   first.close();
   expect(indexedTranscripts()).toBe(10);
 
-  const progress: IndexingProgress[] = [];
-  const app = openApp({ dataDir, keys: memoryKeyStore(), onIndexing: (step) => progress.push(step) });
+  const progress: PreparationProgress[] = [];
+  const app = openApp({ dataDir, keys: memoryKeyStore(), onPreparing: (step) => progress.push(step) });
   try {
     await app.libraryIndexed;
-    expect(progress.at(-1)).toEqual({ done: transcripts - 10, total: transcripts - 10 });
+    expect(progress.at(-1)).toEqual({ done: transcripts, total: transcripts });
     expect(indexedTranscripts()).toBe(transcripts);
     expect(await searched(app)).toEqual(before);
   } finally {

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../src/core/engine';
-import { LibraryIndexer } from '../../../src/core/engine/library-indexer';
-import { openDatabase, type Database } from '../../../src/core/store';
+import { EXPORT_DERIVATION } from '../../../src/core/app/derivation';
+import { TranscriptPreparation } from '../../../src/core/engine/transcript-preparation';
+import { openDatabase, type BackgroundLogger, type Database } from '../../../src/core/store';
 import { jobById } from '../../../src/core/store/jobs';
 import { unindexedCounts } from '../../../src/core/store/library-index';
 import { matchingRowids } from '../../../src/core/store/queries/library';
@@ -24,11 +25,14 @@ import {
 // failed, what becomes of the work and why, never a stack trace; and what it left undone is done at
 // the next start.
 
-describe('the search indexer', () => {
+describe('preparing stored transcripts (the search index and what an export derives)', () => {
   let folder: ReturnType<typeof tempDir>;
   let file: string;
   let db: Database;
   let nextVideo = 0;
+
+  const STOPPED =
+    'Preparing stored transcripts for search and export stopped; it carries on at the next start';
 
   beforeEach(() => {
     folder = tempDir();
@@ -41,11 +45,11 @@ describe('the search indexer', () => {
     folder.remove();
   });
 
-  /** Stores `count` transcripts of many segments each saying `word`, as a fetch does. */
-  function storeMany(count: number, word: string): Array<{ id: number; texts: string[] }> {
+  /** Stores `count` transcripts of many segments each saying `word`, as a fetch does; returns their ids. */
+  function storeMany(count: number, word: string): number[] {
     return Array.from({ length: count }, () => {
       const texts = Array.from({ length: 200 }, (_, i) => `${word} ${i} ${nextVideo} rolls on`);
-      const id = storeTranscript(db, {
+      return storeTranscript(db, {
         videoId: `video${String(nextVideo++).padStart(6, '0')}`,
         requestedLang: '',
         includeTimestamp: true,
@@ -59,7 +63,6 @@ describe('the search indexer', () => {
         }),
         fetchedAt: '2030-01-01T00:00:00.000Z',
       });
-      return { id, texts };
     });
   }
 
@@ -69,54 +72,53 @@ describe('the search indexer', () => {
     return matchingRowids(on, parsed.query).length;
   }
 
-  /** The next start: a new connection with room, whose indexer catches up. */
+  function preparation(on: Database, logger: BackgroundLogger, batchSize = 10): TranscriptPreparation {
+    return new TranscriptPreparation({
+      db: on,
+      clock: new TimerClock(),
+      logger,
+      derivation: EXPORT_DERIVATION,
+      batchSize,
+    });
+  }
+
+  /** The next start: a new connection with room, whose preparation catches up. */
   async function nextStart(): Promise<Database> {
     db.close();
     const reopened = openDatabase(file);
     const { lines, logger } = recordingLogger();
-    await new LibraryIndexer({ db: reopened, clock: new TimerClock(), logger }).catchUp({
-      stopped: () => false,
-    });
+    const next = preparation(reopened, logger);
+    await next.catchUp();
+    await next.close();
     expect(lines).toEqual([]);
     expect(unindexedCounts(reopened)).toEqual({ older: 0, recent: 0 });
     return reopened;
   }
 
   for (const how of BREAKAGES) {
-    it(`indexing what a run stored fails in one plain line on a ${how}, and the next start indexes it`, async () => {
+    it(`preparing what a run stored fails in one plain line on a ${how}, and the next start prepares it`, async () => {
       const { lines, logger } = recordingLogger();
-      const indexer = new LibraryIndexer({ db, clock: new TimerClock(), logger, batchSize: 1000 });
+      const preparing = preparation(db, logger, 1000);
       const stored = storeMany(40, 'river');
       breakStore(db, how);
-      for (const { id, texts } of stored)
-        indexer.stored(
-          id,
-          texts.map((text) => ({ text })),
-        );
-      indexer.flush();
-      expect(lines).toEqual([
-        [
-          `Indexing new transcripts for search failed; they are indexed at the next start: ${PLAIN_BREAKAGE[how]}`,
-        ],
-      ]);
+      for (const id of stored) preparing.stored(id);
+      await preparing.drain();
+      await preparing.close();
+      expect(lines).toEqual([[`${STOPPED}: ${PLAIN_BREAKAGE[how]}`]]);
       expectPlain(lines);
 
       db = await nextStart();
       expect(found(db, 'river')).toBe(40 * 200);
     });
 
-    it(`indexing the whole library again (after an upgrade) stops in one plain line on a ${how}, and the next start finishes it`, async () => {
+    it(`preparing the whole library (after an upgrade) stops in one plain line on a ${how}, and the next start finishes it`, async () => {
       storeMany(40, 'lake');
       breakStore(db, how);
       const { lines, logger } = recordingLogger();
-      await new LibraryIndexer({ db, clock: new TimerClock(), logger, batchSize: 10 }).catchUp({
-        stopped: () => false,
-      });
-      expect(lines).toEqual([
-        [
-          `Indexing the stored transcripts for search stopped; it continues at the next start: ${PLAIN_BREAKAGE[how]}`,
-        ],
-      ]);
+      const preparing = preparation(db, logger);
+      await preparing.catchUp();
+      await preparing.close();
+      expect(lines).toEqual([[`${STOPPED}: ${PLAIN_BREAKAGE[how]}`]]);
 
       db = await nextStart();
       expect(found(db, 'lake')).toBe(40 * 200);

@@ -56,6 +56,23 @@ describe('jobs', () => {
     expect(h.engine.estimate(job.id)).toEqual({ pages: 0, transcripts: 0, exact: true });
   });
 
+  it('leaves a completed job completed when its process closes while the run prepares what it stored', async () => {
+    h = await startHarness({ credits: 100 });
+    const { job } = h.engine.findOrCreateJob(spec(['PLclosingWhilePreparing_n5']));
+    // The process closes as the run's transcripts are being prepared, after its work is done.
+    const { preparation } = h.engine;
+    const drain = preparation.drain.bind(preparation);
+    let closing: Promise<void> | undefined;
+    preparation.drain = () => {
+      closing = h.engine.shutdown();
+      return drain();
+    };
+    expect((await h.engine.run(job.id)).status).toBe('completed');
+    await closing;
+    expect(closing).toBeDefined();
+    expect(h.engine.job(job.id)?.status).toBe('completed');
+  });
+
   it('a finished job runs again without a single request and keeps its finish time', async () => {
     h = await startHarness({ credits: 100 });
     const { job } = h.engine.findOrCreateJob(spec(['PLfinished_n3']));

@@ -1016,20 +1016,29 @@ describe('writeCorpus failures', () => {
     expect(readdirSync(dir)).toEqual(['file']);
   });
 
+  it("leaves no partial file and the old target untouched when videos() throws in a first export's one pass", async () => {
+    const out = join(dir, 'corpus.zip');
+    writeFileSync(out, existingContent);
+    await expectExportError(out, input({ videos: failingVideos(1, 2) }), /reading the job's videos failed/);
+    expect(readdirSync(dir)).toEqual(['corpus.zip']);
+    expect(readFileSync(out, 'utf8')).toBe(existingContent);
+  });
+
   for (const [pass, label] of [
     [1, 'while streaming errors.csv'],
     [2, 'while writing the transcript files and index.csv'],
   ] as const) {
-    it(`leaves no partial file and the old target untouched when videos() throws ${label}`, async () => {
+    it(`leaves no partial file and an earlier export untouched when videos() throws ${label}`, async () => {
       const out = join(dir, 'corpus.zip');
-      writeFileSync(out, existingContent);
+      await writeCorpus(input({ videos: () => VIDEOS.slice(0, 3) }), out);
+      const earlier = readFileSync(out);
       await expectExportError(
         out,
         input({ videos: failingVideos(pass, 2) }),
         /reading the job's videos failed/,
       );
       expect(readdirSync(dir)).toEqual(['corpus.zip']);
-      expect(readFileSync(out, 'utf8')).toBe(existingContent);
+      expect(readFileSync(out).equals(earlier)).toBe(true);
     });
   }
 

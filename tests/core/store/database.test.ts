@@ -44,6 +44,7 @@ describe('openDatabase', () => {
       'caption_copies',
       'caption_times',
       'changes',
+      'derived_transcripts',
       'exact_dates',
       'items',
       'job_services',

@@ -11,28 +11,35 @@ import { jobView } from './job-views';
 
 /**
  * The Library as an instrument (shared/contract/analysis.ts): trends over the videos' publication,
- * the concordance of a search's hits, and distinctive words.
+ * the concordance of a search's hits, and distinctive words; each after the runs that have ended have
+ * their transcripts indexed (TranscriptPreparation.drained), as a search.
  */
 export function analysisHandlers(
   ctx: AppContext,
 ): DomainHandlers<'libraryTrends' | 'libraryConcordance' | 'distinctiveWords'> {
   // The dispatcher has parsed each input; parsing again gives its defaults their types.
   return {
-    libraryTrends: async (request) =>
-      libraryTrends(
+    libraryTrends: async (request) => {
+      await ctx.engine.preparation.drained();
+      return libraryTrends(
         ctx.db,
         TrendRequestSchema.parse(request),
         (jobId) => `Job ${jobId}: ${jobView(ctx, jobId).title}`,
-      ),
+      );
+    },
 
-    libraryConcordance: async ({ context, sort, limit, within, ...search }) =>
-      libraryConcordance(ctx.db, search, {
+    libraryConcordance: async ({ context, sort, limit, within, ...search }) => {
+      await ctx.engine.preparation.drained();
+      return libraryConcordance(ctx.db, search, {
         ...ConcordanceOptionsSchema.parse({ context, sort }),
         limit: limit ?? 1000,
         within: within ?? null,
-      }),
+      });
+    },
 
-    distinctiveWords: async (request) =>
-      distinctiveWords(ctx.db, DistinctiveWordsRequestSchema.parse(request)),
+    distinctiveWords: async (request) => {
+      await ctx.engine.preparation.drained();
+      return distinctiveWords(ctx.db, DistinctiveWordsRequestSchema.parse(request));
+    },
   };
 }

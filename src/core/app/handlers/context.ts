@@ -1,5 +1,5 @@
 import type { AddressInUse, CommandInput, CommandName, CommandOutput } from '../../../shared/contract';
-import type { CreditLedger, Engine, IndexingProgress, KeepCurrent, UserSettings } from '../../engine';
+import type { CreditLedger, Engine, KeepCurrent, PreparationProgress, UserSettings } from '../../engine';
 import type { Database } from '../../store/database';
 import type { EventHub } from '../events';
 import type { KeyStore } from '../keys';
@@ -54,8 +54,9 @@ export interface AppContext {
   /** A newer release of the app: the desktop app's updater, or NO_UPDATES. */
   updates: Updates;
   /**
-   * How far indexing stored transcripts for search has come in this process (after an upgrade): its
-   * last progress, `done` equal to `total` once finished; null when there was nothing to index.
+   * How far preparing stored transcripts for search and export has come in this process (after an
+   * upgrade): its last progress, `done` equal to `total` once finished; null when there was nothing
+   * to prepare.
    */
-  indexing: IndexingProgress | null;
+  preparing: PreparationProgress | null;
 }

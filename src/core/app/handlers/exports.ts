@@ -4,7 +4,7 @@ import { citationChanges, mergeCitation, toCitation, type Citation } from '../..
 import type { CommandInput, CommandOutput, Settings } from '../../../shared/contract';
 import { corpusFileName } from '../../../shared/job-name';
 import { APP_NAME, APP_VERSION } from '../../../shared/version';
-import { writeCorpus, type ExportInput } from '../../export';
+import { DERIVATION, writeCorpus, type ExportInput } from '../../export';
 import type { JobSummary } from '../../engine';
 import { AppError } from '../errors';
 import { releasedCorpusInput } from '../released-corpus';
@@ -90,7 +90,7 @@ function latestCorpus(
   const citation = job.settings.citation ?? kept;
   const input = corpusInput(
     job,
-    () => exportRowsOf(db, jobId),
+    () => exportRowsOf(db, jobId, { derivation: DERIVATION }),
     { formats, ...(citation !== undefined && { citation }) },
     { name: APP_NAME, version: APP_VERSION },
     {

@@ -12,7 +12,8 @@ import { jobView } from './job-views';
 
 /**
  * The Library (shared/contract/library.ts): searching every stored transcript, reading one, writing
- * a search's hits (Export results), and a job of the matching videos.
+ * a search's hits (Export results), and a job of the matching videos. What searches waits for the
+ * runs that have ended to have their transcripts indexed (TranscriptPreparation.drained).
  */
 export function libraryHandlers(
   ctx: AppContext,
@@ -25,12 +26,16 @@ export function libraryHandlers(
   | 'libraryStatus'
 > {
   return {
-    searchTranscripts: async ({ limit, ...search }) => searchLibrary(ctx.db, search, limit ?? 100),
+    searchTranscripts: async ({ limit, ...search }) => {
+      await ctx.engine.preparation.drained();
+      return searchLibrary(ctx.db, search, limit ?? 100);
+    },
 
     readTranscript: async ({ transcriptId, query }) =>
       readLibraryTranscript(ctx.db, transcriptId, query ?? null),
 
     exportSearchResults: async ({ destination, limit, concordance, ...search }) => {
+      await ctx.engine.preparation.drained();
       const exportId = randomUUID();
       const fileName = concordance === null ? 'search-results.csv' : 'concordance.csv';
       const path = destination ?? join(exportsFolder(ctx.dataDir), `${exportId}.csv`);
@@ -79,6 +84,7 @@ export function libraryHandlers(
     },
 
     createJobFromSearch: async (search) => {
+      await ctx.engine.preparation.drained();
       const { draft, videos, leftOut } = libraryJobDraft(ctx.db, search, ctx.settings.read().defaults);
       const { job } = jobFor(ctx, draft);
       // Answered from the cache: a client that sends nothing, and the job's budget of 0.
@@ -88,6 +94,6 @@ export function libraryHandlers(
       return { job: jobView(ctx, job.id), videos, leftOut };
     },
 
-    libraryStatus: async () => ({ indexing: ctx.indexing }),
+    libraryStatus: async () => ({ indexing: ctx.preparing }),
   };
 }

@@ -1,10 +1,10 @@
 import type { Chunk } from './chunks';
-import { Seconds } from './json-text';
+import { jsonText, Seconds } from './json-text';
 import type { JsonValue } from './json-text';
 import { publishedInterval, type PublishedInterval } from '../../../shared/published';
 import { videoUrl, videoUrlAt } from '../../../shared/video-links';
 import { ORIGINAL_TRACK } from '../../../shared/vocabulary';
-import type { ExportVideo } from './types';
+import type { ExportSegment, ExportVideo, MetadataTexts } from './types';
 
 const orNull = (value: string | undefined | null): string | null => (value === undefined ? null : value);
 
@@ -22,6 +22,18 @@ function metadataText(metadata: Record<string, unknown> | undefined, snakeCase: 
   return typeof value === 'string' ? value : null;
 }
 
+export function metadataTextsOf(metadata: Record<string, unknown> | undefined): MetadataTexts {
+  return { title: metadataText(metadata, 'title'), authorName: metadataText(metadata, 'author_name') };
+}
+
+/**
+ * The metadata's texts of an ok video: from what its transcript derived ahead of the export, else
+ * from its metadata (which may read its stored body).
+ */
+function metadataTextsOfVideo(video: ExportVideo): MetadataTexts {
+  return video.derived?.metadata ?? metadataTextsOf(video.metadata);
+}
+
 /**
  * When the video was published, as an interval of days: from the listing's words, dated by when its
  * page was read; undefined when the listing says nothing readable.
@@ -33,7 +45,7 @@ export function publishedOf(video: ExportVideo): PublishedInterval | undefined {
 
 /** The channel as the list page gave it, else (a video given by itself) the metadata's author. */
 export function channelTitleOf(video: ExportVideo): string | null {
-  return video.listing?.channelTitle ?? metadataText(video.metadata, 'author_name');
+  return video.listing?.channelTitle ?? metadataTextsOfVideo(video).authorName;
 }
 
 /** The language asked for: its code, or `orig` for the video's original track (asked with no code). */
@@ -44,7 +56,7 @@ export function requestedLanguageOf(video: ExportVideo): string | undefined {
 
 /** The title the list pages gave, else the one the metadata gave, else null. */
 function titleOf(video: ExportVideo): string | null {
-  return video.title !== '' ? video.title : metadataText(video.metadata, 'title');
+  return video.title !== '' ? video.title : metadataTextsOfVideo(video).title;
 }
 
 /** What rendering a transcript found out, for its record. */
@@ -55,23 +67,55 @@ export interface TranscriptText {
 }
 
 /**
- * The record of one ok video: a json/ file (pretty-printed) and a line of transcripts.jsonl (compact)
- * share it. Flat, with every field in every record (null when unknown) and one type per field: times
- * in seconds as floats (json-text.ts), counts as integers. `segments` keep each text exactly as the
- * service sent it, `text` is the plain text (plain-text.ts).
+ * The fields of a record, in order: its head (what the job says of the video: the listing, the corpus
+ * number, the language asked for) up to `fetched_at`, then its tail (what the stored transcript alone
+ * says), from `author_name`. prettyRecord() relies on this order.
  */
-export function transcriptRecord(video: ExportVideo, { text, wordCount }: TranscriptText): JsonValue {
-  const { listing, metadata } = video;
-  const segments = video.segments ?? [];
+export const RECORD_FIELDS = [
+  'video_id',
+  'number',
+  'title',
+  'url',
+  'source',
+  'position',
+  'channel_title',
+  'channel_id',
+  'published',
+  'published_from',
+  'published_to',
+  'listed_at',
+  'duration_seconds',
+  'view_count',
+  'language',
+  'requested_language',
+  'fetched_at',
+  'author_name',
+  'author_url',
+  'thumbnail_url',
+  'segment_count',
+  'word_count',
+  'text',
+  'segments',
+] as const;
+
+/** The fields of each of a record's segments, in order. */
+const SEGMENT_FIELDS = ['text', 'start', 'duration'] as const;
+
+/**
+ * The head of an ok video's record: what the job says of the video (RECORD_FIELDS up to
+ * `fetched_at`), with `metadata` for the title and channel a list page left empty.
+ */
+export function recordHead(video: ExportVideo, metadata: MetadataTexts): JsonValue {
+  const { listing } = video;
   const published = publishedOf(video);
   return {
     video_id: video.videoId,
     number: integerOrNull(video.number),
-    title: titleOf(video),
+    title: video.title !== '' ? video.title : metadata.title,
     url: videoUrl(video.videoId),
     source: video.source,
     position: integerOrNull(video.position),
-    channel_title: channelTitleOf(video),
+    channel_title: listing?.channelTitle ?? metadata.authorName,
     channel_id: orNull(listing?.channelId),
     published: orNull(listing?.published),
     published_from: orNull(published?.from),
@@ -82,6 +126,20 @@ export function transcriptRecord(video: ExportVideo, { text, wordCount }: Transc
     language: orNull(video.language),
     requested_language: orNull(requestedLanguageOf(video)),
     fetched_at: orNull(video.fetchedAt),
+  };
+}
+
+/**
+ * The tail of a record: what the stored transcript alone says (RECORD_FIELDS from `author_name`), the
+ * same whatever job exports it. `segments` keep each text exactly as the service sent it, `text` is
+ * the plain text (plain-text.ts).
+ */
+export function recordTail(
+  segments: readonly ExportSegment[],
+  metadata: Record<string, unknown> | undefined,
+  { text, wordCount }: TranscriptText,
+): JsonValue {
+  return {
     author_name: metadataText(metadata, 'author_name'),
     author_url: metadataText(metadata, 'author_url'),
     thumbnail_url: metadataText(metadata, 'thumbnail_url'),
@@ -94,6 +152,57 @@ export function transcriptRecord(video: ExportVideo, { text, wordCount }: Transc
       duration: secondsOrNull(segment.duration),
     })),
   };
+}
+
+/** A record's tail as compact JSON members, without the braces: what recordJson() appends to a head. */
+export function recordTailJson(tail: JsonValue): string {
+  return jsonText(tail).slice(1, -1);
+}
+
+/**
+ * The record of one ok video as compact JSON, written once: its head, then the members of its tail
+ * (recordTailJson). Flat, with every field in every record (null when unknown) and one type per field:
+ * times in seconds as floats (json-text.ts), counts as integers. Its json/ file is the same record
+ * laid out (prettyRecord), its line of transcripts.jsonl this text.
+ */
+export function recordJson(head: JsonValue, tailJson: string): string {
+  return `${jsonText(head).slice(0, -1)},${tailJson}}`;
+}
+
+const PRETTY_MEMBER = '\n  ';
+const PRETTY_SEGMENT_FIELD = '\n      ';
+
+/**
+ * A record's compact JSON (recordJson) laid out as JSON.stringify(record, null, 2) lays it out, from
+ * the text alone: the record is never serialized a second time. It only adds whitespace where the
+ * layout puts it: after the record's and each segment's opening brace, after each member's colon and
+ * comma, and around the segments. Every field is there, in the order of RECORD_FIELDS and
+ * SEGMENT_FIELDS, so each place is found by its key: `,"<key>":` can only stand between two members,
+ * since a quote inside a JSON string is always escaped.
+ */
+export function prettyRecord(compact: string): string {
+  let pretty = '{';
+  let at = 1;
+  for (const [index, field] of RECORD_FIELDS.entries()) {
+    const key = `"${field}":`;
+    const end =
+      index + 1 < RECORD_FIELDS.length ? compact.indexOf(`,"${RECORD_FIELDS[index + 1]}":`, at) : -1;
+    const value = compact.slice(at + key.length, end < 0 ? compact.length - 1 : end);
+    const laidOut = field === 'segments' ? prettySegments(value) : value;
+    pretty += `${index === 0 ? '' : ','}${PRETTY_MEMBER}${key} ${laidOut}`;
+    at = end + 1;
+  }
+  return `${pretty}\n}`;
+}
+
+/** A compact array of segments (`[{"text":…,"start":…,"duration":…},…]`) laid out as a record's member. */
+function prettySegments(compact: string): string {
+  if (compact === '[]') return compact;
+  const [first, ...others] = SEGMENT_FIELDS.map((field) => `"${field}":`);
+  let members = compact.slice(2 + (first?.length ?? 0), -2);
+  for (const key of others) members = members.replaceAll(`,${key}`, `,${PRETTY_SEGMENT_FIELD}${key} `);
+  members = members.replaceAll(`},{${first}`, `\n    },\n    {${PRETTY_SEGMENT_FIELD}${first} `);
+  return `[\n    {${PRETTY_SEGMENT_FIELD}${first} ${members}\n    }\n  ]`;
 }
 
 /**

@@ -201,6 +201,14 @@ export function* errorsCsv(
   videos: Iterable<ExportVideo>,
   failedSources: readonly ExportSourceFailure[] = [],
 ): Generator<string> {
+  yield* errorsCsvHead(failedSources);
+  for (const video of videos) {
+    if (video.status !== ITEM_STATUS.ok) yield errorRow(video);
+  }
+}
+
+/** errors.csv's header and its rows of sources that could not be walked, before the videos'. */
+export function* errorsCsvHead(failedSources: readonly ExportSourceFailure[] = []): Generator<string> {
   yield csvRecord(ERRORS_CSV_HEADER);
   for (const source of failedSources) {
     yield csvRecord([
@@ -212,15 +220,16 @@ export function* errorsCsv(
       identifierCell(source.source),
     ]);
   }
-  for (const video of videos) {
-    if (video.status === ITEM_STATUS.ok) continue;
-    yield csvRecord([
-      identifierCell(video.videoId),
-      video.status,
-      video.httpStatus,
-      idCell(video.code),
-      textCell(video.message),
-      identifierCell(video.source),
-    ]);
-  }
+}
+
+/** The row of errors.csv of a video that is not ok. */
+export function errorRow(video: ExportVideo): string {
+  return csvRecord([
+    identifierCell(video.videoId),
+    video.status,
+    video.httpStatus,
+    idCell(video.code),
+    textCell(video.message),
+    identifierCell(video.source),
+  ]);
 }

@@ -1,4 +1,5 @@
 import type { CorpusStatus, ExportFormat, SourceKind, UnwalkedListStatus } from '../../../shared/vocabulary';
+import type { CompressedText } from '../zip/compression';
 
 export { EXPORT_FORMATS } from '../../../shared/vocabulary';
 export type { ExportFormat };
@@ -70,6 +71,39 @@ export interface ExportVideo {
    * them; without it, they are always rendered.
    */
   contentKey?: string;
+  /**
+   * ok only: what its stored transcript makes whatever job exports it, derived once ahead of any
+   * export by this version (formats.ts deriveTranscript). With it, the video's txt, srt and vtt files
+   * are written as they were compressed then and its record is completed from the tail kept then,
+   * without reading `segments` or `metadata`; without it, they are rendered from them.
+   */
+  derived?: DerivedTranscript;
+}
+
+/** What a transcript's metadata gives the fields a list page may leave empty: the title and the channel. */
+export interface MetadataTexts {
+  title: string | null;
+  authorName: string | null;
+}
+
+/** The files a stored transcript makes by itself, whatever job exports it. */
+export type TranscriptFileFormat = 'txt' | 'srt' | 'vtt';
+
+/**
+ * What a stored transcript makes whatever job exports it (formats.ts deriveTranscript): everything of
+ * its files and record that does not depend on the job, so that an export only completes it.
+ */
+export interface DerivedTranscript {
+  wordCount: number;
+  /** How far its captions reach, in seconds (the latest end of a timed segment); 0 without times. */
+  spokenSeconds: number;
+  /** Every segment has times: it has srt and vtt files. */
+  timed: boolean;
+  metadata: MetadataTexts;
+  /** The members of its record from `author_name` on, as compact JSON (json-records.ts recordTailJson). */
+  recordTail: string;
+  /** Its txt file, and its srt and vtt files when it is timed, compressed as a ZIP entry holds them. */
+  files: Partial<Record<TranscriptFileFormat, CompressedText>>;
 }
 
 /** What a list page (playlist, channel, search) says of one of its videos. */

@@ -36,6 +36,11 @@ export class BlockPlan {
     this.#current.fingerprint.add(video.number, this.#fingerprintOf(video));
   }
 
+  /** Whether the videos noted so far came in corpus order (no block split). */
+  get inOrder(): boolean {
+    return !this.#outOfOrder;
+  }
+
   /** Block `index`'s fingerprint; undefined when one of its videos has none. */
   block(index: number): Buffer | undefined {
     this.#close();

@@ -23,8 +23,11 @@ export const CORPUS_VERSION = 4;
 /** The first 16 bytes of a SHA-256, as the entries' fingerprints (entry-fingerprints.ts). */
 const FINGERPRINT_BYTES = 16;
 
-/** What a video's transcript says: its key names it whole (ExportVideo.contentKey). */
-type ContentField = 'segments' | 'metadata';
+/**
+ * What a video's transcript says: its key names it whole (ExportVideo.contentKey), and what it derived
+ * ahead of the export is the same bytes as what an export renders of it.
+ */
+type ContentField = 'segments' | 'metadata' | 'derived';
 /** Every other field of a video, each required here, so that a field added to ExportVideo must be added. */
 type VideoInputs = { [Field in Exclude<keyof ExportVideo, ContentField>]-?: ExportVideo[Field] | null };
 

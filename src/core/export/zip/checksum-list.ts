@@ -9,6 +9,11 @@ import { TempFile } from './temp-files';
  */
 const READ_BYTES = 32 * 1024;
 
+/** A line of a SHA256SUMS file. */
+export function checksumLine(path: string, sha256: string): string {
+  return `${sha256}  ${path}\n`;
+}
+
 /**
  * The lines of a SHA256SUMS file, `<sha256>  <path>` (sha256sum's text mode), gathered in a hidden file
  * beside the ZIP as its entries are written, so that memory does not grow with their number. Entry
@@ -26,14 +31,16 @@ export class ChecksumList {
   }
 
   async add(path: string, sha256: string): Promise<void> {
-    await this.#spool.file.append(Buffer.from(`${sha256}  ${path}\n`, 'utf8'));
+    await this.#spool.file.append(Buffer.from(checksumLine(path, sha256), 'utf8'));
   }
 
   /**
-   * Ends the list and yields its text, in pieces (a piece never splits a character), read one at a
-   * time into the same buffer: the next piece is read only once the caller has taken the last.
+   * Ends the list and yields its text, after `first` (lines to list before those added), in pieces (a
+   * piece never splits a character), read one at a time into the same buffer: the next piece is read
+   * only once the caller has taken the last.
    */
-  async *text(): AsyncGenerator<string> {
+  async *text(first: readonly string[] = []): AsyncGenerator<string> {
+    yield* first;
     await this.#spool.file.flush();
     await this.#spool.file.close();
     const file = await open(this.#spool.path, 'r');

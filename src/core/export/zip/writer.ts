@@ -1,7 +1,10 @@
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { ChecksumList } from './checksum-list';
+import type { AppendFile } from './append-file';
+import { checksumLine, ChecksumList } from './checksum-list';
+import { DeferredBody } from './deferred-body';
+import { COMPRESSION_LEVEL } from './compression';
 import { DeflateWorker } from './deflate-worker';
 import type { Compressed } from './deflate-worker';
 import { DirectorySpool } from './directory-spool';
@@ -13,8 +16,6 @@ import type { ZipEntry } from './headers';
 import { entryPathBytes } from './layout';
 import { removeStaleTempFiles, TempFile } from './temp-files';
 
-/** zlib's default trade-off (as `zip` uses); fixed so that the output never depends on the environment. */
-export const COMPRESSION_LEVEL = 6;
 /** Files go to the compression thread in batches of about BATCH_LENGTH characters, or of this many files. */
 const BATCH_FILES = 256;
 /** Batches sent and not yet written: a few queued up keep the thread busy when rendering comes in bursts. */
@@ -77,6 +78,22 @@ export interface ZipOptions {
   checksums?: string;
 }
 
+/** A file waiting for its batch: a text to compress, or an entry already compressed. */
+type GatheredFile =
+  | { name: Buffer; content: string; extra: ExtraField | undefined }
+  | { name: Buffer; copied: CopiedEntry & { data: Buffer } };
+
+/**
+ * A ZIP whose head is written after its body (deferHead): first the body ('body'), then the head
+ * ('head'), then the body joined after it ('joined'). The head's checksum lines wait here, to come
+ * first in the list.
+ */
+interface DeferredHead {
+  phase: 'body' | 'head' | 'joined';
+  body: DeferredBody;
+  headChecksums: string[];
+}
+
 /** Where a stored entry is listed, and its SHA-256 for the checksum list (none for that list itself). */
 interface Listing {
   sha256?: string;
@@ -87,7 +104,7 @@ interface Listing {
 interface Spool {
   temp: TempFile;
   stream: EntryStream;
-  /** Where the entry is listed, when it was asked to be listed where spool() was called. */
+  /** Where the entry is listed, when it was asked to be listed before its data (listNow, listHere()). */
   slot: DirectorySlot | undefined;
 }
 
@@ -101,13 +118,17 @@ interface Spool {
  * files beside the ZIP.
  */
 export class AtomicZipFile {
-  readonly #targetPath: string;
+  /** Where the ZIP goes once committed. */
+  readonly targetPath: string;
   /** The ZIP being written. */
   readonly #partial: TempFile;
   readonly #deflate: DeflateWorker;
   readonly #checksums: { name: string; list: ChecksumList } | undefined;
-  /** Files added but not yet sent to the compression thread, each with its path as the ZIP stores it. */
-  #gathered: Array<{ name: Buffer; content: string; extra: ExtraField | undefined }> = [];
+  /**
+   * Files added but not yet sent to the compression thread, each with its path as the ZIP stores it,
+   * in the order they were added: texts to compress, and copies already compressed, written in turn.
+   */
+  #gathered: GatheredFile[] = [];
   #gatheredLength = 0;
   /** Batches sent to the compression thread, each as the step that writes its result once compressed. */
   #sent: Array<() => Promise<void>> = [];
@@ -115,6 +136,8 @@ export class AtomicZipFile {
   readonly #spools = new Map<SpooledEntry, Spool>();
   readonly #directory: DirectorySpool;
   #entries = 0;
+  /** The head deferred by deferHead(), its body written meanwhile: see writeHead(). */
+  #deferred: DeferredHead | undefined;
 
   private constructor(
     targetPath: string,
@@ -123,7 +146,7 @@ export class AtomicZipFile {
     directory: DirectorySpool,
     checksums: { name: string; list: ChecksumList } | undefined,
   ) {
-    this.#targetPath = targetPath;
+    this.targetPath = targetPath;
     this.#partial = partial;
     this.#deflate = deflate;
     this.#directory = directory;
@@ -159,10 +182,7 @@ export class AtomicZipFile {
    * directory header carries the extra field it makes of the compressed bytes.
    */
   async add(name: string, content: string, extra?: ExtraField): Promise<void> {
-    this.#gathered.push({ name: entryPathBytes(name), content, extra });
-    this.#gatheredLength += content.length;
-    if (this.#gatheredLength >= BATCH_LENGTH || this.#gathered.length >= BATCH_FILES)
-      await this.#sendGathered();
+    await this.#gather({ name: entryPathBytes(name), content, extra }, content.length);
   }
 
   /**
@@ -184,27 +204,36 @@ export class AtomicZipFile {
     copied: CopiedEntry,
     { streamed = false }: { streamed?: boolean } = {},
   ): Promise<void> {
+    const { data } = copied;
+    if (Buffer.isBuffer(data) && !streamed) {
+      // Written in its turn among the files gathered, without holding up their compression.
+      await this.#gather({ name: entryPathBytes(name), copied: { ...copied, data } }, data.length);
+      return;
+    }
     await this.#sendGathered();
-    this.#sent.push(async () => {
-      const entry: ZipEntry = {
-        name: entryPathBytes(name),
-        crc: copied.crc,
-        size: copied.size,
-        compressedSize: copied.compressedSize,
-        offset: this.#partial.file.size,
-        streamed,
-        extra: copied.extra,
-      };
-      checkEntrySize(entry);
-      await this.#partial.file.append(localHeader(entry));
-      if (Buffer.isBuffer(copied.data)) await this.#partial.file.append(copied.data);
-      else for await (const piece of copied.data()) await this.#partial.file.append(piece);
-      if (streamed) await this.#partial.file.append(dataDescriptor(entry));
-      await this.#record(entry, { sha256: copied.sha256.toString('hex') });
-    });
+    this.#sent.push(() => this.#writeCopied(entryPathBytes(name), copied, streamed));
     // Bytes still to be read from the other file are copied now, while the caller holds it open.
-    if (!Buffer.isBuffer(copied.data)) await this.#writeAll();
+    if (!Buffer.isBuffer(data)) await this.#writeAll();
     while (this.#sent.length > BATCHES_AHEAD) await this.#writeOldest();
+  }
+
+  /** Writes an entry copied from elsewhere: its headers, and its compressed bytes as they are. */
+  async #writeCopied(name: Buffer, copied: CopiedEntry, streamed: boolean): Promise<void> {
+    const entry: ZipEntry = {
+      name,
+      crc: copied.crc,
+      size: copied.size,
+      compressedSize: copied.compressedSize,
+      offset: this.#out.size,
+      streamed,
+      extra: copied.extra,
+    };
+    checkEntrySize(entry);
+    await this.#out.append(localHeader(entry));
+    if (Buffer.isBuffer(copied.data)) await this.#out.append(copied.data);
+    else for await (const piece of copied.data()) await this.#out.append(piece);
+    if (streamed) await this.#out.append(dataDescriptor(entry));
+    await this.#record(entry, { sha256: copied.sha256.toString('hex') });
   }
 
   /**
@@ -219,11 +248,12 @@ export class AtomicZipFile {
   async spool(name: string, { listNow = false }: { listNow?: boolean } = {}): Promise<SpooledEntry> {
     let slot: DirectorySlot | undefined;
     if (listNow) {
+      if (this.#deferred?.phase === 'body') throw new Error('the head of this ZIP is not written yet');
       // The entries added so far are listed first: write them, so that their headers are in place.
       await this.#writeAll();
       slot = this.#directory.keepPlace();
     }
-    const temp = await TempFile.beside(this.#targetPath, 'spool');
+    const temp = await TempFile.beside(this.targetPath, 'spool');
     const stream = new EntryStream(streamedEntry(name, 0), temp.file, this.#deflate, this.#send.bind(this));
     const handle: SpooledEntry = {
       write: (text) => stream.write(text),
@@ -232,6 +262,18 @@ export class AtomicZipFile {
     };
     this.#spools.set(handle, { temp, stream, slot });
     return handle;
+  }
+
+  /**
+   * Lists a spooled entry here, after the entries added so far, as `listNow` would have where spool()
+   * was called: for an entry of a deferred head (writeHead) whose text was written with the body.
+   */
+  async listHere(handle: SpooledEntry): Promise<void> {
+    const spool = this.#spools.get(handle);
+    if (spool === undefined) throw new Error('that entry is not being spooled in this ZIP');
+    if (this.#deferred?.phase === 'body') throw new Error('the head of this ZIP is not written yet');
+    await this.#writeAll();
+    spool.slot = this.#directory.keepPlace();
   }
 
   /**
@@ -247,8 +289,8 @@ export class AtomicZipFile {
     // No need to wait for the disk: the spool is read straight back, then deleted.
     await spool.temp.file.flush();
     await spool.temp.file.close();
-    spool.stream.entry.offset = this.#partial.file.size;
-    await this.#partial.file.append(localHeader(spool.stream.entry));
+    spool.stream.entry.offset = this.#out.size;
+    await this.#out.append(localHeader(spool.stream.entry));
     await this.#copyFrom(spool.temp.path);
     if (extra !== undefined) spool.stream.entry.extra = extra(spool.stream.sums());
     await this.#finishStreamed(spool.stream, { sha256: spool.stream.sha256, slot: spool.slot });
@@ -257,11 +299,40 @@ export class AtomicZipFile {
   }
 
   /**
+   * From now on, the entries added are stored after entries that are not known yet, its head: those
+   * writeHead() adds once they are (one pass over a corpus's videos gives the version that the entries
+   * listed before them name). Their bytes and listings wait beside the ZIP meanwhile.
+   */
+  async deferHead(): Promise<void> {
+    if (this.#deferred !== undefined) throw new Error('the head of this ZIP is already deferred');
+    await this.#writeAll();
+    this.#deferred = { phase: 'body', body: await DeferredBody.create(this.targetPath), headChecksums: [] };
+  }
+
+  /**
+   * Writes the head deferred by deferHead(): the entries `write` adds, stored and listed before those
+   * added since deferHead(), which follow them. Entries added afterwards come after both.
+   */
+  async writeHead(write: () => Promise<void>): Promise<void> {
+    const deferred = this.#deferred;
+    if (deferred?.phase !== 'body') throw new Error('this ZIP has no head deferred');
+    await this.#writeAll();
+    deferred.phase = 'head';
+    await write();
+    await this.#writeAll();
+    await deferred.body.joinTo(this.#partial.file, this.#directory);
+    await deferred.body.remove();
+    deferred.phase = 'joined';
+  }
+
+  /**
    * Adds the checksum entry if asked for, writes the central directory, flushes the ZIP to disk and
    * renames it onto the target. With `comment`, the ZIP ends with the comment it makes.
    */
   async commit(comment?: ZipComment): Promise<{ bytes: number; entries: number }> {
     if (this.#spools.size > 0) throw new Error('an entry is still being spooled');
+    if (this.#deferred !== undefined && this.#deferred.phase !== 'joined')
+      throw new Error('the head of this ZIP was never written');
     if (this.#checksums !== undefined) await this.#addChecksums(this.#checksums);
     await this.#writeAll();
     await this.#deflate.close();
@@ -280,8 +351,8 @@ export class AtomicZipFile {
       await this.#partial.file.append(comment({ entries, sha256 }));
     }
     await this.#partial.file.finish();
-    await rename(this.#partial.path, this.#targetPath);
-    await fsyncDirectory(dirname(this.#targetPath));
+    await rename(this.#partial.path, this.targetPath);
+    await fsyncDirectory(dirname(this.targetPath));
     return { bytes: this.#partial.file.size, entries };
   }
 
@@ -293,12 +364,14 @@ export class AtomicZipFile {
     for (const spool of this.#spools.values()) await spool.temp.remove();
     await this.#directory.remove();
     await this.#checksums?.list.remove();
+    await this.#deferred?.body.remove();
   }
 
   /** The checksum entry: its own line is not in it (it cannot hold its own hash). */
   async #addChecksums({ name, list }: { name: string; list: ChecksumList }): Promise<void> {
+    const headLines = this.#deferred?.headChecksums ?? [];
     try {
-      await this.#finishStreamed(await this.#streamEntry(name, list.text()), {});
+      await this.#finishStreamed(await this.#streamEntry(name, list.text(headLines)), {});
     } finally {
       await list.remove();
     }
@@ -307,9 +380,9 @@ export class AtomicZipFile {
   /** Writes a streamed entry's local header and data, up to its data descriptor. */
   async #streamEntry(name: string, chunks: Iterable<string> | AsyncIterable<string>): Promise<EntryStream> {
     await this.#writeAll();
-    const entry = streamedEntry(name, this.#partial.file.size);
-    await this.#partial.file.append(localHeader(entry));
-    const stream = new EntryStream(entry, this.#partial.file, this.#deflate, this.#send.bind(this));
+    const entry = streamedEntry(name, this.#out.size);
+    await this.#out.append(localHeader(entry));
+    const stream = new EntryStream(entry, this.#out, this.#deflate, this.#send.bind(this));
     for await (const chunk of chunks) await stream.write(chunk);
     await stream.flush();
     await this.#writeAll();
@@ -317,18 +390,32 @@ export class AtomicZipFile {
     return stream;
   }
 
+  /** Adds a file to those gathered, and sends them once they make a batch. */
+  async #gather(file: GatheredFile, length: number): Promise<void> {
+    this.#gathered.push(file);
+    this.#gatheredLength += length;
+    if (this.#gatheredLength >= BATCH_LENGTH || this.#gathered.length >= BATCH_FILES)
+      await this.#sendGathered();
+  }
+
   async #sendGathered(): Promise<void> {
     const files = this.#gathered;
     this.#gathered = [];
     this.#gatheredLength = 0;
     if (files.length === 0) return;
-    const compressed = this.#deflate.compressFiles(files.map((file) => file.content));
+    const texts = files.flatMap((file) => ('content' in file ? [file.content] : []));
+    const compressed = texts.length > 0 ? this.#deflate.compressFiles(texts) : Promise.resolve([]);
     await this.#send(compressed, async (results) => {
-      for (const [index, { name, extra }] of files.entries()) {
-        const result = results[index];
+      let next = 0;
+      for (const file of files) {
+        if ('copied' in file) {
+          await this.#writeCopied(file.name, file.copied, false);
+          continue;
+        }
+        const result = results[next++];
         if (result === undefined)
-          throw new Error(`the compression thread returned nothing for ${name.toString('utf8')}`);
-        await this.#writeFile(name, result, extra);
+          throw new Error(`the compression thread returned nothing for ${file.name.toString('utf8')}`);
+        await this.#writeFile(file.name, result, file.extra);
       }
     });
   }
@@ -339,28 +426,28 @@ export class AtomicZipFile {
       crc,
       size,
       compressedSize: data.length,
-      offset: this.#partial.file.size,
+      offset: this.#out.size,
       streamed: false,
     };
     if (extra !== undefined)
       entry.extra = extra({ sha256: Buffer.from(sha256, 'hex'), compressedCrc: crc32(data) });
     checkEntrySize(entry);
-    await this.#partial.file.append(localHeader(entry));
-    await this.#partial.file.append(data);
+    await this.#out.append(localHeader(entry));
+    await this.#out.append(data);
     await this.#record(entry, { sha256 });
   }
 
   /** After a streamed entry's data: its sizes and CRC, and its place in the directory. */
   async #finishStreamed(stream: EntryStream, listing: Listing): Promise<void> {
     checkEntrySize(stream.entry);
-    await this.#partial.file.append(dataDescriptor(stream.entry));
+    await this.#out.append(dataDescriptor(stream.entry));
     await this.#record(stream.entry, listing);
   }
 
   async #copyFrom(path: string): Promise<void> {
     const source = await open(path, 'r');
     try {
-      await this.#partial.file.copyFrom(source, 0);
+      await this.#out.copyFrom(source, 0);
     } finally {
       await source.close();
     }
@@ -390,11 +477,20 @@ export class AtomicZipFile {
    * writing a batch, cannot reorder the ZIP's entries.
    */
   async #record(entry: ZipEntry, { sha256, slot }: Listing): Promise<void> {
-    const header = centralHeader(entry);
-    if (slot !== undefined) slot.header = header;
-    else await this.#directory.add(header);
+    if (this.#deferred?.phase === 'body') await this.#deferred.body.record(entry);
+    else if (slot !== undefined) slot.header = centralHeader(entry);
+    else await this.#directory.add(centralHeader(entry));
     this.#entries += 1;
-    if (sha256 !== undefined) await this.#checksums?.list.add(entry.name.toString('utf8'), sha256);
+    if (sha256 === undefined || this.#checksums === undefined) return;
+    const path = entry.name.toString('utf8');
+    // The head's lines come first in the list, though its entries are written after the body's.
+    if (this.#deferred?.phase === 'head') this.#deferred.headChecksums.push(checksumLine(path, sha256));
+    else await this.#checksums.list.add(path, sha256);
+  }
+
+  /** Where entries are written now: the ZIP, or the body of a ZIP whose head is deferred. */
+  get #out(): AppendFile {
+    return this.#deferred?.phase === 'body' ? this.#deferred.body.file : this.#partial.file;
   }
 }
 

@@ -5,7 +5,7 @@
  * 008's index held the service's raw text (markup such as `<b>`, entities such as `&amp;`) folded
  * by FTS5 alone (simple case folding: ß stayed ß), and cut Korean into words at spaces only: it is
  * dropped and made again, empty, and every stored transcript is indexed again by
- * core/engine/library-indexer.ts, in batches that survive a stop: `done_through` goes back to the
+ * core/engine/prepare-transcripts.ts, in batches that survive a stop: `done_through` goes back to the
  * start of the transcripts stored before this migration (up to `until_id`).
  *
  * `indexed_through` is the new mark of the transcripts stored since (ids past `until_id`): they are

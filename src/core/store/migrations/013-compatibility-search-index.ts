@@ -3,7 +3,7 @@
  * and Unicode's full case folding, for what it indexes and what a user searches alike), so that
  * fullwidth "ｒｉｖｅｒ", halfwidth "ｴﾝｼﾞﾝ" and Korean in conjoining jamo find what they say. The
  * index 009 built held such text as it came: it is dropped and made again, empty, and every stored
- * transcript is indexed again as 009 had it done (core/engine/library-indexer.ts, a batch at a time
+ * transcript is indexed again as 009 had it done (core/engine/prepare-transcripts.ts, a batch at a time
  * and surviving a stop): `done_through` goes back to the start of the transcripts stored so far, up
  * to `until_id`; those stored later are past `indexed_through`, as before. `caption_copies` stays:
  * which captions copy which does not depend on how they are folded.

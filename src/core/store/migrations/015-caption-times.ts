@@ -7,7 +7,7 @@
  * indexes the transcript (the rule of a caption's airtime is there and in docs/product.md).
  *
  * Every transcript stored before this migration must be timed, which is indexing it again: as 009
- * did, the index is made again, empty, and both marks go back, so core/engine/library-indexer.ts
+ * did, the index is made again, empty, and both marks go back, so core/engine/prepare-transcripts.ts
  * indexes and times the whole library, a batch at a time, at the next start. caption_copies keeps
  * its rows (indexing again adds none it has: INSERT OR IGNORE).
  */

@@ -13,6 +13,7 @@ import { regenerableVersionsSchema } from './012-regenerable-versions';
 import { compatibilityIndexSchema } from './013-compatibility-search-index';
 import { exactDatesSchema } from './014-exact-dates';
 import { captionTimesSchema } from './015-caption-times';
+import { derivedTranscriptsSchema } from './016-derived-transcripts';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly string[] = [
   compatibilityIndexSchema,
   exactDatesSchema,
   captionTimesSchema,
+  derivedTranscriptsSchema,
 ];

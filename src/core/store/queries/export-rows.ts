@@ -10,6 +10,7 @@ import {
 } from '../../../shared/vocabulary';
 import { readOnlyPreparedFor, sqlLiterals } from '../prepared';
 import type { ItemListing } from '../items';
+import type { DerivedTranscriptRow } from '../derived-transcripts';
 
 const ITEM = sqlLiterals(ITEM_STATUS);
 
@@ -67,6 +68,11 @@ const StoredBodySchema = z.object({ body: z.string() });
 
 /** A stored transcript as the export sees it. */
 export interface ExportTranscript {
+  /**
+   * What it derived ahead of any export, when the derivation the export asked about made it: read
+   * from the database on first use, as the body is.
+   */
+  readonly derived: DerivedTranscriptRow | undefined;
   id: number;
   language: string;
   /** '' when the original track was asked for. */
@@ -223,6 +229,10 @@ const statements = readOnlyPreparedFor((db) => ({
   page: db.prepare<[number, number, number], StoredRow>(PAGE_SELECT),
   memberships: db.prepare<[number, number, number, number], StoredMembership>(MEMBERSHIPS_SELECT),
   body: db.prepare<[number], unknown>('SELECT body FROM transcripts WHERE id = ?'),
+  derived: db.prepare<[number, string], StoredDerived>(
+    `SELECT word_count, spoken_seconds, timed, title, author_name, record_tail, files
+     FROM derived_transcripts WHERE transcript_id = ? AND derivation = ?`,
+  ),
   languages: db.prepare<[number], { language: string; n: number }>(
     `SELECT t.language, count(*) AS n FROM items i JOIN transcripts t ON t.id = i.transcript_id
      WHERE i.job_id = ? AND i.status = ${ITEM.ok} GROUP BY t.language ORDER BY n DESC, t.language`,
@@ -230,19 +240,24 @@ const statements = readOnlyPreparedFor((db) => ({
 }));
 
 /**
- * The job's videos in export order: by corpus number, the order in which the job first listed them,
+ * The job's videos in export order, each transcript with what `derivation` derived of it (read on
+ * first use; none asked for: none): by corpus number, the order in which the job first listed them,
  * so that a later version only adds rows at the end. Reads page by page rather than through one open
  * cursor: an open cursor would keep the connection busy, and a job running meanwhile on the same
  * connection could not write. Each page starts after the last number read (numbers start at 1;
  * positions, whatever a list said, bound nothing).
  */
-export function* exportRowsOf(db: Database, jobId: number): Generator<ExportRow, void, undefined> {
+export function* exportRowsOf(
+  db: Database,
+  jobId: number,
+  { derivation }: { derivation?: string } = {},
+): Generator<ExportRow, void, undefined> {
   const { page } = statements(db);
   let after = 0;
   for (;;) {
     const rows = page.all(jobId, after, PAGE_SIZE);
     for (const raw of rows) {
-      const row = toExportRow(db, checkedRow(raw));
+      const row = toExportRow(db, checkedRow(raw), derivation);
       after = row.number;
       yield row;
     }
@@ -298,7 +313,7 @@ export function languagesOfJob(db: Database, jobId: number): Record<string, numb
   );
 }
 
-export function toExportRow(db: Database, row: StoredRow): ExportRow {
+export function toExportRow(db: Database, row: StoredRow, derivation: string | undefined): ExportRow {
   return {
     itemId: row.item_id,
     number: row.number,
@@ -326,12 +341,18 @@ export function toExportRow(db: Database, row: StoredRow): ExportRow {
     },
     listedAt: row.listed_at,
     memberOf: row.member_of === null ? [row.source_position] : row.member_of.split(',').map(Number),
-    transcript: row.transcript_id === null ? null : storedTranscript(db, row.transcript_id, row),
+    transcript: row.transcript_id === null ? null : storedTranscript(db, row.transcript_id, row, derivation),
   };
 }
 
-function storedTranscript(db: Database, id: number, row: StoredRow): ExportTranscript {
+function storedTranscript(
+  db: Database,
+  id: number,
+  row: StoredRow,
+  derivation: string | undefined,
+): ExportTranscript {
   let body: string | undefined;
+  let derived: { row: DerivedTranscriptRow | undefined } | undefined;
   return {
     id,
     language: row.language ?? '',
@@ -343,5 +364,35 @@ function storedTranscript(db: Database, id: number, row: StoredRow): ExportTrans
       body ??= StoredBodySchema.parse(statements(db).body.get(id)).body;
       return body;
     },
+    get derived(): DerivedTranscriptRow | undefined {
+      derived ??= {
+        row: derivation === undefined ? undefined : derivedRow(statements(db).derived.get(id, derivation)),
+      };
+      return derived.row;
+    },
+  };
+}
+
+/** A derived_transcripts row, as SQLite returns it. */
+interface StoredDerived {
+  word_count: number;
+  spoken_seconds: number;
+  timed: number;
+  title: string | null;
+  author_name: string | null;
+  record_tail: Buffer;
+  files: Buffer;
+}
+
+function derivedRow(row: StoredDerived | undefined): DerivedTranscriptRow | undefined {
+  if (row === undefined) return undefined;
+  return {
+    wordCount: row.word_count,
+    spokenSeconds: row.spoken_seconds,
+    timed: row.timed === 1,
+    title: row.title,
+    authorName: row.author_name,
+    recordTail: row.record_tail,
+    files: row.files,
   };
 }

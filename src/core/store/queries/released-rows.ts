@@ -118,11 +118,16 @@ export function releasedVersionOf(db: Database, jobId: number, version: number):
   return row === undefined ? undefined : ReleasedVersionSchema.parse(row);
 }
 
-/** The version's videos by corpus number, as its release kept them, page by page. */
+/**
+ * The version's videos by corpus number, as its release kept them, page by page; each transcript with
+ * what `derivation` derived of it, as exportRowsOf gives it (derived data depends on the stored
+ * transcript alone, never on the job or the version).
+ */
 export function* releasedRowsOf(
   db: Database,
   jobId: number,
   version: number,
+  { derivation }: { derivation?: string } = {},
 ): Generator<ExportRow, void, undefined> {
   const s = statements(db);
   let after = 0;
@@ -139,7 +144,7 @@ export function* releasedRowsOf(
     for (const row of kept) {
       const stored = withPlaces(row, places.get(Number(row['item_id'])) ?? []);
       after = stored.number;
-      yield toExportRow(db, checkedRow(stored));
+      yield toExportRow(db, checkedRow(stored), derivation);
     }
     if (kept.length < PAGE_SIZE) return;
   }

@@ -4,7 +4,6 @@ import { routeHref, type LibraryView } from '../../routing';
 import { readerStore, useLibrary, useReader } from '../../stores';
 import type { LibraryState } from '../../stores/library';
 import { ConcordanceView } from './ConcordanceView';
-import { IndexingStatus } from './IndexingStatus';
 import { LibraryActions } from './LibraryActions';
 import { SearchForm } from './SearchForm';
 import { SearchResults, SearchSummary } from './SearchResults';
@@ -22,7 +21,6 @@ export function LibraryScreen({ view }: { view: LibraryView }) {
   return (
     <>
       <ScreenHeading>Library</ScreenHeading>
-      <IndexingStatus />
       <LibraryViews view={view} />
       {view === 'search' && <SearchView />}
       {view === 'concordance' && <ConcordanceView />}

@@ -164,8 +164,12 @@ test('Concordance: every hit in its context, sorted by the words around it, and 
   await expect(lines).toHaveCount(hits);
   await expect(lines.first().locator('mark')).toHaveText(/river/i);
 
-  // Sorted by the word right of the match: the words after each match in order.
+  // Sorted by the word right of the match: the words after each match in order. The lines shown
+  // keep their order until the sorted answer comes; the table's name says which order it shows.
   await page.getByRole('combobox', { name: 'Sort by' }).selectOption('right');
+  await expect(
+    page.getByRole('region', { name: 'Concordance lines' }).getByRole('table'),
+  ).toHaveAccessibleName(/, sorted by words to the right:/);
   await expect(lines).toHaveCount(hits);
   const rights = await lines.locator('.concordance-right').allTextContents();
   const firstWords = rights.map(

@@ -2,6 +2,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localApi, memoryKeyStore, openApp, type ScriptoriumApp } from '../../src/core/app';
+import { CONCORDANCE_LINES, createConcordanceStore } from '../../src/renderer/src/stores/concordance';
 import { createLibraryStore, SEARCH_DELAY_MS } from '../../src/renderer/src/stores/library';
 import { createReaderStore } from '../../src/renderer/src/stores/reader';
 import type { CommandInput, CommandOutput, ScriptoriumApi } from '../../src/shared/contract';
@@ -153,6 +154,54 @@ describe('the Library search store', () => {
     store.getState().setQuery('   ');
     expect(clock.delays()).toEqual([]);
     expect(store.getState()).toMatchObject({ searching: false, answer: null, error: null });
+  });
+});
+
+describe('the Concordance store', () => {
+  it('shows the order chosen last when the answer to an earlier one comes back after it', async () => {
+    // The real api, each concordance's answer held until the test releases it.
+    const held: Array<{ release: () => void; answered: Promise<unknown> }> = [];
+    const gated: ScriptoriumApi = {
+      ...api,
+      libraryConcordance: (input) => {
+        const answer = api.libraryConcordance(input);
+        let release = () => {};
+        const answered = new Promise<void>((resolve) => (release = resolve)).then(() => answer);
+        held.push({ release, answered });
+        return answered;
+      },
+    };
+    const request = { query: 'river', jobId: null, language: null, channel: null };
+    const asRanked = await api.libraryConcordance({
+      ...request,
+      context: 8,
+      sort: 'relevance',
+      limit: CONCORDANCE_LINES,
+    });
+    const byRight = await api.libraryConcordance({
+      ...request,
+      context: 8,
+      sort: 'right',
+      limit: CONCORDANCE_LINES,
+    });
+    expect(byRight.rows).not.toEqual(asRanked.rows);
+
+    const store = createConcordanceStore(gated);
+    void store.getState().load(request);
+    store.getState().setOptions({ sort: 'right' });
+    const [older, newer] = held;
+    newer?.release();
+    await newer?.answered;
+    older?.release();
+    await older?.answered;
+    // Past every continuation of both answers.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(store.getState()).toMatchObject({ loading: false, options: { sort: 'right' } });
+    expect(store.getState().answer).toEqual({
+      request,
+      options: { context: 8, sort: 'right' },
+      result: byRight,
+    });
   });
 });
 

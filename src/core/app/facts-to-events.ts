@@ -33,6 +33,10 @@ export function forwardEngineFacts(
   engine.on('snapshot', (snapshot) => {
     paces.set(snapshot.jobId, { ratePerSecond: snapshot.ratePerSecond, etaSeconds: snapshot.etaSeconds });
     events.jobTouched(snapshot.jobId);
+    // A run changes the ledger without spending a credit too: a paid request is recorded before it
+    // is sent, and its row goes when the answer cost nothing (a 402, a 404). Its snapshots, the last
+    // once its requests in flight are written, bring the credits bar up to date with those.
+    events.creditsTouched();
   });
   engine.on('item', ({ jobId, status }) => {
     if (status !== ITEM_STATUS.fetching) events.videosTouched(jobId);

@@ -89,8 +89,10 @@ function ConcordanceTable() {
       )}
       <div className="table-scroll" role="region" aria-label="Concordance lines" tabIndex={0}>
         <table className="concordance-table">
+          {/* The order of the lines shown, which lags the chosen one until its answer comes. */}
           <caption className="visually-hidden">
-            Concordance of “{answer.request.query}”: each hit with the words around it
+            Concordance of “{answer.request.query}”, sorted by{' '}
+            {ORDER_WORDS[answer.options.sort].toLowerCase()}: each hit with the words around it
           </caption>
           <thead>
             <tr>

@@ -536,6 +536,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     await start(100);
     await api.setBalance({ credits: 20 });
     const payments = record('paymentRequired');
+    const creditViews = record('creditsChanged');
     await api.updateSettings({ billingUrl: 'https://billing.example.com/' });
     const balance = await api.creditStatus({});
     expect(balance).toMatchObject({ balance: 20, estimatedRemaining: 20 });
@@ -555,6 +556,9 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
       billingUrl: 'https://billing.example.com/',
     });
     expect(payments).toEqual([told402]);
+    // The requests in flight at the 402 are answered after it, without a charge: once the run has
+    // written that, the ledger holds no request that may have been charged, and the faces are told.
+    await until('creditsChanged', () => creditViews.at(-1)?.possible === 0);
     const credits = await api.creditStatus({});
     expect(credits.last402).toMatchObject({ code: 'E_FREE_GRANT_DEPLETED' });
     expect(credits.byJob).toEqual([{ jobId: job.id, credits: 100 }]);

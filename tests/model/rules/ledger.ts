@@ -1,0 +1,72 @@
+/**
+ * Credits against the simulator's ledger (docs/product.md, Request policy; the interrupt rule): each
+ * job's credits are what the ledger charged for the requests of its runs (the reference attributes
+ * every charge to the job whose run asked for it), never what the app says of itself; no job spends
+ * beyond its budget; after a kill, credits spent (possibly charged included) are never below what the
+ * service charged.
+ */
+import { runCommand } from '../cli-in-process';
+import type { ModelJob } from '../job';
+import type { ReferenceModel } from '../reference';
+import { unless, type Violation } from '../rules';
+
+interface JobCredits {
+  id: number;
+  /** Credits the job spent, those possibly charged included. */
+  creditsSpent: number;
+  creditsPossible: number;
+}
+
+/** The app's view of each job's credits (`jobs --json`), to set against the ledger. */
+async function jobCredits(dataDir: string): Promise<JobCredits[]> {
+  const result = await runCommand(['jobs', '--json', '--data-dir', dataDir]);
+  return result.code === 0 ? (JSON.parse(result.stdout) as JobCredits[]) : [];
+}
+
+/**
+ * After every step: each job's credits are what the ledger charged its runs, possibly charged ones
+ * included; a process killed before it recorded what it was charged may leave them short by what
+ * that kill cut (on main: the pending rule wants none short).
+ */
+export async function creditsAgree(
+  model: ReferenceModel,
+  dataDir: string,
+  ledger: readonly unknown[],
+): Promise<Violation[]> {
+  const views = model.jobs.length === 0 ? [] : await jobCredits(dataDir);
+  const wrong: string[] = [];
+  const short: string[] = [];
+  for (const job of model.jobs) {
+    const view = views.find((candidate) => candidate.id === job.id);
+    if (view === undefined) continue;
+    const spent = view.creditsSpent;
+    if (spent > job.charged || spent < job.charged - job.slack)
+      wrong.push(
+        `job ${job.id}: the app says ${spent} (${view.creditsPossible} possibly), the ledger charged its runs ${job.charged}`,
+      );
+    if (spent < job.charged) short.push(`job ${job.id}: ${spent} recorded, ${job.charged} charged`);
+  }
+  const attributed = model.jobs.reduce((sum, job) => sum + job.charged, 0);
+  return [
+    ...unless("credits: each job's credits are what the ledger charged its runs", wrong),
+    ...unless('credits: never understated after a kill', short),
+    ...unless(
+      'credits: every credit the ledger charged is for a run of some job',
+      attributed === ledger.length
+        ? []
+        : [`the ledger charged ${ledger.length}, the jobs' runs ${attributed}`],
+    ),
+  ];
+}
+
+/** A run spends within its job's budget: nothing past it, list pages included. */
+export function spentWithinBudget(job: ModelJob, chargedBefore: number): Violation[] {
+  if (job.budget === undefined) return [];
+  const allowed = Math.max(job.budget, chargedBefore);
+  return unless(
+    'budget: a job never spends beyond its --budget',
+    job.charged > allowed + job.slack
+      ? [`job ${job.id}: budget ${job.budget}, spent ${chargedBefore} before this run, ${job.charged} after`]
+      : [],
+  );
+}

@@ -99,6 +99,20 @@ const REGRESSIONS = JSON.parse(
   readFileSync(new URL('./regressions.json', import.meta.url), 'utf8'),
 ) as Regression[];
 
+/** A recorded failure to run again (test:model's --replay FILE), with every rule. */
+const REPLAY = process.env['MODEL_REPLAY'];
+
+describe.runIf(REPLAY !== undefined)('a recorded sequence, replayed', () => {
+  test(
+    `${REPLAY}`,
+    async () => {
+      const recorded = JSON.parse(readFileSync(REPLAY ?? '', 'utf8')) as Regression;
+      await runSequence({ pageSize: recorded.pageSize ?? 100, steps: recorded.steps });
+    },
+    TIMEOUT_MS,
+  );
+});
+
 describe.runIf(REGRESSIONS.length > 0)('recorded regressions', () => {
   for (const [i, regression] of REGRESSIONS.entries()) {
     test(

@@ -7,7 +7,11 @@
 import type { CorpusReading } from './corpus-reader';
 import type { ModelJob } from './job';
 import type { ReferenceModel } from './reference';
+import { changesAgree, settleRelease, type Metadata } from './rules/changes';
+import { citationAgrees } from './rules/citation';
 import { indexPlaces, membershipsAgree, uniquePositions } from './rules/lists';
+import { manifestCounts, manifestOfJob } from './rules/manifest';
+import { chunksCoverText, filesMatchIndex, recordsAsFetched, recordsMatchIndex } from './rules/records';
 import { datesHold, errorsAgree, statusesAgree } from './rules/statuses';
 import { verifyJudgesContent } from './rules/verify';
 import { earlierFilesKept, versionsFollowBytes } from './rules/versions';
@@ -31,25 +35,49 @@ export async function checkCorpus(
   check: ExportCheck,
 ): Promise<Violation[]> {
   const digest = digestOf(job, check);
+  const version = corpus.manifest.version;
+  // A new version settles its retries and metadata changes before changes.csv is compared.
+  if (version > job.released && !settleRelease(job, version, metadataOf(job, check))) job.changesSure = false;
+  if (!job.syncsAt.has(version)) job.syncsAt.set(version, job.syncs);
   const exact = job.exact
     ? [
         ...membershipsAgree(job, corpus),
         ...indexPlaces(job, corpus),
         ...statusesAgree(job, corpus, check.complete),
         ...errorsAgree(job, corpus),
+        ...recordsAsFetched(model, job, corpus),
+        ...(job.changesSure && job.certain ? changesAgree(job, corpus) : []),
       ]
     : [];
+  const timed = check.args.noTimestamps !== true;
   const violations = [
     ...exact,
     ...uniquePositions(corpus),
     ...datesHold(model, corpus),
+    ...recordsMatchIndex(corpus),
+    ...filesMatchIndex(corpus, check.formats, timed),
+    ...chunksCoverText(corpus, check.formats, check.args.chunkSeconds ?? 60),
+    ...manifestCounts(corpus),
+    ...manifestOfJob(job, corpus, { ...check, syncs: job.syncsAt.get(version) }),
     ...creditsOfVersion(job, corpus),
     ...versionsFollowBytes(job, corpus, digest),
     ...earlierFilesKept(job.exports.at(-1), corpus, job.touched),
+    ...(await citationAgrees(job, corpus, `${check.path}.cff`)),
     ...(await verifyJudgesContent(check.path, corpus)),
   ];
   record(job, corpus, digest);
   return violations;
+}
+
+/** The corpus's metadata as changes.csv names its parts (undefined: the model is not sure of the citation). */
+function metadataOf(job: ModelJob, check: Pick<ExportCheck, 'formats' | 'args'>): Metadata | undefined {
+  if (job.citationUnsure) return undefined;
+  const chunked = check.formats.split(',').includes('chunks');
+  return {
+    ...job.citation,
+    formats: check.formats.split(',').sort().join(','),
+    chunks: chunked ? `${check.args.chunkSeconds ?? 60}/${check.args.chunkOverlap ?? 10}` : '',
+  };
 }
 
 /**
@@ -97,7 +125,7 @@ export function digestOf(job: ModelJob, check: Pick<ExportCheck, 'formats' | 'ar
   const span = (since: { start: number; end: number } | undefined): string =>
     since === undefined ? '-' : `${since.start}-${since.end}`;
   return JSON.stringify({
-    formats: check.formats,
+    formats: check.formats.split(',').sort().join(','),
     chunks: check.formats.includes('chunks') ? [check.args.chunkSeconds, check.args.chunkOverlap] : null,
     citation: job.citation,
     items: [...job.items.values()].map((item) => [

@@ -13,6 +13,11 @@ export type Status = Fetched | 'pending' | 'skipped';
 export interface Span {
   start: number;
   end: number;
+  /**
+   * How late a time the app records for this command may be: a process killed before it committed
+   * a page leaves it to the next command, which reads it again (docs/product.md, the interrupt rule).
+   */
+  until?: number;
 }
 
 /** One read of a list: the whole list as it stood, and how far the read went into it. */
@@ -120,6 +125,8 @@ export class ModelJob {
    */
   exact = true;
   keep = false;
+  /** Its last automatic sync stopped at the daily credit limit: the next `sync --all` continues it. */
+  dailyLimited = false;
   /** --budget as last given (a run without one keeps the job's). */
   budget: number | undefined;
   /** The versions released (by the app's manifests) and the version its next change belongs to. */
@@ -140,6 +147,14 @@ export class ModelJob {
   readonly touched = new Set<string>();
   /** The citation its exports were given, part by part (what each later export keeps). */
   citation: Record<string, string> = {};
+  /** The parts the last export that gave any gave (what main keeps: it drops the others). */
+  citationLast: Record<string, string> = {};
+  /** The corpus's metadata at the last release (changes.csv's metadata rows compare with it). */
+  releasedMetadata: Record<string, string> | undefined;
+  /** The syncs the job had when each version was released (manifest.json's syncs are a version's). */
+  readonly syncsAt = new Map<number, number>();
+  /** Whether the reference knows every row changes.csv should hold. */
+  changesSure = true;
   /** A part of the citation the model cannot be sure of (a part given alone on a build that drops the others). */
   citationUnsure = false;
 

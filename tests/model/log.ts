@@ -47,16 +47,24 @@ export class CommandLog {
       }));
   }
 
-  /** The next call to `endpoint` the reference has not followed yet, taken; undefined when none is left. */
-  take(endpoint: string): Call | undefined {
-    const call = this.peek(endpoint);
+  /**
+   * The next call to `endpoint` (for the list or channel `about` names, when given) the reference has
+   * not followed yet, taken; undefined when none is left.
+   */
+  take(endpoint: string, about?: string): Call | undefined {
+    const call = this.peek(endpoint, about);
     if (call !== undefined) this.#followed.set(call.seq, this.owner);
     return call;
   }
 
-  /** The next call to `endpoint` not followed yet, left in place. */
-  peek(endpoint: string): Call | undefined {
-    return this.calls.find((call) => call.endpoint === endpoint && !this.#followed.has(call.seq));
+  /** The next call to `endpoint` (about `about`) not followed yet, left in place. */
+  peek(endpoint: string, about?: string): Call | undefined {
+    return this.calls.find(
+      (call) =>
+        call.endpoint === endpoint &&
+        !this.#followed.has(call.seq) &&
+        (about === undefined || subjectOf(call) === about),
+    );
   }
 
   /** Marks calls as followed. */
@@ -94,6 +102,28 @@ export class CommandLog {
       charged.set(owner, (charged.get(owner) ?? 0) + 1);
     }
     return charged;
+  }
+}
+
+/**
+ * What a list request is about: the playlist's ID, the channel's (as the request names it: the app
+ * asks by UC id once resolved), the search's words. A continuation names its list inside the token,
+ * which the simulator writes as base64url JSON ({list, id, offset}) before its signature.
+ */
+export function subjectOf(call: Call): string | undefined {
+  const charged = call.charge?.playlist ?? call.charge?.channel;
+  if (charged !== undefined) return charged;
+  const named = call.query['playlist'] ?? call.query['channel'] ?? call.query['input'] ?? call.query['q'];
+  if (named !== undefined) return named;
+  const token = call.query['continuation'];
+  if (token === undefined) return undefined;
+  try {
+    const cursor = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')) as {
+      id?: string;
+    };
+    return cursor.id;
+  } catch {
+    return undefined;
   }
 }
 

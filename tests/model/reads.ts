@@ -5,7 +5,7 @@
  * the job (the first --max-videos of the list as it is then), places every video it finds, and judges
  * the videos new to the list by the job's selection on the list as read now.
  */
-import type { Describers, VideoDescription } from '../../src/simulator';
+import { channelIdForHandle, type Describers, type VideoDescription } from '../../src/simulator';
 import type { ModelItem, ModelJob, ModelList, Span, Status } from './job';
 import type { Call, CommandLog } from './log';
 import type { Violation } from './rules';
@@ -30,6 +30,8 @@ export interface ReadContext {
   stops: Set<StopCause>;
   /** Answers that point at the service (a 5xx, no answer) and the normal ones, in order. */
   health: Array<'trouble' | 'answered'>;
+  /** A read ended before its end: the run did not finish its work. */
+  stopped?: boolean;
 }
 
 /** Statuses the retry policy tries again (docs/product.md, Request policy), three attempts in all. */
@@ -54,19 +56,25 @@ export function listNow(ctx: Pick<ReadContext, 'catalog'>, job: ModelJob, list: 
  * One request as the client sends it: the answers to its attempts, taken from the log (a retryable
  * status is tried again, three attempts in all). Undefined when the command sent no such request.
  */
-export function takeAttempts(ctx: ReadContext, endpoint: string): Call[] | undefined {
-  const first = ctx.log.take(endpoint);
+export function takeAttempts(ctx: ReadContext, endpoint: string, about: string): Call[] | undefined {
+  const first = ctx.log.take(endpoint, about);
   if (first === undefined) return undefined;
   const attempts = [first];
   while (
     RETRIED.has(attempts.at(-1)!.status) &&
     attempts.length < ATTEMPTS &&
     attempts.at(-1)!.answered &&
-    ctx.log.peek(endpoint) !== undefined
+    ctx.log.peek(endpoint, about) !== undefined
   ) {
-    attempts.push(ctx.log.take(endpoint)!);
+    attempts.push(ctx.log.take(endpoint, about)!);
   }
   return attempts;
+}
+
+/** What the service's requests for a list name it by: a playlist's ID, a channel's UC id, a search's words. */
+export function subjectOfList(list: ModelList): string {
+  if (list.kind !== 'channel') return list.name;
+  return list.name.startsWith('@') ? channelIdForHandle(list.name) : list.name;
 }
 
 /** Notes what a final answer means for the whole command (402, a refused key, the service's health). */
@@ -85,7 +93,7 @@ export function noteAnswer(ctx: ReadContext, call: Call): void {
 export function walkList(ctx: ReadContext, job: ModelJob, list: ModelList): boolean {
   list.walkSpan ??= ctx.span;
   if (list.kind === 'channel' && !list.resolved) {
-    const resolve = takeAttempts(ctx, 'channel/resolve');
+    const resolve = takeAttempts(ctx, 'channel/resolve', list.name);
     if (resolve === undefined) return false;
     const last = resolve.at(-1)!;
     noteAnswer(ctx, last);
@@ -96,7 +104,7 @@ export function walkList(ctx: ReadContext, job: ModelJob, list: ModelList): bool
   const videos = listNow(ctx, job, list);
   const cap = job.args.maxVideos ?? Infinity;
   for (;;) {
-    const attempts = takeAttempts(ctx, ENDPOINT[list.kind as keyof typeof ENDPOINT]);
+    const attempts = takeAttempts(ctx, ENDPOINT[list.kind as keyof typeof ENDPOINT], subjectOfList(list));
     if (attempts === undefined) return false;
     const call = attempts.at(-1)!;
     noteAnswer(ctx, call);
@@ -228,34 +236,46 @@ function judgeAgain(job: ModelJob, item: ModelItem): void {
 }
 
 /**
+ * How a sync's read of a list ended: read to where it stops, stopped midway by the run (what it read
+ * still places the rest), or in a way the model does not follow (the job becomes inexact).
+ */
+export type SyncRead = 'done' | 'stopped' | 'lost';
+
+/**
  * A sync's read of a playlist or channel again (docs/product.md, "Keeping a job current"): a channel
  * first asks channel/latest, free, and is not read when earlier reads named every video it gives
  * (within the cap); else pages from the start until the list's end, the cap, or (a channel) a page
  * with nothing new. Every known video found moves to its place now; the new ones within the cap are
- * judged; those the read did not reach are placed after it (placeUnreached). Returns false when
- * the model cannot follow the read (it stopped midway), which makes the job inexact.
+ * judged; those the read did not reach are placed after it (placeUnreached).
  */
-export function syncList(ctx: ReadContext, job: ModelJob, list: ModelList): boolean {
+export function syncList(ctx: ReadContext, job: ModelJob, list: ModelList, killed: boolean): SyncRead {
   const cap = job.args.maxVideos ?? Infinity;
   const videos = listNow(ctx, job, list);
   let exact = new Set<string>();
   if (list.kind === 'channel') {
-    const latest = ctx.log.take('channel/latest');
-    if (latest === undefined) return true;
+    const latest = ctx.log.take('channel/latest', subjectOfList(list));
+    if (latest === undefined) return 'stopped';
     noteAnswer(ctx, latest);
     if (latest.status === 200) {
       const newest = videos.slice(0, 15);
-      if (newest.slice(0, cap).every((id) => list.members.has(id) || list.cuts.has(id))) return true;
+      if (newest.slice(0, cap).every((id) => list.members.has(id) || list.cuts.has(id))) return 'done';
       exact = new Set(newest);
     }
   }
   const read = { reached: new Set<string>(), count: 0, shift: undefined as number | undefined };
   for (let offset = 0; ; offset += ctx.pageSize) {
-    const attempts = takeAttempts(ctx, ENDPOINT[list.kind as keyof typeof ENDPOINT]);
-    if (attempts === undefined) return read.count === 0;
+    const attempts = takeAttempts(ctx, ENDPOINT[list.kind as keyof typeof ENDPOINT], subjectOfList(list));
+    if (attempts === undefined) {
+      // Stopped midway (credits, budget, an interruption): what it read still places the rest.
+      if (read.count === 0) return 'stopped';
+      if (killed) return 'lost';
+      placeUnreached(job, list, { ...read, whole: false, span: ctx.span });
+      list.reads.push({ videos, count: read.count, whole: false, span: ctx.span });
+      return 'stopped';
+    }
     const call = attempts.at(-1)!;
     noteAnswer(ctx, call);
-    if (!call.answered || call.status !== 200) return false;
+    if (!call.answered || call.status !== 200) return 'lost';
     if (call.charge?.offset !== undefined && call.charge.offset !== offset)
       ctx.violations.push({
         rule: 'walks: a list is read page after page, none left out',
@@ -281,7 +301,7 @@ export function syncList(ctx: ReadContext, job: ModelJob, list: ModelList): bool
     if (end || read.count >= cap || (list.kind === 'channel' && newToList === 0)) {
       placeUnreached(job, list, { ...read, whole: end, span: ctx.span });
       list.reads.push({ videos, count: read.count, whole: end, span: ctx.span });
-      return true;
+      return 'done';
     }
   }
 }

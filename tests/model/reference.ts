@@ -26,6 +26,8 @@ export interface Expected {
   exits: Set<number>;
   /** A whole corpus (0, 5), the corpus of what was bought (3, paused), or none. */
   zip: Set<'whole' | 'partial' | 'none'>;
+  /** What stopped the run before its end, as far as the reference can tell. */
+  stops: Set<StopCause>;
   violations: Violation[];
 }
 
@@ -109,10 +111,13 @@ export class ReferenceModel {
   run(job: ModelJob, mode: 'export' | 'sync' | 'walk', command: CommandRun): Expected {
     command.log.owner = job.id;
     const ctx = this.#context(command);
+    let syncStopped = false;
     if (mode === 'sync') {
       for (const list of job.syncedLists) {
-        if (list.walk !== 'done') continue;
-        if (!syncList(ctx, job, list)) job.exact = false;
+        if (list.walk !== 'done' || syncStopped) continue;
+        const read = syncList(ctx, job, list, command.kill === 'sigkill');
+        if (read === 'lost') job.exact = false;
+        syncStopped = read !== 'done';
       }
     }
     for (const list of job.lists) {
@@ -121,13 +126,36 @@ export class ReferenceModel {
       walkList(ctx, job, list);
     }
     if (mode !== 'walk') fetchPending(ctx, job);
-    const unexpected = ctx.log.unfollowed().filter((call) => call.charge !== undefined);
-    for (const call of unexpected)
-      ctx.violations.push({
-        rule: 'ledger: nothing bought that the product had no reason to buy (past a cap, twice, or unselected)',
-        detail: `job ${job.id}: ${call.endpoint} ${JSON.stringify(call.query)} answered ${call.status}`,
-      });
+    if (syncStopped) ctx.stopped = true;
     return this.#outcome(job, mode, ctx, command);
+  }
+
+  /** The transcripts the job's videos still to fetch would cost at most: surely, and perhaps. */
+  transcriptsToBuy(job: ModelJob): { min: number; max: number } {
+    let min = 0;
+    let max = 0;
+    for (const item of job.items.values()) {
+      if (!item.status.has('pending')) continue;
+      const stored = this.cache.get(cacheKey(job, item.videoId, job.langs[0] ?? 'orig'));
+      if (stored?.state === 'yes') continue;
+      max += 1;
+      if (item.status.size === 1 && stored === undefined) min += 1;
+    }
+    return { min, max };
+  }
+
+  /**
+   * Once every run of a command is followed: each paid request the reference did not follow is one
+   * the product had no reason to send (a page past a cap, a transcript bought twice or not selected).
+   */
+  unexpectedPaid(log: CommandLog): Violation[] {
+    return log
+      .unfollowed()
+      .filter((call) => call.charge !== undefined)
+      .map((call) => ({
+        rule: 'ledger: nothing bought that the product had no reason to buy (past a cap, twice, or unselected)',
+        detail: `${call.endpoint} ${JSON.stringify(call.query)} answered ${call.status}`,
+      }));
   }
 
   #context(command: CommandRun): FetchContext & ReadContext {
@@ -152,6 +180,7 @@ export class ReferenceModel {
   /** What the command's end should be, from what the run did: completed, or stopped and why. */
   #outcome(job: ModelJob, mode: 'export' | 'sync' | 'walk', ctx: ReadContext, command: CommandRun): Expected {
     const workLeft =
+      ctx.stopped === true ||
       job.lists.some((list) => list.walk === 'pending') ||
       (mode !== 'walk' && [...job.items.values()].some((item) => only(item.status) === 'pending'));
     const maybeLeft = [...job.items.values()].some((item) => item.status.has('pending'));
@@ -203,8 +232,7 @@ export class ReferenceModel {
       zip.clear();
       zip.add('none');
     }
-    void command;
-    return { exits, zip, violations: ctx.violations };
+    return { exits, zip, stops, violations: ctx.violations };
   }
 }
 

@@ -17,6 +17,8 @@ import type { ModelJob } from './job';
 import { CommandLog } from './log';
 import { ReferenceModel, type Expected } from './reference';
 import { creditsAgree, spentWithinBudget } from './rules/ledger';
+import { previewStep, refusedStep, searchStep, syncAllStep } from './steps-more';
+import { busyStep, killStep } from './steps-processes';
 import { isPending, switchedOn, unless, type Violation } from './rules';
 import { citationFlags, formatFlags, jobFlags, type Citation, type ExportHow, type Step } from './steps';
 import type { JobArgs } from './selection';
@@ -34,6 +36,8 @@ export class ModelFailure extends Error {
     );
   }
 }
+
+const DEBUG = process.env['MODEL_DEBUG'] === '1';
 
 /** Rules left out of a run (MODEL_SKIP_RULES: words of their names, comma-separated), to find the next. */
 const SKIPPED = (process.env['MODEL_SKIP_RULES'] ?? '')
@@ -54,7 +58,9 @@ export class ModelWorld {
   readonly pending = switchedOn();
   #outs = 0;
   /** The job the latest export step ran (steps may name it as LAST). */
-  #last: ModelJob | undefined;
+  last: ModelJob | undefined;
+  /** The credits automatic syncs were charged, each with when (the daily credit limit counts them). */
+  readonly automatic: Array<{ at: number; job: number }> = [];
   /** How far the simulator's log and ledger were read. */
   #seen = { seq: 0, charges: 0 };
 
@@ -82,18 +88,18 @@ export class ModelWorld {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  get #dataDir(): string {
+  get dataDir(): string {
     return join(this.dir, 'data');
   }
 
-  get #base(): string[] {
-    return ['--base-url', this.sim.url, '--data-dir', this.#dataDir];
+  get base(): string[] {
+    return ['--base-url', this.sim.url, '--data-dir', this.dataDir];
   }
 
   /** The job a step's number names: LAST (negative) for the latest export's, else by index. */
   pick(index: number, listsOnly: boolean): ModelJob | undefined {
     const fits = (job: ModelJob): boolean => !listsOnly || job.syncedLists.length > 0;
-    if (index < 0) return this.#last !== undefined && fits(this.#last) ? this.#last : undefined;
+    if (index < 0) return this.last !== undefined && fits(this.last) ? this.last : undefined;
     const jobs = this.model.jobs.filter(fits);
     return jobs.length === 0 ? undefined : jobs[index % jobs.length];
   }
@@ -114,10 +120,6 @@ export class ModelWorld {
         return !this.#walking((name) => namesOfChannel(CHANNELS[step.channel]).includes(name));
       case 'editPlaylist':
         return !this.#walking((name) => name === EDITABLE[step.playlist]);
-      case 'syncAll':
-      case 'preview':
-      case 'refused':
-        return false;
       default:
         return true;
     }
@@ -133,7 +135,8 @@ export class ModelWorld {
   async run(step: Step): Promise<void> {
     this.steps.push(step);
     const violations = await this.#apply(step);
-    violations.push(...(await creditsAgree(this.model, this.#dataDir, this.sim.admin.ledger())));
+    if (DEBUG) this.#trace(step);
+    violations.push(...(await creditsAgree(this.model, this.dataDir, this.sim.admin.ledger())));
     const counts = (rule: string): boolean =>
       !SKIPPED.some((word) => rule.includes(word)) &&
       (!isPending(rule) || this.pending.has(rule as never)) &&
@@ -179,35 +182,59 @@ export class ModelWorld {
         return this.#sync(this.pick(step.job, true)!);
       case 'keep': {
         const job = this.pick(step.job, true)!;
-        const { result } = await this.#command([
+        const { result } = await this.command([
           'keep',
           String(job.id),
           step.off ? 'off' : 'on',
           '--data-dir',
-          this.#dataDir,
+          this.dataDir,
         ]);
         job.keep = step.off !== true;
         return exitsWith(result, [0], 'keep: marks a job with a list, or unmarks it');
       }
       case 'syncAll':
+        return syncAllStep(this, step);
       case 'search':
+        return searchStep(this, step);
       case 'preview':
+        return previewStep(this, step);
       case 'kill':
+        return killStep(this, step);
       case 'busy':
+        return busyStep(this, step);
       case 'refused':
-        return [];
+        return refusedStep(this, step);
     }
   }
 
+  /** MODEL_DEBUG: what each step did, on stderr (the command's exit, what the service charged, each job). */
+  #trace(step: Step): void {
+    const jobs = this.model.jobs.map((job) => {
+      const statuses = [...job.items.values()].map((item) => `${item.videoId}:${[...item.status].join('/')}`);
+      return `  job ${job.id} ${job.state}${job.exact ? '' : ' (inexact)'} charged ${job.charged} released ${job.released}: ${statuses.join(' ')}`;
+    });
+    process.stderr.write(`step ${JSON.stringify(step)}\n${this.#lastTrace}\n${jobs.join('\n')}\n`);
+  }
+
+  #lastTrace = '';
+
   /** Runs a command line in process; its log (what the service saw of it) and its span. */
-  async #command(args: string[]): Promise<Ran> {
+  async command(args: string[]): Promise<Ran> {
     const start = modelClock.now();
     const result = await runCommand(args);
-    return { result, span: { start, end: modelClock.now() }, log: this.#logSince() };
+    const log = this.logSince();
+    if (DEBUG)
+      this.#lastTrace = `  ${args.slice(0, 2).join(' ')} -> exit ${result.code} ${result.message}\n${log.calls
+        .map(
+          (call) =>
+            `    ${call.seq} ${call.endpoint} ${JSON.stringify(call.query).slice(0, 90)} ${call.status}${call.charge ? ' charged' : ''}`,
+        )
+        .join('\n')}`;
+    return { result, span: { start, end: modelClock.now() }, log };
   }
 
   /** The service's log of what happened since the last call, as one command's. */
-  #logSince(heldFrom?: number): CommandLog {
+  logSince(heldFrom?: number): CommandLog {
     const requests = this.sim.admin.requests().filter((request) => request.seq > this.#seen.seq);
     const ledger = this.sim.admin.ledger();
     const charges = ledger.slice(this.#seen.charges);
@@ -216,7 +243,7 @@ export class ModelWorld {
   }
 
   /** The arguments of an export of `args` as `how` asks (sources as arguments or from a file). */
-  #exportArgs(job: ModelJob, args: JobArgs, how: ExportHow, path: string): string[] {
+  exportArgs(job: ModelJob, args: JobArgs, how: ExportHow, path: string): string[] {
     const sources =
       how.from === undefined ? args.sources : ['--from', this.#sourceFile(args.sources, how.from)];
     return [
@@ -230,7 +257,7 @@ export class ModelWorld {
       ...(how.concurrency === undefined ? [] : ['--concurrency', String(how.concurrency)]),
       '--out',
       path,
-      ...this.#base,
+      ...this.base,
     ];
   }
 
@@ -246,30 +273,42 @@ export class ModelWorld {
     return path;
   }
 
-  #zipPath(job: ModelJob, out: 'same' | 'new'): string {
+  /** A path in the sequence's folder, of a name no other step uses. */
+  scratch(name: string): string {
+    this.#outs += 1;
+    return join(this.dir, `${this.#outs}-${name}`);
+  }
+
+  /** Runs a command line in process, for its result alone. */
+  runInProcess(args: string[]): Promise<CommandResult> {
+    return runCommand(args);
+  }
+
+  zipPath(job: ModelJob, out: 'same' | 'new'): string {
     this.#outs += 1;
     return join(this.dir, out === 'same' ? `job${job.id}.zip` : `job${job.id}-${this.#outs}.zip`);
   }
 
   async #export(job: ModelJob, how: ExportHow, args: JobArgs): Promise<Violation[]> {
-    this.#last = job;
-    const path = this.#zipPath(job, how.out);
+    this.last = job;
+    const path = this.zipPath(job, how.out);
     if (how.budget !== undefined) job.budget = how.budget;
     const chargedBefore = job.charged;
     if (how.retry !== undefined) this.model.retry(job, how.retry);
-    this.#cite(job, how.citation);
-    const { result, log, span } = await this.#command(this.#exportArgs(job, args, how, path));
+    this.cite(job, how.citation);
+    const { result, log, span } = await this.command(this.exportArgs(job, args, how, path));
     const expected = this.model.run(job, 'export', { log, span, kill: 'none' });
-    this.#attribute(log);
+    this.attribute(log);
     return [
       ...expected.violations,
+      ...this.model.unexpectedPaid(log),
       ...spentWithinBudget(job, chargedBefore),
-      ...(await this.#afterExport(job, how, args, { result, expected, path })),
+      ...(await this.afterExport(job, how, args, { result, expected, path })),
     ];
   }
 
   /** The exit the command gave, and the rules on the ZIP it wrote when it should have written one. */
-  async #afterExport(
+  async afterExport(
     job: ModelJob,
     how: ExportHow,
     args: JobArgs,
@@ -292,7 +331,7 @@ export class ModelWorld {
    * The citation an export gives, part by part: a part given replaces the job's; the others are
    * kept (a rule pending on main, which drops them: while it is off, the model is not sure of them).
    */
-  #cite(job: ModelJob, citation: Citation | undefined): void {
+  cite(job: ModelJob, citation: Citation | undefined): void {
     if (citation === undefined) return;
     const given: Record<string, string> = {
       ...(citation.title !== undefined && { title: citation.title }),
@@ -307,10 +346,11 @@ export class ModelWorld {
     else if (dropped && !this.pending.has('citation: a part given alone keeps the others'))
       job.citationUnsure = true;
     job.citation = { ...job.citation, ...given };
+    job.citationLast = given;
   }
 
   /** Credits the ledger charged during the command go to the job whose run the reference followed. */
-  #attribute(log: CommandLog): void {
+  attribute(log: CommandLog): void {
     for (const [jobId, charged] of log.chargedByOwner()) {
       const job = this.model.jobs.find((candidate) => candidate.id === jobId);
       if (job !== undefined) job.charged += charged;
@@ -320,7 +360,7 @@ export class ModelWorld {
   async #sync(job: ModelJob): Promise<Violation[]> {
     const finished = job.state === 'completed';
     const chargedBefore = job.charged;
-    const { result, log, span } = await this.#command(['sync', String(job.id), ...this.#base]);
+    const { result, log, span } = await this.command(['sync', String(job.id), ...this.base]);
     if (!finished) {
       return [
         ...exitsWith(result, [2], 'sync: refuses a job that has not finished (exit 2)'),
@@ -330,13 +370,13 @@ export class ModelWorld {
         ),
       ];
     }
-    log.owner = job.id;
     const expected = this.model.run(job, 'sync', { log, span, kill: 'none' });
     job.syncs += 1;
-    this.#attribute(log);
+    this.attribute(log);
     const exits = [...expected.exits].map((exit) => (exit === 5 ? 0 : exit));
     return [
       ...expected.violations,
+      ...this.model.unexpectedPaid(log),
       ...spentWithinBudget(job, chargedBefore),
       ...exitsWith(
         result,

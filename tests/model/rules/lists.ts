@@ -18,7 +18,7 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 /** Whether a time the corpus gives lies in the span of the command that read its page. */
 function within(text: string | undefined, span: Span): boolean {
   const at = Date.parse(text ?? '');
-  return at >= span.start && at <= span.end;
+  return at >= span.start && at <= (span.until ?? span.end);
 }
 
 /** Each (list, position) at most once in memberships.csv. */

@@ -12,7 +12,7 @@ import { citationAgrees } from './rules/citation';
 import { indexPlaces, membershipsAgree, uniquePositions } from './rules/lists';
 import { manifestCounts, manifestOfJob } from './rules/manifest';
 import { chunksCoverText, filesMatchIndex, recordsAsFetched, recordsMatchIndex } from './rules/records';
-import { datesHold, errorsAgree, statusesAgree } from './rules/statuses';
+import { datesHold, errorsAgree, exactDatesUsed, statusesAgree } from './rules/statuses';
 import { verifyJudgesContent } from './rules/verify';
 import { earlierFilesKept, versionsFollowBytes } from './rules/versions';
 import type { Violation } from './rules';
@@ -46,6 +46,7 @@ export async function checkCorpus(
         ...statusesAgree(job, corpus, check.complete),
         ...errorsAgree(job, corpus),
         ...recordsAsFetched(model, job, corpus),
+        ...exactDatesUsed(job, corpus),
         ...(job.changesSure && job.certain ? changesAgree(job, corpus) : []),
       ]
     : [];

@@ -23,6 +23,8 @@ export interface FetchContext extends ReadContext {
   bodyFaults: Map<string, Array<'truncated' | 'malformed'>>;
   /** How a kill ended the command: answers held at a forced stop fail as cut; a SIGKILL records nothing. */
   kill: 'none' | 'drain' | 'force' | 'sigkill';
+  /** The videos this command asked the service for. */
+  requested: Set<string>;
 }
 
 /** The service's code for a status (the simulator's problems follow it). */
@@ -58,12 +60,16 @@ export function fetchPending(ctx: FetchContext, job: ModelJob): void {
     if (!item.status.has('pending')) continue;
     const mine = [...(calls.get(item.videoId) ?? [])];
     const asked = mine.length > 0;
+    if (asked) ctx.requested.add(item.videoId);
     const outcome = follow(ctx, job, item, mine);
     if (outcome === undefined) continue;
-    item.status.delete('pending');
-    // Asked for, it was taken; a stored transcript answers it only when it was.
-    if (asked) item.status.delete('skipped');
-    for (const status of outcome) item.status.add(status);
+    // Asked for, it was pending: the answers alone say what it is now. A stored transcript answers
+    // it without a request only if it was taken (it may have been skipped).
+    if (asked) item.status = outcome;
+    else {
+      item.status.delete('pending');
+      for (const status of outcome) item.status.add(status);
+    }
   }
 }
 

@@ -89,6 +89,8 @@ export interface ModelItem {
   status: Set<Status>;
   /** Why it failed or was unavailable, when known: the last answer's status and code. */
   failure: { httpStatus: number | null; code: string | null } | undefined;
+  /** Its list page came with channel/latest's exact publication time, which the corpus gives (one day). */
+  exactDate?: boolean;
   /** The caption track of its transcript (when ok), and the language asked for as typed. */
   language: string | undefined;
   requested: string | undefined;
@@ -143,6 +145,8 @@ export class ModelJob {
   readonly changes: ModelChange[] = [];
   /** Videos reset by a retry since the last release, with their status as changes.csv says it before. */
   readonly retrying = new Map<string, string>();
+  /** Videos a 503 storm failed in the last run (its ten failures in a row stopped it). */
+  readonly stormFailed = new Set<string>();
   /** Videos whose files may differ from the last export's: retried, or given another list's data. */
   readonly touched = new Set<string>();
   /** The citation its exports were given, part by part (what each later export keeps). */

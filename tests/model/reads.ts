@@ -195,6 +195,7 @@ export function nameVideo(
         sure === 'yes' ? ['pending'] : sure === 'no' ? ['skipped'] : ['pending', 'skipped'],
       ),
       failure: undefined,
+      exactDate: found.exact !== false,
       language: undefined,
       requested: undefined,
     });
@@ -204,6 +205,7 @@ export function nameVideo(
     // A video given by itself takes the data of the first list that names it.
     known.source = list.index;
     known.firstPlace = { position: found.position, since: ctx.span };
+    known.exactDate = found.exact !== false;
     job.touched.add(videoId);
   }
   if (job.pendingVersion > 1)

@@ -11,7 +11,7 @@ import { cacheKey, fetchPending, type FetchContext, type Stored } from './fetche
 import { ModelJob, only, type Span, type Status } from './job';
 import type { CommandLog } from './log';
 import { noteAnswer, syncList, walkList, type ReadContext, type StopCause } from './reads';
-import type { PendingRule, Violation } from './rules';
+import { unless, type PendingRule, type Violation } from './rules';
 import type { JobArgs } from './selection';
 
 /** How a command ran a job: its log, its span, and how a kill ended it. */
@@ -125,8 +125,13 @@ export class ReferenceModel {
       list.walk = 'pending';
       walkList(ctx, job, list);
     }
+    const storm = mode === 'export' ? this.#afterStorm(job) : new Set<string>();
     if (mode !== 'walk') fetchPending(ctx, job);
     if (syncStopped) ctx.stopped = true;
+    const notAgain = [...storm].filter((videoId) => !ctx.requested.has(videoId));
+    ctx.violations.push(
+      ...unless('retries: videos failed only by a 503 storm are sent again by the next run', notAgain),
+    );
     return this.#outcome(job, mode, ctx, command);
   }
 
@@ -174,7 +179,27 @@ export class ReferenceModel {
       cache: this.cache,
       bodyFaults: this.bodyFaults,
       kill: command.kill,
+      requested: new Set(),
     };
+  }
+
+  /**
+   * The videos a 503 storm failed in the run before (ten failures in a row stopped it): the next run
+   * of the command sends them again (a rule pending on main, which leaves them failed: while it is
+   * off, either is accepted). Returns them, to check they were sent.
+   */
+  #afterStorm(job: ModelJob): Set<string> {
+    const stormed = new Set(job.stormFailed);
+    job.stormFailed.clear();
+    const promised = this.pending.has(
+      'retries: videos failed only by a 503 storm are sent again by the next run',
+    );
+    for (const videoId of stormed) {
+      const item = job.items.get(videoId);
+      if (item === undefined) continue;
+      item.status = new Set(promised ? ['pending'] : ['failed', 'pending']);
+    }
+    return stormed;
   }
 
   /** What the command's end should be, from what the run did: completed, or stopped and why. */
@@ -188,7 +213,14 @@ export class ReferenceModel {
     if (command.kill !== 'none') stops.add('killed');
     const trouble = ctx.health.filter((health) => health === 'trouble').length;
     const downAll = trouble > 0 && !ctx.health.includes('answered');
-    if (longestStreak(ctx.health) >= STORM) stops.add('service');
+    if (longestStreak(ctx.health) >= STORM) {
+      stops.add('service');
+      for (const videoId of (ctx as FetchContext).requested) {
+        const item = job.items.get(videoId);
+        if (item !== undefined && only(item.status) === 'failed' && item.failure?.httpStatus === 503)
+          job.stormFailed.add(videoId);
+      }
+    }
     const exits = new Set<number>();
     const zip: Expected['zip'] = new Set();
     if (stops.size === 0 && !workLeft) {

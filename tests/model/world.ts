@@ -295,7 +295,6 @@ export class ModelWorld {
     if (how.budget !== undefined) job.budget = how.budget;
     const chargedBefore = job.charged;
     if (how.retry !== undefined) this.model.retry(job, how.retry);
-    this.cite(job, how.citation);
     const { result, log, span } = await this.command(this.exportArgs(job, args, how, path));
     const expected = this.model.run(job, 'export', { log, span, kill: 'none' });
     this.attribute(log);
@@ -317,6 +316,8 @@ export class ModelWorld {
     const exited = exitsWith(result, [...expected.exits], 'export: exits as the run ended (0, 3, 4, 5, 6)');
     if (exited.length > 0) return exited;
     if (![0, 3, 5].includes(result.code)) return [];
+    // The citation is kept with the job by the export that writes a ZIP.
+    this.cite(job, how.citation);
     const corpus = readCorpus(path);
     return checkCorpus(this.model, job, corpus, {
       path,

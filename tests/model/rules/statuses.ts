@@ -102,3 +102,21 @@ export function datesHold(model: ReferenceModel, corpus: CorpusReading): Violati
   }
   return unless('dates: the interval holds the published day', wrong);
 }
+
+/**
+ * Every exact publish date the service gives is used, channel/latest's included on a first export
+ * (a rule pending on main, whose first walk keeps the listing's words): such a video's interval is
+ * one day.
+ */
+export function exactDatesUsed(job: ModelJob, corpus: CorpusReading): Violation[] {
+  const worded: string[] = [];
+  for (const row of corpus.index) {
+    const item = job.items.get(row['video_id'] ?? '');
+    if (item?.exactDate !== true || !row['published_from']) continue;
+    if (row['published_from'] !== row['published_to'])
+      worded.push(
+        `${item.videoId}: "${row['published']}" (${row['published_from']}..${row['published_to']})`,
+      );
+  }
+  return unless('dates: exact dates from channel/latest on a first export', worded);
+}

@@ -276,8 +276,12 @@ export class JobRun {
     while (!this.control.stopped) {
       const progressBefore = this.#progress;
       let walkDone = false;
-      // A sync reads its lists again once; a later pass (failed items reset meanwhile) only walks.
-      const listing = this.#options.mode === 'sync' && firstPass ? syncLists(ctx) : walkSources(ctx);
+      // A sync reads its walked lists again once, then walks those a failure left unwalked from their
+      // cursor, as any run does; a later pass (failed items reset meanwhile) only walks.
+      const listing =
+        this.#options.mode === 'sync' && firstPass
+          ? syncLists(ctx).then(() => walkSources(ctx))
+          : walkSources(ctx);
       firstPass = false;
       const walking = listing
         .catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }))

@@ -24,7 +24,8 @@ export async function syncLists(ctx: RunContext): Promise<number> {
   let found = 0;
   for (const source of sourcesOfJob(ctx.db, ctx.jobId)) {
     if (ctx.control.stopped) break;
-    if (!isSyncedSourceKind(source.kind)) continue;
+    // A list no walk has read to its end yet is walked on from its cursor by the run (walk.ts).
+    if (!isSyncedSourceKind(source.kind) || source.walkStatus !== LIST_STATUS.done) continue;
     let exactDates = new Map<string, string>();
     if (source.kind === SOURCE_KIND.channel) {
       const latest = await askLatest(ctx, source);

@@ -16,7 +16,7 @@ import { readCorpus } from './corpus-reader';
 import type { ModelJob } from './job';
 import { CommandLog } from './log';
 import { ReferenceModel, type Expected } from './reference';
-import { creditsAgree, spentWithinBudget } from './rules/ledger';
+import { budgetSpentWhenStopped, creditsAgree, spentWithinBudget } from './rules/ledger';
 import { previewStep, refusedStep, searchStep, syncAllStep } from './steps-more';
 import { busyStep, killStep } from './steps-processes';
 import { isPending, switchedOn, unless, type Violation } from './rules';
@@ -302,6 +302,7 @@ export class ModelWorld {
       ...expected.violations,
       ...this.model.unexpectedPaid(log),
       ...spentWithinBudget(job, chargedBefore),
+      ...budgetSpentWhenStopped(job, result),
       ...(await this.afterExport(job, how, args, { result, expected, path })),
     ];
   }
@@ -379,6 +380,7 @@ export class ModelWorld {
       ...expected.violations,
       ...this.model.unexpectedPaid(log),
       ...spentWithinBudget(job, chargedBefore),
+      ...budgetSpentWhenStopped(job, result),
       ...exitsWith(
         result,
         exits,

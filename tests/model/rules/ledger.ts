@@ -70,3 +70,18 @@ export function spentWithinBudget(job: ModelJob, chargedBefore: number): Violati
       : [],
   );
 }
+
+/**
+ * A run the budget stopped has spent it: the budget stops a run only when no credit is left for the
+ * next paid request (docs/product.md: exit 3, "this job has spent its budget"), never while requests
+ * it could still pay for were in flight.
+ */
+export function budgetSpentWhenStopped(job: ModelJob, exit: { code: number; message: string }): Violation[] {
+  if (exit.code !== 3 || job.budget === undefined || !/spent its budget/.test(exit.message)) return [];
+  return unless(
+    'budget: a run the budget stopped has spent it',
+    job.charged < job.budget
+      ? [`job ${job.id}: stopped for a budget of ${job.budget} with ${job.charged} spent`]
+      : [],
+  );
+}

@@ -14,6 +14,8 @@ export class CreditBudget {
   #spent: number;
   #reserved = 0;
   #refusedByCap = false;
+  /** Waiters for a reserved credit to settle (reserveWhenFree). */
+  readonly #settled: Array<() => void> = [];
 
   /**
    * `limit` undefined = no budget; `spent` = the job's credits so far (its ledger rows); `cap`: at
@@ -42,6 +44,21 @@ export class CreditBudget {
     return true;
   }
 
+  /**
+   * Claims one credit for a paid request about to start; while the budget or the cap has no credit
+   * left but requests in flight hold some, waits for them to settle (one that fails costs nothing, and
+   * gives its credit back). False only when none is left with nothing in flight, or when `stop`
+   * aborted (the run stops for another cause): the budget then stops a run that has spent it, never one
+   * whose own requests in flight would have left credits over.
+   */
+  async reserveWhenFree(stop: AbortSignal): Promise<boolean> {
+    while (!this.reserve()) {
+      if (this.#reserved === 0 || stop.aborted) return false;
+      await new Promise<void>((resolve) => this.#settled.push(resolve));
+    }
+    return true;
+  }
+
   /** Why a refused reservation stops the run: the job's budget, or the cap, with its code and words. */
   stopCause(): Extract<StopCause, { kind: 'budget' }> {
     if (this.#refusedByCap && this.#cap !== undefined)
@@ -53,5 +70,6 @@ export class CreditBudget {
   settle(charged: boolean): void {
     this.#reserved--;
     if (charged) this.#spent++;
+    for (const wake of this.#settled.splice(0)) wake();
   }
 }

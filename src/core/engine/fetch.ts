@@ -107,7 +107,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
       }
     }
     if (ctx.control.stopped) return;
-    if (!ctx.budget.reserve()) {
+    if (!(await ctx.budget.reserveWhenFree(ctx.control.stopSignal))) {
       ctx.control.stop(ctx.budget.stopCause());
       return;
     }

@@ -79,7 +79,7 @@ export async function buyPage(
     });
     return undefined;
   }
-  if (!ctx.budget.reserve()) {
+  if (!(await ctx.budget.reserveWhenFree(ctx.control.stopSignal))) {
     ctx.control.stop(ctx.budget.stopCause());
     return undefined;
   }

@@ -9,12 +9,17 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { sequenceArb, type Sequence } from './generate';
+import { PENDING_RULES, type PendingRule } from './rules';
 import type { Step } from './steps';
 import { ModelFailure, ModelWorld } from './world';
 
 /** Runs the steps in a fresh world (those it cannot run now are passed over); closes it whatever happens. */
-async function runSequence(sequence: Sequence, only?: readonly string[]): Promise<void> {
-  const world = await ModelWorld.start(sequence.pageSize, only);
+async function runSequence(
+  sequence: Sequence,
+  only?: readonly string[],
+  pending?: ReadonlySet<PendingRule>,
+): Promise<void> {
+  const world = await ModelWorld.start(sequence.pageSize, only, pending);
   try {
     for (const step of sequence.steps) if (world.canRun(step)) await world.run(step);
   } finally {
@@ -112,6 +117,29 @@ describe.runIf(REPLAY !== undefined)('a recorded sequence, replayed', () => {
     TIMEOUT_MS,
   );
 });
+
+/**
+ * MODEL_PENDING_SHOW=1 (`npm run test:model -- --show-pending`): each rule pending on main, switched
+ * on alone, fails on its own sequence (rules.ts, PENDING_RULES). Once the branch that keeps it has
+ * merged, its sequence passes, this fails, and the rule is to be switched on for good.
+ */
+describe.runIf(process.env['MODEL_PENDING_SHOW'] === '1')(
+  'rules pending on main, each switched on alone',
+  () => {
+    for (const { rule, branch, shownBy } of PENDING_RULES) {
+      test(
+        `"${rule}" (${branch}) fails on this build`,
+        async () => {
+          const sequence = { pageSize: shownBy.pageSize, steps: [...shownBy.steps] as Step[] };
+          await expect(runSequence(sequence, undefined, new Set([rule]))).rejects.toThrow(rule);
+          // Off, the same sequence keeps every other rule.
+          await runSequence(sequence, undefined, new Set());
+        },
+        TIMEOUT_MS,
+      );
+    }
+  },
+);
 
 describe.runIf(REGRESSIONS.length > 0)('recorded regressions', () => {
   for (const [i, regression] of REGRESSIONS.entries()) {

@@ -85,6 +85,7 @@ export async function previewStep(
   step: Extract<Step, { op: 'preview' }>,
 ): Promise<Violation[]> {
   const { job } = world.model.jobFor(step.job);
+  world.last = job;
   const args = [
     'preview',
     ...step.job.sources,

@@ -19,7 +19,7 @@ import { ReferenceModel, type Expected } from './reference';
 import { budgetSpentWhenStopped, creditsAgree, spentWithinBudget } from './rules/ledger';
 import { previewStep, refusedStep, searchStep, syncAllStep } from './steps-more';
 import { busyStep, killStep } from './steps-processes';
-import { isPending, switchedOn, unless, type Violation } from './rules';
+import { isPending, switchedOn, unless, type PendingRule, type Violation } from './rules';
 import { citationFlags, formatFlags, jobFlags, type Citation, type ExportHow, type Step } from './steps';
 import type { JobArgs } from './selection';
 
@@ -55,10 +55,11 @@ interface Ran {
 export class ModelWorld {
   readonly steps: Step[] = [];
   readonly model: ReferenceModel;
-  readonly pending = switchedOn();
   #outs = 0;
   /** The job the latest export step ran (steps may name it as LAST). */
   last: ModelJob | undefined;
+  /** The account's plan, which names the code of a 402 (docs/service.md). */
+  plan: 'grant' | 'paid' | 'paused' = 'grant';
   /** The credits automatic syncs were charged, each with when (the daily credit limit counts them). */
   readonly automatic: Array<{ at: number; job: number }> = [];
   /** How far the simulator's log and ledger were read. */
@@ -70,17 +71,23 @@ export class ModelWorld {
     readonly pageSize: number,
     /** Words of the only rules that count (a regression's), or undefined for every rule. */
     readonly only: readonly string[] | undefined,
+    /** The rules pending on main switched on (rules.ts, PENDING_RULES). */
+    readonly pending: ReadonlySet<PendingRule>,
   ) {
     this.model = new ReferenceModel(sim.admin, pageSize, this.pending);
   }
 
-  static async start(pageSize: number, only?: readonly string[]): Promise<ModelWorld> {
+  static async start(
+    pageSize: number,
+    only?: readonly string[],
+    pending: ReadonlySet<PendingRule> = switchedOn(),
+  ): Promise<ModelWorld> {
     installModelClock();
     modelClock.reset();
     const sim = await startSimulator({ credits: 1_000_000, pageSize, now: modelClock.now });
     // The CLI reads its key from the environment, as a user's shell gives it.
     process.env['TRANSCRIPT_API_KEY'] = sim.key;
-    return new ModelWorld(sim, mkdtempSync(join(tmpdir(), 'scriptorium-model-')), pageSize, only);
+    return new ModelWorld(sim, mkdtempSync(join(tmpdir(), 'scriptorium-model-')), pageSize, only, pending);
   }
 
   async close(): Promise<void> {
@@ -171,10 +178,12 @@ export class ModelWorld {
         return [];
       case 'topUp':
         this.sim.admin.topUp(1_000_000);
+        this.plan = 'paid';
         return [];
       case 'account':
         this.sim.admin.setCredits(step.credits);
         this.sim.admin.setPlan(step.plan);
+        this.plan = step.plan;
         return [];
       case 'fault':
         return this.#fault(step);
@@ -303,6 +312,7 @@ export class ModelWorld {
       ...this.model.unexpectedPaid(log),
       ...spentWithinBudget(job, chargedBefore),
       ...budgetSpentWhenStopped(job, result),
+      ...paymentNamed(result, log, this.plan),
       ...(await this.afterExport(job, how, args, { result, expected, path })),
     ];
   }
@@ -454,6 +464,20 @@ export class ModelWorld {
     const fresh = [...new Set([...listed, ...VIDEOS])].filter((videoId) => !stored.has(videoId));
     return fresh.length > 0 ? fresh : [...VIDEOS];
   }
+}
+
+/** What each 402 code asks of the user, in the words the CLI's message must hold (docs/product.md). */
+const PAYMENT_WORDS = { grant: /subscribe/i, paid: /top up/i, paused: /resume/i } as const;
+
+/** A run a 402 stopped pauses with exit 3 and says what the code asks: top up, subscribe, resume the plan. */
+function paymentNamed(result: CommandResult, log: CommandLog, plan: keyof typeof PAYMENT_WORDS): Violation[] {
+  if (!log.calls.some((call) => call.status === 402 && call.answered)) return [];
+  return unless(
+    'credits: a 402 pauses with exit 3 and says what to do (top up, subscribe, resume the plan)',
+    result.code === 3 && PAYMENT_WORDS[plan].test(result.message)
+      ? []
+      : [`exit ${result.code}: ${result.message}`],
+  );
 }
 
 /** The formats an export writes: those it asks for, of those its job can have (no times: txt and json). */

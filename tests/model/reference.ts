@@ -111,6 +111,11 @@ export class ReferenceModel {
   run(job: ModelJob, mode: 'export' | 'sync' | 'walk', command: CommandRun): Expected {
     command.log.owner = job.id;
     const ctx = this.#context(command);
+    // A job to continue whose budget is spent is paused at once (exit 3, the ZIP of what it bought).
+    const spent = job.budget !== undefined && job.charged >= job.budget;
+    if (mode === 'export' && spent && (job.state !== 'completed' || this.#hasWork(job))) {
+      return { exits: new Set([3]), zip: new Set(['partial']), stops: new Set(['budget']), violations: [] };
+    }
     let syncStopped = false;
     if (mode === 'sync') {
       for (const list of job.syncedLists) {
@@ -133,6 +138,14 @@ export class ReferenceModel {
       ...unless('retries: videos failed only by a 503 storm are sent again by the next run', notAgain),
     );
     return this.#outcome(job, mode, ctx, command);
+  }
+
+  /** Whether the job has a list to walk or a video to fetch (after a retry put some back). */
+  #hasWork(job: ModelJob): boolean {
+    return (
+      job.lists.some((list) => list.walk !== 'done') ||
+      [...job.items.values()].some((item) => item.status.has('pending'))
+    );
   }
 
   /** The transcripts the job's videos still to fetch would cost at most: surely, and perhaps. */

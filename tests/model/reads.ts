@@ -201,8 +201,8 @@ export function nameVideo(
     });
     return;
   }
-  if (known.firstPlace === undefined) {
-    // A video given by itself takes the data of the first list that names it.
+  if (known.firstPlace === undefined && known.version > job.released) {
+    // A video given by itself takes the data of the first list that names it, before a version holds it.
     known.source = list.index;
     known.firstPlace = { position: found.position, since: ctx.span };
     known.exactDate = found.exact !== false;

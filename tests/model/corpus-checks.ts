@@ -11,7 +11,13 @@ import { changesAgree, settleRelease, type Metadata } from './rules/changes';
 import { citationAgrees } from './rules/citation';
 import { indexPlaces, membershipsAgree, uniquePositions } from './rules/lists';
 import { manifestCounts, manifestOfJob } from './rules/manifest';
-import { chunksCoverText, filesMatchIndex, recordsAsFetched, recordsMatchIndex } from './rules/records';
+import {
+  chunksCoverText,
+  filesHoldTheText,
+  filesMatchIndex,
+  recordsAsFetched,
+  recordsMatchIndex,
+} from './rules/records';
 import { datesHold, errorsAgree, exactDatesUsed, statusesAgree } from './rules/statuses';
 import { verifyJudgesContent } from './rules/verify';
 import { earlierFilesKept, versionsFollowBytes } from './rules/versions';
@@ -57,6 +63,7 @@ export async function checkCorpus(
     ...datesHold(model, corpus),
     ...recordsMatchIndex(corpus),
     ...filesMatchIndex(corpus, check.formats, timed),
+    ...filesHoldTheText(corpus),
     ...chunksCoverText(corpus, check.formats, check.args.chunkSeconds ?? 60),
     ...manifestCounts(corpus),
     ...manifestOfJob(job, corpus, { ...check, syncs: job.syncsAt.get(version) }),

@@ -84,6 +84,11 @@ export class ReferenceModel {
     return { job, created: true };
   }
 
+  /** A job the app did not make after all (a preview the key was refused for): the next takes its number. */
+  forget(job: ModelJob): void {
+    this.jobs.splice(this.jobs.indexOf(job), 1);
+  }
+
   /**
    * `--retry-failed` or `--retry-unavailable`: the job's videos of that status back in the queue, each
    * noted for the next version's changes.csv when a version was released. Returns how many.

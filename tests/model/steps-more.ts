@@ -84,7 +84,7 @@ export async function previewStep(
   world: ModelWorld,
   step: Extract<Step, { op: 'preview' }>,
 ): Promise<Violation[]> {
-  const { job } = world.model.jobFor(step.job);
+  const { job, created } = world.model.jobFor(step.job);
   world.last = job;
   const args = [
     'preview',
@@ -97,6 +97,11 @@ export async function previewStep(
   const expected = world.model.run(job, 'walk', { log, span, kill: 'none' });
   world.attribute(log);
   expected.violations.push(...world.model.unexpectedPaid(log));
+  // A preview whose key the service refuses makes no job (docs/product.md, New job).
+  if (created && result.code === 4) {
+    world.model.forget(job);
+    world.last = undefined;
+  }
   if (expected.stops.size > 0) return expected.violations;
   const counted = /(\d[\d,]*) videos? from/.exec(result.stdout)?.[1]?.replace(/,/g, '');
   const toBuy = /at most (\d[\d,]*) credits?/.exec(result.stdout)?.[1]?.replace(/,/g, '');

@@ -218,3 +218,50 @@ export function chunksCoverText(corpus: CorpusReading, formats: string, chunkSec
   for (const videoId of byVideo.keys()) wrong.push(`passages of ${videoId}, which has no transcript`);
   return unless('chunks: passages of the ok videos with times, covering every line of their text', wrong);
 }
+
+/** `HH:MM:SS,mmm` or `HH:MM:SS.mmm` in whole milliseconds. */
+function msOf(hours: string, minutes: string, seconds: string, ms: string): number {
+  return ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000 + Number(ms);
+}
+
+const CUE_TIMES = /(\d{2,}):(\d{2}):(\d{2})[,.](\d{3}) --> (\d{2,}):(\d{2}):(\d{2})[,.](\d{3})/g;
+
+/**
+ * The txt file is the record's text, a line per segment; an srt or vtt file has a cue per distinct
+ * start of the segments (to the millisecond), in order, each ending after it starts and no later
+ * than the next one starts (docs/product.md, Across the whole ZIP).
+ */
+export function filesHoldTheText(corpus: CorpusReading): Violation[] {
+  const wrong: string[] = [];
+  const records = new Map(corpus.transcripts.map((record) => [record.video_id, record]));
+  for (const row of corpus.index) {
+    const record = records.get(row['video_id'] ?? '');
+    if (record === undefined) continue;
+    for (const file of (row['files'] ?? '').split('|').filter((name) => name !== '')) {
+      const bytes = corpus.entries[file];
+      if (bytes === undefined) continue;
+      const text = strFromU8(bytes);
+      if (file.startsWith('txt/')) {
+        if (text.replace(/\n$/, '') !== String(record['text'] ?? ''))
+          wrong.push(`${file} is not the record's text`);
+        continue;
+      }
+      if (!file.startsWith('srt/') && !file.startsWith('vtt/')) continue;
+      const starts = [...new Set(record.segments.map((segment) => Math.round((segment.start ?? 0) * 1000)))];
+      const cues = [...text.matchAll(CUE_TIMES)].map((m) => ({
+        start: msOf(m[1]!, m[2]!, m[3]!, m[4]!),
+        end: msOf(m[5]!, m[6]!, m[7]!, m[8]!),
+      }));
+      if (cues.length !== starts.length || cues.some((cue, i) => Math.abs(cue.start - starts[i]!) > 1))
+        wrong.push(
+          `${file}: cues start at ${cues
+            .slice(0, 3)
+            .map((cue) => cue.start)
+            .join(', ')}…, the segments at ${starts.slice(0, 3).join(', ')}…`,
+        );
+      else if (cues.some((cue, i) => cue.end <= cue.start || cue.end > (cues[i + 1]?.start ?? Infinity)))
+        wrong.push(`${file}: a cue ends before it starts or after the next one starts`);
+    }
+  }
+  return unless("files: txt holds the record's text, srt and vtt a cue per start of the segments", wrong);
+}

@@ -141,6 +141,24 @@ describe.runIf(process.env['MODEL_PENDING_SHOW'] === '1')(
   },
 );
 
+interface Scenario {
+  /** Where features meet, in a few words. */
+  scenario: string;
+  pageSize: number;
+  steps: Step[];
+}
+
+/** Sequences written by hand where features meet, each judged by every rule (MODEL_SCENARIOS=0 leaves them out). */
+const SCENARIOS = JSON.parse(
+  readFileSync(new URL('./scenarios.json', import.meta.url), 'utf8'),
+) as Scenario[];
+
+describe.runIf(process.env['MODEL_SCENARIOS'] !== '0')('scenarios where features meet', () => {
+  for (const [i, { scenario, pageSize, steps }] of SCENARIOS.entries()) {
+    test(`${i + 1}: ${scenario}`, async () => runSequence({ pageSize, steps }), TIMEOUT_MS);
+  }
+});
+
 describe.runIf(REGRESSIONS.length > 0)('recorded regressions', () => {
   for (const [i, regression] of REGRESSIONS.entries()) {
     test(

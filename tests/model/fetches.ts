@@ -89,10 +89,11 @@ function follow(ctx: FetchContext, job: ModelJob, item: ModelItem, calls: Call[]
     if (attempts.length === 0) return undefined;
     ctx.log.follow(attempts);
     const last = lastAttempt(attempts);
-    noteAnswer(ctx, bodyFaulted(ctx, item, last) === 'truncated' ? { ...last, status: 0 } : last);
+    noteAnswer(ctx, last);
     if (!last.answered) return unanswered(ctx, item);
     const faulted = last.status === 200 ? takeBodyFault(ctx, item) : undefined;
-    if (faulted !== undefined) return failed(item, faulted === 'malformed' ? 200 : null, null);
+    // A 200 whose body cannot be read, or is cut off: charged, and the video failed as unreadable.
+    if (faulted !== undefined) return failed(item, 200, null);
     if (last.status === 200) {
       const language = ctx.catalog.describeTranscript(item.videoId, langParam(lang))?.language ?? '';
       ctx.cache.set(key, { state: ctx.kill === 'sigkill' ? 'maybe' : 'yes', language });
@@ -142,10 +143,6 @@ function failed(item: ModelItem, httpStatus: number | null, code: string | null)
 function unanswered(ctx: FetchContext, item: ModelItem): Set<Status> | undefined {
   if (ctx.kill === 'force') return failed(item, null, 'interrupted');
   return undefined;
-}
-
-function bodyFaulted(ctx: FetchContext, item: ModelItem, call: Call): 'truncated' | 'malformed' | undefined {
-  return call.status === 200 ? ctx.bodyFaults.get(item.videoId)?.[0] : undefined;
 }
 
 function takeBodyFault(ctx: FetchContext, item: ModelItem): 'truncated' | 'malformed' | undefined {

@@ -36,7 +36,7 @@ export type FaultSpec =
   | { kind: 'status'; status: 404 | 500 | 503 }
   /** Statuses tried again (three attempts in all), with a Retry-After that asks for no wait. */
   | { kind: 'retryable'; status: 408 | 429 | 502; times: number; retryAfter: 'seconds' | 'date' }
-  /** A 200 whose body cannot be read (charged), or a connection lost after the status (possibly charged). */
+  /** A 200 whose body cannot be read, or is cut off after the status: charged, the video failed. */
   | { kind: 'body'; body: 'malformed' | 'truncated' }
   /** The next list page of a kind fails. */
   | { kind: 'list'; endpoint: 'playlist/videos' | 'channel/videos'; status: 404 | 500 | 503 }

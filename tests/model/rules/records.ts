@@ -207,12 +207,12 @@ export function chunksCoverText(corpus: CorpusReading, formats: string, chunkSec
       if (texts.length > 0) wrong.push(`${record.video_id} has passages but no times`);
       continue;
     }
-    const joined = texts.join(' ');
+    const joined = squeeze(texts.join(' '));
     const lines = String(record['text'] ?? '')
       .split('\n')
       .map((line) => line.trim())
       .filter((line) => line !== '');
-    const missing = lines.filter((line) => !joined.includes(line.replace(/\s+/g, ' ')));
+    const missing = lines.filter((line) => !joined.includes(squeeze(line)));
     if (missing.length > 0) wrong.push(`${record.video_id}: "${missing[0]}" is in no passage`);
   }
   for (const videoId of byVideo.keys()) wrong.push(`passages of ${videoId}, which has no transcript`);

@@ -238,10 +238,11 @@ function judgeAgain(job: ModelJob, item: ModelItem): void {
 }
 
 /**
- * How a sync's read of a list ended: read to where it stops, stopped midway by the run (what it read
- * still places the rest), or in a way the model does not follow (the job becomes inexact).
+ * How a sync's read of a list ended: read to where it stops, failed (the service answered an error),
+ * stopped midway by the run (what it read still places the rest), or in a way the model does not
+ * follow (the job becomes inexact).
  */
-export type SyncRead = 'done' | 'stopped' | 'lost';
+export type SyncRead = 'done' | 'failed' | 'stopped' | 'lost';
 
 /**
  * A sync's read of a playlist or channel again (docs/product.md, "Keeping a job current"): a channel
@@ -277,7 +278,16 @@ export function syncList(ctx: ReadContext, job: ModelJob, list: ModelList, kille
     }
     const call = attempts.at(-1)!;
     noteAnswer(ctx, call);
-    if (!call.answered || call.status !== 200) return 'lost';
+    if (!call.answered) return 'lost';
+    if (call.status !== 200) {
+      if (call.status === 402 || call.status === 401 || call.status === 403) return 'stopped';
+      // The list could not be read again: it fails (the next run walks it on from its cursor), what
+      // the read found is placed, and the sync goes on with the next list.
+      if (read.count > 0) placeUnreached(job, list, { ...read, whole: false, span: ctx.span });
+      failWalk(ctx, list, call);
+      list.failedBySync = true;
+      return 'failed';
+    }
     if (call.charge?.offset !== undefined && call.charge.offset !== offset)
       ctx.violations.push({
         rule: 'walks: a list is read page after page, none left out',

@@ -8,9 +8,9 @@
 import type { Describers, VideoDescription } from '../../src/simulator';
 import { canonical, kindOf } from './catalog';
 import { cacheKey, fetchPending, type FetchContext, type Stored } from './fetches';
-import { ModelJob, only, type Span, type Status } from './job';
+import { ModelJob, only, type ModelList, type Span, type Status } from './job';
 import type { CommandLog } from './log';
-import { noteAnswer, syncList, walkList, type ReadContext, type StopCause } from './reads';
+import { noteAnswer, subjectOfList, syncList, walkList, type ReadContext, type StopCause } from './reads';
 import { unless, type PendingRule, type Violation } from './rules';
 import type { JobArgs } from './selection';
 
@@ -122,17 +122,24 @@ export class ReferenceModel {
       return { exits: new Set([3]), zip: new Set(['partial']), stops: new Set(['budget']), violations: [] };
     }
     let syncStopped = false;
+    const failedNow = new Set<ModelList>();
     if (mode === 'sync') {
       for (const list of job.syncedLists) {
         if (list.walk !== 'done' || syncStopped) continue;
         const read = syncList(ctx, job, list, command.kill === 'sigkill');
         if (read === 'lost') job.exact = false;
-        syncStopped = read !== 'done';
+        if (read === 'failed') failedNow.add(list);
+        syncStopped = read === 'stopped' || read === 'lost';
       }
     }
     for (const list of job.lists) {
-      if (list.walk === 'done') continue;
+      // A list a failure left unwalked is walked on from its cursor, in the next run.
+      if (list.walk === 'done' || failedNow.has(list)) continue;
       list.walk = 'pending';
+      if (list.failedBySync) {
+        rereadAfterSync(ctx, job, list);
+        continue;
+      }
       walkList(ctx, job, list);
     }
     const storm = mode === 'export' ? this.#afterStorm(job) : new Set<string>();
@@ -284,6 +291,31 @@ export class ReferenceModel {
     }
     return { exits, zip, stops, violations: ctx.violations };
   }
+}
+
+/**
+ * The next run after a sync's read of a list failed: the product promises to read it again; main
+ * walks it from its start as a first walk and stops at once as a pagination loop. The model follows
+ * the pages asked, marks the job inexact and names the rule (a bug reported with issue 42).
+ */
+function rereadAfterSync(ctx: ReadContext, job: ModelJob, list: ModelList): void {
+  job.exact = false;
+  const endpoint = list.kind === 'channel' ? 'channel/videos' : 'playlist/videos';
+  const pages = [];
+  for (
+    let call = ctx.log.take(endpoint, subjectOfList(list));
+    call !== undefined;
+    call = ctx.log.take(endpoint, subjectOfList(list))
+  )
+    pages.push(call);
+  list.failedBySync = false;
+  if (pages.length === 1) {
+    list.walk = 'failed';
+    ctx.violations.push({
+      rule: 'walks: a list a sync could not read is read again by the next run',
+      detail: `job ${job.id}, ${list.typed}: walked from its start as a first walk, it stopped at its first page as a pagination loop`,
+    });
+  } else list.walk = 'done';
 }
 
 /** The longest run of failures that point at the service, with no normal answer between. */

@@ -9,7 +9,7 @@ import type { ModelJob } from './job';
 import type { ReferenceModel } from './reference';
 import { changesAgree, settleRelease, type Metadata } from './rules/changes';
 import { citationAgrees } from './rules/citation';
-import { indexPlaces, membershipsAgree, uniquePositions } from './rules/lists';
+import { indexPlaces, listIds, listingFacts, membershipsAgree, uniquePositions } from './rules/lists';
 import { manifestCounts, manifestOfJob } from './rules/manifest';
 import {
   chunksCoverText,
@@ -49,6 +49,8 @@ export async function checkCorpus(
     ? [
         ...membershipsAgree(job, corpus),
         ...indexPlaces(job, corpus),
+        ...listIds(job, corpus),
+        ...listingFacts(model, job, corpus),
         ...statusesAgree(job, corpus, check.complete),
         ...errorsAgree(job, corpus),
         ...recordsAsFetched(model, job, corpus),

@@ -5,8 +5,10 @@
  * each video its corpus number, the source whose data it carries (the first list that named it) and
  * its place there as the latest read gave it.
  */
+import { channelIdForHandle } from '../../../src/simulator';
 import type { CorpusReading, Row } from '../corpus-reader';
 import type { ModelJob, Span } from '../job';
+import type { ReferenceModel } from '../reference';
 import { some, unless, type Violation } from '../rules';
 
 function membershipLabel(row: Row): string {
@@ -108,3 +110,47 @@ export function indexPlaces(job: ModelJob, corpus: CorpusReading): Violation[] {
 }
 
 export { some };
+
+/** memberships.csv's list_id: the playlist's ID or the channel's UC id; none for a search or a video alone. */
+export function listIds(job: ModelJob, corpus: CorpusReading): Violation[] {
+  const wrong: string[] = [];
+  for (const row of corpus.memberships) {
+    const list = job.lists.find((candidate) => candidate.typed === row['source']);
+    const expected =
+      list === undefined || list.kind === 'search'
+        ? ''
+        : list.kind === 'channel'
+          ? list.name.startsWith('@')
+            ? channelIdForHandle(list.name)
+            : list.name
+          : list.name;
+    if (row['list_id'] !== expected)
+      wrong.push(
+        `${row['video_id']} in ${row['source']}: list_id ${row['list_id'] || '-'}, expected ${expected || '-'}`,
+      );
+  }
+  return unless("memberships: list_id is the playlist's ID or the channel's UC id", wrong);
+}
+
+/**
+ * index.csv's listing columns for a video a list brought: the title and length its page said (a
+ * length in whole seconds, read from "12:05"), and the link to the video.
+ */
+export function listingFacts(model: ReferenceModel, job: ModelJob, corpus: CorpusReading): Violation[] {
+  const wrong: string[] = [];
+  for (const row of corpus.index) {
+    const videoId = row['video_id'] ?? '';
+    if (row['url'] !== `https://www.youtube.com/watch?v=${videoId}`)
+      wrong.push(`${videoId}: url ${row['url']}`);
+    const item = job.items.get(videoId);
+    if (item?.firstPlace === undefined) continue;
+    const video = model.video(videoId);
+    if (row['title'] !== video.title)
+      wrong.push(`${videoId}: title "${row['title']}", the list said "${video.title}"`);
+    if (row['duration_seconds'] !== String(video.lengthSeconds))
+      wrong.push(
+        `${videoId}: duration_seconds ${row['duration_seconds']}, the list said ${video.lengthSeconds}`,
+      );
+  }
+  return unless('index: the title, length and link the list page gave', wrong);
+}

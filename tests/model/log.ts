@@ -20,6 +20,8 @@ export interface Call {
 }
 
 const API = '/api/v2/';
+/** The requests that read lists, one after another within a run. */
+const LIST_CALLS = new Set(['playlist/videos', 'channel/videos', 'search', 'channel/latest']);
 
 export class CommandLog {
   readonly calls: Call[];
@@ -65,6 +67,24 @@ export class CommandLog {
         !this.#followed.has(call.seq) &&
         (about === undefined || subjectOf(call) === about),
     );
+  }
+
+  /**
+   * The next list call (a page of a playlist, a channel or a search, or channel/latest) in the order
+   * they arrived, taken when it is `endpoint` about `about`, else undefined: a run reads its lists one
+   * page after another, and the runs of one command (`sync --all`) one after another, so a call that
+   * is not the one expected means the run stopped before it. A free call not expected is passed over.
+   */
+  takeList(endpoint: string, about: string): Call | undefined {
+    for (const call of this.calls) {
+      if (!LIST_CALLS.has(call.endpoint) || this.#followed.has(call.seq)) continue;
+      if (call.endpoint === endpoint && subjectOf(call) === about) {
+        this.#followed.set(call.seq, this.owner);
+        return call;
+      }
+      if (call.endpoint !== 'channel/latest') return undefined;
+    }
+    return undefined;
   }
 
   /** Marks calls as followed. */

@@ -57,16 +57,15 @@ export function listNow(ctx: Pick<ReadContext, 'catalog'>, job: ModelJob, list: 
  * status is tried again, three attempts in all). Undefined when the command sent no such request.
  */
 export function takeAttempts(ctx: ReadContext, endpoint: string, about: string): Call[] | undefined {
-  const first = ctx.log.take(endpoint, about);
+  const take = (): Call | undefined =>
+    endpoint === 'channel/resolve' ? ctx.log.take(endpoint, about) : ctx.log.takeList(endpoint, about);
+  const first = take();
   if (first === undefined) return undefined;
   const attempts = [first];
-  while (
-    RETRIED.has(attempts.at(-1)!.status) &&
-    attempts.length < ATTEMPTS &&
-    attempts.at(-1)!.answered &&
-    ctx.log.peek(endpoint, about) !== undefined
-  ) {
-    attempts.push(ctx.log.take(endpoint, about)!);
+  while (RETRIED.has(attempts.at(-1)!.status) && attempts.length < ATTEMPTS && attempts.at(-1)!.answered) {
+    const again = take();
+    if (again === undefined) break;
+    attempts.push(again);
   }
   return attempts;
 }
@@ -256,7 +255,7 @@ export function syncList(ctx: ReadContext, job: ModelJob, list: ModelList, kille
   const videos = listNow(ctx, job, list);
   let exact = new Set<string>();
   if (list.kind === 'channel') {
-    const latest = ctx.log.take('channel/latest', subjectOfList(list));
+    const latest = ctx.log.takeList('channel/latest', subjectOfList(list));
     if (latest === undefined) return 'stopped';
     noteAnswer(ctx, latest);
     if (latest.status === 200) {

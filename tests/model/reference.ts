@@ -303,9 +303,9 @@ function rereadAfterSync(ctx: ReadContext, job: ModelJob, list: ModelList): void
   const endpoint = list.kind === 'channel' ? 'channel/videos' : 'playlist/videos';
   const pages = [];
   for (
-    let call = ctx.log.take(endpoint, subjectOfList(list));
+    let call = ctx.log.takeList(endpoint, subjectOfList(list));
     call !== undefined;
-    call = ctx.log.take(endpoint, subjectOfList(list))
+    call = ctx.log.takeList(endpoint, subjectOfList(list))
   )
     pages.push(call);
   list.failedBySync = false;

@@ -229,6 +229,7 @@ export class ReferenceModel {
 
   /** What the command's end should be, from what the run did: completed, or stopped and why. */
   #outcome(job: ModelJob, mode: 'export' | 'sync' | 'walk', ctx: ReadContext, command: CommandRun): Expected {
+    const stateBefore = job.state;
     const workLeft =
       ctx.stopped === true ||
       job.lists.some((list) => list.walk === 'pending') ||
@@ -284,8 +285,11 @@ export class ReferenceModel {
       if (maybeLeft || workLeft) job.state = 'unfinished';
     }
     if (mode === 'walk') {
+      // A preview walks the lists and leaves the job as it was (a draft is not started).
+      job.state = stateBefore;
       exits.clear();
       exits.add(0);
+      for (const cause of stops) exits.add(EXIT_FOR[cause]);
       zip.clear();
       zip.add('none');
     }

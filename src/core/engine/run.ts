@@ -35,7 +35,7 @@ import type {
   RunOutcome,
   SpendingCap,
 } from './types';
-import { syncLists } from './sync';
+import { readAgainFailedSyncs, syncLists } from './sync';
 import { walkSources } from './walk';
 
 /** What one run works with: the engine's database and clock, and this run's client and pacer. */
@@ -268,7 +268,9 @@ export class JobRun {
   async #walkAndFetch(): Promise<void> {
     const ctx = this.#context();
     if (this.#options.mode === 'walk') {
-      await walkSources(ctx).catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }));
+      await readAgainFailedSyncs(ctx)
+        .then(() => walkSources(ctx))
+        .catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }));
       return;
     }
     // A second pass only happens when failed items were reset for retry during the run.
@@ -276,12 +278,11 @@ export class JobRun {
     while (!this.control.stopped) {
       const progressBefore = this.#progress;
       let walkDone = false;
-      // A sync reads its walked lists again once, then walks those a failure left unwalked from their
-      // cursor, as any run does; a later pass (failed items reset meanwhile) only walks.
-      const listing =
-        this.#options.mode === 'sync' && firstPass
-          ? syncLists(ctx).then(() => walkSources(ctx))
-          : walkSources(ctx);
+      // A sync reads its walked lists again once; then every run reads again a list a sync could not
+      // read, and walks on from their cursors those a failure left unwalked; a later pass (failed
+      // items reset meanwhile) does the same.
+      const walkOn = (): Promise<void> => readAgainFailedSyncs(ctx).then(() => walkSources(ctx));
+      const listing = this.#options.mode === 'sync' && firstPass ? syncLists(ctx).then(walkOn) : walkOn();
       firstPass = false;
       const walking = listing
         .catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }))

@@ -1,6 +1,13 @@
 import type { VideoItem } from '../api/types';
 import { listNamedAll, moveInList, placeUnreached, recordCut, wasCut } from '../store/list-reads';
-import { failWalk, recordSyncPage, sourcesOfJob, type SourceRecord } from '../store/sources';
+import {
+  failWalk,
+  recordSyncPage,
+  restartRead,
+  setWalkStatus,
+  sourcesOfJob,
+  type SourceRecord,
+} from '../store/sources';
 import { isSyncedSourceKind, LIST_STATUS, SOURCE_KIND } from '../../shared/vocabulary';
 import { pendingVersion } from '../store/versions';
 import type { RunContext } from './run-context';
@@ -35,6 +42,21 @@ export async function syncLists(ctx: RunContext): Promise<number> {
     found += await syncList(ctx, source, exactDates);
   }
   return found;
+}
+
+/**
+ * Reads again, as a sync does, each list a sync could not read (its walk failed and was reopened for
+ * this run, its cursor cleared: a list read before, pages bought): from its start, where pages of known
+ * videos are expected rather than a loop, every video found moving to its place now. A first walk
+ * resumed from its cursor is walk.ts's.
+ */
+export async function readAgainFailedSyncs(ctx: RunContext): Promise<void> {
+  for (const source of sourcesOfJob(ctx.db, ctx.jobId)) {
+    if (ctx.control.stopped) return;
+    if (!isSyncedSourceKind(source.kind) || source.walkStatus !== LIST_STATUS.pending) continue;
+    if (source.cursor !== null || source.pages === 0) continue;
+    await syncList(ctx, source, new Map());
+  }
 }
 
 /**
@@ -102,6 +124,9 @@ async function syncList(
     ended = true;
     const { reached, count, shift } = read;
     placeUnreached(ctx.db, source.id, { reached, count, shift, whole, at });
+    // A list read again after a failed sync is walked once more (readAgainFailedSyncs).
+    if (!stopped && source.walkStatus === LIST_STATUS.pending)
+      setWalkStatus(ctx.db, source.id, LIST_STATUS.done);
     if (stopped || !selection.needsListSize) return 0;
     return settleAwaitingItems(ctx, source, selection, listSize ?? (whole ? count : null), at);
   };
@@ -164,6 +189,8 @@ async function syncList(
   }
   // Stopped midway (credits, budget, an interruption): what it read still places the rest.
   if (!ended && read.count > 0) ctx.db.transaction(() => end(false, ctx.now(), true)).immediate();
+  // It could not be read (the walk failed): the next run reads it again from its start.
+  if (!ended && !ctx.control.stopped) restartRead(ctx.db, source.id);
   return added;
 }
 

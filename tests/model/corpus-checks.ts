@@ -130,11 +130,16 @@ function record(job: ModelJob, corpus: CorpusReading, digest: string | undefined
  * each list has them, the lists not walked, the formats and the citation. Undefined when the
  * reference is not sure of some of it (then the rules that compare two exports' versions wait).
  */
-export function digestOf(job: ModelJob, check: Pick<ExportCheck, 'formats' | 'args'>): string | undefined {
+export function digestOf(
+  job: ModelJob,
+  check: Pick<ExportCheck, 'formats' | 'args' | 'complete'>,
+): string | undefined {
   if (!job.certain || job.citationUnsure) return undefined;
   const span = (since: { start: number; end: number } | undefined): string =>
     since === undefined ? '-' : `${since.start}-${since.end}`;
   return JSON.stringify({
+    // Written while its job was paused, a corpus says it is not complete: another corpus.
+    complete: check.complete,
     formats: check.formats.split(',').sort().join(','),
     chunks: check.formats.includes('chunks') ? [check.args.chunkSeconds, check.args.chunkOverlap] : null,
     citation: job.citation,

@@ -5,6 +5,7 @@
  */
 import { canonical, kindOf, type SourceKind } from './catalog';
 import type { JobArgs, Verdict } from './selection';
+import type { Citation } from './steps';
 
 export type Fetched = 'ok' | 'unavailable' | 'failed';
 export type Status = Fetched | 'pending' | 'skipped';
@@ -200,6 +201,27 @@ export class ModelJob {
   /** The next version: what the job adds, retries or changes now belongs to it. */
   get pendingVersion(): number {
     return this.released + 1;
+  }
+
+  /**
+   * The citation an export gives, part by part: a part given replaces the job's, the others are kept
+   * (`partsKept`, a rule pending on main, which drops them: while it is off, the model is not sure).
+   */
+  cite(citation: Citation | undefined, partsKept: boolean): void {
+    if (citation === undefined) return;
+    const given: Record<string, string> = {
+      ...(citation.title !== undefined && { title: citation.title }),
+      ...(citation.description !== undefined && { description: citation.description }),
+      ...(citation.authors !== undefined && {
+        authors: JSON.stringify([citation.authors, citation.orcids ?? []]),
+      }),
+      ...(citation.license !== undefined && { license: citation.license }),
+    };
+    const dropped = Object.keys(this.citation).some((part) => !(part in given));
+    if (Object.keys(given).length === 4) this.citationUnsure = false;
+    else if (dropped && !partsKept) this.citationUnsure = true;
+    this.citation = { ...this.citation, ...given };
+    this.citationLast = given;
   }
 
   /** Whether every video's status is known, and every list's read with it. */

@@ -21,7 +21,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 
 const { values } = parseArgs({
   options: {
@@ -91,7 +91,7 @@ async function randomSequences(folder, mutant) {
     { MODEL_RUNS: values.runs, MODEL_SEEDS: values.seed, MODEL_NO_SHRINK: '1', MODEL_TIMEOUT_MS: '0' },
   );
   if (code === 0) return { caught: false, text: `missed in ${values.runs}` };
-  const failure = FAILED.exec(output.replace(/\x1b\[[0-9;]*m/g, ''));
+  const failure = FAILED.exec(stripVTControlCharacters(output));
   if (failure === null) return { caught: true, text: 'failed (no rule named: see the output)', output };
   const recorded = join(folder, `out/model-failures/seed-${failure[1]}.json`);
   mkdirSync(join(root, 'out/model-power'), { recursive: true });
@@ -113,7 +113,7 @@ async function npmTestPart(folder) {
   );
   if (code === 0) return 'missed';
   const failed = [
-    ...output.replace(/\x1b\[[0-9;]*m/g, '').matchAll(/FAIL .*corpora\.test\.ts > [^>]+> (.+)/g),
+    ...stripVTControlCharacters(output).matchAll(/FAIL .*corpora\.test\.ts > [^>]+> (.+)/g),
   ].map((m) => m[1].trim());
   return `caught by ${failed[0] ?? 'a test'}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}`;
 }

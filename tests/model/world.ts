@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
-import { CHANNELS, EDITABLE, LISTS, VIDEOS, kindOf, namesOfChannel } from './catalog';
+import { CHANNELS, EDITABLE, namesOfChannel } from './catalog';
 import { runCommand, type CommandResult } from './cli-in-process';
 import { installModelClock, modelClock } from './clock';
 import { checkCorpus } from './corpus-checks';
@@ -16,11 +16,12 @@ import { readCorpus } from './corpus-reader';
 import type { ModelJob } from './job';
 import { CommandLog } from './log';
 import { ReferenceModel, type Expected } from './reference';
-import { budgetSpentWhenStopped, creditsAgree, spentWithinBudget } from './rules/ledger';
+import { budgetSpentWhenStopped, creditsAgree, paymentNamed, spentWithinBudget } from './rules/ledger';
+import { faultStep } from './steps-faults';
 import { previewStep, refusedStep, searchStep, syncAllStep } from './steps-more';
 import { busyStep, killStep } from './steps-processes';
 import { isPending, switchedOn, unless, type PendingRule, type Violation } from './rules';
-import { citationFlags, formatFlags, jobFlags, type Citation, type ExportHow, type Step } from './steps';
+import { citationFlags, formatFlags, jobFlags, type ExportHow, type Step } from './steps';
 import type { JobArgs } from './selection';
 
 /** A sequence broke a rule: which, where, and the steps that led there. */
@@ -186,7 +187,8 @@ export class ModelWorld {
         this.plan = step.plan;
         return [];
       case 'fault':
-        return this.#fault(step);
+        faultStep(this, step);
+        return [];
       case 'sync':
         return this.#sync(this.pick(step.job, true)!);
       case 'keep': {
@@ -328,7 +330,7 @@ export class ModelWorld {
     if (exited.length > 0) return exited;
     if (![0, 3, 5].includes(result.code)) return [];
     // The citation is kept with the job by the export that writes a ZIP.
-    this.cite(job, how.citation);
+    job.cite(how.citation, this.pending.has('citation: a part given alone keeps the others'));
     const corpus = readCorpus(path);
     return checkCorpus(this.model, job, corpus, {
       path,
@@ -337,28 +339,6 @@ export class ModelWorld {
       citation: how.citation,
       complete: result.code !== 3,
     });
-  }
-
-  /**
-   * The citation an export gives, part by part: a part given replaces the job's; the others are
-   * kept (a rule pending on main, which drops them: while it is off, the model is not sure of them).
-   */
-  cite(job: ModelJob, citation: Citation | undefined): void {
-    if (citation === undefined) return;
-    const given: Record<string, string> = {
-      ...(citation.title !== undefined && { title: citation.title }),
-      ...(citation.description !== undefined && { description: citation.description }),
-      ...(citation.authors !== undefined && {
-        authors: JSON.stringify([citation.authors, citation.orcids ?? []]),
-      }),
-      ...(citation.license !== undefined && { license: citation.license }),
-    };
-    const dropped = Object.keys(job.citation).some((part) => !(part in given));
-    if (Object.keys(given).length === 4) job.citationUnsure = false;
-    else if (dropped && !this.pending.has('citation: a part given alone keeps the others'))
-      job.citationUnsure = true;
-    job.citation = { ...job.citation, ...given };
-    job.citationLast = given;
   }
 
   /** Credits the ledger charged during the command go to the job whose run the reference followed. */
@@ -398,86 +378,6 @@ export class ModelWorld {
       ),
     ];
   }
-
-  async #fault(step: Extract<Step, { op: 'fault' }>): Promise<Violation[]> {
-    const { fault } = step;
-    const target = (): string => {
-      if (step.video !== undefined) return step.video;
-      const candidates = this.#faultTargets();
-      return candidates[step.pick % candidates.length]!;
-    };
-    switch (fault.kind) {
-      case 'status':
-        this.sim.admin.addFault({
-          match: { endpoint: 'transcript', videoId: target() },
-          kind: 'status',
-          status: fault.status,
-          times: 1,
-        });
-        return [];
-      case 'retryable':
-        this.sim.admin.addFault({
-          match: { endpoint: 'transcript', videoId: target() },
-          kind: 'status',
-          status: fault.status,
-          times: fault.times,
-          // No wait: a delay in seconds of 0, or an HTTP date already past.
-          retryAfter: fault.retryAfter === 'seconds' ? '0' : new Date(Date.UTC(2020, 0, 1)).toUTCString(),
-        });
-        return [];
-      case 'body': {
-        const videoId = target();
-        this.sim.admin.addFault({ match: { endpoint: 'transcript', videoId }, kind: fault.body, times: 1 });
-        this.model.bodyFaults.set(videoId, [...(this.model.bodyFaults.get(videoId) ?? []), fault.body]);
-        return [];
-      }
-      case 'list':
-        this.sim.admin.addFault({
-          match: { endpoint: fault.endpoint },
-          kind: 'status',
-          status: fault.status,
-          times: 1,
-        });
-        return [];
-      case 'key':
-        this.sim.admin.addFault({ kind: 'status', status: fault.status, times: 1 });
-        return [];
-      case 'storm':
-        this.sim.admin.addFault({
-          match: { endpoint: 'transcript' },
-          kind: 'status',
-          status: 503,
-          times: fault.count,
-        });
-        return [];
-    }
-  }
-
-  /** Videos a transcript fault can be aimed at: those of the model's lists and sources, not stored yet. */
-  #faultTargets(): string[] {
-    const listed = LISTS.flatMap((list) =>
-      kindOf(list) === 'channel'
-        ? this.sim.admin.describeChannel(list).videoIds().slice(0, 30)
-        : this.sim.admin.describePlaylist(list).videoIds().slice(0, 30),
-    );
-    const stored = new Set([...this.model.cache.keys()].map((key) => key.split('|')[0]));
-    const fresh = [...new Set([...listed, ...VIDEOS])].filter((videoId) => !stored.has(videoId));
-    return fresh.length > 0 ? fresh : [...VIDEOS];
-  }
-}
-
-/** What each 402 code asks of the user, in the words the CLI's message must hold (docs/product.md). */
-const PAYMENT_WORDS = { grant: /subscribe/i, paid: /top up/i, paused: /resume/i } as const;
-
-/** A run a 402 stopped pauses with exit 3 and says what the code asks: top up, subscribe, resume the plan. */
-function paymentNamed(result: CommandResult, log: CommandLog, plan: keyof typeof PAYMENT_WORDS): Violation[] {
-  if (!log.calls.some((call) => call.status === 402 && call.answered)) return [];
-  return unless(
-    'credits: a 402 pauses with exit 3 and says what to do (top up, subscribe, resume the plan)',
-    result.code === 3 && PAYMENT_WORDS[plan].test(result.message)
-      ? []
-      : [`exit ${result.code}: ${result.message}`],
-  );
 }
 
 /** The formats an export writes: those it asks for, of those its job can have (no times: txt and json). */

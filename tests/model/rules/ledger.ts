@@ -7,6 +7,7 @@
  */
 import { runCommand } from '../cli-in-process';
 import type { ModelJob } from '../job';
+import type { CommandLog } from '../log';
 import type { ReferenceModel } from '../reference';
 import { unless, type Violation } from '../rules';
 
@@ -83,5 +84,23 @@ export function budgetSpentWhenStopped(job: ModelJob, exit: { code: number; mess
     job.charged < job.budget
       ? [`job ${job.id}: stopped for a budget of ${job.budget} with ${job.charged} spent`]
       : [],
+  );
+}
+
+/** What each 402 code asks of the user, in the words the CLI's message must hold (docs/product.md). */
+const PAYMENT_WORDS = { grant: /subscribe/i, paid: /top up/i, paused: /resume/i } as const;
+
+/** A run a 402 stopped pauses with exit 3 and says what the code asks: top up, subscribe, resume the plan. */
+export function paymentNamed(
+  result: { code: number; message: string },
+  log: CommandLog,
+  plan: keyof typeof PAYMENT_WORDS,
+): Violation[] {
+  if (!log.calls.some((call) => call.status === 402 && call.answered)) return [];
+  return unless(
+    'credits: a 402 pauses with exit 3 and says what to do (top up, subscribe, resume the plan)',
+    result.code === 3 && PAYMENT_WORDS[plan].test(result.message)
+      ? []
+      : [`exit ${result.code}: ${result.message}`],
   );
 }

@@ -77,20 +77,46 @@ function disagreements(parts: Parts, cff: Cff, pack: Record<string, unknown>, re
   return wrong;
 }
 
+/** Each CITATION.cff text checked once (many exports write the same): the parsed file, or why it is not valid. */
+const checkedCff = new Map<string, Cff | string>();
+
+function validCff(text: string, scratch: string): Cff | string {
+  let checked = checkedCff.get(text);
+  if (checked === undefined) {
+    writeFileSync(scratch, text);
+    try {
+      checked = validateCFFFile(scratch) as Cff;
+    } catch (error) {
+      checked = String(error).slice(0, 400);
+    }
+    checkedCff.set(text, checked);
+  }
+  return checked;
+}
+
+/** Each datapackage.json checked once: datapackage-js's errors, none when it is valid. */
+const checkedPackages = new Map<string, string[]>();
+
+async function packageErrors(text: string, descriptor: object): Promise<string[]> {
+  let errors = checkedPackages.get(text);
+  if (errors === undefined) {
+    const loaded = await datapackage.Package.load(descriptor);
+    errors = loaded.valid ? [] : loaded.errors.map(String);
+    checkedPackages.set(text, errors);
+  }
+  return errors;
+}
+
 export async function citationAgrees(
   job: ModelJob,
   corpus: CorpusReading,
   scratch: string,
 ): Promise<Violation[]> {
   const text = corpus.text('CITATION.cff') ?? '';
-  writeFileSync(scratch, text);
-  let cff: Cff;
-  try {
-    cff = validateCFFFile(scratch) as Cff;
-  } catch (error) {
-    return [{ rule: 'citation: CITATION.cff is valid CFF 1.2.0', detail: String(error).slice(0, 400) }];
-  }
-  const pack = JSON.parse(corpus.text('datapackage.json') ?? '{}') as Record<string, unknown>;
+  const cff = validCff(text, scratch);
+  if (typeof cff === 'string') return [{ rule: 'citation: CITATION.cff is valid CFF 1.2.0', detail: cff }];
+  const packText = corpus.text('datapackage.json') ?? '{}';
+  const pack = JSON.parse(packText) as Record<string, unknown>;
   const readme = corpus.text('README.md') ?? '';
   const version = corpus.manifest.version;
   const released = corpus.manifest.versions
@@ -108,12 +134,9 @@ export async function citationAgrees(
     !text.includes('Scriptorium user')
   )
     versioned.push('no author given, and "Scriptorium user" does not stand in');
-  const loaded = await datapackage.Package.load(pack);
+  const packErrors = await packageErrors(packText, pack);
   return [
-    ...unless(
-      'citation: datapackage.json is a valid Frictionless package',
-      loaded.valid ? [] : loaded.errors.map(String),
-    ),
+    ...unless('citation: datapackage.json is a valid Frictionless package', packErrors),
     ...unless('citation: the corpus names its version and the day it was released', versioned),
     ...unless(
       'citation: what an export gives reaches CITATION.cff, datapackage.json and the card',

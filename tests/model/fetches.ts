@@ -91,6 +91,8 @@ function follow(ctx: FetchContext, job: ModelJob, item: ModelItem, calls: Call[]
     const last = lastAttempt(attempts);
     noteAnswer(ctx, last);
     if (!last.answered) return unanswered(ctx, item);
+    // An error answered once the run was stopping is not recorded: the video waits for the next run.
+    if (last.status !== 200 && last.seq > ctx.stopSeq) return undefined;
     const faulted = last.status === 200 ? takeBodyFault(ctx, item) : undefined;
     // A 200 whose body cannot be read, or is cut off: charged, and the video failed as unreadable.
     if (faulted !== undefined) return failed(item, 200, null);

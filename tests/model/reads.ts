@@ -32,6 +32,25 @@ export interface ReadContext {
   health: Array<'trouble' | 'answered'>;
   /** A read ended before its end: the run did not finish its work. */
   stopped?: boolean;
+  /**
+   * The request whose answer stopped the run (a 402, a refused key, the tenth failure in a row that
+   * points at the service): an error answered after it finds the run stopping, and is not recorded
+   * (the video or list waits for the next run). Infinity when none did.
+   */
+  stopSeq: number;
+}
+
+/** The seq of the answer that stopped the run (ReadContext.stopSeq), from the log in the order answered. */
+export function stoppingAnswer(log: CommandLog): number {
+  let streak = 0;
+  for (const call of log.calls) {
+    if (!call.answered) continue;
+    if (call.status === 402 || call.status === 401 || call.status === 403) return call.seq;
+    if (call.status >= 500) streak += 1;
+    else if (call.status === 200 || call.status === 404) streak = 0;
+    if (streak >= 10) return call.seq;
+  }
+  return Infinity;
 }
 
 /** Statuses the retry policy tries again (docs/product.md, Request policy), three attempts in all. */
@@ -152,6 +171,8 @@ function firstWalkExact(ctx: ReadContext, list: ModelList, videoId: string): boo
 
 function failWalk(ctx: ReadContext, list: ModelList, call: Call): boolean {
   if (call.status === 402 || call.status === 401 || call.status === 403) return false;
+  // An error that comes once the run is stopping is not the list's: it is read again next time.
+  if (call.seq > ctx.stopSeq) return false;
   list.walk = call.status === 404 ? 'unavailable' : 'failed';
   list.failure = { httpStatus: call.status === 0 ? null : call.status, code: null };
   return true;
@@ -286,7 +307,8 @@ export function syncList(
     noteAnswer(ctx, call);
     if (!call.answered) return 'lost';
     if (call.status !== 200) {
-      if (call.status === 402 || call.status === 401 || call.status === 403) return 'stopped';
+      if (call.status === 402 || call.status === 401 || call.status === 403 || call.seq > ctx.stopSeq)
+        return 'stopped';
       // The list could not be read again: it fails (the next run walks it on from its cursor), what
       // the read found is placed, and the sync goes on with the next list.
       if (read.count > 0) placeUnreached(job, list, { ...read, whole: false, span: ctx.span });

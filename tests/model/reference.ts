@@ -10,7 +10,7 @@ import { canonical, kindOf } from './catalog';
 import { cacheKey, fetchPending, type FetchContext, type Stored } from './fetches';
 import { ModelJob, only, type ModelList, type Span, type Status } from './job';
 import type { CommandLog } from './log';
-import { noteAnswer, syncList, walkList, type ReadContext, type StopCause } from './reads';
+import { noteAnswer, stoppingAnswer, syncList, walkList, type ReadContext, type StopCause } from './reads';
 import { unless, type PendingRule, type Violation } from './rules';
 import type { JobArgs } from './selection';
 
@@ -203,6 +203,7 @@ export class ReferenceModel {
       violations: [],
       stops: new Set(),
       health: [],
+      stopSeq: stoppingAnswer(command.log),
       cache: this.cache,
       bodyFaults: this.bodyFaults,
       kill: command.kill,

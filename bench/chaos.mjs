@@ -221,7 +221,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     index = list(csv.reader(io.StringIO(z.read("index.csv").decode("utf-8"), newline="")))
     manifest = json.loads(z.read("manifest.json"))
     lines = [l for l in z.read("transcripts.jsonl").decode("utf-8").split("\\n") if l]
-    print(json.dumps({"bad": bad, "videos": len(index) - 1, "complete": manifest["complete"], "transcripts": len(lines)}))
+    print(json.dumps({"bad": bad, "videos": len(index) - 1, "complete": manifest["job_finished"], "transcripts": len(lines)}))
 `;
   const run = spawnSync('python3', ['-c', script, path], { encoding: 'utf8' });
   if (run.status !== 0)

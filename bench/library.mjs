@@ -14,10 +14,18 @@
 //    index's size against the database's.
 // 4. CPU per video that indexing adds to a fetch: a real 1,000-video fetch from the simulator with
 //    the engine's indexer and with one that does nothing, alternated, 3 times each.
+// 5. Trends and the concordance (issue 47) over the same library, whose videos are dated as list
+//    pages date them (six in ten exactly, three in ten in words such as "3 years ago", one in ten not
+//    at all): 3 queries by month (libraryTrends' whole work) p95, and a concordance of a query of
+//    about 10,000 hits to its first line and to its first 1,000.
+// 6. The Trends view in Chromium over the same library (`scriptorium ui`, the built renderer): from
+//    the Enter that adds a query to its chart in the page.
+// (5 and 6 run before 4, while the library is open.)
+/* global window, document, MutationObserver */
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleSources, machine, record, root, seededRandom, startSimulator } from './support.mjs';
+import { bundleSources, machine, median, record, root, seededRandom, startSimulator } from './support.mjs';
 
 const LIBRARY = Number(process.env.LIBRARY_TRANSCRIPTS ?? 100_000);
 const QUERY_RUNS = 60;
@@ -37,6 +45,8 @@ const core = await bundleSources('library', {
   'src/core/store/library-index.ts': ['indexNextTranscripts'],
   'src/core/engine/library-indexer.ts': ['LibraryIndexer'],
   'src/core/app/library.ts': ['searchLibrary'],
+  'src/core/app/library-trends.ts': ['libraryTrends'],
+  'src/core/app/library-concordance.ts': ['concordance'],
   'src/shared/search-text.ts': ['indexText'],
   'src/core/engine/index.ts': ['Engine'],
   'src/core/api/index.ts': ['createClient', 'realClock'],
@@ -125,7 +135,7 @@ function newTranscript() {
     segmentCount: transcript.length,
     body,
     fetchedAt: '2026-11-27T00:00:00.000Z',
-    segmentTexts: transcript.map((segment) => segment.text),
+    segments: transcript,
   };
 }
 
@@ -151,7 +161,7 @@ for (let round = 0; round < 3; round++) {
     const db = core.openDatabase(file);
     const store = db.transaction((batch) => batch.forEach((t) => core.storeTranscript(db, t)));
     for (let at = 0; at < sample.length; at += 1000) store(sample.slice(at, at + 1000));
-    const texts = new Map(sample.map((t, i) => [i + 1, t.segmentTexts]));
+    const texts = new Map(sample.map((t, i) => [i + 1, t.segments]));
     const before = process.cpuUsage();
     while (core.indexNextTranscripts(db, 'recent', size, (id) => texts.get(id) ?? []) > 0);
     wayRuns[name].cpu.push((cpuMs(before) * 1000) / sample.length);
@@ -181,12 +191,24 @@ building.exec(`INSERT INTO jobs (key, status, options, sources, skipped, created
          INSERT INTO sources (job_id, position, kind, source_id, input) VALUES (1, 0, 'playlist', 'PLbench', 'PLbench');`);
 const item =
   building.prepare(`INSERT INTO items (job_id, source_id, position, number, video_id, title, status, transcript_id,
-                           channel_title, updated_at) VALUES (1, 1, ?, ?, ?, ?, 'ok', ?, ?, 't')`);
+                           channel_title, published, listed_at, updated_at)
+                    VALUES (1, 1, ?, ?, ?, ?, 'ok', ?, ?, ?, '2025-06-01T00:00:00.000Z', 't')`);
+const LISTED_AT = Date.parse('2025-06-01T00:00:00Z');
+/** As list pages date videos: a day (six in ten), an age in words (three in ten), nothing (one in ten). */
+function publishedText() {
+  const kind = random();
+  if (kind < 0.1) return null;
+  const daysAgo = int(1, 11 * 365);
+  if (kind < 0.7) return new Date(LISTED_AT - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  if (daysAgo >= 365) return `${Math.floor(daysAgo / 365)} years ago`;
+  if (daysAgo >= 30) return `${Math.floor(daysAgo / 30)} months ago`;
+  return `${Math.floor(daysAgo / 7) || 1} weeks ago`;
+}
 const fill = building.transaction((count) => {
   for (let n = 0; n < count; n++) {
     const t = newTranscript();
     const id = core.storeTranscript(building, t);
-    item.run(nextVideo, nextVideo, t.videoId, t.title, id, `Channel ${nextVideo % 400}`);
+    item.run(nextVideo, nextVideo, t.videoId, t.title, id, `Channel ${nextVideo % 400}`, publishedText());
   }
 });
 const buildStart = Date.now();
@@ -282,9 +304,171 @@ for (const [label, [query, runs, narrowing]] of Object.entries(QUERIES)) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 4. CPU per video indexing adds to a fetch
+// 5. Trends and the concordance
+
+console.log('\n5. Trends and the concordance');
+{
+  const p95 = (times) => [...times].sort((a, b) => a - b)[Math.ceil(0.95 * times.length) - 1];
+  const trendQueries = [english[1999], english[299], english[9]];
+  const fresh = core.openDatabase(dbFile);
+  let start = performance.now();
+  core.libraryTrends(fresh, trendRequest(trendQueries, 'videos'), String);
+  record(
+    results,
+    'trends',
+    'first trend of a connection (3 queries by month): ms',
+    [performance.now() - start],
+    1,
+  );
+  fresh.close();
+  for (const measure of ['videos', 'share', 'airtime']) {
+    const times = [];
+    let trend;
+    for (let run = 0; run < 20; run++) {
+      start = performance.now();
+      trend = core.libraryTrends(db, trendRequest(trendQueries, measure), String);
+      times.push(performance.now() - start);
+    }
+    console.log(`  ${measure}: ${trend.periods.length} months, ${trendQueries.join(', ')}`);
+    record(results, 'trends', `3 queries by month, ${measure}: p95 ms`, [p95(times)], 1);
+  }
+  // A query of about 10,000 hits: the word whose hits come nearest, among a few ranks.
+  const candidates = [99, 149, 199, 299, 399].map((rank) => ({
+    word: english[rank],
+    hits: core.searchLibrary(db, { query: english[rank] }, 1).hits,
+  }));
+  const kwic = candidates.reduce((best, each) =>
+    Math.abs(each.hits - 10_000) < Math.abs(best.hits - 10_000) ? each : best,
+  );
+  for (const sort of ['relevance', 'date', 'left']) {
+    const first = [];
+    const thousand = [];
+    for (let run = 0; run < 5; run++) {
+      start = performance.now();
+      const { rows } = core.concordance(db, { query: kwic.word }, { context: 8, sort, limit: 1000 });
+      let count = 0;
+      for await (const _row of rows) if (++count === 1) first.push(performance.now() - start);
+      thousand.push(performance.now() - start);
+    }
+    console.log(`  concordance of ${kwic.word} (${kwic.hits} hits), sorted by ${sort}`);
+    record(
+      results,
+      'concordance',
+      `${kwic.hits} hits by ${sort}: to the first line, median ms`,
+      [median(first)],
+      1,
+    );
+    record(
+      results,
+      'concordance',
+      `${kwic.hits} hits by ${sort}: to the first 1,000, median ms`,
+      [median(thousand)],
+      1,
+    );
+  }
+}
+
+function trendRequest(queries, measure) {
+  return {
+    queries,
+    by: 'month',
+    per: null,
+    measure,
+    jobId: null,
+    language: null,
+    channel: null,
+    publishedAfter: null,
+    publishedBefore: null,
+    limit: null,
+    withCsv: false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. The Trends view: from the Enter that adds a query to its chart
 
 db.close();
+console.log('\n6. The Trends view in Chromium: Enter to the chart in the page');
+{
+  const { chromium } = await import('@playwright/test');
+  const ui = await startUi(work);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(`${ui.url}#/library/trends`);
+    const box = page.getByRole('searchbox', { name: 'Add a query' });
+    await box.waitFor();
+    const times = [];
+    for (let run = 0; run < 6; run++) {
+      const word = english[1999 + run];
+      await box.fill(word);
+      await page.evaluate((query) => {
+        window.benchChart = new Promise((resolve) => {
+          let enterAt = null;
+          document.addEventListener(
+            'keydown',
+            (event) => event.key === 'Enter' && (enterAt = performance.now()),
+            {
+              capture: true,
+              once: true,
+            },
+          );
+          const observer = new MutationObserver(() => {
+            const chart = document.querySelector('.trend-chart svg[role="img"]');
+            if (enterAt === null || chart === null || !chart.getAttribute('aria-label')?.includes(query))
+              return;
+            observer.disconnect();
+            resolve(performance.now() - enterAt);
+          });
+          observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+        });
+      }, word);
+      await box.press('Enter');
+      times.push(await page.evaluate(() => window.benchChart));
+      await page.getByRole('button', { name: `Remove ${word}` }).click();
+    }
+    console.log(`  ${times.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    // The first is the app's first trend (it reads every video's date): apart.
+    record(results, 'chart', 'Enter to the chart, first of the app: ms', [times[0]], 1);
+    record(results, 'chart', 'Enter to the chart, later ones: median ms', [median(times.slice(1))], 1);
+  } finally {
+    await browser.close();
+    await ui.stop();
+  }
+}
+
+/** `scriptorium ui --no-open --port 0` on the data folder (nothing is sent: no key is needed). */
+async function startUi(dataDir) {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(
+    process.execPath,
+    [join(root, 'bin', 'scriptorium'), 'ui', '--no-open', '--port', '0', '--data-dir', dataDir],
+    {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  for await (const chunk of child.stdout) {
+    output += chunk;
+    const url = /Scriptorium is open at (\S+)/.exec(output)?.[1];
+    if (url !== undefined) {
+      child.stdout.resume();
+      return {
+        url,
+        stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))),
+      };
+    }
+  }
+  throw new Error(`scriptorium ui printed no address:\n${output}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. CPU per video indexing adds to a fetch
+
 console.log(
   '\n4. A real fetch (engine, 1,000 videos from the simulator, concurrency 16), with and without indexing, alternated',
 );
@@ -331,7 +515,6 @@ try {
 record(results, 'fetch', 'a fetch with the index: CPU ms per video', fetchRuns.with);
 record(results, 'fetch', 'a fetch without: CPU ms per video', fetchRuns.without);
 const least = (values) => Math.min(...values);
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 const share = (a, b) => (100 * (a - b)) / b;
 console.log(
   `    => the index adds ${share(least(fetchRuns.with), least(fetchRuns.without)).toFixed(1)} % (min against min) / ${share(median(fetchRuns.with), median(fetchRuns.without)).toFixed(1)} % (median against median) to a fetch's CPU per video`,

@@ -26,7 +26,12 @@ export const LAYERS = [
   // what a corpus holds and never consults an earlier export (reuse/); verify/ checks a ZIP against
   // what the corpus says of itself (corpus/schema.ts), never against how it is written. Only the
   // folder's top level (write-corpus.ts, video-files.ts, index.ts...) joins them.
-  { layer: 'src/core/export/zip', folders: ['src/core/export/zip', 'src/shared'], packages: CORE_PACKAGES },
+  // zip/ also reads entries other tools compress with bzip2 or LZMA, for verify (zip/other-methods.ts).
+  {
+    layer: 'src/core/export/zip',
+    folders: ['src/core/export/zip', 'src/shared'],
+    packages: [...CORE_PACKAGES, 'seek-bzip', 'lzma1'],
+  },
   {
     layer: 'src/core/export/corpus',
     folders: ['src/core/export/corpus', 'src/core/export/zip', 'src/shared'],
@@ -62,7 +67,8 @@ export const LAYERS = [
       'src/shared',
     ],
     modules: ['src/core/store', 'src/core/store/database'],
-    packages: CORE_PACKAGES,
+    // The stop words of distinctive words are data, bundled at build time as the SPDX list is.
+    packages: [...CORE_PACKAGES, 'stopwords-iso/stopwords-iso.json'],
   },
   // The faces: each reaches the engine only through core/app. The CLI also starts the simulator
   // (`scriptorium sim`, `demo`) and browser mode (`scriptorium ui`).
@@ -75,7 +81,7 @@ export const LAYERS = [
   {
     layer: 'src/main',
     folders: ['src/main', 'src/core/app', 'src/shared', 'src/cli'],
-    packages: [...NODE, 'electron'],
+    packages: [...NODE, 'electron', 'electron-updater'],
   },
   { layer: 'src/preload', folders: ['src/preload', 'src/shared'], packages: ['electron'] },
   {
@@ -88,6 +94,8 @@ export const LAYERS = [
       'react/*',
       'zustand',
       '@tanstack/react-virtual',
+      // The Trends view's chart (bench/RESULTS.md, "Trends: the charting library").
+      '@observablehq/plot',
       // A virtual module of the build (fast refresh in development, empty in production).
       '@vitejs/plugin-react/preamble',
     ],

@@ -3,7 +3,9 @@
 // original track ('orig') may not be spelled at all, so that the layers cannot drift apart again.
 // Code names a value instead (JOB_STATUS.completed, SOURCE_KIND.channel, ORIGINAL_TRACK); the
 // store's statements name theirs through sqlLiterals. Type positions may spell values, since the
-// compiler checks them against the vocabulary's types.
+// compiler checks them against the vocabulary's types. And "sync" keeps one meaning, a finished job
+// brought up to date: a name that joins it to a list, a page, a read, a round, a mode, a cache or the
+// disk uses it for something else (DESIGN.md, "One word, one meaning").
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -36,6 +38,26 @@ const SETTER = /status$|^fail/i;
 
 /** Where the store's statements live: a status quoted inside SQL text counts there too. */
 const SQL_FOLDER = 'src/core/store/';
+
+/** The words that, right after "sync" in a name, make it mean what a sync is not (syncList, syncRound). */
+const NOT_A_SYNC = new Set(
+  'list lists page pages read reads round rounds mode cache disk directory file'.split(' '),
+);
+
+/** The words of a name: `recordSyncPage` -> record, sync, page. */
+function wordsOf(name) {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+}
+
+/** Whether a name uses "sync" for something else than a sync: a read of a list, a round, the disk... */
+function misusesSync(name) {
+  const words = wordsOf(name);
+  return words.some((word, index) => /^sync(s|ed|ing)?$/.test(word) && NOT_A_SYNC.has(words[index + 1]));
+}
 
 /** value -> the vocabulary lists that hold it, read from the vocabulary module itself. */
 export function readVocabulary(source = readFileSync(VOCABULARY_FILE, 'utf8')) {
@@ -160,7 +182,16 @@ const rule = {
         if (owners.has(word)) context.report({ node, message: `In SQL: ${describe(word)} (sqlLiterals)` });
       }
     };
+    const checkName = (node) => {
+      if (!misusesSync(node.name)) return;
+      context.report({
+        node,
+        message: `'${node.name}' uses "sync" for what a sync is not: a sync is a finished job brought up to date; a list read from its start again is read again (readListsAgain), Keep current's pass a round, a write made to reach the disk an fsync (DESIGN.md, "One word, one meaning").`,
+      });
+    };
     return {
+      Identifier: checkName,
+      PrivateIdentifier: checkName,
       Literal: (node) => checkLiteral(node, node.value),
       TemplateLiteral(node) {
         if (node.expressions.length === 0) checkLiteral(node, node.quasis[0].value.cooked);

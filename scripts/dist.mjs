@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PROJECT_ROOT, withoutNpmBuildSettings } from './electron-install.mjs';
+import { desktopNodeProblem, PROJECT_ROOT, withoutNpmBuildSettings } from './electron-install.mjs';
 
 /** Exit codes of a shell for a process stopped by a signal. */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 };
@@ -68,7 +68,8 @@ function macPlan(env, plan) {
     has(env, 'APPLE_ID', 'APPLE_APP_SPECIFIC_PASSWORD', 'APPLE_TEAM_ID') ||
     has(env, 'APPLE_KEYCHAIN_PROFILE');
   if (!has(env, 'CSC_LINK') && !has(env, 'CSC_NAME')) {
-    plan.overrides.push('-c.mac.identity=null');
+    // Squirrel.Mac installs only a signed app: this one says where the new release is instead.
+    plan.overrides.push('-c.mac.identity=null', '-c.extraMetadata.macUpdates=download');
     plan.lines.push(
       'macOS: not signed and not notarised (no CSC_LINK or CSC_NAME): the app is signed ad hoc, and its first start must be allowed in System Settings, Privacy & Security.',
     );
@@ -150,6 +151,11 @@ function runScript(root, script, args, env) {
 
 /** The whole of `npm run dist`: the app's build, then electron-builder. */
 async function dist(root, args, env = process.env) {
+  const tooOld = desktopNodeProblem(root);
+  if (tooOld !== undefined) {
+    console.error(`npm run dist: ${tooOld}. Nothing was packaged.`);
+    return 2;
+  }
   const { lines, refusals, overrides, withoutEnv } = signingPlan(args, env);
   if (refusals.length > 0) {
     for (const line of refusals) console.error(line);

@@ -41,6 +41,29 @@ export function electronExecutable(root, env = process.env) {
 }
 
 /**
+ * Why this Node.js cannot run the desktop app's tools, or undefined when it can (or the checkout has
+ * no Electron package to ask). Electron's package states the Node.js it needs (`engines`, a minimum:
+ * `>= 22.12.0`), which @electron/get, @electron/rebuild and node-abi also ask for; the CLI and the
+ * tests need only package.json's own engines.
+ */
+export function desktopNodeProblem(root, nodeVersion = process.versions.node) {
+  let range;
+  try {
+    range = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).engines
+      ?.node;
+  } catch {
+    return undefined;
+  }
+  const minimum = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(range?.trim() ?? '');
+  if (minimum === null) return undefined;
+  const wanted = minimum.slice(1).map(Number);
+  const have = nodeVersion.split('.').map(Number);
+  const older = wanted.findIndex((part, at) => part !== have[at]);
+  if (older < 0 || have[older] > wanted[older]) return undefined;
+  return `the desktop app's tools need Node.js ${wanted.join('.')} or newer, as Electron's packages ask (this is Node.js ${nodeVersion}); the CLI, browser mode and the tests run on this one`;
+}
+
+/**
  * What has to be done, as commands and paths, without doing any of it: `fetchElectron` and
  * `buildSqlite` are null when already done.
  */
@@ -271,6 +294,11 @@ async function main(args) {
   if (args.includes('--dry-run')) {
     console.log(describePlan(plan).join('\n'));
     return 0;
+  }
+  const tooOld = desktopNodeProblem(PROJECT_ROOT);
+  if (tooOld !== undefined) {
+    console.error(`electron-install: ${tooOld}.`);
+    return 2;
   }
   try {
     await fetchElectron(plan);

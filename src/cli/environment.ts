@@ -82,6 +82,8 @@ export async function withApp<T>(
     keys: options.keys ?? resolveKeyStore(serviceUrl),
     ...(serviceUrl !== undefined && { serviceUrl }),
     missingServiceUrlHint: 'pass --base-url URL or set TRANSCRIPT_API_BASE_URL, then run the command again.',
+    // TRANSCRIPT_API_KEY's own words say how to give one.
+    missingKeyHint: '',
     ...(options.onIndexing !== undefined && { onIndexing: options.onIndexing }),
     nativeBinding: cliHost().nativeBinding,
   });

@@ -1,5 +1,6 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, createReadStream, statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { checkExportTarget } from '../core/app';
 import type { JobDetail, JobView, RunOutcomeView, ScriptoriumApi } from '../shared/contract';
 import { ContractError } from '../shared/contract-error';
@@ -33,6 +34,8 @@ export interface ExportSummary {
   seconds: number;
   /** The transcripts' files copied unchanged from the previous export at zipPath, and those written. */
   files: { copied: number; written: number };
+  /** What the corpus carries now that it did not before: a line per part of its citation that changed. */
+  citationChanges: string[];
 }
 
 /** Waits longer than this are worth a line: shorter ones pass unnoticed in the progress bar. */
@@ -56,7 +59,15 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
   const known = (await api.findJob({ draft })).job;
   // Nothing is created when nothing could run: a missing key or address is said first.
   if (known === null || needsRun(known, run)) await api.checkService({});
-  const { job, created } = await api.createJob({ draft, start: false });
+  // The path is remembered at once: a run stopped before its ZIP still shows it in `jobs`.
+  const { job, created } = await api.createJob({ draft, start: false, exportPath: zipPath });
+  // Another process runs it: said before anything else is (no plan, no progress), as exit 7.
+  if (job.runningIn === 'elsewhere') {
+    throw new CliExit(
+      ExitCode.busy,
+      `Job ${job.id} is being run by another Scriptorium process; wait for it to finish or stop it first. Nothing was sent.`,
+    );
+  }
   const stop = new StopSignals(api, job.id, stderr);
   try {
     const retried =
@@ -89,7 +100,7 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
       stderr.write(`Job ${job.id} is already complete: writing its ZIP again without any request.\n`);
     }
 
-    const { copied, written } = await exportOrStop(api, job.id, zipPath, target);
+    const { copied, written, citationChanges } = await exportOrStop(api, job.id, zipPath, target);
     const exported = await api.jobDetail({ jobId: job.id });
     return {
       zipPath,
@@ -100,10 +111,41 @@ export async function runExport(api: ScriptoriumApi, run: ExportRun): Promise<Ex
       ),
       seconds: (performance.now() - startedAt) / 1000,
       files: { copied, written },
+      citationChanges,
     };
   } finally {
     stop.dispose();
   }
+}
+
+/**
+ * Writes a released version of the job these sources and options identify again, as it was released,
+ * sending nothing; says what it wrote (with the file's SHA-256, to compare with the one cited).
+ */
+export async function writeReleasedVersion(
+  api: ScriptoriumApi,
+  run: { request: JobRequest; outPath: string; version: number; stderr: NodeJS.WriteStream },
+): Promise<string> {
+  const zipPath = resolve(run.outPath);
+  checkOutputLocation(zipPath);
+  const draft = { ...run.request.draft, sources: run.request.sources };
+  const { job } = await api.findJob({ draft });
+  if (job === null) {
+    throw new CliExit(
+      ExitCode.badInput,
+      'No job was made with these sources and options, so it has no version to write. Nothing was sent.',
+    );
+  }
+  const stop = new StopSignals(api, job.id, run.stderr);
+  try {
+    await exportOrStop(api, job.id, zipPath, { formats: run.request.draft.formats, version: run.version });
+  } finally {
+    stop.dispose();
+  }
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(zipPath)) hash.update(chunk as Buffer);
+  const sha256 = hash.digest('hex');
+  return `Wrote version ${run.version} of job ${job.id}, as it was released, to ${zipPath}\n  SHA-256: ${sha256}`;
 }
 
 /** Whether running the same command on this existing job would send anything. */
@@ -186,7 +228,8 @@ async function runWithProgress(
   };
   const stopProgress = api.on('jobChanged', (job) => {
     if (job.id !== jobId) return;
-    if (job.status === JOB_STATUS.running) start();
+    // Running here: a job another process runs is never this command's to show.
+    if (job.status === JOB_STATUS.running && job.runningIn === 'here') start();
     if (started) progress.update(job);
   });
   const stopWaits = api.on('retryWait', (wait) => {
@@ -209,10 +252,11 @@ async function runWithProgress(
   }
 }
 
-/** What an export writes: its formats, and the citation when one was given. */
+/** What an export writes: its formats, and the citation when one was given, or a released version. */
 interface ExportTarget {
   formats: JobRequest['draft']['formats'];
   citation?: CitationInput;
+  version?: number;
 }
 
 /** Writes the ZIP; an interrupt stops it with nothing written at the target (exit 130). */
@@ -221,7 +265,7 @@ async function exportOrStop(
   jobId: number,
   zipPath: string,
   target: ExportTarget,
-): Promise<{ copied: number; written: number }> {
+): Promise<{ copied: number; written: number; citationChanges: string[] }> {
   try {
     return await api.exportJob({ jobId, ...target, destination: zipPath });
   } catch (error) {
@@ -276,4 +320,12 @@ function checkOutputLocation(zipPath: string): void {
     );
   }
   checkExportTarget(zipPath);
+  // A ZIP named .txt opens in nothing that expects a text: the name says what the file is.
+  if (!/\.zip$/i.test(zipPath)) {
+    const name = basename(zipPath);
+    throw new CliExit(
+      ExitCode.badInput,
+      `--out ${name}: a corpus is a ZIP file, so its name ends in .zip (${name.replace(/\.[^.]*$/, '')}.zip, say). Nothing was sent.`,
+    );
+  }
 }

@@ -18,12 +18,14 @@ import { ExportDestinations, exportsOnlyWhereChosen } from './export-destination
 import { appOnlyIpc, bindCommands, forwardEvents } from './ipc';
 import { KEY_FILE, safeStorageKeyStore } from './key-vault';
 import { applicationMenu } from './menu';
-import { cliArguments } from './command-line';
+import { cliArguments, runsWithoutSandbox } from './command-line';
 import { runCliThenExit } from './launch';
 import { nativeBindingFor } from './native-binding';
-import { notifyJobOutcomes, notifyNewVideos, type JobNotice } from './notifications';
+import { notifyJobOutcomes, notifyNewRelease, notifyNewVideos, type JobNotice } from './notifications';
 import { closeBeforeQuit } from './quit';
+import { sayRunningWithoutSandbox } from './sandbox-notice';
 import { appSenderCheck, hardenSession, openInBrowser } from './security';
+import { desktopUpdates } from './updates/desktop-updates';
 import { openMainWindow } from './window';
 import { placeWindow, readWindowState, saveWindowState, WINDOW_STATE_FILE } from './window-state';
 
@@ -66,6 +68,7 @@ if (cliArgs !== undefined) {
 
 async function startDesktop(): Promise<void> {
   const userData = app.getPath('userData');
+  const updates = desktopUpdates();
   let scriptorium: ScriptoriumApp;
   try {
     scriptorium = openApp({
@@ -77,6 +80,7 @@ async function startDesktop(): Promise<void> {
       watch: true,
       nativeBinding,
       searchExportWorker: SEARCH_EXPORT_WORKER,
+      updates: updates.updates,
     });
   } catch (error) {
     failToStart(error, !app.isPackaged && nativeBinding === undefined ? CHECKOUT_HINT : undefined);
@@ -85,6 +89,13 @@ async function startDesktop(): Promise<void> {
 
   // A packaged app has a menu of its own, without reloads or developer tools.
   if (app.isPackaged) Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenu(process.platform)));
+  if (runsWithoutSandbox(process.argv, process.env)) {
+    sayRunningWithoutSandbox({
+      userData,
+      show: (title, message) => void dialog.showMessageBox({ type: 'warning', title, message }),
+      log: (line) => console.warn(line),
+    });
+  }
   let window: BrowserWindow | undefined;
   const pageUrl = devServerUrl ?? pathToFileURL(RENDERER_PAGE).href;
   const ipc = appOnlyIpc(ipcMain, appSenderCheck(pageUrl));
@@ -127,6 +138,12 @@ async function startDesktop(): Promise<void> {
     (listener) => scriptorium.on('jobSynced', listener),
     (notice) => showNotification(notice, showWindow),
   );
+  notifyNewRelease(
+    (listener) => scriptorium.on('updateChanged', listener),
+    (notice) => showNotification(notice, showWindow),
+  );
+
+  await updates.watch(scriptorium);
 
   app.on('second-instance', showWindow);
   // macOS keeps the app (and its running jobs) when the window closes; the Dock icon reopens it.
@@ -167,7 +184,7 @@ function createWindow(scriptorium: ScriptoriumApp, userData: string): BrowserWin
   return window;
 }
 
-function showNotification(notice: JobNotice, showWindow: () => void): void {
+function showNotification(notice: Pick<JobNotice, 'title' | 'body'>, showWindow: () => void): void {
   if (!Notification.isSupported()) return;
   const notification = new Notification({ title: notice.title, body: notice.body });
   notification.on('click', showWindow);

@@ -83,7 +83,7 @@ export function safeStorageKeyStore(options: KeyVaultOptions): KeyStore {
       };
     }
     if (unreadable !== undefined) {
-      return { set: false, storage: null, message: `${unreadable} Enter your key again in Settings.` };
+      return { set: false, storage: null, message: `${unreadable} Enter your key again.` };
     }
     if (reason !== undefined) {
       return {
@@ -92,7 +92,7 @@ export function safeStorageKeyStore(options: KeyVaultOptions): KeyStore {
         message: `No key is set. Because ${reason}, a key you enter is kept only until Scriptorium closes.`,
       };
     }
-    return { set: false, storage: null, message: 'No key is set: enter yours in Settings.' };
+    return { set: false, storage: null, message: 'No key is set.' };
   };
 
   const keepForSession = (key: BoundKey): KeyStatus => {

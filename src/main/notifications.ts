@@ -102,3 +102,25 @@ function clause(message: string | null | undefined): string | undefined {
   const text = message?.trim().replace(/\.+$/, '');
   return text ? text : undefined;
 }
+
+/**
+ * Tells the user, through `notify`, when a newer release is found: once a version, as the app finds
+ * it by itself or when asked (Settings, Updates, says what to do next).
+ */
+export function notifyNewRelease(
+  onUpdateChanged: (listener: (status: EventPayload<'updateChanged'>) => void) => () => void,
+  notify: (notice: Pick<JobNotice, 'title' | 'body'>) => void,
+): () => void {
+  const told = new Set<string>();
+  return onUpdateChanged(({ state, current }) => {
+    if (state.phase !== 'available' || told.has(state.version)) return;
+    told.add(state.version);
+    notify({
+      title: `Scriptorium ${state.version} is available`,
+      body:
+        state.offer === 'install'
+          ? `You have ${current}. Settings, Updates downloads it and restarts into it when you choose.`
+          : `You have ${current}. Settings, Updates says where the new package is, with its checksum.`,
+    });
+  });
+}

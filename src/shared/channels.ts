@@ -1,6 +1,6 @@
 /**
  * The names of the contract's commands and events, apart from their schemas: the sandboxed
- * preload can load no package, so it builds its object from these names alone. contract.ts
+ * preload can load no package, so it builds its object from these names alone. contract/index.ts
  * checks that its schemas cover exactly these names.
  */
 export const commandNames = [
@@ -41,6 +41,13 @@ export const commandNames = [
   'cancelSearchExport',
   'createJobFromSearch',
   'libraryStatus',
+  'updateStatus',
+  'checkForUpdates',
+  'downloadUpdate',
+  'installUpdate',
+  'libraryTrends',
+  'libraryConcordance',
+  'distinctiveWords',
 ] as const;
 
 export const eventNames = [
@@ -54,6 +61,7 @@ export const eventNames = [
   'jobSynced',
   'libraryIndexing',
   'searchExportProgress',
+  'updateChanged',
 ] as const;
 
 export type CommandName = (typeof commandNames)[number];

@@ -58,6 +58,11 @@ export function parseLicense(text: string): { ok: true; license: string } | { ok
     : { ok: true, license };
 }
 
+/** A license's page of the SPDX License List, which names every id parseLicense takes. */
+export function spdxPage(license: string): string {
+  return `https://spdx.org/licenses/${license}.html`;
+}
+
 /** A trailing ORCID iD on an author's line: digits and dashes, or its orcid.org address. */
 const TRAILING_ORCID = /\s+((?:https?:\/\/orcid\.org\/)?\d{4}-\d{4}-\d{4}-\d{3}[\dXx])$/;
 
@@ -130,14 +135,16 @@ export const LicenseSchema = z
   });
 
 /**
- * What a face gives for a corpus, as the contract carries it: each part optional, authors as typed,
- * one a line. Every part is checked here; toCitation turns it into the parts a corpus names.
+ * What a face gives for a corpus, as the contract carries it: each part optional, and given alone it
+ * keeps every other part the job has (mergeCitation); `null` clears a part, `authors: []` the authors.
+ * Authors as typed, one a line. Every part is checked here; toCitation turns it into the parts a
+ * corpus names.
  */
 export const CitationSchema = z.object({
-  title: OneLine.pipe(z.string().min(1).max(300)).optional(),
-  description: z.string().trim().min(1).max(10_000).optional(),
+  title: OneLine.pipe(z.string().min(1).max(300)).nullable().optional(),
+  description: z.string().trim().min(1).max(10_000).nullable().optional(),
   authors: z.array(AuthorLineSchema).max(100).optional(),
-  license: LicenseSchema.optional(),
+  license: LicenseSchema.nullable().optional(),
 });
 export type CitationInput = z.infer<typeof CitationSchema>;
 
@@ -149,17 +156,76 @@ export interface Citation {
   license?: string;
 }
 
-/** The parts of a citation CitationSchema checked (a part that does not parse is left out). */
+/** The parts of a citation CitationSchema checked, as given (a part that does not parse is left out). */
 export function toCitation(input: CitationInput): Citation {
-  const authors = (input.authors ?? []).flatMap((line) => {
-    const parsed = parseAuthor(line);
-    return parsed.ok ? [parsed.author] : [];
-  });
-  const license = input.license === undefined ? undefined : parseLicense(input.license);
+  return mergeCitation(undefined, input);
+}
+
+/**
+ * The citation a corpus carries once `given` is applied to what it carried (`kept`; undefined: none):
+ * each part given replaces its own, null (or no authors) clears it, and every part not given is kept.
+ */
+export function mergeCitation(kept: Citation | undefined, given: CitationInput): Citation {
+  const authors =
+    given.authors === undefined
+      ? (kept?.authors ?? [])
+      : given.authors.flatMap((line) => {
+          const parsed = parseAuthor(line);
+          return parsed.ok ? [parsed.author] : [];
+        });
+  const license = given.license === undefined ? kept?.license : licenseOrNone(given.license);
+  const title = given.title === undefined ? kept?.title : (given.title ?? undefined);
+  const description = given.description === undefined ? kept?.description : (given.description ?? undefined);
   return {
-    ...(input.title !== undefined && { title: input.title }),
-    ...(input.description !== undefined && { description: input.description }),
+    ...(title !== undefined && { title }),
+    ...(description !== undefined && { description }),
     authors,
-    ...(license?.ok === true && { license: license.license }),
+    ...(license !== undefined && { license }),
   };
+}
+
+function licenseOrNone(text: string | null): string | undefined {
+  if (text === null) return undefined;
+  const parsed = parseLicense(text);
+  return parsed.ok ? parsed.license : undefined;
+}
+
+/** A part of a citation as a person reads it in a line of changes; `absent` when the corpus has none. */
+const CITATION_PARTS: ReadonlyArray<{
+  name: string;
+  absent: string;
+  shown(citation: Citation | undefined): string | undefined;
+}> = [
+  { name: 'Title', absent: 'made from its sources', shown: (citation) => quoted(citation?.title) },
+  { name: 'Description', absent: 'none', shown: (citation) => quoted(citation?.description) },
+  {
+    name: 'Authors',
+    absent: 'none',
+    shown: (citation) =>
+      citation === undefined || citation.authors.length === 0
+        ? undefined
+        : citation.authors.map(authorLine).join('; '),
+  },
+  { name: 'License', absent: 'none', shown: (citation) => citation?.license },
+];
+
+/** Characters of a title or description a line of changes shows. */
+const SHOWN_CHARS = 60;
+
+function quoted(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const line = text.replace(/\s+/g, ' ').trim();
+  return `"${line.length > SHOWN_CHARS ? `${line.slice(0, SHOWN_CHARS)}…` : line}"`;
+}
+
+/**
+ * What a corpus will carry that it did not before, one plain line per part that changed:
+ * `License: CC0-1.0 (before: CC-BY-4.0)`, `Title: made from its sources (before: "Field notes")`.
+ */
+export function citationChanges(before: Citation | undefined, after: Citation | undefined): string[] {
+  return CITATION_PARTS.flatMap(({ name, absent, shown }) => {
+    const was = shown(before);
+    const now = shown(after);
+    return was === now ? [] : [`${name}: ${now ?? absent} (before: ${was ?? absent})`];
+  });
 }

@@ -4,7 +4,7 @@
  * engine's ResultWriter keeps. Committing each paid result on its own, before it counts as fetched,
  * would close the gap to the requests in flight, but cost about a fifth more CPU per video
  * (bench/RESULTS.md, "Durability"): results are committed in small groups instead. Each group's
- * commit is synced to the disk (SQLite's synchronous = FULL, store/database.ts), so the promise holds
+ * commit is flushed to the disk (fsync: SQLite's synchronous = FULL, store/database.ts), so the promise holds
  * for a power cut or a system crash too, not only for the process's own end.
  */
 

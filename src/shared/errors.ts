@@ -47,6 +47,17 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /**
+ * The codes of the store's failures: the disk under the data folder is full, the folder cannot be
+ * written, another program keeps the database locked. None is the job's fault: a run they stop keeps
+ * them as its stop code, to continue once the store can be written again.
+ */
+export const STORAGE_ERROR_CODES = ['disk_full', 'data_folder_unusable', 'database_locked'] as const;
+
+export function isStorageErrorCode(code: string | null): boolean {
+  return (STORAGE_ERROR_CODES as readonly (string | null)[]).includes(code);
+}
+
+/**
  * Why the service refused the key, by the status it answered: 401 and 403 refuse the key itself;
  * 431 means the request's headers, where the key travels, were too large for the service to read.
  */

@@ -64,15 +64,30 @@ export function parsePositions(
       if (n === 0) return { ok: false, reason: 'positions start at 1 (and -1 is the last)' };
       ranges.push({ start: n, stop: n, step: 1 });
     } else if (dashed !== null) {
-      ranges.push({ start: Number(dashed[1]), stop: Number(dashed[2]), step: 1 });
+      const [start, stop] = [Number(dashed[1]), Number(dashed[2])];
+      if (start === 0) return { ok: false, reason: 'positions start at 1 (and -1 is the last)' };
+      // A range that selects nothing is a slip, refused as 0 is, never a silent empty selection.
+      if (start > stop)
+        return {
+          ok: false,
+          reason: `"${part}" runs backwards: write the first position first (${stop}-${start})`,
+        };
+      ranges.push({ start, stop, step: 1 });
     } else if (slice !== null) {
       const step = slice[3] === undefined ? 1 : Number(slice[3]);
       if (step === 0) return { ok: false, reason: `"${part}": the step cannot be 0` };
-      ranges.push({
-        start: slice[1] === undefined ? null : Number(slice[1]),
-        stop: slice[2] === undefined ? null : Number(slice[2]),
-        step,
-      });
+      const start = slice[1] === undefined ? null : Number(slice[1]);
+      const stop = slice[2] === undefined ? null : Number(slice[2]);
+      if (start === 0 || stop === 0)
+        return { ok: false, reason: 'positions start at 1 (and -1 is the last)' };
+      if (
+        start !== null &&
+        stop !== null &&
+        Math.sign(start) === Math.sign(stop) &&
+        (stop - start) * step < 0
+      )
+        return { ok: false, reason: `"${part}" selects no position: its step goes away from its stop` };
+      ranges.push({ start, stop, step });
     } else {
       return {
         ok: false,

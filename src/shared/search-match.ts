@@ -59,7 +59,8 @@ function occurrences(term: SearchTerm, tokens: readonly TextToken[]): Array<[num
     if (!same || last === undefined) continue;
     if (term.prefix ? !last.token.startsWith(lastWanted) : last.token !== lastWanted) continue;
     // A character without spaces matched as the start of a pair marks that character only.
-    const end = term.prefix && last.unspaced ? last.start + lastWanted.length : last.end;
+    const end =
+      term.prefix && last.unspaced && lastWanted.length < last.token.length ? last.firstEnd : last.end;
     found.push([tokens[i]?.start ?? 0, end]);
   }
   return found;

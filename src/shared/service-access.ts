@@ -18,6 +18,11 @@ export function checkServiceAddress(address: string): string | null {
   } catch {
     return `The service address "${address}" is not an address: it must look like https://api.example.com.`;
   }
+  // A name or password in the address would travel, and be written, wherever the address is: a
+  // corpus names its service's address.
+  if (url.username !== '' || url.password !== '') {
+    return `The service address "${withoutCredentials(url)}" holds a name or password before its host: give the address alone (the key is sent apart, never in the address).`;
+  }
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return null;
   const local = 'http:// only for a service on this computer: localhost, 127.x.x.x or [::1]';
@@ -25,6 +30,23 @@ export function checkServiceAddress(address: string): string | null {
     return `The service address "${address}" must start with https:// (${local}), so that the key never crosses the network unencrypted.`;
   }
   return `The service address "${address}" must start with https:// (${local}).`;
+}
+
+function withoutCredentials(url: URL): string {
+  const copy = new URL(url.href);
+  copy.username = '';
+  copy.password = '';
+  return copy.href;
+}
+
+/**
+ * The address as a corpus names it: scheme, host, port and path, without a query or fragment (which
+ * requests never carry) and with a trailing slash, as requests join paths to it.
+ */
+export function citedServiceAddress(address: string): string {
+  const url = new URL(address);
+  const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
+  return `${url.origin}${path}`;
 }
 
 /** Two spellings of one address ("https://a.example" and "https://a.example/") are the same address. */

@@ -149,6 +149,19 @@ describe('a corpus with its authors, license and two sources for one video', () 
 
     // The video given by itself keeps both memberships, and index.csv the channel's list data.
     const zip = await readZip(out);
+    // Provenance for a methods section: the service's address (never the key) and API version, how
+    // words are counted and with which ICU; the job finished, though a video has no transcript.
+    expect(zip.manifest).toMatchObject({
+      service: { name: 'Video Transcript Service', api_version: 'v2', addresses: [`${sim.url}/`] },
+      word_count: { icu: process.versions.icu },
+      job_finished: true,
+      all_videos_transcribed: false,
+    });
+    expect(JSON.stringify(zip.manifest)).not.toContain(sim.key);
+    expect(zip.readme).toContain(
+      `Service: the Video Transcript Service, API version \`v2\`, at \`${sim.url}/\`.`,
+    );
+    expect(zip.readme).toContain(`ICU \`${process.versions.icu}\``);
     const header = zip.index[0]!;
     const row = zip.index.find((cells) => cells[0] === twice)!;
     const cell = (name: string) => row[header.indexOf(name)];

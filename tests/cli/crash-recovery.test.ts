@@ -82,10 +82,11 @@ describe('a job killed with SIGKILL at several points', () => {
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       const stored = db.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number };
-      // The local ledger holds every credit whose result was stored; the service may also have
-      // charged for responses that a kill cut off.
-      expect(stored.n).toBeLessThanOrEqual(sim.admin.ledger().length);
-      expect(sim.admin.ledger().length - stored.n).toBeLessThanOrEqual(kills * (CONCURRENCY * 2 + 1));
+      // The local ledger holds every credit the service charged, spent or possibly charged: each paid
+      // request is recorded before it is sent (issue 43). Those the service did not charge are the
+      // requests a kill cut off before they reached it: a page and a group's worth at each kill.
+      expect(stored.n).toBeGreaterThanOrEqual(sim.admin.ledger().length);
+      expect(stored.n - sim.admin.ledger().length).toBeLessThanOrEqual(kills * (CONCURRENCY + 1));
     } finally {
       db.close();
     }

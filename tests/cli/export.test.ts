@@ -107,7 +107,7 @@ describe('scriptorium export', () => {
       skipped: 0,
       sources_failed: 0,
     });
-    expect(zip.manifest.complete).toBe(true);
+    expect(zip.manifest.job_finished).toBe(true);
     expect(result.stdout).toContain(`transcripts: ${ok.length}`);
     // The key stays in the environment: never in the database, its journal or the output.
     for (const file of readdirSync(join(dir, 'data'))) {
@@ -211,7 +211,7 @@ describe('scriptorium export', () => {
     );
     // The transcripts already paid for can be read before paying more.
     const partial = await readZip(out);
-    expect(partial.manifest.complete).toBe(false);
+    expect(partial.manifest.job_finished).toBe(false);
     const bought = partial.index.slice(1).filter((row) => row[3] === 'ok');
     expect(bought.length).toBeGreaterThan(0);
     expect(partial.transcripts).toHaveLength(bought.length);

@@ -162,7 +162,10 @@ describe('the API key', () => {
       await probe.close();
 
       const { zip } = await exportWith(cursor.slice(4, 12));
-      expect(zip.manifest).toMatchObject({ complete: true, counts: { videos: 110, ok: 3, skipped: 107 } });
+      expect(zip.manifest).toMatchObject({
+        job_finished: true,
+        counts: { videos: 110, ok: 3, skipped: 107 },
+      });
       expect(zip.errors.slice(1).filter((row) => row[0] === '')).toEqual([]);
     });
   });

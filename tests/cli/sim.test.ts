@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
+import { invocation } from '../../src/cli/invocation';
 import { DEMO_KEY } from '../../src/simulator';
 import { sourceAsExported } from '../simulator/source-as-exported';
 
@@ -50,14 +53,22 @@ test('sim prints its address and key, serves requests, and exits 0 on SIGINT', a
   const url = /Simulator listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
   expect(url).toBeDefined();
   expect(output).toContain(`API key: ${DEMO_KEY}`);
-  const hint = /Try: TRANSCRIPT_API_KEY=(\S+) scriptorium export (.+) --base-url (\S+) --out \S+\n/.exec(
-    output,
-  );
-  expect(hint?.slice(1)).toEqual([DEMO_KEY, expect.any(String), url]);
+  // As this CLI is run (a checkout's ./bin/scriptorium is not on the PATH), with a data folder of its own.
+  const hint =
+    /Try: TRANSCRIPT_API_KEY=(\S+) (\S+) export (.+) --base-url (\S+) --data-dir (\S+) --out \S+\n/.exec(
+      output,
+    );
+  expect(hint?.slice(1)).toEqual([
+    DEMO_KEY,
+    invocation(BIN),
+    expect.any(String),
+    url,
+    join(tmpdir(), `scriptorium-sim-${new URL(url!).port}`),
+  ]);
 
   // The suggested sources export the lists the hint's rule promises, checked as the app reads them.
   expect(output).toContain('any playlist ID or @handle ending in _n<N> has N videos');
-  const sources = hint?.[2]?.split(' ') ?? [];
+  const sources = hint?.[3]?.split(' ') ?? [];
   expect(sources.map(promisedBy).map((promise) => promise.kind)).toContain('playlist');
   expect(sources.map((source) => ({ source, ...sourceAsExported(source) }))).toEqual(sources.map(promisedBy));
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,8 @@ const manifest: ExportManifest = {
   finished_at: '2025-01-02T03:04:05.000Z',
   version: 1,
   versions: [{ version: 1, releasedAt: '2025-01-02T03:04:05.000Z', added: 6, retried: 0, changed: 0 }],
-  complete: true,
+  job_finished: true,
+  all_videos_transcribed: true,
 };
 
 const video = (videoId: string, title: string, number: number): ExportVideo => ({
@@ -50,7 +51,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-type Tampering = 'replace' | 'drop' | 'add' | 'flip' | 'folder';
+type Tampering = 'replace' | 'drop' | 'add' | 'flip' | 'folder' | 'bzip2' | 'lzma' | 'deflate64';
 
 function tampered(action: Tampering, name: string, text = '', source = sound): string {
   const copy = join(dir, `${action}-${basename(source)}`);
@@ -174,5 +175,84 @@ describe('scriptorium verify, of a corpus zipped again in a folder of its own', 
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('missing: SHA256SUMS (so no entry can be checked)\n');
     expect(result.stdout).toMatch(/bad name: corpus\/json\/000001 - Ω+.* \(it is longer than 200 bytes/);
+  });
+});
+
+describe('scriptorium verify, of a corpus compressed again another way, or unzipped (issue 43)', () => {
+  const zipped = (name: string) => join(dir, name);
+  const unzipped = (zip: string, folder: string): string => {
+    const target = join(dir, folder);
+    execFileSync('unzip', ['-q', '-o', zip, '-d', target]);
+    return target;
+  };
+
+  it.each(['bzip2', 'lzma'] as const)(
+    "reads files compressed with %s by Python's zipfile: sound (exit 0)",
+    async (method) => {
+      const copy = tampered(method, '');
+      const result = await runCli(['verify', copy]);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(lines(result.stdout)).toEqual([
+        `${copy} is sound: its 17 files match SHA256SUMS, and index.csv agrees with manifest.json.`,
+      ]);
+    },
+  );
+
+  it('reads the folder zipped again by `zip -r -Z bzip2`, and still finds a changed file (exit 1)', async () => {
+    const folder = unzipped(sound, 'for-zip');
+    const rezipped = zipped('zip-bzip2.zip');
+    execFileSync('zip', ['-q', '-r', '-Z', 'bzip2', rezipped, '.'], { cwd: folder });
+    const result = await runCli(['verify', rezipped]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/is sound: its 17 files match SHA256SUMS/);
+
+    const name = 'txt/000001 - One [AAAAAAAAAAA].txt';
+    const changed = tampered('bzip2', '', '', tampered('replace', name, 'One ends\n'));
+    const found = await runCli(['verify', changed]);
+    expect(found.code).toBe(1);
+    expect(lines(found.stdout)).toEqual([`changed: ${name} (its SHA-256 differs from SHA256SUMS)`]);
+  });
+
+  it('says plainly when a file is compressed in a way it cannot read, without calling the corpus damaged (exit 2)', async () => {
+    const name = 'txt/000002 - Two [BBBBBBBBBBB].txt';
+    const copy = tampered('deflate64', name);
+    const result = await runCli(['verify', copy]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(lines(result.stderr)).toEqual([
+      `Cannot verify ${copy} whole: 1 file in it is compressed with Deflate64, which verify cannot read, ` +
+        'so nothing can be said of it; the rest shows no difference. Unzip it with a tool that reads that ' +
+        'compression (unzip, 7-Zip) and verify the folder: scriptorium verify FOLDER.',
+    ]);
+  });
+
+  it('checks the unzipped folder: sound (exit 0), then a changed, a missing and an extra file (exit 1)', async () => {
+    const folder = unzipped(sound, 'unzipped');
+    // What macOS adds to a folder it shows is left aside.
+    appendFileSync(join(folder, '.DS_Store'), 'Bud1');
+    const result = await runCli(['verify', folder]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(lines(result.stdout)).toEqual([
+      `${folder} is sound: its 17 files match SHA256SUMS, and index.csv agrees with manifest.json.`,
+    ]);
+
+    const txt = 'txt/000002 - Two [BBBBBBBBBBB].txt';
+    appendFileSync(join(folder, txt), 'more\n');
+    rmSync(join(folder, 'json/000001 - One [AAAAAAAAAAA].json'));
+    mkdirSync(join(folder, 'notes'));
+    appendFileSync(join(folder, 'notes/mine.txt'), 'mine');
+    symlinkSync('/dev/zero', join(folder, 'notes/zero'));
+    const found = await runCli(['verify', folder]);
+    expect(found.code).toBe(1);
+    expect(lines(found.stdout).sort()).toEqual(
+      [
+        'missing: json/000001 - One [AAAAAAAAAAA].json (in SHA256SUMS, not in the folder)',
+        'missing file: json/000001 - One [AAAAAAAAAAA].json (named in index.csv, row 1)',
+        `changed: ${txt} (its SHA-256 differs from SHA256SUMS)`,
+        'extra: notes/mine.txt (in the folder, not in SHA256SUMS)',
+        'not a file: notes/zero (a link or a special file; verify does not open it)',
+      ].sort(),
+    );
+    expect(found.stderr).toMatch(/is not sound: 5 differences found/);
   });
 });

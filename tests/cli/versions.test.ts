@@ -50,9 +50,10 @@ const VersionsSchema = z.array(
 
 const same = (a: string, b: string): boolean => readFileSync(a).equals(readFileSync(b));
 
-async function exported(args: string[], out: string, code = 0): Promise<void> {
+async function exported(args: string[], out: string, code = 0): Promise<string> {
   const result = await runCli(['export', ...args, '--out', out], setup.env);
   expect(result.code, result.stderr).toBe(code);
+  return result.stdout;
 }
 
 describe('an export again with other authorship, license or formats', () => {
@@ -66,8 +67,12 @@ describe('an export again with other authorship, license or formats', () => {
     expect((await readZip(first)).manifest.version).toBe(1);
 
     const before = new Date().toISOString();
-    await exported([PLAYLIST, '--license', 'ODbL-1.0', '--title', 'Six talks'], out);
+    const said = await exported([PLAYLIST, '--license', 'ODbL-1.0', '--title', 'Six talks'], out);
     const after = new Date().toISOString();
+    // One plain line per part of the citation that changed; the author given before is kept.
+    expect(said).toContain('\n  Title: "Six talks" (before: made from its sources)\n');
+    expect(said).toContain('\n  License: ODbL-1.0 (before: CC-BY-4.0)\n');
+    expect(said).not.toContain('Authors:');
     const second = await readZip(out);
     expect(second.manifest.version).toBe(2);
     const released = VersionsSchema.parse(second.manifest.versions).at(-1)!;
@@ -77,7 +82,7 @@ describe('an export again with other authorship, license or formats', () => {
       added: 0,
       retried: 0,
       changed: 0,
-      metadata: 3,
+      metadata: 2,
     });
     // Released by that export, at its time.
     const releasedAt = released.released_at;
@@ -85,11 +90,11 @@ describe('an export again with other authorship, license or formats', () => {
     expect(cited(out)).toEqual({ version: '2', released: releasedAt.slice(0, 10) });
     expect(csvEntry(out, 'changes.csv')).toEqual([
       ['version', 'video_id', 'change', 'detail'],
-      // The citation given replaces the one kept with the job: the author is no longer given.
+      // Each part given replaces its own, alone: the author kept with the job is kept.
       ['2', '', 'metadata', 'title: none -> Six talks'],
-      ['2', '', 'metadata', 'authors: Ada Lovelace -> none'],
       ['2', '', 'metadata', 'license: CC-BY-4.0 -> ODbL-1.0'],
     ]);
+    expect((await readZip(out)).citation).toContain('family-names: "Lovelace"');
     expect((await runCli(['verify', out], setup.env)).code).toBe(0);
 
     // The same command again: the same version, the file at --out left as it was, and a copy elsewhere
@@ -101,16 +106,47 @@ describe('an export again with other authorship, license or formats', () => {
     await exported([PLAYLIST], again);
     expect(same(again, out)).toBe(true);
 
-    // Back to the first license: another version still (its history differs from version 1's).
-    await exported([PLAYLIST, '--license', 'CC-BY-4.0', '--formats', 'txt,json'], out);
+    // Back to the first license, the title cleared: another version still (its history differs from
+    // version 1's).
+    const cleared = await exported(
+      [PLAYLIST, '--no-title', '--license', 'CC-BY-4.0', '--formats', 'txt,json'],
+      out,
+    );
+    expect(cleared).toContain('\n  Title: made from its sources (before: "Six talks")\n');
     const third = await readZip(out);
     expect(third.manifest.version).toBe(3);
-    expect(csvEntry(out, 'changes.csv').slice(4)).toEqual([
+    expect(csvEntry(out, 'changes.csv').slice(3)).toEqual([
       ['3', '', 'metadata', 'title: Six talks -> none'],
       ['3', '', 'metadata', 'license: ODbL-1.0 -> CC-BY-4.0'],
       ['3', '', 'metadata', 'formats: txt,json,srt,vtt -> txt,json'],
     ]);
+
+    // --no-author clears the authors; the stand-in author names the corpus again.
+    await exported([PLAYLIST, '--no-author', '--formats', 'txt,json'], out);
+    expect(csvEntry(out, 'changes.csv').at(-1)).toEqual([
+      '4',
+      '',
+      'metadata',
+      'authors: Ada Lovelace -> none',
+    ]);
+    expect((await readZip(out)).citation).toContain('  - name: "Scriptorium user"\n');
     expect(same(first, out)).toBe(false);
+  });
+
+  it.each([
+    ['--title', ''],
+    ['--description', ' '],
+    ['--license', ''],
+  ])('refuses %s %j, naming the form that clears it, sending nothing', async (option, value) => {
+    const result = await runCli(
+      ['export', PLAYLIST, option, value, '--out', join(setup.dir, 'x.zip')],
+      setup.env,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `${option} is empty: to clear the ${option.slice(2)} kept with the job, give --no-${option.slice(2)}.`,
+    );
+    expect(setup.sim.admin.requests()).toEqual([]);
   });
 
   it('with the same authors, given in the same words, changes nothing', async () => {

@@ -8,6 +8,9 @@ import { describe, expect, test } from 'vitest';
 import { sourceAsExported } from '../simulator/source-as-exported';
 
 const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const PACKAGE = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
+) as { allowScripts: Record<string, boolean> };
 
 /** The sources given to `scriptorium export` in the README code block that starts `scriptorium sim`. */
 function simulatorTourSources(): string[] {
@@ -82,6 +85,25 @@ describe("README's commands leave the reader's own data alone", () => {
       expect(folder, `a tour without a temporary folder:\n${tour}`).toBeDefined();
       expect(tour).toMatch(new RegExp(`(--data-dir |SCRIPTORIUM_DATA_DIR=)"\\$${folder}/`));
     }
+  });
+
+  test('every simulator a tour starts in the background, the tour stops', () => {
+    const blocks = [...README.matchAll(/^\s*```sh\n([\s\S]*?)^\s*```/gm)].map((match) => match[1] ?? '');
+    const started = blocks.filter((block) => /scriptorium sim\b[^\n]*&\s*$/m.test(block));
+    expect(started.length).toBeGreaterThan(0);
+    for (const block of started)
+      expect(block, `a tour that leaves its simulator running:\n${block}`).toMatch(/^\s*kill \$!/m);
+  });
+
+  test('it says what npm install costs, and names each install script package.json allows or declines', () => {
+    const text = README.replace(/\s+/g, ' ');
+    expect(text).toMatch(/`npm install` costs about \d+ minutes of processor time/);
+    expect(text).toMatch(
+      /on a 2-core machine busy with other work \(a load average of \d+\) it took \d+ minutes/,
+    );
+    // npm 11 lists the install scripts allowScripts has not reviewed: the README says why each is decided.
+    for (const name of Object.keys(PACKAGE.allowScripts)) expect(text).toContain(name);
+    expect(text).toContain('allowScripts');
   });
 
   test('it says how long npm test takes on a 2-core machine', () => {

@@ -38,7 +38,7 @@ test('Export: Chunks is off unless the job asked for it, and once ticked the exp
 
   const { formats, zip } = await exportWithChunks(page, title, dataDir, 'on');
   expect(formats).toContain('chunks');
-  expect(zip.manifest.complete).toBe(true);
+  expect(zip.manifest.job_finished).toBe(true);
   expect(zip.manifest.options).toMatchObject({ chunk_seconds: 60, chunk_overlap: 10 });
 });
 

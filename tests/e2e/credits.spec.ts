@@ -21,7 +21,7 @@ test.describe('running out of credits', () => {
     const balance = page.getByRole('dialog', { name: 'Your balance' });
     await balance.getByRole('spinbutton', { name: 'Credits on your account' }).fill('30');
     await balance.getByRole('button', { name: 'Save balance' }).click();
-    await expect(credits).toContainText('Balanceabout 30 credits left');
+    await expect(credits).toContainText('Balanceabout 30 left');
 
     const title = await startJob(page, ['PLbeyondTheFreeGrant_n50']);
     const alert = page.getByRole('alert').filter({ hasText: 'waiting for credits' });
@@ -32,7 +32,7 @@ test.describe('running out of credits', () => {
     await expect(alert.getByRole('link', { name: /Open the billing page/ })).toHaveAttribute('href', BILLING);
     const card = jobCard(page, title);
     await expect(card.getByText('Waiting for credits', { exact: true })).toBeVisible();
-    await expect(credits).toContainText('Balanceabout 0 credits left');
+    await expect(credits).toContainText('Balanceabout 0 left');
     await expect(credits).toContainText('In total30 credits');
 
     // The alert stays on every screen until the job runs again.

@@ -40,7 +40,9 @@ test('Job detail: filter by status, search titles, and a failed row tells its st
   const failedRow = table.getByRole('row').filter({ hasText: 'Failed' });
   await expect(failedRow).toHaveCount(1);
   await expect(failedRow).toContainText(describeVideo(failing).title);
-  await expect(failedRow).toContainText('(HTTP 500)');
+  // The reason says the status once, in the service's words (issue 44).
+  await expect(failedRow).toContainText('The service answered 500 (E_INTERNAL)');
+  await expect(failedRow).not.toContainText('(HTTP 500)');
   await failedRow.click();
   const details = page.getByRole('region', { name: describeVideo(failing).title });
   await expect(details).toContainText('HTTP status500');

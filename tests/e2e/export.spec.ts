@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readZip } from '../support/cli';
 import { expect, test } from './support/fixtures';
@@ -24,7 +25,7 @@ test('Export writes the chosen formats into a ZIP the browser downloads', async 
   const zip = await readZip(path);
   expect(zip.bad_crc).toBeNull();
   expect(zip.path_problems).toEqual([]);
-  expect(zip.manifest.complete).toBe(true);
+  expect(zip.manifest.job_finished).toBe(true);
   expect(zip.manifest.counts.videos).toBe(30);
   const names = zip.entries.map((entry) => entry.name);
   expect(names.filter((name) => name.startsWith('txt/'))).toHaveLength(zip.manifest.counts.ok);
@@ -72,6 +73,12 @@ test('The Export dialog puts the corpus title, authors and license in CITATION.c
   await authors.fill('Lovelace, Ada 0000-0002-1825-0097\nCharles Babbage');
   await dialog.getByRole('button', { name: 'Export ZIP' }).click();
   const link = dialog.getByRole('link', { name: /^Download scriptorium-job-1-.*\.zip$/ });
+  // What the corpus carries now that it did not before, a line per part.
+  const changes = dialog.getByRole('list', { name: 'Citation changes' });
+  await expect(changes.getByRole('listitem')).toHaveText([
+    'Title: "Lectures on engines" (before: made from its sources)',
+    'Authors: Ada Lovelace 0000-0002-1825-0097; Charles Babbage (before: Ada Lovelace 0000-0002-1825-0097)',
+  ]);
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
   const path = join(dataDir, '..', download.suggestedFilename());
   await download.saveAs(path);
@@ -91,4 +98,38 @@ test('The Export dialog puts the corpus title, authors and license in CITATION.c
   await expect(dialog.getByRole('textbox', { name: 'Authors' })).toHaveValue(
     'Ada Lovelace 0000-0002-1825-0097\nCharles Babbage',
   );
+
+  // An emptied field clears its part, and only that part.
+  await dialog.getByRole('textbox', { name: 'Corpus title' }).fill('');
+  await dialog.getByRole('button', { name: 'Export ZIP' }).click();
+  await expect(changes.getByRole('listitem')).toHaveText([
+    'Title: made from its sources (before: "Lectures on engines")',
+  ]);
+  const [again] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('link', { name: /^Download / }).click(),
+  ]);
+  const second = join(dataDir, '..', `again-${again.suggestedFilename()}`);
+  await again.saveAs(second);
+  const cleared = (await readZip(second)).citation;
+  expect(cleared).not.toContain('Lectures on engines');
+  expect(cleared).toContain('  - family-names: "Babbage"\n    given-names: "Charles"');
+
+  // Version 1 again, chosen in the dialog: byte for byte the ZIP released then.
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await jobCard(page, title).getByRole('button', { name: 'Export', exact: true }).click();
+  const version = dialog.getByRole('combobox', { name: 'Version' });
+  await expect(version.getByRole('option')).toHaveCount(3);
+  await version.selectOption({
+    label: (await version.getByRole('option', { name: /^Version 1, released / }).textContent()) ?? '',
+  });
+  await expect(dialog.getByRole('textbox', { name: 'Corpus title' })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Export ZIP' }).click();
+  const [first] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('link', { name: /^Download / }).click(),
+  ]);
+  const rewritten = join(dataDir, '..', `version-1-${first.suggestedFilename()}`);
+  await first.saveAs(rewritten);
+  expect(readFileSync(rewritten).equals(readFileSync(path))).toBe(true);
 });

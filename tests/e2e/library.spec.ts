@@ -273,7 +273,7 @@ test('Export results downloads the hits as CSV, and Export these videos makes a 
   const zipPath = join(dataDir, '..', zipDownload.suggestedFilename());
   await zipDownload.saveAs(zipPath);
   const zip = await readZip(zipPath);
-  expect(zip.manifest.complete).toBe(true);
+  expect(zip.manifest.job_finished).toBe(true);
   expect(zip.transcripts.map((record) => record.video_id).sort()).toEqual(
     [...new Set(rows.map(([videoId]) => videoId))].sort(),
   );

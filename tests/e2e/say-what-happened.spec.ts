@@ -94,13 +94,13 @@ test.describe('with a service address but no key, at 1280×800', () => {
     await goTo(page, 'Settings');
     await page.getByRole('textbox', { name: 'Service address' }).fill(sim.url);
     await page.getByRole('button', { name: 'Test connection' }).click();
-    await expect(page.getByText('No key is set: enter yours in Settings. Nothing was sent.')).toBeVisible();
+    await expect(page.getByText('Address saved. No key is set. Nothing was sent.')).toBeVisible();
 
     await goTo(page, 'New job');
     await pasteSources(page, ['PLpreviewedWithoutKey_n8']);
     const preview = page.getByRole('button', { name: 'Preview', exact: true });
     await preview.click();
-    const problem = page.getByRole('alert').filter({ hasText: 'No key is set: enter yours in Settings.' });
+    const problem = page.getByRole('alert').filter({ hasText: 'No key is set. Enter it in Settings.' });
     await expect(problem).toBeInViewport();
     // Right under the button that caused it, before the preview's place and Start.
     const button = (await preview.boundingBox())!;
@@ -168,10 +168,12 @@ test('started again without a key: the job that ran waits queued, the sync says 
     const cut = page.getByRole('article').filter({ has: page.locator('a[href="#/jobs/2"]') });
     const kept = page.getByRole('article').filter({ has: page.locator('a[href="#/jobs/1"]') });
     await expect(cut.getByText('Queued', { exact: true })).toBeVisible();
-    await expect(cut).toContainText('It cannot start yet. No key is set: enter yours in Settings.');
+    await expect(cut).toContainText('It cannot start yet. No key is set. Enter it in Settings.');
     await expect(kept).toContainText(
-      'Its last automatic sync could not run. No key is set: enter yours in Settings.',
+      'Its last automatic sync could not run. No key is set. Enter it in Settings. Nothing was sent. It runs as soon as that is done.',
     );
+    // No time a day away beside it: it runs once the key is given.
+    await expect(kept).not.toContainText('next sync due');
     await expectAccessible(page, 'jobs waiting for the key');
     expect(ui.output()).not.toMatch(/^\s+at |AppError/m);
 

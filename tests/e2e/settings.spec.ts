@@ -10,8 +10,8 @@ test('Settings: the service address is tested, the key saved, tested and removed
   sim,
 }) => {
   await goTo(page, 'Settings');
-  const keySection = page.getByRole('region', { name: 'API key' });
-  await expect(keySection).toContainText('No key is set: enter yours in Settings.');
+  const form = page.getByRole('region', { name: 'Service and key' });
+  await expect(form).toContainText('No key is set.');
 
   const address = page.getByRole('textbox', { name: 'Service address' });
   await address.fill('ftp://example.com');
@@ -30,37 +30,38 @@ test('Settings: the service address is tested, the key saved, tested and removed
 
   await address.fill(sim.url);
   await page.getByRole('button', { name: 'Test connection' }).click();
-  await expect(page.getByText('No key is set: enter yours in Settings. Nothing was sent.')).toBeVisible();
+  await expect(form.getByRole('alert')).toHaveText('Address saved. No key is set. Nothing was sent.');
 
   const keyField = page.getByRole('textbox', { name: 'API key', exact: true });
   await expect(keyField).toHaveAttribute('type', 'password');
   await keyField.fill('sk_not_the_right_one');
   await page.getByRole('button', { name: 'Save key' }).click();
-  await expect(keySection).toContainText('A key is set. The key is kept in memory until Scriptorium stops.');
+  await expect(form.getByRole('alert')).toHaveText(
+    'Key saved. The service refused the key (HTTP 401): check it and save it again.',
+  );
+  await expect(form).toContainText('A key is set. The key is kept in memory until Scriptorium stops.');
   await expect(keyField).toHaveValue('');
-  await page.getByRole('button', { name: 'Test connection' }).click();
-  await expect(
-    page.getByText('The service refused the key (HTTP 401): check it and save it again.'),
-  ).toBeVisible();
 
   await keyField.fill(sim.key);
   await keyField.press('Enter');
-  await expect(page.getByText('Key saved.')).toBeVisible();
-  // Saving the empty field says one thing, the current one.
-  await page.getByRole('button', { name: 'Save key' }).click();
-  await expect(keySection.getByText('Paste your API key first.')).toBeVisible();
-  await expect(keySection.getByText('Key saved.')).toHaveCount(0);
-  await page.getByRole('button', { name: 'Test connection' }).click();
   const port = new URL(sim.url).port;
-  await expect(page.getByText(`Connected to 127.0.0.1:${port}: the service accepted the key.`)).toBeVisible();
+  const connected = `Connected to 127.0.0.1:${port}: the service accepted the key.`;
+  await expect(form.getByRole('status').filter({ hasText: 'Key saved.' })).toHaveText(
+    `Key saved. ${connected}`,
+  );
+  // The refusal before is gone: one thing said, the current one.
+  await expect(form.getByRole('alert')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(form.getByRole('status').filter({ hasText: 'Connected' })).toHaveText(connected);
   // Nothing on the page holds the key.
   expect(await page.content()).not.toContain(sim.key);
 
   await page.getByRole('button', { name: 'Remove key' }).click();
-  await expect(keySection).toContainText('No key is set: enter yours in Settings.');
+  await expect(form.getByText('Key removed.')).toBeVisible();
+  await expect(form).toContainText('No key is set.');
   await expect(page.getByRole('button', { name: 'Remove key' })).toHaveAttribute('aria-disabled', 'true');
   await page.getByRole('button', { name: 'Test connection' }).click();
-  await expect(page.getByText('No key is set: enter yours in Settings. Nothing was sent.')).toBeVisible();
+  await expect(form.getByRole('alert')).toHaveText('No key is set. Nothing was sent.');
 
   // The address was saved: it is there after a reload.
   await page.reload();
@@ -72,53 +73,47 @@ test('a key is kept for its address: a new address asks for it again, and a key 
   sim,
 }) => {
   await goTo(page, 'Settings');
-  const keySection = page.getByRole('region', { name: 'API key' });
+  const form = page.getByRole('region', { name: 'Service and key' });
   const keyField = page.getByRole('textbox', { name: 'API key', exact: true });
   await keyField.fill(sim.key);
   await page.getByRole('button', { name: 'Save key' }).click();
+  // A key is kept for an address: the address is asked for first, under its field.
   await expect(
-    keySection.getByText(
-      'Set the service address first (Service, then Test connection): the key is only ever sent to the address it is saved with.',
-    ),
+    form.getByText('Type the service’s address first, such as https://api.example.com.'),
   ).toBeVisible();
 
   const address = page.getByRole('textbox', { name: 'Service address' });
   await address.fill(sim.url);
-  await page.getByRole('button', { name: 'Test connection' }).click();
-  await expect(page.getByText('No key is set: enter yours in Settings. Nothing was sent.')).toBeVisible();
   await keyField.fill(`sk_demo\u2013scriptorium`);
   await page.getByRole('button', { name: 'Save key' }).click();
   await expect(
-    keySection.getByText(
-      'The API key holds a character that is not plain ASCII (U+2013) at character 8, which cannot be sent in a request: a key is made of letters, digits and punctuation only. Copy it again from your account page. Nothing was sent.',
+    form.getByText(
+      'The API key holds a character that is not plain ASCII (U+2013) at character 8, which cannot be sent in a request: a key is made of letters, digits and punctuation only. Copy it again from your account page.',
     ),
   ).toBeVisible();
-  await expect(keySection).toContainText('No key is set: enter yours in Settings.');
+  await expect(form).toContainText('No key is set.');
   // Too short to be a key: a key of two letters would be part of the service's own data.
   await keyField.fill('kl');
   await page.getByRole('button', { name: 'Save key' }).click();
   await expect(
-    keySection.getByText(
-      'The API key has 2 characters, too few to be a key (a key has at least 8). Copy it again from your account page. Nothing was sent.',
+    form.getByText(
+      'The API key has 2 characters, too few to be a key (a key has at least 8). Copy it again from your account page.',
     ),
   ).toBeVisible();
-  await expect(keySection).toContainText('No key is set: enter yours in Settings.');
+  await expect(form).toContainText('No key is set.');
+  expect(sim.admin.requests()).toEqual([]);
 
   await keyField.fill(sim.key);
   await page.getByRole('button', { name: 'Save key' }).click();
-  await expect(page.getByText('Key saved.')).toBeVisible();
-  await page.getByRole('button', { name: 'Test connection' }).click();
-  await expect(page.getByText(/the service accepted the key/)).toBeVisible();
+  await expect(form.getByText(/^Address and key saved\. .*the service accepted the key\.$/)).toBeVisible();
 
   const elsewhere = 'http://127.0.0.2:9/';
   await address.fill(elsewhere);
   await page.getByRole('button', { name: 'Test connection' }).click();
-  const again = `The key was saved for ${sim.url}; enter it again in Settings to use it with ${elsewhere}.`;
-  await expect(page.getByText(`${again} Nothing was sent.`)).toBeVisible();
-  await expect(keySection).toContainText(again);
-  await expect(keySection).not.toContainText('A key is set.');
-  // What the key section says agrees with itself: no "Key saved." beside "enter it again".
-  await expect(keySection.getByText('Key saved.')).toHaveCount(0);
+  const again = `The key was saved for ${sim.url}, so it is not sent to ${elsewhere}.`;
+  await expect(form.getByRole('alert')).toHaveText(`Address saved. ${again} Nothing was sent.`);
+  await expect(form).toContainText(again);
+  await expect(form).not.toContainText('A key is set.');
 });
 
 test('a job started before the key is set waits queued, says what to do, and runs once the key is saved', async ({
@@ -140,13 +135,13 @@ test('a job started before the key is set waits queued, says what to do, and run
   const card = jobCard(page, source);
   await expect(card.getByText('Queued', { exact: true })).toBeVisible();
   await expect(card).toContainText(
-    'It cannot start yet. No key is set: enter yours in Settings. Nothing was sent. It starts by itself once that is done.',
+    'It cannot start yet. No key is set. Enter it in Settings. Nothing was sent. It starts by itself once that is done.',
   );
 
   await goTo(page, 'Settings');
   await page.getByRole('textbox', { name: 'API key', exact: true }).fill(sim.key);
   await page.getByRole('button', { name: 'Save key' }).click();
-  await expect(page.getByText('Key saved.')).toBeVisible();
+  await expect(page.getByText(/^Key saved\. Connected to /)).toBeVisible();
   // No Resume: the key runs what waited for it.
   await goTo(page, 'Jobs');
   // Once its playlist is read, the job takes the playlist's title.
@@ -201,13 +196,14 @@ test.describe('started with an address', () => {
       await page.getByRole('textbox', { name: 'Service address' }).fill(replacement.url);
       await page.getByRole('button', { name: 'Test connection' }).click();
       await expect(inUse).toHaveText(`In use: ${replacement.url}, saved here.`);
-      await expect(page.getByText(/enter it again in Settings to use it with/).first()).toBeVisible();
+      await expect(page.getByRole('alert')).toHaveText(
+        `Address saved. The key from TRANSCRIPT_API_KEY is for ${sim.url}, the address Scriptorium started with, so it is not sent to ${replacement.url}. Nothing was sent.`,
+      );
       await page.getByRole('textbox', { name: 'API key', exact: true }).fill(replacement.key);
       await page.getByRole('button', { name: 'Save key' }).click();
-      await page.getByRole('button', { name: 'Test connection' }).click();
       const port = new URL(replacement.url).port;
       await expect(
-        page.getByText(`Connected to 127.0.0.1:${port}: the service accepted the key.`),
+        page.getByText(`Key saved. Connected to 127.0.0.1:${port}: the service accepted the key.`),
       ).toBeVisible();
 
       const title = await startJob(page, ['PLreplacedService_n4']);

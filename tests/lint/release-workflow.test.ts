@@ -38,6 +38,10 @@ interface Job {
   strategy?: { matrix: { include: Array<Record<string, string>> } };
   steps: Step[];
 }
+interface Component {
+  name: string;
+  components?: Component[];
+}
 interface Workflow {
   on: Record<string, unknown>;
   permissions: Record<string, string>;
@@ -65,6 +69,7 @@ const step = (job: Job, name: string): Step => {
 const stepIndex = (job: Job, name: string) => job.steps.indexOf(step(job, name));
 const uploadIndex = (job: Job) =>
   job.steps.findIndex((candidate) => candidate.uses?.startsWith('actions/upload-artifact@'));
+const allSteps = () => Object.values(workflow.jobs).flatMap((job) => job.steps);
 const secretsOf = (job: Job) =>
   new Set([...JSON.stringify(job).matchAll(/secrets\.([A-Z0-9_]+)/g)].map((match) => match[1]));
 
@@ -124,7 +129,7 @@ describe('the release workflow', () => {
       { arch: 'x64', runner: INTEL_MAC },
     ]);
     expect(step(macos!, 'Package').run).toBe(
-      'npm run dist -- --mac dmg --${{ matrix.arch }} --publish never',
+      'npm run dist -- --mac dmg zip --${{ matrix.arch }} --publish never',
     );
     expect(windows?.['runs-on']).toBe('windows-2022');
     expect(step(windows!, 'Package').run).toBe('npm run dist -- --win nsis --x64 --publish never');
@@ -152,6 +157,7 @@ describe('the release workflow', () => {
         'Check the signatures',
         'The scriptorium command',
         'New-user flow in the installed app',
+        'Uninstalling takes bin\\ off the PATH',
       ],
     };
     for (const [name, steps] of Object.entries(tests)) {
@@ -164,17 +170,127 @@ describe('the release workflow', () => {
 
     expect(release?.needs).toEqual(['linux', 'macos', 'windows']);
     expect(release?.if).toBe("startsWith(github.ref, 'refs/tags/v')");
-    // Only the job that drafts the release may write; the packaging jobs read.
+    // Only the job that drafts the release may write, and attest; the packaging jobs read.
     expect(workflow.permissions).toEqual({ contents: 'read' });
-    expect(release?.permissions).toEqual({ contents: 'write' });
-    const [download, sums, draft] = release!.steps;
-    expect(download?.uses).toBe('actions/download-artifact@v4');
-    expect(download?.with).toMatchObject({ pattern: 'packages-*', path: 'packages', 'merge-multiple': true });
-    expect(sums?.run).toBe('sha256sum -- * > SHA256SUMS');
-    expect(draft?.run).toContain(
-      'gh release create "$GITHUB_REF_NAME" --draft "${prerelease[@]}" --verify-tag',
+    expect(release?.permissions).toEqual({ contents: 'write', 'id-token': 'write', attestations: 'write' });
+    const names = release!.steps.map((candidate) => candidate.name ?? candidate.uses!.split('@')[0]);
+    expect(names).toEqual([
+      'actions/checkout',
+      'actions/setup-node',
+      'Install the dependencies',
+      'actions/download-artifact',
+      'One latest-mac.yml for both Mac architectures',
+      'SBOM',
+      'Names without spaces',
+      'SHA256SUMS',
+      'Attest where the files were built',
+      'Draft the release',
+    ]);
+    const download = release!.steps[3]!;
+    expect(download.with).toMatchObject({ pattern: 'packages-*', path: 'packages', 'merge-multiple': true });
+    expect(step(release!, 'SHA256SUMS').run).toBe('sha256sum -- * > SHA256SUMS');
+    expect(step(release!, 'Attest where the files were built').with).toEqual({
+      'subject-checksums': 'packages/SHA256SUMS',
+    });
+    const draft = step(release!, 'Draft the release').run!;
+    expect(draft).toContain('gh release create "$GITHUB_REF_NAME" --draft "${prerelease[@]}" --verify-tag');
+    expect(draft).toContain('-- *');
+  });
+
+  it('pins every action to a commit, with its version beside it', () => {
+    const uses = allSteps().flatMap((candidate) => (candidate.uses === undefined ? [] : [candidate.uses]));
+    expect(uses.length).toBeGreaterThan(0);
+    expect(uses.filter((action) => !/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/.test(action))).toEqual([]);
+    const lines = text.split('\n').filter((line) => /^\s+(- )?uses: /.test(line));
+    expect(lines.filter((line) => !/@[0-9a-f]{40} # v\d+\.\d+\.\d+$/.test(line))).toEqual([]);
+  });
+
+  it('refuses an artifact whose name GitHub would rename, before SHA256SUMS names it', () => {
+    const names = step(release!, 'Names without spaces').run!;
+    const run = (files: string[]) => {
+      const dir = tempDir('release-names-');
+      folders.push(dir);
+      for (const file of files) writeFileSync(join(dir, file), '');
+      return spawnSync('bash', ['-e', '-c', names], { cwd: dir, encoding: 'utf8' });
+    };
+    expect(run(['Scriptorium-Setup-0.1.0.exe', 'scriptorium_0.1.0_amd64.deb', 'latest.yml']).status).toBe(0);
+    const spaced = run(['Scriptorium Setup 0.1.0.exe', 'latest.yml']);
+    expect(spaced.status).toBe(1);
+    expect(spaced.stdout).toContain(
+      '::error::Scriptorium Setup 0.1.0.exe: a name with a space, which GitHub would rename',
     );
-    expect(draft?.run).toContain('-- *');
+  });
+
+  it('attaches an SBOM of the npm packages the app ships, and of none of the tools that build it', () => {
+    const sbom = step(release!, 'SBOM').run!;
+    expect(sbom).toBe(
+      'npx cyclonedx-npm --omit dev --output-format JSON --output-file "packages/scriptorium-${GITHUB_REF_NAME#v}.cdx.json"',
+    );
+    // Run here as the step runs it, on this checkout.
+    const dir = tempDir('release-sbom-');
+    folders.push(dir);
+    const file = join(dir, 'sbom.json');
+    const written = spawnSync('bash', ['-e', '-c', sbom.replace(/"packages\/[^"]+"/, `"${file}"`)], {
+      cwd: join(__dirname, '..', '..'),
+      env: { PATH: process.env['PATH'], HOME: process.env['HOME'] },
+      encoding: 'utf8',
+    });
+    expect(written.status, written.stderr).toBe(0);
+    const document = JSON.parse(readFileSync(file, 'utf8')) as { bomFormat: string; components: Component[] };
+    expect(document.bomFormat).toBe('CycloneDX');
+    const names = new Set<string>();
+    const walk = (components: Component[] = []): void => {
+      for (const component of components) {
+        names.add(component.name);
+        walk(component.components);
+      }
+    };
+    walk(document.components);
+    const { dependencies } = JSON.parse(
+      readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'),
+    ) as {
+      dependencies: Record<string, string>;
+    };
+    expect([...names]).toEqual(
+      expect.arrayContaining([...Object.keys(dependencies), 'builder-util-runtime']),
+    );
+    expect(
+      ['vitest', 'electron-builder', 'typescript', 'electron'].filter((name) => names.has(name)),
+    ).toEqual([]);
+  });
+
+  it('keeps what the updater reads: latest*.yml, the zips and blockmaps, one latest-mac.yml for both Macs', () => {
+    const kept = (job: Job) => String(job.steps[uploadIndex(job)]!.with!['path']);
+    expect(kept(linux!)).toContain('dist/latest-linux.yml');
+    expect(kept(macos!)).toMatch(/dist\/\*\.zip[\s\S]*dist\/\*\.blockmap[\s\S]*dist\/latest-mac-\*\.yml/);
+    expect(step(macos!, 'Name the update information after its architecture').run).toBe(
+      'mv dist/latest-mac.yml "dist/latest-mac-${{ matrix.arch }}.yml"',
+    );
+    expect(kept(windows!)).toMatch(/dist\/\*\.exe\.blockmap[\s\S]*dist\/latest\.yml/);
+    expect(step(release!, 'One latest-mac.yml for both Mac architectures').run).toContain(
+      'node scripts/merge-mac-update-info.mjs packages/latest-mac.yml packages/latest-mac-arm64.yml packages/latest-mac-x64.yml',
+    );
+  });
+
+  it('installs the deb and the rpm over themselves, as an upgrade does, and the command stays', () => {
+    const deb = step(linux!, 'Install the deb').run!;
+    expect(deb).toContain('sudo apt-get install -y --reinstall ./dist/scriptorium_*_amd64.deb');
+    expect(deb).toContain('test "$(readlink -f /usr/bin/scriptorium)" = /opt/Scriptorium/scriptorium');
+    const rpm = step(linux!, 'Install the rpm in Fedora').run!;
+    expect(rpm).toMatch(
+      /rpm -U --replacepkgs \/dist\/scriptorium-\*\.x86_64\.rpm\n\s+test "\$\(readlink -f \/usr\/bin\/scriptorium\)" = \/opt\/Scriptorium\/scriptorium/,
+    );
+    expect(rpm).toMatch(/dnf remove -y scriptorium\n\s+test ! -e \/usr\/bin\/scriptorium/);
+  });
+
+  it('finds `scriptorium` on Windows through the PATH the installer set: bin\\scriptorium.cmd, in cmd and PowerShell', () => {
+    const command = step(windows!, 'The scriptorium command').run!;
+    expect(command).toContain("[Environment]::GetEnvironmentVariable('Path', 'User')");
+    expect(command).toContain(
+      'if ($command -ne "$env:SCRIPTORIUM_BIN\\scriptorium.cmd") { throw "scriptorium is $command" }',
+    );
+    expect(command).toContain('cmd /c "scriptorium --version"');
+    expect(command).toContain('& scriptorium no-such-command');
   });
 
   it('fails a release tag without its signing secrets, unless it is a pre-release, and signs when they are there', () => {

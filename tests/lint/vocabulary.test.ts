@@ -179,7 +179,43 @@ describe('the vocabulary rule (eslint/vocabulary.js)', () => {
       'src/cli/x.ts',
       "export const help = 'tried in order, e.g. es,en,orig';",
     ],
+    [
+      'the sync of a job, its record and its settings',
+      'src/core/app/x.ts',
+      'export const f = (ctx, db, id) => [ctx.syncHere(id), syncsOfJob(db, id), readSyncSettingsFields(), autoSyncJob];',
+    ],
+    [
+      "Node's synchronous calls",
+      'src/core/export/x.ts',
+      'export const f = (fs, p) => [fs.readFileSync(p), fs.fsyncSync(1)];',
+    ],
   ])('leaves alone %s', async (_name, path, code) => {
     expect(await restatements(path, code)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a read of lists named a sync',
+      'src/core/engine/x.ts',
+      'export async function syncLists(ctx) { return ctx; }',
+    ],
+    [
+      "a page of a list's read named a sync",
+      'src/core/store/x.ts',
+      'export const recordSyncPage = (db) => db;',
+    ],
+    ["Keep current's round named a sync", 'src/core/app/x.ts', 'export class S { async #syncRound() {} }'],
+    [
+      'a write to the disk named a sync',
+      'src/core/export/x.ts',
+      'export async function syncDirectory(path) { return path; }',
+    ],
+    ['a run mode named a sync', 'src/core/engine/x.ts', 'export const run = (options) => options.syncMode;'],
+  ])('reports %s', async (_name, path, code) => {
+    const messages = await restatements(path, code);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(
+      /uses "sync" for what a sync is not: a sync is a finished job brought up to date/,
+    );
   });
 });

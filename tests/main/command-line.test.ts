@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cliArguments } from '../../src/main/command-line';
+import { cliArguments, runsWithoutSandbox } from '../../src/main/command-line';
 
 // The packaged executable is both programs: `scriptorium <command>` is the CLI, `scriptorium` alone
 // (a menu entry, the Dock, a .desktop file's Exec line) opens the app.
@@ -28,6 +28,19 @@ describe('what the command line asks of the packaged app', () => {
       cliArguments(['/Applications/Scriptorium.app/Contents/MacOS/Scriptorium', '-psn_0_1234'], false),
     ).toBeUndefined();
     expect(cliArguments([EXECUTABLE, '--enable-features=UseOzonePlatform', 'jobs'], false)).toBeUndefined();
+  });
+
+  it("skips the --no-sandbox an AppImage's launcher puts first: the command after it is the CLI", () => {
+    expect(cliArguments([EXECUTABLE, '--no-sandbox', 'sync', '--all'], false)).toEqual(['sync', '--all']);
+    expect(cliArguments([EXECUTABLE, '--no-sandbox', '--version'], false)).toEqual(['--version']);
+    expect(cliArguments([EXECUTABLE, '--no-sandbox', '--enable-logging'], false)).toBeUndefined();
+  });
+
+  it('knows when Chromium runs without its sandbox: the switch anywhere, or ELECTRON_DISABLE_SANDBOX', () => {
+    expect(runsWithoutSandbox([EXECUTABLE], {})).toBe(false);
+    expect(runsWithoutSandbox([EXECUTABLE, '--no-sandbox'], {})).toBe(true);
+    expect(runsWithoutSandbox([EXECUTABLE, '--enable-logging', '--no-sandbox'], {})).toBe(true);
+    expect(runsWithoutSandbox([EXECUTABLE], { ELECTRON_DISABLE_SANDBOX: '1' })).toBe(true);
   });
 
   it('skips the folder Electron was given when it runs a checkout (npm start)', () => {

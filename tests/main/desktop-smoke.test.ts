@@ -222,7 +222,7 @@ describe('the desktop app, built, booted with a stand-in for Electron', () => {
       formats: ['txt', 'json'],
       destination,
     });
-    expect(exported).toMatchObject({ path: destination, complete: true });
+    expect(exported).toMatchObject({ path: destination, jobFinished: true });
     const zip = await readZip(destination);
     expect(zip.manifest).toMatchObject({ counts: { videos: 12, ok: captioned } });
 

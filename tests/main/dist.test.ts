@@ -154,6 +154,34 @@ describe('npm run dist packages with electron-builder', () => {
   });
 });
 
+describe("npm run dist on the Node.js Electron's packages ask for", () => {
+  /** The project with an Electron package that asks for Node.js `range`, as Electron's does. */
+  function withElectronAsking(range: string) {
+    const made = project('succeeds');
+    write(
+      join(made.dir, 'node_modules/electron/package.json'),
+      JSON.stringify({ version: '45.0.0', engines: { node: range } }),
+    );
+    return made;
+  }
+
+  it('refuses, before building anything, on a Node.js older than Electron asks for, saying which', async () => {
+    const [major] = process.versions.node.split('.').map(Number);
+    const run = await dist(withElectronAsking(`>= ${major! + 1}.0.0`), ['--linux']);
+    expect(run.code).toBe(2);
+    expect(run.saw).toBeUndefined();
+    expect(run.stderr.trim()).toBe(
+      `npm run dist: the desktop app's tools need Node.js ${major! + 1}.0.0 or newer, as Electron's packages ask (this is Node.js ${process.versions.node}); the CLI, browser mode and the tests run on this one. Nothing was packaged.`,
+    );
+  });
+
+  it('packages on the Node.js it asks for or a newer one', async () => {
+    const run = await dist(withElectronAsking(`>= ${process.versions.node}`), ['--linux']);
+    expect(run.code).toBe(0);
+    expect(run.saw?.args).toEqual(['--linux']);
+  });
+});
+
 describe('npm run dist signs when the environment holds an identity', () => {
   const said = (run: Run, system: string) =>
     run.stdout.split('\n').filter((line) => line.startsWith(`${system}:`));
@@ -161,7 +189,8 @@ describe('npm run dist signs when the environment holds an identity', () => {
   it('leaves an unsigned macOS app signed ad hoc, saying so in one line, when no identity is set', async () => {
     const run = await dist(project('succeeds'), ['--mac']);
     expect(run.code).toBe(0);
-    expect(run.saw?.args).toEqual(['--mac', '-c.mac.identity=null']);
+    // Such an app cannot install an update (Squirrel.Mac wants a signed one): it says where it is.
+    expect(run.saw?.args).toEqual(['--mac', '-c.mac.identity=null', '-c.extraMetadata.macUpdates=download']);
     expect(said(run, 'macOS')).toEqual([
       'macOS: not signed and not notarised (no CSC_LINK or CSC_NAME): the app is signed ad hoc, and its first start must be allowed in System Settings, Privacy & Security.',
     ]);

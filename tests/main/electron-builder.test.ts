@@ -35,6 +35,14 @@ const { convertIcon } = require('app-builder-lib/out/util/iconConverter.js') as 
     outDir: string;
   }): Promise<{ icons: Array<{ file: string; size: number }> }>;
 };
+// How electron-builder names an artifact from its pattern.
+const { expandMacro } = require('app-builder-lib/out/util/macroExpander.js') as {
+  expandMacro(pattern: string, arch: string | null, appInfo: object, extra: object): string;
+};
+const { archFromString, getArtifactArchName } = require('builder-util') as {
+  archFromString(name: string): number;
+  getArtifactArchName(arch: number, ext: string): string;
+};
 // Where the deb and rpm install the app: /opt/<product name>/<executable>.
 const { installPrefix } = require('app-builder-lib/out/targets/LinuxTargetHelper.js') as {
   installPrefix: string;
@@ -78,7 +86,13 @@ describe('electron-builder.yml', () => {
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
     expect(config).toMatchObject({
       linux: { target: ['deb', 'rpm', 'AppImage'], executableName: 'scriptorium', syncDesktopName: true },
-      mac: { target: [{ target: 'dmg', arch: ['x64', 'arm64'] }] },
+      mac: {
+        target: [
+          { target: 'dmg', arch: ['x64', 'arm64'] },
+          // What electron-updater installs from on macOS.
+          { target: 'zip', arch: ['x64', 'arm64'] },
+        ],
+      },
       win: { target: [{ target: 'nsis', arch: ['x64'] }] },
       // Nothing is rebuilt in node_modules, where the CLI's own build of better-sqlite3 lives.
       npmRebuild: false,
@@ -119,28 +133,70 @@ describe('electron-builder.yml', () => {
     expect(config['asar']).toEqual({ smartUnpack: false });
   });
 
-  it('gives Windows consoles a `scriptorium` that waits for the app and passes its exit code on', async () => {
-    const config = await getConfig(ROOT, null, null);
-    expect((config['win'] as { extraFiles: unknown }).extraFiles).toEqual([
-      { from: 'resources/windows/scriptorium.cmd', to: 'scriptorium.cmd' },
-    ]);
-    const script = readFileSync(join(ROOT, 'resources/windows/scriptorium.cmd'), 'latin1');
-    // A batch file waits for the program it starts, even a windowed one; the console sees its output.
-    expect(script.split('\r\n').filter((line) => !/^(rem |@echo off|$)/.test(line))).toEqual([
-      '"%~dp0Scriptorium.exe" %*',
-      'exit /b %ERRORLEVEL%',
-    ]);
-  });
-
-  it('flips the fuses, and signs an unsigned macOS app ad hoc again afterwards', async () => {
+  it('flips the fuses: ASAR integrity on, and file:// keeps its privileges, which the built page needs', async () => {
     const config = await getConfig(ROOT, null, null);
     expect(config['electronFuses']).toEqual({
       runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,
       onlyLoadAppFromAsar: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+      grantFileProtocolExtraPrivileges: true,
       resetAdHocDarwinSignature: true,
     });
+    // Why the file protocol keeps its privileges: the window loads the built page from a file, and
+    // the page is an ES module script, which Chromium loads from file:// only with them.
+    const page = readFileSync(join(ROOT, 'src/renderer/index.html'), 'utf8');
+    expect(page).toMatch(/<script type="module" src="[^"]+"><\/script>/);
+    const main = readFileSync(join(ROOT, 'src/main/index.ts'), 'utf8');
+    expect(main).toContain(': { file: RENDERER_PAGE }');
+  });
+
+  it('signs the dmg with the Developer ID, and leaves it unsigned without one, as the workflow checks it', async () => {
+    const config = await getConfig(ROOT, null, null);
+    // dmg-builder signs the image only when asked, with the identity the app is signed with; with
+    // mac.identity null (npm run dist without one) it signs nothing, and the workflow's spctl check
+    // of the dmg runs only when signed (release-workflow.test.ts).
+    expect(config['dmg']).toMatchObject({ sign: true });
+    const dmgBuilder = readFileSync(require.resolve('dmg-builder/out/dmg.js'), 'utf8');
+    expect(dmgBuilder).toContain('if (this.options.sign === true) {');
+    expect(dmgBuilder).toContain('if (qualifier === null) {');
+  });
+
+  it('names every artifact without a space, as GitHub keeps the name of an uploaded file', async () => {
+    const config = await getConfig(ROOT, null, null);
+    const appInfo = {
+      name: packageJson['name'] as string,
+      productName: config.productName,
+      sanitizedProductName: config.productName,
+      version: packageJson['version'] as string,
+    };
+    // electron-builder's own expansion, with the architecture names it gives each kind of file.
+    const name = (target: string, ext: string, arch: 'x64' | 'arm64') => {
+      const pattern = (config[target] as { artifactName?: string } | undefined)?.artifactName;
+      expect(pattern, `${target}.artifactName`).toBeDefined();
+      return expandMacro(pattern!, getArtifactArchName(archFromString(arch), ext), appInfo, { ext });
+    };
+    const version = appInfo.version;
+    const names = [
+      name('deb', 'deb', 'x64'),
+      name('rpm', 'rpm', 'x64'),
+      name('appImage', 'AppImage', 'x64'),
+      name('dmg', 'dmg', 'x64'),
+      name('dmg', 'dmg', 'arm64'),
+      name('mac', 'zip', 'arm64'),
+      name('nsis', 'exe', 'x64'),
+    ];
+    expect(names).toEqual([
+      `scriptorium_${version}_amd64.deb`,
+      `scriptorium-${version}.x86_64.rpm`,
+      `Scriptorium-${version}-x86_64.AppImage`,
+      `Scriptorium-${version}-x64.dmg`,
+      `Scriptorium-${version}-arm64.dmg`,
+      `Scriptorium-${version}-arm64-mac.zip`,
+      `Scriptorium-Setup-${version}.exe`,
+    ]);
+    expect(names.filter((file) => /\s/.test(file))).toEqual([]);
   });
 });
 

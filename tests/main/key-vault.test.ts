@@ -51,7 +51,7 @@ describe('the desktop key vault', () => {
     expect(vault.remove()).toEqual({
       set: false,
       storage: null,
-      message: 'No key is set: enter yours in Settings.',
+      message: 'No key is set.',
     });
     expect(vault.read()).toBeUndefined();
     expect(existsSync(join(dir, KEY_FILE))).toBe(false);
@@ -99,7 +99,7 @@ describe('the desktop key vault', () => {
       set: false,
       storage: null,
       message:
-        "The saved key could not be decrypted (the system's secure storage may have changed). Enter your key again in Settings.",
+        "The saved key could not be decrypted (the system's secure storage may have changed). Enter your key again.",
     });
     expect(vault.save('sk_live_new', SERVICE)).toMatchObject({ set: true, storage: 'encrypted' });
     expect(vault.read()).toEqual({ key: 'sk_live_new', serviceUrl: SERVICE });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { notifyJobOutcomes, notifyNewVideos, type JobNotice } from '../../src/main/notifications';
-import type { EventPayload, JobStatus, JobView } from '../../src/shared/contract';
+import {
+  notifyJobOutcomes,
+  notifyNewRelease,
+  notifyNewVideos,
+  type JobNotice,
+} from '../../src/main/notifications';
+import type { EventPayload, JobStatus, JobView, UpdateState } from '../../src/shared/contract';
 
 function job(id: number, status: JobStatus, overrides: Partial<JobView> = {}): JobView {
   return {
@@ -199,5 +204,40 @@ describe('system notifications of syncs', () => {
     change(job(1, 'running'));
     change(job(1, 'completed'));
     expect(notices.map((notice) => notice.title)).toEqual(['Job waiting for credits', 'Job finished']);
+  });
+});
+
+describe('a newer release', () => {
+  it('is told once a version, with what Settings lets the user do for this package', () => {
+    const listeners = new Set<(status: EventPayload<'updateChanged'>) => void>();
+    const notices: Array<Pick<JobNotice, 'title' | 'body'>> = [];
+    notifyNewRelease(
+      (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+      (notice) => notices.push(notice),
+    );
+    const changed = (state: UpdateState) =>
+      listeners.forEach((listener) => listener({ current: '0.1.0', state, waiting: null }));
+    const available = (version: string, offer: 'install' | 'download'): UpdateState => ({
+      phase: 'available',
+      version,
+      offer,
+      releaseUrl: `https://github.com/o/r/releases/tag/v${version}`,
+      file: null,
+    });
+    changed({ phase: 'checking' });
+    changed(available('0.2.0', 'install'));
+    changed({ phase: 'downloading', version: '0.2.0', percent: 10 });
+    changed(available('0.2.0', 'install'));
+    changed(available('0.3.0', 'download'));
+    expect(notices).toEqual([
+      {
+        title: 'Scriptorium 0.2.0 is available',
+        body: 'You have 0.1.0. Settings, Updates downloads it and restarts into it when you choose.',
+      },
+      {
+        title: 'Scriptorium 0.3.0 is available',
+        body: 'You have 0.1.0. Settings, Updates says where the new package is, with its checksum.',
+      },
+    ]);
   });
 });

@@ -1,9 +1,8 @@
 import { extractAll, extractFile, listPackage } from '@electron/asar';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -14,7 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_EXPORT_WORKER_FILE } from '../../src/core/app';
@@ -25,19 +24,28 @@ import { describePlaylist, describeVideo, startSimulator, type RunningSimulator 
 import { readZip, tempDir } from '../support/cli';
 import { startDesktop, type DesktopProcess, type Report } from './desktop-process';
 import { DEFAULT_FUSES, electronDistStandIn } from './electron-stand-in/dist';
+import { configFile, electronBuilder, yaml, type BuilderRun } from './electron-builder-run';
 import { fakeSafeStorage } from './fake-safe-storage';
+import { reachedPackages } from './production-tree';
 import { ROOT } from './scratch-project';
 
 const require = createRequire(import.meta.url);
+// The launcher electron-builder writes into every AppImage (AppRun).
+const { generateAppRunScript } = require('app-builder-lib/out/targets/appimage/appImageUtil.js') as {
+  generateAppRunScript(config: {
+    ExecutableName: string;
+    ProductName: string;
+    ProductFilename: string;
+  }): string;
+};
 
 // `electron-builder --dir` for Linux on this checkout, as `npm run dist -- --linux --dir` runs it, with
 // a stand-in for the Electron binary (which cannot be fetched here), and with the CLI's Node build
 // of better-sqlite3 standing in for the Electron build that electron-builder.yml's beforePack hook
 // fetches (the network is not there either). Then the package is booted from its app.asar, under
-// Node with the `electron` stand-in, as an installed app starts: as the desktop app, and as the CLI.
-// Last, electron-builder makes the deb from that package, with a stand-in for fpm that keeps the
-// paths the deb would install. Needs the built app in out/ (npm test builds it first; alone: npm
-// run build:app).
+// Node with the `electron` stand-in, as an installed app starts: as the desktop app, and as the CLI,
+// and behind the AppImage's launcher. linux-packages.test.ts makes the deb and the rpm. Needs the
+// built app in out/ (npm test builds it first; alone: npm run build:app).
 
 const electronVersion = (
   JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }
@@ -47,82 +55,15 @@ const appVersion = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 const NODE_BUILD = join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
 /** An architecture the CLI's build is not for. */
 const OTHER_ARCH = process.arch === 'x64' ? 'arm64' : 'x64';
-/** Where the deb's stand-in for fpm writes the arguments electron-builder gave it. */
-const FPM_SAW = 'fpm-saw.json';
+
 /** The address electron-builder reads from the checkout's GitHub remote, as the release workflow's checkout has it. */
 const REPOSITORY = 'https://github.com/scriptorium-project/scriptorium';
 
 let work: string;
-let refused: { code: number | null; output: string };
+let refused: BuilderRun;
 let unpacked: string;
 let app: string;
-let fpmArgs: string[];
-let afterInstall: string;
 let sim: RunningSimulator;
-
-/** Runs electron-builder's CLI on this checkout; resolves its exit code and what it printed. */
-function electronBuilder(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/electron-builder/cli.js'), ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
-}
-
-/**
- * electron-builder.yml as it is but for what cannot run here: the stand-in Electron, the output in
- * the test's folder, and the addon taken from `addons` instead of being fetched by the beforePack
- * hook (only its `from` changes). Written whole rather than extending the yml, whose lists
- * electron-builder would add to instead of replacing.
- */
-function configFile(name: string, electronDist: string, addons: string, overrides: object = {}): string {
-  const yaml = createRequire(require.resolve('app-builder-lib/package.json'))('js-yaml') as {
-    load(text: string): Record<string, unknown> & { extraResources: Array<{ from: string }> };
-  };
-  const config = yaml.load(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8'));
-  const [addon, ...others] = config.extraResources;
-  expect(others).toEqual([]);
-  const file = join(work, `${name}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      ...config,
-      beforePack: null,
-      extraResources: [{ ...addon, from: join(addons, basename(addon!.from)) }],
-      electronDist,
-      directories: { ...(config['directories'] as object), output: join(work, name) },
-      ...overrides,
-    }),
-  );
-  return file;
-}
-
-/**
- * A stand-in for fpm (electron-builder runs the system's with USE_SYSTEM_FPM): it keeps its
- * arguments and the after-install script (a temporary file) and makes an empty package.
- */
-function fpmStandIn(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'fpm'),
-    `#!${process.execPath}
-const fs = require('node:fs');
-const args = process.argv.slice(2);
-const afterInstall = fs.readFileSync(args[args.indexOf('--after-install') + 1], 'utf8');
-fs.writeFileSync(${JSON.stringify(join(work, FPM_SAW))}, JSON.stringify({ args, afterInstall }));
-fs.writeFileSync(args[args.indexOf('--package') + 1], '');
-`,
-  );
-  chmodSync(join(dir, 'fpm'), 0o755);
-  return dir;
-}
 
 beforeAll(async () => {
   for (const built of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
@@ -144,7 +85,7 @@ beforeAll(async () => {
       '--dir',
       `--${OTHER_ARCH}`,
       '--config',
-      configFile('refused', electronDist, addons),
+      configFile(work, 'refused', electronDist, addons),
     ]),
     // Without that check, a package for this machine that boots under Node.
     electronBuilder([
@@ -152,7 +93,10 @@ beforeAll(async () => {
       '--dir',
       `--${process.arch}`,
       '--config',
-      configFile('package', electronDist, addons, { afterPack: null }),
+      configFile(work, 'package', electronDist, addons, {
+        afterPack: null,
+        extraMetadata: { repository: REPOSITORY },
+      }),
     ]),
   ]);
   refused = refusedRun;
@@ -166,23 +110,6 @@ beforeAll(async () => {
   app = join(work, 'app');
   extractAll(join(unpacked, 'resources', 'app.asar'), app);
 
-  const deb = await electronBuilder(
-    [
-      '--linux',
-      'deb',
-      `--${process.arch}`,
-      '--prepackaged',
-      unpacked,
-      '--config',
-      configFile('deb', electronDist, addons, { afterPack: null, extraMetadata: { repository: REPOSITORY } }),
-    ],
-    { USE_SYSTEM_FPM: 'true', PATH: `${fpmStandIn(join(work, 'fpm'))}:${process.env['PATH']}` },
-  );
-  if (deb.code !== 0) throw new Error(`electron-builder failed to make the deb:\n${deb.output}`);
-  ({ args: fpmArgs, afterInstall } = JSON.parse(readFileSync(join(work, FPM_SAW), 'utf8')) as {
-    args: string[];
-    afterInstall: string;
-  });
   sim = await startSimulator({ credits: 1000, latencyMs: 5 });
 }, 240_000);
 
@@ -203,8 +130,8 @@ afterEach(() => {
 function startInstalled(
   args: string[] = [],
   env: Record<string, string> = {},
+  dir = join(work, `run-${started.length}`),
 ): { desktop: DesktopProcess; userData: string; downloads: string; secret: string } {
-  const dir = join(work, `run-${started.length}`);
   const downloads = join(dir, 'Downloads');
   mkdirSync(downloads, { recursive: true });
   const secret = randomBytes(32).toString('hex');
@@ -272,12 +199,14 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
   });
 
   it('holds the built app and production dependencies only, and beside the asar only better-sqlite3 built for it', () => {
-    // The deb made from it added the AppArmor profile its after-install script installs.
-    expect(readdirSync(join(unpacked, 'resources')).sort()).toEqual([
-      'app.asar',
-      'apparmor-profile',
-      'native',
-    ]);
+    expect(readdirSync(join(unpacked, 'resources')).sort()).toEqual(['app-update.yml', 'app.asar', 'native']);
+    // Where the app looks for a newer version: the repository's GitHub Releases (src/main/updates).
+    expect(yaml.load(readFileSync(join(unpacked, 'resources', 'app-update.yml'), 'utf8'))).toEqual({
+      provider: 'github',
+      owner: 'scriptorium-project',
+      repo: 'scriptorium',
+      updaterCacheDirName: 'scriptorium-updater',
+    });
     expect(filesUnder(join(unpacked, 'resources', 'native'))).toEqual(['better_sqlite3.node']);
     // The addon given to it (the CLI's build, standing in for the one fetched for Electron).
     expect(
@@ -319,14 +248,18 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
     expect(files.filter((path) => /\.(ts|mts|cts|map|c|cc|cpp|h|hpp|gyp|gypi|o|a|node)$/.test(path))).toEqual(
       [],
     );
-    expect(files.filter((path) => /(^|\/)(src|tests?|__tests__)\//.test(path))).toEqual([]);
+    // (A dependency's src/ may be its code: debug's is.)
+    expect(files.filter((path) => /^src\/|(^|\/)(tests?|__tests__)\//.test(path))).toEqual([]);
     const inPackage = packageNames(files);
     const production = productionPackages();
     expect([...inPackage].filter((name) => !production.has(name))).toEqual([]);
-    const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
-    };
-    expect([...inPackage]).toEqual(expect.arrayContaining(Object.keys(dependencies)));
+    // Every package the app's dependencies reach, but none that only better-sqlite3's installer
+    // (prebuild-install, which fetches a build when npm installs it) needs.
+    const needed = reachedPackages(['prebuild-install']);
+    const onlyTheInstaller = [...reachedPackages()].filter((name) => !needed.has(name));
+    expect(onlyTheInstaller).toContain('prebuild-install');
+    expect([...needed].filter((name) => !inPackage.has(name))).toEqual([]);
+    expect(onlyTheInstaller.filter((name) => inPackage.has(name))).toEqual([]);
   });
 
   it('has its fuses flipped as electron-builder.yml says', async () => {
@@ -336,6 +269,9 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
     expect(wire[FuseV1Options.EnableNodeOptionsEnvironmentVariable]).toBe(state('0'));
     expect(wire[FuseV1Options.EnableNodeCliInspectArguments]).toBe(state('0'));
     expect(wire[FuseV1Options.OnlyLoadAppFromAsar]).toBe(state('1'));
+    expect(wire[FuseV1Options.EnableEmbeddedAsarIntegrityValidation]).toBe(state('1'));
+    // Needed by the page the window loads from file:// (electron-builder.test.ts).
+    expect(wire[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(state('1'));
     expect(wire[FuseV1Options.EnableCookieEncryption]).toBe(state(DEFAULT_FUSES.enableCookieEncryption));
   });
 
@@ -483,57 +419,74 @@ describe('the Linux package, made by electron-builder with a stand-in for Electr
   });
 });
 
-describe('the deb electron-builder makes from that package', () => {
-  /** The pairs fpm is told to install: file in the package -> path on the system. */
-  const installed = (): Map<string, string> =>
-    new Map(
-      fpmArgs
-        .filter((arg) => arg.includes('=/'))
-        .map((arg) => [arg.slice(arg.lastIndexOf('=/') + 1), arg.slice(0, arg.lastIndexOf('=/'))]),
+describe("the AppImage's launcher, electron-builder's AppRun, in front of that package", () => {
+  /**
+   * Runs AppRun as electron-builder writes it, in an AppDir whose executable only writes down the
+   * arguments it was given; `userNamespaces` is whether `unshare -Ur true` succeeds, the launcher's
+   * test of whether Chromium's sandbox can start.
+   */
+  function launch(args: string[], userNamespaces: boolean): string[] {
+    const appDir = join(work, `AppDir-${userNamespaces}`);
+    const tools = join(work, `tools-${userNamespaces}`);
+    mkdirSync(appDir, { recursive: true });
+    mkdirSync(tools, { recursive: true });
+    writeFileSync(
+      join(appDir, 'AppRun'),
+      generateAppRunScript({
+        ExecutableName: 'scriptorium',
+        ProductName: 'Scriptorium',
+        ProductFilename: 'Scriptorium',
+      }),
+      { mode: 0o755 },
     );
-  const option = (name: string): string | undefined => fpmArgs[fpmArgs.indexOf(name) + 1];
+    const saw = join(appDir, 'arguments.json');
+    writeFileSync(
+      join(appDir, 'scriptorium'),
+      `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(saw)}, JSON.stringify(process.argv.slice(2)));\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(join(tools, 'unshare'), `#!/bin/sh\nexit ${userNamespaces ? 0 : 1}\n`, { mode: 0o755 });
+    const run = spawnSync('bash', [join(appDir, 'AppRun'), ...args], {
+      env: { PATH: `${tools}:${process.env['PATH']}`, HOME: work },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    return JSON.parse(readFileSync(saw, 'utf8')) as string[];
+  }
 
-  it("installs an icon in each of hicolor's app directories from 16 to 512 pixels, and nowhere else", () => {
-    // hicolor-icon-theme's index.theme, as Debian 12 and Ubuntu 24.04 ship it: desktops look for an
-    // app's icon in the directories it lists only.
-    const indexTheme = readFileSync('/usr/share/icons/hicolor/index.theme', 'utf8');
-    const listed = new Set(/^Directories=(.*)$/m.exec(indexTheme)![1]!.split(','));
-    const icons = [...installed().keys()].filter((path) => path.startsWith('/usr/share/icons/'));
-    const directories = icons.map(
-      (path) => /^\/usr\/share\/icons\/hicolor\/(.+)\/scriptorium\.png$/.exec(path)?.[1],
-    );
-    expect(directories.filter((directory) => directory === undefined || !listed.has(directory))).toEqual([]);
-    expect(directories).toEqual(
-      expect.arrayContaining([
-        '16x16/apps',
-        '32x32/apps',
-        '48x48/apps',
-        '64x64/apps',
-        '128x128/apps',
-        '256x256/apps',
-        '512x512/apps',
-      ]),
-    );
-    // Each file is the size its directory says.
-    for (const [path, file] of installed()) {
-      const size = /hicolor\/(\d+)x\1\//.exec(path)?.[1];
-      if (size === undefined) continue;
-      const png = readFileSync(file);
-      expect([png.readUInt32BE(16), png.readUInt32BE(20)], path).toEqual([Number(size), Number(size)]);
+  it('puts --no-sandbox first where user namespaces are blocked; the command after it is still the CLI, with no window', async () => {
+    expect(launch(['jobs', '--json'], true)).toEqual(['jobs', '--json']);
+    const args = launch(['jobs', '--json'], false);
+    expect(args).toEqual(['--no-sandbox', 'jobs', '--json']);
+
+    const env = { SCRIPTORIUM_DATA_DIR: join(work, 'appimage-cli-data') };
+    const { desktop } = startInstalled(args, env);
+    expect(await desktop.exited, desktop.stderr()).toBe(0);
+    expect(JSON.parse(desktop.stdout())).toEqual([]);
+    expect(desktop.reports.map((report) => report.type)).toEqual(['exit']);
+  });
+
+  it('opens the app without the sandbox only saying so: a line at every start, a message box the first time', async () => {
+    const args = launch([], false);
+    expect(args).toEqual(['--no-sandbox']);
+    const dir = join(work, 'appimage-gui');
+    for (const start of [1, 2]) {
+      const { desktop } = startInstalled(args, {}, dir);
+      await desktop.waitFor((report) => report.type === 'window' && report['shown'] === true);
+      const boxes = desktop.reports.filter((report) => report.type === 'messageBox');
+      expect(
+        boxes.map((box) => (box['options'] as { message: string }).message),
+        `start ${start}`,
+      ).toEqual(start === 1 ? [expect.stringContaining("running without Chromium's sandbox")] : []);
+      await desktop.request('closeWindow');
+      expect(await desktop.exited).toBe(0);
+      expect(desktop.stderr()).toContain("Scriptorium is running without Chromium's sandbox");
     }
-  });
-
-  it('puts `scriptorium` on the PATH: /usr/bin/scriptorium is the packaged executable, the CLI with arguments', () => {
-    expect(installed().get('/opt/Scriptorium')).toBe(`${unpacked}/`);
-    expect(afterInstall).toContain(
-      "update-alternatives --install '/usr/bin/scriptorium' 'scriptorium' '/opt/Scriptorium/scriptorium'",
-    );
-    expect(existsSync(join(unpacked, 'scriptorium'))).toBe(true);
-  });
-
-  it('names the repository as its homepage and the maintainers without a made-up address', () => {
-    expect(option('--url')).toBe(REPOSITORY);
-    expect(option('--maintainer')).toBe('Scriptorium maintainers');
-    expect(fpmArgs.filter((arg) => /example|noreply/i.test(arg))).toEqual([]);
+    // With the sandbox, not a word.
+    const { desktop } = startInstalled([], {}, dir);
+    await desktop.waitFor((report) => report.type === 'window' && report['shown'] === true);
+    await desktop.request('closeWindow');
+    expect(await desktop.exited).toBe(0);
+    expect(desktop.stderr()).not.toContain('sandbox');
   });
 });

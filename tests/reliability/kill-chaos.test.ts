@@ -141,7 +141,7 @@ describe('a job killed with SIGKILL in its walk, its fetch and its ZIP', () => {
     const zip = await readZip(out);
     expect(zip.bad_crc).toBeNull();
     expect(zip.index.slice(1).map((row) => row[0])).toEqual(describePlaylist(PLAYLIST).videoIds());
-    expect(zip.manifest.complete).toBe(true);
+    expect(zip.manifest.job_finished).toBe(true);
     expect(zip.manifest.counts.failed).toBe(0);
     expect(zip.manifest.counts.ok + zip.manifest.counts.unavailable).toBe(VIDEOS);
     expect(zip.transcripts).toHaveLength(zip.manifest.counts.ok);
@@ -164,9 +164,10 @@ describe('a job killed with SIGKILL in its walk, its fetch and its ZIP', () => {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       const { n: stored } = db.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number };
       expect(zip.manifest.credits_spent).toBe(stored);
-      // Every credit stored was charged; the service may also have charged answers a kill cut off.
-      expect(stored).toBeLessThanOrEqual(sim.admin.ledger().length);
-      expect(sim.admin.ledger().length - stored).toBeLessThanOrEqual(requestKills * (CONCURRENCY * 2 + 1));
+      // Every credit the service charged is stored, spent or possibly charged: each paid request is
+      // recorded before it is sent (issue 43); beyond them, only the requests a kill cut off.
+      expect(stored).toBeGreaterThanOrEqual(sim.admin.ledger().length);
+      expect(stored - sim.admin.ledger().length).toBeLessThanOrEqual(requestKills * (CONCURRENCY + 1));
     } finally {
       db.close();
     }

@@ -61,6 +61,18 @@ describe("the job's buttons", () => {
     });
   });
 
+  it('offer Retry failed for failed videos, and for a list not read only once the job has finished', () => {
+    const withCounts = (status: JobStatus, failed: number, sourcesFailed: number) => ({
+      ...jobView(status),
+      counts: { ...jobView(status).counts, failed },
+      sourcesFailed,
+    });
+    expect(availableActions(withCounts('paused', 2, 0)).retryFailed).toBe(true);
+    // Paused by a service down (503 to its list): Resume reads the list again; nothing to retry.
+    expect(availableActions(withCounts('paused', 0, 1)).retryFailed).toBe(false);
+    expect(availableActions(withCounts('completed', 0, 1)).retryFailed).toBe(true);
+  });
+
   it('offer nothing but Export for a job another process runs', () => {
     expect(Object.values(availableActions(jobView('running', 'elsewhere')))).not.toContain(true);
   });
@@ -95,5 +107,20 @@ describe('why a job stopped', () => {
     expect(daily).toBe(
       'The daily credit limit of automatic syncs (2 credits) is spent; the first automatic sync after midnight continues it.',
     );
+  });
+
+  it('tells a job the disk stopped why, even while it waits queued, and never calls it an unexpected error', () => {
+    const full =
+      "The disk holding Scriptorium's data folder is full, so Scriptorium could not save its work. " +
+      'Free some space, then try again: what was saved before is kept.';
+    const stop = { reason: STOP_REASON.error, code: 'disk_full', message: full };
+    expect(describeStop({ ...jobView('queued'), stop })).toBe(
+      `${full} It continues by itself once there is room: Scriptorium tries again now and then, and at every start.`,
+    );
+    expect(describeStop({ ...jobView('paused'), stop })).toBe(
+      `${full} Once there is room, the next sync continues it, or press Resume.`,
+    );
+    // A queued job without such a stop says nothing: it is simply waiting its turn.
+    expect(describeStop({ ...jobView('queued'), stop: { ...stop, code: null } })).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatWhen } from '../../src/renderer/src/lib/format';
-import { describeSyncTimes, everyHours } from '../../src/renderer/src/lib/keep-current';
+import { describeSyncProblem, describeSyncTimes, everyHours } from '../../src/renderer/src/lib/keep-current';
 import { readSyncSettingsFields, syncSettingsFieldsOf } from '../../src/renderer/src/lib/sync-settings';
 import { KeepCurrentSettingsSchema, type KeepCurrentView } from '../../src/shared/contract';
 import { DAILY_CREDIT_LIMIT, SYNC_EVERY_HOURS } from '../../src/shared/vocabulary';
@@ -46,6 +46,25 @@ describe('the times a job kept current shows', () => {
     expect(describeSyncTimes(kept(), NOW)).toBe(
       'Not synced automatically yet · next sync when Scriptorium starts',
     );
+  });
+
+  it('give no time to a sync that waits for a key or an address, and say it runs once they are given', () => {
+    const missing =
+      'No service address is set: enter it in Settings. No key is set. Enter it in Settings. Nothing was sent.';
+    const waiting = kept({ lastSyncAt: LAST, nextSyncAt: null, syncProblem: missing });
+    expect(describeSyncTimes(waiting, NOW)).toBe(`Last synced ${formatWhen(LAST)}`);
+    expect(describeSyncProblem(waiting)).toBe(
+      `Its last automatic sync could not run. ${missing} It runs as soon as that is done.`,
+    );
+    // Another failure (a full disk) is tried again at the next sync, whose time is given.
+    const failed = kept({ lastSyncAt: LAST, nextSyncAt: NEXT, syncProblem: 'The disk is full.' });
+    expect(describeSyncTimes(failed, NOW)).toBe(
+      `Last synced ${formatWhen(LAST)} · next sync due ${formatWhen(NEXT)}`,
+    );
+    expect(describeSyncProblem(failed)).toBe(
+      'Its last automatic sync could not run. The disk is full. It is tried again at the next sync.',
+    );
+    expect(describeSyncProblem(kept())).toBeNull();
   });
 
   it('read "every hour" for one hour', () => {

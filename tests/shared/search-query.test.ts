@@ -65,6 +65,31 @@ describe('parseSearchQuery', () => {
     expect(matchText(parsed('"엔진을"'), '새 엔진이 좋다')).toBeNull();
   });
 
+  it('reads compatibility forms as their plain letters, the same for the query and the text (NFKC)', () => {
+    const jamo = '엔진'.normalize('NFD'); // Korean in conjoining jamo, as macOS file names give it
+    expect(jamo).toHaveLength(6);
+    expect(parsed(jamo).groups).toEqual([[term(['엔진'])]]);
+    expect(parsed('ｒｉｖｅｒ').groups).toEqual([[term(['river'])]]);
+    expect(parsed('ＲＩＶＥＲ').groups).toEqual([[term(['river'])]]);
+    expect(parsed('ｴﾝｼﾞﾝ').groups).toEqual([[term(['エン', 'ンジ', 'ジン'])]]);
+    expect(parsed('エンジン').groups).toEqual([[term(['エン', 'ンジ', 'ジン'])]]);
+    // The index is given the same tokens for text in those forms.
+    expect(indexText('The ｒｉｖｅｒ')).toBe('the river');
+    expect(indexText('小さなｴﾝｼﾞﾝ')).toBe(indexText('小さなエンジン'));
+    expect(indexText(`새 ${jamo}을`)).toBe(indexText('새 엔진을'));
+    // Matches are marked in the text as it was given, whatever its form.
+    const halfwidth = '小さなｴﾝｼﾞﾝを作る';
+    expect(snippetOf(halfwidth, matchText(parsed('エンジン'), halfwidth) ?? [])).toEqual([
+      { text: '小さな', match: false },
+      { text: 'ｴﾝｼﾞﾝ', match: true },
+      { text: 'を作る', match: false },
+    ]);
+    const decomposed = `새 ${jamo}을 샀다`;
+    const marked = snippetOf(decomposed, matchText(parsed('엔'), decomposed) ?? []).filter((p) => p.match);
+    expect(marked.map((part) => part.text)).toEqual(['엔'.normalize('NFD')]);
+    expect(matchText(parsed('river'), 'The ＲＩＶＥＲ flows')).toEqual([[4, 9]]);
+  });
+
   it("treats the index's own syntax as words", () => {
     expect(parsed('NEAR(').groups).toEqual([[term(['near'])]]);
     expect(parsed('title:river').groups).toEqual([[term(['title', 'river'])]]);

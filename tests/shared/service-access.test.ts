@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkApiKey, checkServiceAddress, sameServiceAddress } from '../../src/shared/service-access';
+import {
+  checkApiKey,
+  checkServiceAddress,
+  citedServiceAddress,
+  sameServiceAddress,
+} from '../../src/shared/service-access';
 
 describe('the service address', () => {
   it.each([
@@ -24,8 +29,20 @@ describe('the service address', () => {
     ['ftp://example.com', /must start with https:\/\/ \(http:\/\/ only for a service on this computer/],
     ['file:///etc/passwd', /must start with https:\/\//],
     ['api.example.com', /is not an address: it must look like https:\/\/api\.example\.com/],
+    // A corpus names its service's address: a name or password in it would be written there.
+    ['https://user:secret@api.example.com/', /holds a name or password before its host/],
+    ['https://sk_live_12345678@api.example.com', /holds a name or password before its host/],
+    ['http://:secret@127.0.0.1:8787', /holds a name or password before its host/],
   ])('refuses %s', (address, reason) => {
     expect(checkServiceAddress(address)).toMatch(reason);
+    expect(checkServiceAddress(address)).not.toMatch(/secret|sk_live/);
+  });
+
+  it('is cited without a query or fragment, with the slash requests join paths to', () => {
+    expect(citedServiceAddress('https://api.example.com')).toBe('https://api.example.com/');
+    expect(citedServiceAddress('https://api.example.com:8443/proxy?x=1#f')).toBe(
+      'https://api.example.com:8443/proxy/',
+    );
   });
 
   it('compares addresses as addresses, not as text', () => {

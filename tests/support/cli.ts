@@ -23,7 +23,8 @@ export interface RunningCli {
 
 /**
  * Starts bin/scriptorium as a child process. Asynchronous on purpose: the simulator serving it
- * runs in the test's own event loop, so a synchronous spawn would deadlock.
+ * runs in the test's own event loop, so a synchronous spawn would deadlock. NODE_ENV=test has the
+ * dispatcher check every answer against the contract (core/app/dispatch.ts), as in process.
  */
 export function startCli(
   args: string[],
@@ -31,7 +32,7 @@ export function startCli(
   options: { cwd?: string } = {},
 ): RunningCli {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...env },
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.cwd !== undefined && { cwd: options.cwd }),
   });
@@ -66,6 +67,8 @@ export interface ZipReading {
   index: string[][];
   errors: string[][];
   memberships: string[][];
+  /** changes.csv, header first; null in a corpus without it. */
+  changes: string[][] | null;
   /** README.md's text: the datasheet. */
   readme: string;
   /** CITATION.cff's text. */

@@ -8,7 +8,8 @@ Writes, for each search, {"videos": n, "hits": n, "rows": [[video_id, language, 
 "in_every_corpus": n}, the last counting a caption again in every corpus that holds it.
 
 A hit is a line of a transcript's txt file (line N is segment N) that holds a term of every group
-and no excluded term. Text is folded with Python's str.casefold() (Unicode's full case folding) and
+and no excluded term. Text is taken in its compatibility form (unicodedata's NFKC: fullwidth letters,
+halfwidth kana, conjoining jamo), folded with Python's str.casefold() (Unicode's full case folding) and
 without Latin diacritics; a word is a run of letters, digits and marks. A caption that two
 transcripts of the same video and language hold at the same line counts once.
 """
@@ -28,7 +29,7 @@ UNSPACED = [
 
 
 def fold(text):
-    decomposed = unicodedata.normalize("NFD", text.casefold())
+    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold())
     kept = "".join(c for c in decomposed if not 0x300 <= ord(c) <= 0x36F)
     return unicodedata.normalize("NFC", kept)
 

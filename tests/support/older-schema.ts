@@ -4,6 +4,14 @@
  * needs, and set `user_version`. A migration that adds something must add its undoing here.
  */
 const UNDO_AFTER_8 = [
+  // 015: the captions' airtime.
+  'DROP TABLE caption_times;',
+  // 014: the exact publication times learned for videos already listed.
+  'DROP TABLE exact_dates;',
+  // 013 made the index again, empty: nothing to undo.
+  // 012: the services a job used, and what a version is written from.
+  'DROP TABLE job_services; DROP TABLE version_videos; DROP TABLE version_memberships;',
+  'ALTER TABLE versions DROP COLUMN inputs;',
   // 011: the versions' contents, metadata and state (its remade changes table stays: it reads the same).
   'ALTER TABLE versions DROP COLUMN contents; ALTER TABLE versions DROP COLUMN metadata;',
   'ALTER TABLE versions DROP COLUMN state;',

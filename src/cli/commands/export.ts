@@ -4,12 +4,13 @@ import { CliExit, ExitCode } from '../exit';
 import { argumentOrExit } from '../argument-error';
 import { addJobOptions, parseJobRequest, type JobRequest, type RawJobOptions } from '../job-options';
 import { plural } from '../plural';
-import { runExport, type ExportSummary } from '../run-export';
+import { runExport, writeReleasedVersion, type ExportSummary } from '../run-export';
 import { addCitationOptions, parseCitation, type RawCitationOptions } from '../citation-options';
 import type { CitationInput } from '../../shared/citation';
 
 interface ExportFlags extends RawJobOptions, RawCitationOptions {
   out?: string;
+  version?: string;
   baseUrl?: string;
   dataDir?: string;
   retryFailed: boolean;
@@ -26,7 +27,11 @@ export function registerExportCommand(program: Command): void {
   )
     .option('--out <file.zip>', 'where to write the ZIP (required)')
     .option('--retry-failed', 'send again the videos that failed in an earlier run', false)
-    .option('--retry-unavailable', 'ask again for the videos the service had no transcript for', false);
+    .option('--retry-unavailable', 'ask again for the videos the service had no transcript for', false)
+    .option(
+      '--version <n>',
+      'write released version N of the job again, byte for byte as it was released (nothing is sent)',
+    );
   addCitationOptions(command).action(async (sourceArgs: string[], flags: ExportFlags) => {
     const request = parseOrExit(sourceArgs, flags);
     const citation = citationOrExit(flags);
@@ -36,6 +41,14 @@ export function registerExportCommand(program: Command): void {
         'Missing --out FILE.zip: say where the ZIP should be written. Nothing was sent.',
       );
     const outPath = flags.out;
+    const version = versionOrExit(flags);
+    if (version !== undefined) {
+      const written = await withApp(flags, (api) =>
+        writeReleasedVersion(api, { request, outPath, version, stderr: process.stderr }),
+      );
+      process.stdout.write(`${written}\n`);
+      return;
+    }
     const summary = await withApp(flags, (api) =>
       runExport(api, {
         request,
@@ -56,6 +69,33 @@ export function registerExportCommand(program: Command): void {
 /** The checked request, or exit 2 with what is wrong with the arguments. */
 export function parseOrExit(sourceArgs: string[], flags: RawJobOptions): JobRequest {
   return argumentOrExit(() => parseJobRequest(sourceArgs, flags), ' Nothing was sent.');
+}
+
+/**
+ * The released version asked for (a whole number from 1), or undefined; exit 2 for anything else, and
+ * for options that would change the job or what the version says (a version is written as it was).
+ */
+function versionOrExit(flags: ExportFlags): number | undefined {
+  if (flags.version === undefined) return undefined;
+  const version = Number(flags.version);
+  if (!/^\d+$/.test(flags.version.trim()) || !Number.isSafeInteger(version) || version < 1) {
+    throw new CliExit(
+      ExitCode.badInput,
+      `--version ${flags.version}: give a version's number, 1 or more. Nothing was sent.`,
+    );
+  }
+  const changing = [
+    ...(flags.retryFailed ? ['--retry-failed'] : []),
+    ...(flags.retryUnavailable ? ['--retry-unavailable'] : []),
+    ...(parseCitation(flags) === undefined ? [] : ['the citation options']),
+  ];
+  if (changing.length > 0) {
+    throw new CliExit(
+      ExitCode.badInput,
+      `--version ${version} writes that version as it was released: ${changing.join(' and ')} cannot go with it. Nothing was sent.`,
+    );
+  }
+  return version;
 }
 
 /** The corpus's citation as given, checked; undefined when no citation option was given; else exit 2. */
@@ -107,6 +147,7 @@ export function describeSummary(summary: ExportSummary): string {
     `  videos: ${counts.total}, transcripts: ${counts.ok}, unavailable: ${counts.unavailable}, failed: ${counts.failed}, skipped: ${counts.skipped}` +
       (sourcesFailed > 0 ? `, sources not walked: ${sourcesFailed}` : ''),
     `  credits spent by this job: ${creditsSpent}; time: ${summary.seconds.toFixed(1)} s`,
+    ...summary.citationChanges.map((change) => `  ${change}`),
     ...(copied > 0
       ? [
           `  ${files(copied)} copied unchanged from the previous export, ${written.toLocaleString('en')} written`,

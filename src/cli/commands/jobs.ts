@@ -102,7 +102,8 @@ function describeStop(detail: JobDetail): string {
     job.status === JOB_STATUS.cancelled
       ? 'A new job of its sources, reusing what it bought at no cost'
       : 'Continue with';
-  const lines = [`Job ${job.id} ${whyItStopped(job)}.`, `  ${next}: ${command}`];
+  // One period at the end, whatever the message ends with ("…is not valid.").
+  const lines = [`Job ${job.id} ${whyItStopped(job).replace(/[.!?]$/, '')}.`, `  ${next}: ${command}`];
   if (byDailyLimit) lines.push('  (or let the first `scriptorium sync --all` after midnight continue it)');
   else if (stoppedForBudget)
     lines.push(`  (with a --budget larger than its ${job.budget ?? 0} credits, to buy more)`);
@@ -116,8 +117,14 @@ function describeStop(detail: JobDetail): string {
 /** Why the job needs the user, without saying the same word twice ("cancelled: cancelled"). */
 function whyItStopped(job: JobView): string {
   if (job.status === JOB_STATUS.draft) return 'was created but not started';
-  if (job.stop === null)
-    return `finished with ${plural(job.counts.failed, 'failed video')} and ${plural(job.sourcesFailed, 'list')} not walked`;
+  if (job.stop === null) {
+    // Only what it lacks: never "and 0 lists not walked".
+    const gaps = [
+      job.counts.failed > 0 ? plural(job.counts.failed, 'failed video') : '',
+      job.sourcesFailed > 0 ? `${plural(job.sourcesFailed, 'list')} not walked` : '',
+    ].filter((gap) => gap !== '');
+    return `finished with ${gaps.join(' and ')}`;
+  }
   const status = JOB_STATUS_WORDS[job.status];
   const message = job.stop.message ?? '';
   return message === '' || message === job.status || message === job.stop.reason

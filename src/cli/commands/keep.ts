@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
+import { invocation } from '../invocation';
 import { jobNumber } from '../job-number';
 
 /**
@@ -16,7 +17,7 @@ export function registerKeepCommand(program: Command): void {
     .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)')
     .action(async (jobArgument: string, switchArgument: string, flags: { dataDir?: string }) => {
       const jobId = jobNumber(jobArgument);
-      const on = onOrOff(switchArgument);
+      const on = onOrOff(switchArgument, jobId);
       const job = await withApp(flags, (api) => api.setKeepCurrent({ jobId, on }));
       process.stdout.write(
         on
@@ -26,11 +27,11 @@ export function registerKeepCommand(program: Command): void {
     });
 }
 
-function onOrOff(text: string): boolean {
+function onOrOff(text: string, jobId: number): boolean {
   const word = text.trim().toLowerCase();
   if (word === 'on' || word === 'off') return word === 'on';
   throw new CliExit(
     ExitCode.badInput,
-    `"${text}": say on or off (\`scriptorium keep 3 on\`). Nothing was changed.`,
+    `"${text}": say on or off (\`${invocation()} keep ${jobId} on\`). Nothing was changed.`,
   );
 }

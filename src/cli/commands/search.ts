@@ -3,8 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { printable, type IndexingProgress } from '../../core/app';
-import type { SearchResults } from '../../shared/contract';
+import { printable, readable, type IndexingProgress } from '../../core/app';
+import {
+  CONCORDANCE_ORDERS,
+  type Concordance,
+  type ConcordanceOptions,
+  type SearchResults,
+} from '../../shared/contract';
 import type { SnippetPart } from '../../shared/search-match';
 import { clockTime } from '../../shared/video-links';
 import { isClosedPipe } from '../closed-pipe';
@@ -15,6 +20,9 @@ import { parseWholeNumber } from '../job-options';
 import { jobNumber } from '../job-number';
 
 interface SearchFlags {
+  kwic: boolean;
+  context?: string;
+  sort?: string;
   job?: string;
   lang?: string;
   channel?: string;
@@ -42,10 +50,13 @@ export function registerSearchCommand(program: Command): void {
       '--limit <n>',
       `hits to print, at most (1 to 1000; default ${DEFAULT_LIMIT}, and every hit with --csv)`,
     )
+    .option('--kwic', 'print a concordance: each hit with the words left and right of the match', false)
+    .option('--context <n>', 'with --kwic, the words on each side (1 to 50; default 8)')
+    .option('--sort <order>', `with --kwic, the lines' order: ${CONCORDANCE_ORDERS.join(', ')}`)
     .option('--json', "print the results as JSON (the contract's searchTranscripts answer)", false)
     .option(
       '--csv',
-      'print the hits as CSV: video_id,transcript_id,language,title,time,start_seconds,url,snippet',
+      'print the hits as CSV: video_id,transcript_id,language,title,time,start_seconds,url,snippet (with --kwic, video_id,transcript_id,language,title,channel_title,published_from,published_to,time,start_seconds,url,left,match,right)',
       false,
     )
     .option('--data-dir <dir>', 'the folder holding the database (or SCRIPTORIUM_DATA_DIR)')
@@ -58,6 +69,16 @@ export function registerSearchCommand(program: Command): void {
         channel: flags.channel ?? null,
       };
       const limit = flags.limit === undefined ? null : limitOf(flags.limit);
+      const concordance = concordanceOf(flags);
+      if (concordance !== null && !flags.csv) {
+        const lines = await withApp({ ...flags, onIndexing: indexingReporter() }, async (api, app) => {
+          await app.libraryIndexed;
+          return api.libraryConcordance({ ...search, ...concordance, limit: limit ?? DEFAULT_LIMIT });
+        });
+        process.stdout.write(flags.json ? `${JSON.stringify(lines, null, 2)}\n` : formatConcordance(lines));
+        if (lines.hits === 0) process.exitCode = ExitCode.nothingFound;
+        return;
+      }
       const found = await withApp({ ...flags, onIndexing: indexingReporter() }, async (api, app) => {
         // The first search after an upgrade that indexes the library again waits for it.
         await app.libraryIndexed;
@@ -65,7 +86,12 @@ export function registerSearchCommand(program: Command): void {
         const folder = mkdtempSync(join(tmpdir(), 'scriptorium-search-'));
         try {
           const path = join(folder, 'hits.csv');
-          const { hits } = await api.exportSearchResults({ ...search, destination: path, limit });
+          const { hits } = await api.exportSearchResults({
+            ...search,
+            destination: path,
+            limit,
+            concordance,
+          });
           await pipeline(createReadStream(path), process.stdout, { end: false }).catch((error: unknown) => {
             if (!isClosedPipe(error)) throw error;
           });
@@ -86,7 +112,7 @@ export function registerSearchCommand(program: Command): void {
 const DEFAULT_LIMIT = 100;
 
 /** Progress of indexing the stored transcripts (after an upgrade), on stderr, every 5 % or so. */
-function indexingReporter(): (progress: IndexingProgress) => void {
+export function indexingReporter(): (progress: IndexingProgress) => void {
   let shown = -1;
   return ({ done, total }) => {
     const twentieth = Math.floor((done * 20) / total);
@@ -96,6 +122,50 @@ function indexingReporter(): (progress: IndexingProgress) => void {
       `Indexing your stored transcripts for search: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}\n`,
     );
   };
+}
+
+/** The concordance --kwic asks for, or null; --context and --sort alone are refused. */
+function concordanceOf(flags: SearchFlags): ConcordanceOptions | null {
+  if (!flags.kwic) {
+    if (flags.context !== undefined || flags.sort !== undefined)
+      throw new CliExit(ExitCode.badInput, '--context and --sort go with --kwic.');
+    return null;
+  }
+  const sort = flags.sort ?? 'relevance';
+  if (!(CONCORDANCE_ORDERS as readonly string[]).includes(sort))
+    throw new CliExit(ExitCode.badInput, `--sort ${sort}: expected one of ${CONCORDANCE_ORDERS.join(', ')}.`);
+  return {
+    context:
+      flags.context === undefined
+        ? 8
+        : argumentOrExit(() => parseWholeNumber('--context', flags.context ?? '', 1, 50)),
+    sort: sort as ConcordanceOptions['sort'],
+  };
+}
+
+/** Widest left context shown before it is cut (from its far end): the matches stay in one column. */
+const LEFT_CHARS = 60;
+
+/**
+ * One line per hit, the matches in one column: the words before it right-aligned, the match in
+ * [brackets], the words after it; then the video, its time and the link. Then the totals.
+ */
+export function formatConcordance(concordance: Concordance): string {
+  const lefts = concordance.rows.map((row) => {
+    const left = [...printable(row.left)];
+    return left.length <= LEFT_CHARS ? left.join('') : `…${left.slice(-(LEFT_CHARS - 1)).join('')}`;
+  });
+  const width = Math.max(0, ...lefts.map((left) => [...left].length));
+  let text = '';
+  concordance.rows.forEach((row, i) => {
+    const left = lefts[i] ?? '';
+    const time = row.start === null ? '-' : clockTime(row.start);
+    text += `${' '.repeat(width - [...left].length)}${left} [${printable(row.match)}] ${printable(row.right)}  ${row.videoId} ${time} ${row.url}\n`;
+  });
+  const shown = concordance.rows.length;
+  const hits = `${concordance.hits.toLocaleString('en-US')} hit${concordance.hits === 1 ? '' : 's'}`;
+  const more = shown < concordance.hits ? `; the first ${shown} shown (--limit to see more)` : '';
+  return `${text}${hits}${more}.\n`;
 }
 
 function limitOf(text: string): number {
@@ -109,7 +179,7 @@ export function formatResults(results: SearchResults): string {
   for (const group of results.groups) {
     for (const hit of group.hits) {
       const time = hit.start === null ? '-' : clockTime(hit.start);
-      text += `${group.videoId}  ${printable(group.language)}  ${time}  ${printable(group.title)}  ${marked(hit.snippet)}  ${hit.url}\n`;
+      text += `${group.videoId}  ${printable(group.language)}  ${time}  ${readable(group.title)}  ${marked(hit.snippet)}  ${hit.url}\n`;
       shown++;
     }
   }
@@ -123,7 +193,7 @@ export function formatResults(results: SearchResults): string {
 function marked(snippet: readonly SnippetPart[]): string {
   return snippet
     .map((part) => {
-      const shown = printable(part.text.replace(/\s+/gu, ' '));
+      const shown = readable(part.text);
       return part.match ? `[${shown}]` : shown;
     })
     .join('');

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import { DEMO_KEY, startSimulator } from '../../simulator';
 import type { RunningSimulator, SimulatorOptions } from '../../simulator';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CliExit, ExitCode } from '../exit';
+import { invocation } from '../invocation';
 import { listenFailure, untilStopped } from '../serving';
 
 interface RawSimOptions {
@@ -19,6 +22,25 @@ interface RawSimOptions {
  * characters), because the app reads an 11-character ID as a video.
  */
 const TRY_SOURCES = ['PLscriptoriumSimulatorTourList_n50', '@demo_channel_n25'];
+
+/**
+ * The command the start-up hint suggests, as this very CLI is run (`./bin/scriptorium` from a
+ * checkout, `scriptorium` on the PATH), with a data folder of the simulator's own in the system's
+ * temporary folder.
+ */
+function tryCommand(simulator: RunningSimulator): string {
+  const dataDir = join(tmpdir(), `scriptorium-sim-${new URL(simulator.url).port}`);
+  const quoted = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `"${text}"`);
+  return [
+    `TRANSCRIPT_API_KEY=${simulator.key}`,
+    quoted(invocation()),
+    'export',
+    ...TRY_SOURCES,
+    `--base-url ${simulator.url}`,
+    `--data-dir ${quoted(dataDir)}`,
+    '--out sim-demo.zip',
+  ].join(' ');
+}
 
 /** A whole number written in plain digits within [min, max], or a CliExit naming the option. */
 function wholeNumber(option: string, raw: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -71,8 +93,9 @@ export function registerSimCommand(program: Command): void {
         [
           `Simulator listening on ${simulator.url}`,
           `API key: ${simulator.key}`,
-          `Try: TRANSCRIPT_API_KEY=${simulator.key} scriptorium export ${TRY_SOURCES.join(' ')} --base-url ${simulator.url} --out demo.zip`,
-          '     (any playlist ID or @handle ending in _n<N> has N videos; video IDs starting with nocap have no captions)',
+          `Try: ${tryCommand(simulator)}`,
+          '     (any playlist ID or @handle ending in _n<N> has N videos; video IDs starting with nocap have no captions;',
+          "     a data folder of its own keeps the simulator's jobs out of yours)",
           'Press Ctrl+C to stop.',
           '',
         ].join('\n'),

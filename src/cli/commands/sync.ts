@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { JOB_STATUS } from '../../shared/vocabulary';
 import { withApp } from '../environment';
 import { CliExit, ExitCode } from '../exit';
+import { invocation } from '../invocation';
 import { jobNumber } from '../job-number';
 import { exitForUnfinishedSync } from '../outcome';
 import { syncAll } from '../sync-all';
@@ -65,5 +66,9 @@ async function syncJob(jobId: number, flags: SyncFlags): Promise<void> {
       ? `nothing new: it cost ${plural(credits, 'credit')}, for the ${plural(pages, 'list page')} it had to read`
       : `${plural(newVideos, 'new video')}, ${plural(credits, 'credit')} spent (${plural(pages, 'list page')} and the new transcripts)`;
   process.stdout.write(`Job ${jobId} brought up to date: ${found}.\n`);
-  process.stdout.write('Run the same `scriptorium export` command again to write the whole corpus.\n');
+  // Nothing was added: there is nothing new to write.
+  if (newVideos > 0)
+    process.stdout.write(
+      `Run the same \`${invocation()} export\` command again to write the whole corpus.\n`,
+    );
 }

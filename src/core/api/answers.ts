@@ -4,7 +4,7 @@ import { describeHttpError, isServiceNotFound, parseProblem } from './problem';
 import type { ErrorMaker } from './redacted-errors';
 import { MAX_ATTEMPTS, isRetryable, retryAfterSeconds, retryWaitMs } from './retry-policy';
 import type { Reading } from './schemas';
-import { FREE_ENDPOINTS, type ApiResponse, type Endpoint } from './types';
+import { endpointPath, FREE_ENDPOINTS, type ApiResponse, type Endpoint } from './types';
 
 /** An attempt the service answered with a status, its body read or not. */
 export type Answered = Exclude<Attempt, { type: 'no-answer' }>;
@@ -99,7 +99,7 @@ export function retryWaitAfter(
   };
   if (result.status === 404 && !isServiceNotFound(body, endpoint)) {
     // Not the service saying a video is missing, but something else at this address.
-    throw errors.fail(describeNotTheService(baseUrl, `${baseUrl.pathname}api/v2/${endpoint}`), {
+    throw errors.fail(describeNotTheService(baseUrl, `${baseUrl.pathname}${endpointPath(endpoint)}`), {
       kind: 'unreachable',
       ...details,
     });

@@ -1,5 +1,6 @@
 import { Pool } from 'undici';
 import type { ResponseHeaders } from './headers';
+import { endpointPath, type Endpoint } from './types';
 
 /**
  * Why an attempt got no usable answer. `unreachable`: nothing was sent (no connection could be made,
@@ -114,7 +115,7 @@ export class Transport {
     this.#timeoutMs = options.timeoutMs;
   }
 
-  async get(endpoint: string, query: URLSearchParams, signal?: AbortSignal): Promise<Attempt> {
+  async get(endpoint: Endpoint, query: URLSearchParams, signal?: AbortSignal): Promise<Attempt> {
     const deadline = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -151,7 +152,7 @@ export class Transport {
         const pool = LIST_ENDPOINTS.has(endpoint) ? this.#listPool : this.#pool;
         response = await pool.request({
           method: 'GET',
-          path: `${this.#basePath}api/v2/${endpoint}?${query.toString()}`,
+          path: `${this.#basePath}${endpointPath(endpoint)}?${query.toString()}`,
           headers: this.#headers,
           signal: deadline.signal,
         });

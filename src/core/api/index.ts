@@ -5,6 +5,6 @@ export { realClock } from './clock';
 export { isRetryable, MAX_ATTEMPTS, refusesTheKey, RETRIED_STATUSES } from './retry-policy';
 export { ApiError, isApiError } from './errors';
 export type { ApiErrorKind, ApiErrorDetails } from './errors';
-export { FREE_ENDPOINTS } from './types';
+export { API_VERSION, FREE_ENDPOINTS } from './types';
 export type * from './types';
 export { rereadStoredTranscript } from './schemas';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nonNegativeNumber } from './schemas';
-import type { FieldError } from './types';
+import { endpointPath, type Endpoint, type FieldError } from './types';
 
 /** What a problem+json error body told us; every field is optional. */
 export interface Problem {
@@ -69,7 +69,7 @@ const NotFoundSchema = z.object({
  * wrong path in the address ("There is no endpoint at /wrong/api/v2/transcript") does not. An HTML
  * page, an empty body or another program's JSON is not the service either.
  */
-export function isServiceNotFound(body: string, endpoint: string): boolean {
+export function isServiceNotFound(body: string, endpoint: Endpoint): boolean {
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -84,7 +84,7 @@ export function isServiceNotFound(body: string, endpoint: string): boolean {
   const asked = instance === undefined ? null : pathOf(instance);
   // Without both, the body cannot say which path it is about: it is taken at its word.
   if (!base || asked === null) return true;
-  return asked === `${base}api/v2/${endpoint}`;
+  return asked === `${base}${endpointPath(endpoint)}`;
 }
 
 /** The path of an absolute or relative address, or null when it is not one. */

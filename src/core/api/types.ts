@@ -22,6 +22,14 @@ export type Endpoint =
   | 'channel/search';
 
 /** Endpoints that cost nothing (spec: channel/resolve and channel/latest are free). */
+/** The service's API version: every path starts with /api/<version>/ (docs/service.md, "Basics"). */
+export const API_VERSION = 'v2';
+
+/** An endpoint's path under the service's address: `api/v2/transcript`. */
+export function endpointPath(endpoint: Endpoint): string {
+  return `api/${API_VERSION}/${endpoint}`;
+}
+
 export const FREE_ENDPOINTS: ReadonlySet<Endpoint> = new Set(['channel/resolve', 'channel/latest']);
 
 export interface Segment {

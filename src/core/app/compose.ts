@@ -12,8 +12,14 @@ import {
   type IndexingProgress,
   type Logger,
 } from '../engine';
-import { DATABASE_FILE, openDatabase, storageFailure, type Database } from '../store';
-import { toAppError } from './errors';
+import {
+  DATABASE_FILE,
+  openDatabase,
+  reportBackgroundFailure,
+  storageFailure,
+  type Database,
+} from '../store';
+import { plainWords, toAppError } from './errors';
 import { EventHub } from './events';
 import { exportsFolder } from './exports-folder';
 import { forwardEngineFacts, watchOtherProcesses } from './facts-to-events';
@@ -25,6 +31,7 @@ import { inWorkerThread } from './search-export-thread';
 import { openSession } from './service';
 import { SyncSchedule } from './sync-schedule';
 import { SetupWaits, needsSetup } from './setup-waits';
+import { NO_UPDATES, type Updates } from './updates';
 import { toCreditView, toJobView, type JobHere, type JobPace } from './views';
 
 export type Subscribe = <N extends EventName>(
@@ -47,6 +54,11 @@ export interface AppOptions {
   addressFromSettings?: boolean;
   /** How a user sets the service's address in this face, for the message when none is set. */
   missingServiceUrlHint?: string;
+  /**
+   * How a user gives a usable key in this face, after the key store's words for a missing one
+   * (default: 'Enter it in Settings.'); '' when those words say it (the CLI's TRANSCRIPT_API_KEY).
+   */
+  missingKeyHint?: string;
   /** Run queued jobs in this process (the desktop app, browser mode); the CLI runs its own. */
   runner?: boolean;
   /**
@@ -71,12 +83,22 @@ export interface AppOptions {
   /** The better-sqlite3 addon to load (the desktop app's build for Electron); default: the package's own. */
   nativeBinding?: string;
   /**
+   * Opens the database (default: the store's openDatabase). The disk is injected as the clock is:
+   * a test keeps the connection it opens, to fill its disk or make its folder read-only meanwhile.
+   */
+  openDatabase?: typeof openDatabase;
+  /**
    * The built search-export-worker.js beside the face's bundle (SEARCH_EXPORT_WORKER_FILE): Export
    * results then runs on a worker thread, so that this thread keeps serving the faces (the desktop
    * app, browser mode). Without it, it runs on this thread, a few transcripts per turn of the event
    * loop: the one-shot CLI, and the sources under test, where no built worker exists.
    */
   searchExportWorker?: string;
+  /**
+   * The app's updater (the desktop app's, src/main/updates), which the updates commands answer
+   * from; without it they say this copy does not update itself.
+   */
+  updates?: Updates;
 }
 
 /** The application: the contract's handlers and events over one database; what every face holds. */
@@ -131,6 +153,7 @@ export function openApp(options: AppOptions): ScriptoriumApp {
   const handlers = createHandlers(ctx);
 
   forwardEngineFacts(core.engine, ctx.events, running.paces, () => core.settings.read().billingUrl);
+  const stopUpdateEvents = ctx.updates.onChange((status) => ctx.events.emit('updateChanged', status));
   const watcher = options.watch
     ? watchOtherProcesses(ctx, clock, running.paces, () => running.runner?.wake())
     : undefined;
@@ -164,6 +187,7 @@ export function openApp(options: AppOptions): ScriptoriumApp {
       for (const controllers of ctx.exporting.values())
         for (const controller of controllers) controller.abort();
       await Promise.all(searchExports);
+      stopUpdateEvents();
       ctx.events.dispose();
       core.db.close();
     },
@@ -172,7 +196,8 @@ export function openApp(options: AppOptions): ScriptoriumApp {
 
 /** The database, recovered, with the engine and the services beside it; a locked database is said plainly. */
 function openCore(options: AppOptions, clock: Clock, logger: Logger): Core {
-  const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
+  const open = options.openDatabase ?? openDatabase;
+  const db = open(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   const engine = new Engine({ db, clock, logger });
   try {
     engine.recover();
@@ -240,6 +265,7 @@ function appContext(
         keys: options.keys,
         serviceUrl: serviceUrl(),
         missingServiceUrlHint: options.missingServiceUrlHint ?? 'enter it in Settings.',
+        missingKeyHint: options.missingKeyHint ?? 'Enter it in Settings.',
         clock,
         ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
         connections: CONNECTIONS,
@@ -265,6 +291,7 @@ function appContext(
             ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
           }),
     searchExports: new Map(),
+    updates: options.updates ?? NO_UPDATES,
     indexing: null,
   };
 }
@@ -325,10 +352,9 @@ function startSchedule(
         } catch (error) {
           // Said on the job and in one line; a stack trace only for a bug.
           const failure = toAppError(error);
-          waits.syncFailed(jobId, failure.message);
-          const line = `The automatic sync of job ${jobId} could not run: ${failure.message}`;
-          if (failure.code === 'internal') logger.warn(line, error);
-          else logger.warn(line);
+          waits.syncFailed(jobId, { why: failure.message, waitsForSetup: needsSetup(failure) });
+          const what = `The automatic sync of job ${jobId} could not run`;
+          reportBackgroundFailure(logger, what, error, plainWords(error));
         } finally {
           ctx.events.jobTouched(jobId);
         }

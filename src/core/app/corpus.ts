@@ -1,4 +1,6 @@
-import { rereadStoredTranscript } from '../api';
+import { API_VERSION, rereadStoredTranscript } from '../api';
+import { WORD_COUNT_METHOD } from '../export';
+import { recordedInputs } from './version-inputs';
 import { cacheLang, type ExportRow, type JobSummary } from '../engine';
 import type { CorpusMetadata, CorpusState } from '../store';
 import { authorLine } from '../../shared/citation';
@@ -24,6 +26,9 @@ import type {
   ExportVideo,
 } from '../export';
 
+/** The service a corpus names as the source of its transcripts (docs/service.md). */
+const SERVICE_NAME = 'Video Transcript Service';
+
 export interface CorpusOptions {
   formats: ExportFormat[];
   nameTemplate?: string;
@@ -42,9 +47,16 @@ export interface CorpusHistory {
   languages: Record<string, number>;
   skippedByFilter: Array<{ reason: string; videos: number }>;
   versions: ExportVersion[];
+  /** The service's addresses the job's runs used, first used first. */
+  services: Array<{ address: string; apiVersion: string }>;
   memberships(): Iterable<ExportMembership>;
   changes(through: number): Iterable<ExportChange>;
-  release(release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState }): {
+  release(release: {
+    contents: string | undefined;
+    metadata: CorpusMetadata;
+    state: CorpusState;
+    inputs: string;
+  }): {
     version: number;
     state: CorpusState;
     versions: ExportVersion[];
@@ -66,8 +78,8 @@ export function corpusInput(
 ): ExportInput {
   const failedSources = failedSourcesOf(job);
   const filters = describeFilters(job.options.filters ?? {});
-  const asTyped = languagesAsTyped(job);
   const finishedAt = job.finishedAt ?? job.updatedAt;
+  const jobFinished = job.status === JOB_STATUS.completed && failedSources.length === 0;
   const metadata = corpusMetadata(options, job.settings.chunking, tool);
   const state: CorpusState = {
     finishedAt,
@@ -75,7 +87,7 @@ export function corpusInput(
     creditsPossible: job.creditsPossible,
     syncs: history.syncs,
   };
-  return {
+  const input: ExportInput = {
     manifest: {
       tool,
       job_id: String(job.id),
@@ -115,7 +127,15 @@ export function corpusInput(
       // The last version released; release() names the one this export writes.
       version: history.versions.at(-1)?.version ?? 0,
       versions: history.versions,
-      complete: job.status === JOB_STATUS.completed && failedSources.length === 0,
+      job_finished: jobFinished,
+      all_videos_transcribed:
+        jobFinished && job.counts.unavailable === 0 && job.counts.failed === 0 && job.counts.pending === 0,
+      service: {
+        name: SERVICE_NAME,
+        api_version: API_VERSION,
+        addresses: history.services.map((service) => service.address),
+      },
+      word_count: WORD_COUNT_METHOD,
     },
     failedSources,
     formats: options.formats,
@@ -127,7 +147,7 @@ export function corpusInput(
     sourceDetails: job.sources.map((source) => ({ kind: source.kind, label: sourceLabel(source) })),
     memberships: () => history.memberships(),
     release: (contents) => {
-      const released = history.release({ contents, metadata, state });
+      const released = history.release({ contents, metadata, state, inputs: recordedInputs(input) });
       return {
         version: released.version,
         versions: released.versions,
@@ -140,9 +160,16 @@ export function corpusInput(
     },
     ...(options.citation !== undefined && { citation: options.citation }),
     ...(options.nameTemplate !== undefined && { nameTemplate: options.nameTemplate }),
-    videos: function* () {
-      for (const row of rows()) yield toExportVideo(row, job, asTyped);
-    },
+    videos: corpusVideos(job, rows),
+  };
+  return input;
+}
+
+/** The export's videos of the job's rows (as they are now, or as a released version kept them). */
+export function corpusVideos(job: JobSummary, rows: () => Iterable<ExportRow>): () => Iterable<ExportVideo> {
+  const asTyped = languagesAsTyped(job);
+  return function* () {
+    for (const row of rows()) yield toExportVideo(row, job, asTyped);
   };
 }
 

@@ -21,8 +21,17 @@ export class AppError extends Error {
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
 
+/**
+ * The failure's plain words, for a line in a log: undefined when it is 'internal' (a bug), which is
+ * logged with its stack trace instead.
+ */
+export function plainWords(error: unknown): string | undefined {
+  const failure = toAppError(error);
+  return failure.code === 'internal' ? undefined : failure.message;
+}
+
 /** File-system codes that mean the disk has no room left. */
-const FULL_DISK = new Set(['ENOSPC', 'EDQUOT']);
+export const FULL_DISK: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT']);
 
 function codeOf(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'

@@ -12,6 +12,8 @@ export type { IndexingProgress } from '../engine';
 export { environmentKeyStore, memoryKeyStore, parseBoundKey, serializeBoundKey } from './keys';
 export type { BoundKey, KeyStore } from './keys';
 export { localApi } from './local-api';
+export { NO_UPDATES, noUpdates } from './updates';
+export type { Updates } from './updates';
 /** The built worker's file name, which a face finds beside its own bundle (AppOptions.searchExportWorker). */
 export { SEARCH_EXPORT_WORKER_FILE } from './search-export-thread';
 /** The desktop app's data folder, which the CLI shares by default. */
@@ -21,4 +23,6 @@ export { checkExportTarget } from '../export';
 /** Checks a corpus ZIP against its SHA256SUMS and its manifest. */
 export { CorpusUnreadableError, verifyCorpus } from '../export';
 /** Text as it may reach a terminal: control characters escaped. */
-export { printable } from '../export';
+export { printable, readable } from '../export';
+/** Trends and distinctive words as CSV (the corpus tables' cell rules). */
+export { distinctiveWordsCsv, trendCsv } from './analysis-tables';

@@ -1,5 +1,7 @@
 import type { Clock } from '../api';
 import type { Logger } from '../engine';
+import { reportBackgroundFailure } from '../store';
+import { plainWords } from './errors';
 
 /** A job queued by another process is noticed within this time even without a wake-up. */
 const IDLE_CHECK_MS = 5_000;
@@ -70,10 +72,8 @@ export class JobRunner {
         this.#backOff.delete(next);
       } catch (error) {
         const waitMs = this.#failed(next);
-        this.#deps.logger.warn(
-          `Job ${next} could not start; it is tried again in ${Math.round(waitMs / 1000)} s.`,
-          error,
-        );
+        const what = `Job ${next} could not run; it is tried again in ${Math.round(waitMs / 1000)} s`;
+        reportBackgroundFailure(this.#deps.logger, what, error, plainWords(error));
       }
     }
   }

@@ -11,6 +11,8 @@ import { AppError } from './errors';
 export interface BoundKey {
   key: string;
   serviceUrl: string | null;
+  /** Given in TRANSCRIPT_API_KEY, not saved by the user: never called a saved key. */
+  fromEnvironment?: boolean;
 }
 
 const SavedKeySchema = z.object({ key: z.string().min(1), serviceUrl: z.string() });
@@ -41,6 +43,10 @@ export function parseBoundKey(text: string): BoundKey {
 export interface KeyStore {
   /** The key and its address, for building the service client; undefined when none is set. */
   read(): BoundKey | undefined;
+  /**
+   * Whether a key is set and where it is kept, in the words Settings shows beside the key: what to
+   * do about a missing one is said by the face that shows it elsewhere (openSession's hint).
+   */
   status(): KeyStatus;
   /** Keeps a new key for `serviceUrl`; throws AppError where the key cannot be changed here. */
   save(key: string, serviceUrl: string): KeyStatus;
@@ -62,9 +68,15 @@ export function keyFor(keys: KeyStore, serviceUrl: string): { key: string } | { 
   if (bound === undefined) return { missing: keys.status().message };
   if (bound.serviceUrl !== null && sameServiceAddress(bound.serviceUrl, serviceUrl))
     return { key: bound.key };
-  const given =
-    bound.serviceUrl === null ? 'given without a service address' : `saved for ${bound.serviceUrl}`;
-  return { missing: `The key was ${given}; enter it again in Settings to use it with ${serviceUrl}.` };
+  const which = bound.fromEnvironment ? 'The key from TRANSCRIPT_API_KEY' : 'The key';
+  if (bound.serviceUrl === null) {
+    const given = bound.fromEnvironment ? 'was given' : 'was saved by an earlier version';
+    return { missing: `${which} ${given} without a service address, so it is sent nowhere.` };
+  }
+  const given = bound.fromEnvironment
+    ? `is for ${bound.serviceUrl}, the address Scriptorium started with`
+    : `was saved for ${bound.serviceUrl}`;
+  return { missing: `${which} ${given}, so it is not sent to ${serviceUrl}.` };
 }
 
 /** The key's status as the screens show it: a key for another address counts as no key here. */
@@ -91,7 +103,8 @@ export function environmentKeyStore(
     );
   };
   return {
-    read: () => (key === undefined ? undefined : { key, serviceUrl: serviceUrl ?? null }),
+    read: () =>
+      key === undefined ? undefined : { key, serviceUrl: serviceUrl ?? null, fromEnvironment: true },
     status: () =>
       key === undefined
         ? {
@@ -114,12 +127,10 @@ export function memoryKeyStore(
 ): KeyStore {
   const key = initial.key?.trim() || undefined;
   let bound: BoundKey | undefined =
-    key === undefined ? undefined : { key, serviceUrl: initial.serviceUrl ?? null };
-  let fromEnvironment = bound !== undefined;
+    key === undefined ? undefined : { key, serviceUrl: initial.serviceUrl ?? null, fromEnvironment: true };
   const status = (): KeyStatus => {
-    if (bound === undefined)
-      return { set: false, storage: null, message: 'No key is set: enter yours in Settings.' };
-    return fromEnvironment
+    if (bound === undefined) return { set: false, storage: null, message: 'No key is set.' };
+    return bound.fromEnvironment
       ? { set: true, storage: 'environment', message: 'The key comes from TRANSCRIPT_API_KEY.' }
       : { set: true, storage: 'session', message: 'The key is kept in memory until Scriptorium stops.' };
   };
@@ -128,12 +139,10 @@ export function memoryKeyStore(
     status,
     save(next, serviceUrl) {
       bound = { key: next.trim(), serviceUrl };
-      fromEnvironment = false;
       return status();
     },
     remove() {
       bound = undefined;
-      fromEnvironment = false;
       return status();
     },
   };

@@ -17,6 +17,7 @@ export class TranscriptFacts {
   private language = new Uint16Array(1024);
   /** Each language as lower case, numbered in the order first met. */
   private readonly languages = new Map<string, number>();
+  private readonly languageNames: string[] = [];
   private readThrough = 0;
   private transcripts = 0;
   private segmentsInAll = 0;
@@ -58,6 +59,21 @@ export class TranscriptFacts {
   /** One past the highest transcript id known. */
   get size(): number {
     return this.readThrough + 1;
+  }
+
+  /** Whether a transcript of that id is stored (and known to this connection). */
+  has(transcriptId: number): boolean {
+    return (this.video[transcriptId] ?? 0) !== 0;
+  }
+
+  /** The video's number (its first transcript's id), if a transcript of it is stored. */
+  videoNumber(videoId: string): number | undefined {
+    return this.firstOfVideo.get(videoId);
+  }
+
+  /** The transcript's language, lower case. */
+  languageOf(transcriptId: number): string {
+    return this.languageNames[this.language[transcriptId] ?? 0] ?? '';
   }
 
   videoOf(transcriptId: number): number {
@@ -108,6 +124,7 @@ export class TranscriptFacts {
     if (number === undefined) {
       number = this.languages.size;
       this.languages.set(language, number);
+      this.languageNames.push(language);
     }
     return number;
   }

@@ -38,11 +38,12 @@ export interface LibraryHit {
   ranges: Array<[number, number]>;
 }
 
-/** One matching transcript, its hits in time order. */
+/** One matching transcript, its hits in time order, and all its segments as stored. */
 export interface LibraryMatch {
   transcript: LibraryTranscript;
   channelTitle: string | null;
   hits: LibraryHit[];
+  segments: Segment[];
 }
 
 /** The parsed query, or invalid_input with the parser's plain message. */
@@ -53,7 +54,7 @@ export function parsedQuery(text: string): SearchQuery {
 }
 
 /** A transcript the search matches: its id and the indices of its matching segments, ascending. */
-interface RankedMatch {
+export interface RankedMatch {
   transcriptId: number;
   segments: number[];
 }
@@ -69,6 +70,21 @@ interface Found {
 const K1 = 1.2;
 const B = 0.75;
 
+/** The narrowing of a search (job, language, channel) as a test of a transcript's id. */
+export function narrowingOf(
+  db: Database,
+  search: Omit<LibrarySearch, 'query'>,
+  facts: TranscriptFacts,
+): (transcriptId: number) => boolean {
+  const inJob = search.jobId == null ? null : jobTranscripts(db, search.jobId);
+  const inLanguage = !search.language?.trim() ? null : facts.languageFilter(search.language);
+  const inChannel = !search.channel?.trim() ? null : channelFilter(db, foldText(search.channel.trim()));
+  return (transcriptId) =>
+    (inJob === null || inJob.has(transcriptId)) &&
+    (inLanguage === null || inLanguage(transcriptId)) &&
+    (inChannel === null || inChannel(transcriptId));
+}
+
 /**
  * The matching segments' rowids, ascending, and for each transcript the narrowing keeps, its id and
  * the span of its rowids: `rowids[from]` to `rowids[to - 1]`.
@@ -78,17 +94,24 @@ function* keptTranscripts(
   search: LibrarySearch,
   rowids: readonly number[],
   facts: TranscriptFacts,
-): Generator<{ transcriptId: number; from: number; to: number }> {
-  const inJob = search.jobId == null ? null : jobTranscripts(db, search.jobId);
-  const inLanguage = !search.language?.trim() ? null : facts.languageFilter(search.language);
-  const inChannel = !search.channel?.trim() ? null : channelFilter(db, foldText(search.channel.trim()));
+): Generator<TranscriptSpan> {
+  const kept = narrowingOf(db, search, facts);
+  for (const span of transcriptSpans(rowids)) if (kept(span.transcriptId)) yield span;
+}
+
+/** A transcript among the matching segments' rowids: `rowids[from]` to `rowids[to - 1]` are its. */
+export interface TranscriptSpan {
+  transcriptId: number;
+  from: number;
+  to: number;
+}
+
+/** Each transcript of the matching segments' rowids (ascending), with the span of its rowids. */
+export function* transcriptSpans(rowids: readonly number[]): Generator<TranscriptSpan> {
   for (let from = 0, to = 0; from < rowids.length; from = to) {
     const transcriptId = Math.floor((rowids[from] ?? 0) / SEGMENT_SLOTS);
     const next = (transcriptId + 1) * SEGMENT_SLOTS;
     while (to < rowids.length && (rowids[to] ?? next) < next) to++;
-    if (inJob !== null && !inJob.has(transcriptId)) continue;
-    if (inLanguage !== null && !inLanguage(transcriptId)) continue;
-    if (inChannel !== null && !inChannel(transcriptId)) continue;
     yield { transcriptId, from, to };
   }
 }
@@ -227,7 +250,7 @@ function matchOf(
     const ranges = matchText(query, text) ?? [];
     return [{ segment: index, start: segment.start ?? null, text, ranges }];
   });
-  return { transcript, channelTitle, hits };
+  return { transcript, channelTitle, hits, segments };
 }
 
 /**
@@ -242,17 +265,20 @@ export function matchingTranscriptIds(db: Database, search: LibrarySearch): numb
 }
 
 /**
- * How many hits the search has in all, and every transcript it matches, best first, each read back
- * (one at a time, as `matches` is iterated) with its hits.
+ * How many hits the search has in all, and every transcript it matches, best first (or in the order
+ * `reorder` gives them, from the index alone), each read back (one at a time, as `matches` is
+ * iterated) with its hits.
  */
 export function libraryMatches(
   db: Database,
   search: LibrarySearch,
+  reorder: (ranked: RankedMatch[]) => RankedMatch[] = (ranked) => ranked,
 ): { hits: number; matches: Iterable<LibraryMatch> } {
   const query = parsedQuery(search.query);
   const { hits, best } = found(db, search, Infinity);
+  const ordered = reorder(best);
   function* matches(): Generator<LibraryMatch> {
-    for (const match of best) {
+    for (const match of ordered) {
       const read = matchOf(db, query, match, Infinity);
       if (read !== undefined && read.hits.length > 0) yield read;
     }

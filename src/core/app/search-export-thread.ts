@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
+import { ConcordanceOptionsSchema } from '../../shared/contract';
 import { ERROR_CODES } from '../../shared/errors';
 import { AppError, toAppError } from './errors';
 import type { SearchExportWriter } from './search-export';
@@ -23,6 +24,7 @@ export const WorkerInput = z.object({
       channel: z.string().nullish(),
     }),
     limit: z.number().int().nullable(),
+    concordance: ConcordanceOptionsSchema.nullable(),
   }),
   file: z.string(),
 });

@@ -1,15 +1,28 @@
 import { renameSync, rmSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
-import { checkExportTarget, tempPathBeside, writeSearchResultsFile } from '../export';
+import type { ConcordanceOptions } from '../../shared/contract';
+import {
+  checkExportTarget,
+  describeWriteFailure,
+  isKnownWriteFailure,
+  tempPathBeside,
+  writeConcordanceFile,
+  writeSearchResultsFile,
+} from '../export';
 import type { Database } from '../store';
-import { AppError } from './errors';
+import { AppError, FULL_DISK } from './errors';
 import type { LibrarySearch } from './library';
+import { concordance } from './library-concordance';
 import { searchResultRows, type RowsProgress } from './library-export';
 
-/** What Export results is asked: a search, and how many of its hits at most (null: every one). */
+/**
+ * What Export results is asked: a search, how many of its hits at most (null: every one), and
+ * whether as a concordance (the words around each hit, in the order asked).
+ */
 export interface SearchExportRequest {
   search: LibrarySearch;
   limit: number | null;
+  concordance: ConcordanceOptions | null;
 }
 
 /** What was written: the CSV's bytes and rows, and the id of the thread that wrote them. */
@@ -40,15 +53,42 @@ export function searchExportCancelled(): AppError {
   return new AppError('interrupted', 'Export results was cancelled: no file was written.');
 }
 
-/** The search, reading the matching transcripts and writing the CSV: one thread's whole work. */
+/**
+ * The search, reading the matching transcripts and writing the CSV: one thread's whole work. A file
+ * the disk would not take (full, read-only, not allowed) fails with plain words, as the database's
+ * own failures do (toAppError).
+ */
 export async function writeSearchExport(
   db: Database,
   request: SearchExportRequest,
   file: string,
   hooks: { onProgress: (progress: RowsProgress) => void; signal?: AbortSignal },
 ): Promise<SearchExportWritten> {
+  if (request.concordance !== null) {
+    const { rows } = concordance(db, request.search, {
+      ...request.concordance,
+      limit: request.limit,
+      ...hooks,
+    });
+    return { ...(await writeConcordanceFile(rows, file)), threadId };
+  }
   const rows = searchResultRows(db, request.search, { limit: request.limit, ...hooks });
-  return { ...(await writeSearchResultsFile(rows, file)), threadId };
+  try {
+    return { ...(await writeSearchResultsFile(rows, file)), threadId };
+  } catch (error) {
+    throw csvWriteFailure(error) ?? error;
+  }
+}
+
+/** A file-system failure writing the CSV, in the words of a failed export; undefined for anything else. */
+export function csvWriteFailure(error: unknown): AppError | undefined {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+      ? error.code
+      : undefined;
+  if (!isKnownWriteFailure(code)) return undefined;
+  const message = `${describeWriteFailure('the search results', code, 'the CSV file')} Nothing was written.`;
+  return new AppError(FULL_DISK.has(code ?? '') ? 'disk_full' : 'output_refused', message);
 }
 
 /**

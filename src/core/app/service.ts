@@ -1,6 +1,6 @@
-import { checkServiceAddress } from '../../shared/service-access';
+import { checkServiceAddress, citedServiceAddress } from '../../shared/service-access';
 import { USER_AGENT } from '../../shared/version';
-import { createClient, Pacer, type Clock, type TranscriptClient } from '../api';
+import { API_VERSION, createClient, Pacer, type Clock, type TranscriptClient } from '../api';
 import { AppError } from './errors';
 import { assertSendableKey, keyFor, type KeyStore } from './keys';
 
@@ -10,6 +10,8 @@ export interface ServiceSession {
   pacer: Pacer;
   /** host[:port], for messages (never the key). */
   host: string;
+  /** The service as a corpus names it: its address (shared/service-access.ts) and API version. */
+  service: { address: string; apiVersion: string };
   close(): Promise<void>;
 }
 
@@ -19,6 +21,8 @@ export interface SessionOptions {
   serviceUrl: string | undefined;
   /** How to set the address, in this face's words (a flag, a setting). */
   missingServiceUrlHint: string;
+  /** How to give a usable key, in this face's words ('' when the key store's words say it). */
+  missingKeyHint: string;
   clock: Clock;
   requestTimeoutMs?: number;
   /** Keep-alive connections; enough for the most requests a job may have in flight. */
@@ -32,19 +36,19 @@ export interface SessionOptions {
  */
 export function openSession(options: SessionOptions): ServiceSession {
   const { serviceUrl } = options;
+  const noKey = (missing: string): string => [missing, options.missingKeyHint].filter(Boolean).join(' ');
   if (serviceUrl === undefined) {
-    if (options.keys.read() === undefined) {
-      throw new AppError('no_key', `${options.keys.status().message} Nothing was sent.`);
-    }
+    // Both missing: both are said, the address first, since a key is saved for an address.
+    const keyToo = options.keys.read() === undefined ? ` ${noKey(options.keys.status().message)}` : '';
     throw new AppError(
       'invalid_input',
-      `No service address is set: ${options.missingServiceUrlHint} Nothing was sent.`,
+      `No service address is set: ${options.missingServiceUrlHint}${keyToo} Nothing was sent.`,
     );
   }
   const addressProblem = checkServiceAddress(serviceUrl);
   if (addressProblem !== null) throw new AppError('invalid_input', `${addressProblem} Nothing was sent.`);
   const usable = keyFor(options.keys, serviceUrl);
-  if ('missing' in usable) throw new AppError('no_key', `${usable.missing} Nothing was sent.`);
+  if ('missing' in usable) throw new AppError('no_key', `${noKey(usable.missing)} Nothing was sent.`);
   const apiKey = usable.key;
   assertSendableKey(apiKey);
   const host = new URL(serviceUrl).host;
@@ -58,5 +62,6 @@ export function openSession(options: SessionOptions): ServiceSession {
     connections: options.connections,
     onRateLimit: (signal) => pacer.observe(signal),
   });
-  return { client, pacer, host, close: () => client.close() };
+  const service = { address: citedServiceAddress(serviceUrl), apiVersion: API_VERSION };
+  return { client, pacer, host, service, close: () => client.close() };
 }

@@ -8,11 +8,17 @@ import type { AppError } from './errors';
  * automatic sync that could not run. Kept in memory: at the next start, the runner and the schedule
  * try again anyway.
  */
+/** Why an automatic sync could not run; `waitsForSetup` when it runs once a key or an address is given. */
+export interface SyncProblem {
+  why: string;
+  waitsForSetup: boolean;
+}
+
 export class SetupWaits {
   /** Queued jobs that cannot start yet: what is missing. */
   readonly #runs = new Map<number, string>();
-  /** Kept jobs whose last automatic sync here could not run: why. */
-  readonly #syncs = new Map<number, string>();
+  /** Kept jobs whose last automatic sync here could not run: why, and whether it waits for a key or an address. */
+  readonly #syncs = new Map<number, SyncProblem>();
 
   /** What a queued job waits for before it can start here; null when nothing. */
   runWaitingFor(jobId: number): string | null {
@@ -20,7 +26,7 @@ export class SetupWaits {
   }
 
   /** Why the job's last automatic sync here could not run; null when it ran. */
-  syncProblem(jobId: number): string | null {
+  syncProblem(jobId: number): SyncProblem | null {
     return this.#syncs.get(jobId) ?? null;
   }
 
@@ -28,8 +34,8 @@ export class SetupWaits {
     this.#runs.set(jobId, missing);
   }
 
-  syncFailed(jobId: number, why: string): void {
-    this.#syncs.set(jobId, why);
+  syncFailed(jobId: number, problem: SyncProblem): void {
+    this.#syncs.set(jobId, problem);
   }
 
   syncRan(jobId: number): void {

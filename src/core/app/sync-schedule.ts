@@ -76,12 +76,13 @@ export class SyncSchedule {
     await this.#deps.clock.sleep(0).catch(() => undefined);
     while (!this.#stopped) {
       const startedAt = this.#deps.clock.now();
-      await this.#syncRound(startedAt);
+      await this.#runRound(startedAt);
       await this.#waitForNextRound(startedAt);
     }
   }
 
-  async #syncRound(startedAt: number, jobIds: readonly number[] = this.#deps.marked()): Promise<void> {
+  /** One round: each of `jobIds` (the marked jobs) synced automatically, one after another. */
+  async #runRound(startedAt: number, jobIds: readonly number[] = this.#deps.marked()): Promise<void> {
     const waiting = new Set(jobIds);
     this.#round = { startedAt, waiting };
     this.#nextRoundAt = undefined;
@@ -107,7 +108,7 @@ export class SyncSchedule {
         const marked = new Set(this.#deps.marked());
         const soon = [...this.#soon].filter((jobId) => marked.has(jobId));
         this.#soon.clear();
-        await this.#syncRound(this.#deps.clock.now(), soon);
+        await this.#runRound(this.#deps.clock.now(), soon);
         continue;
       }
       const next = startedAt + this.#deps.intervalMs();

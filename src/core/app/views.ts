@@ -21,6 +21,7 @@ import {
   type JobSummary,
   type RunOutcome,
 } from '../engine';
+import type { SyncProblem } from './setup-waits';
 
 /**
  * Engine rows to contract objects, field by field: what faces see is decided here, and nothing of
@@ -42,7 +43,7 @@ export interface JobHere {
   /** ISO time; null when this process does not sync it (the CLI). */
   nextSyncAt: string | null;
   waitingFor: string | null;
-  syncProblem: string | null;
+  syncProblem: SyncProblem | null;
 }
 
 const ELSEWHERE: JobHere = {
@@ -107,11 +108,12 @@ export function toJobView(job: JobSummary, here: JobHere = ELSEWHERE): JobView {
       available: canKeepCurrent(job),
       marked: job.keepCurrent.marked,
       lastSyncAt: job.keepCurrent.lastSyncAt,
-      nextSyncAt: job.keepCurrent.marked ? nextSyncAt : null,
+      // A sync waiting for a key or an address runs once it is given, not at a time.
+      nextSyncAt: job.keepCurrent.marked && here.syncProblem?.waitsForSetup !== true ? nextSyncAt : null,
       autoExportPath: job.keepCurrent.autoExportPath,
       limitMessage:
         job.status === JOB_STATUS.paused && job.stopReason === STOP_REASON.budget ? job.stopMessage : null,
-      syncProblem: job.keepCurrent.marked ? here.syncProblem : null,
+      syncProblem: job.keepCurrent.marked ? (here.syncProblem?.why ?? null) : null,
     },
   };
 }
@@ -132,7 +134,7 @@ export function toJobDetail(
   job: JobSummary,
   view: JobView,
   estimate: EstimateResult,
-  history: JobHistory & { failures: FailureReason[] },
+  history: JobHistory & { failures: FailureReason[]; writable: ReadonlySet<number> },
 ): JobDetail {
   return {
     job: view,
@@ -165,6 +167,11 @@ export function toJobDetail(
     skippedByFilter: history.skippedByFilter,
     syncs: history.syncs,
     failures: history.failures,
+    versions: history.versions.map(({ version, releasedAt }) => ({
+      version,
+      releasedAt,
+      writable: history.writable.has(version),
+    })),
   };
 }
 

@@ -13,9 +13,9 @@ export class CreditBudget {
   readonly #cap: (SpendingCap & { total: number }) | undefined;
   #spent: number;
   #reserved = 0;
+  /** Who waits for every reserved request to settle (reserveOnceSettled). */
+  readonly #onSettled: Array<() => void> = [];
   #refusedByCap = false;
-  /** Waiters for a reserved credit to settle (reserveWhenFree). */
-  readonly #settled: Array<() => void> = [];
 
   /**
    * `limit` undefined = no budget; `spent` = the job's credits so far (its ledger rows); `cap`: at
@@ -45,16 +45,16 @@ export class CreditBudget {
   }
 
   /**
-   * Claims one credit for a paid request about to start; while the budget or the cap has no credit
-   * left but requests in flight hold some, waits for them to settle (one that fails costs nothing, and
-   * gives its credit back). False only when none is left with nothing in flight, or when `stop`
-   * aborted (the run stops for another cause): the budget then stops a run that has spent it, never one
-   * whose own requests in flight would have left credits over.
+   * Claims one credit as reserve() does, but when the limit is reached while reserved requests are
+   * still out, waits for them to settle first (one answered without a charge leaves its credit to
+   * spend): a paid request waits for its record's commit before it is sent (paid-requests.ts), and
+   * a run stopped for the budget meanwhile would leave such a credit unspent. False when there is
+   * no room once nothing is reserved.
    */
-  async reserveWhenFree(stop: AbortSignal): Promise<boolean> {
+  async reserveOnceSettled(): Promise<boolean> {
     while (!this.reserve()) {
-      if (this.#reserved === 0 || stop.aborted) return false;
-      await new Promise<void>((resolve) => this.#settled.push(resolve));
+      if (this.#reserved === 0) return false;
+      await new Promise<void>((resolve) => this.#onSettled.push(resolve));
     }
     return true;
   }
@@ -70,6 +70,6 @@ export class CreditBudget {
   settle(charged: boolean): void {
     this.#reserved--;
     if (charged) this.#spent++;
-    for (const wake of this.#settled.splice(0)) wake();
+    if (this.#reserved === 0) for (const wake of this.#onSettled.splice(0)) wake();
   }
 }

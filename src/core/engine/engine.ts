@@ -1,5 +1,5 @@
 import { JOB_STATUS, jobAllows, STOP_REASON, type JobAction, type StopReason } from '../../shared/vocabulary';
-import { itemCounts, recoverFetchingItems, resetFailedItems, resetUnavailableItems } from '../store/items';
+import { recoverFetchingItems, resetFailedItems, resetUnavailableItems } from '../store/items';
 import {
   allJobs,
   deleteJobRow,
@@ -14,10 +14,9 @@ import {
 } from '../store/jobs';
 import { clearLease } from '../store/leases';
 import { releaseClaimsOf } from '../store/claims';
-import { creditsOfJob } from '../store/ledger';
+import { recordJobService } from '../store/job-services';
 import { versionsOf, type VersionRecord } from '../store/queries/job-history';
-import { finishSync, startSync } from '../store/syncs';
-import { pagesOfJob, reopenFailedWalks } from '../store/sources';
+import { reopenFailedWalks } from '../store/sources';
 import { recordRetries, releaseVersion, type CorpusMetadata, type CorpusState } from '../store/versions';
 import { TypedEmitter } from './emitter';
 import { JobNotFinishedError, JobNotFoundError, JobRunningError } from './errors';
@@ -26,7 +25,7 @@ import { estimateOf, findOrCreateJobRow, liveJobByKey, summarize, uncertainDates
 import { syncAllowed } from './keep-current';
 import { JobLease, leaseIsFree, newLeaseOwner } from './lease';
 import { LibraryIndexer } from './library-indexer';
-import { completedOutcome, JobRun, unwalkedLists, type RunMode } from './run';
+import { completedOutcome, JobRun, unwalkedLists } from './run';
 import {
   changedJobSettings,
   JobOptionsSchema,
@@ -35,6 +34,7 @@ import {
   runLimitsOf,
   type JobSettingsChange,
 } from './spec';
+import { syncRun, walkListsOn } from './sync-run';
 import type {
   EngineDeps,
   EngineEvents,
@@ -113,30 +113,22 @@ export class Engine {
     if (job.status === JOB_STATUS.completed && unwalkedLists(this.#deps.db, jobId) === 0) {
       return completedOutcome(this.#deps.db, jobId);
     }
-    return this.#execute(jobId, settings, 'full', (run) => run.execute());
+    // The first run of a job, and every run that continues it, walks its lists from their cursors.
+    return this.#execute(jobId, settings, (run) => run.execute(walkListsOn));
   }
 
   /**
-   * Brings a finished job up to date (see sync.ts) and fetches what is new, recording the sync with
-   * what it found and cost. A job that has not finished is refused: running it again continues it.
+   * A sync run (sync-run.ts): brings a finished job up to date and fetches what is new, recording the
+   * sync with what it found and cost. A job that has not finished is refused: running it again
+   * continues it.
    */
   async sync(jobId: number, settings: RunSettings = {}): Promise<SyncOutcome> {
     if (!syncAllowed(this.#record(jobId))) throw new JobNotFinishedError(jobId);
-    const { db } = this.#deps;
-    const before = {
-      videos: itemCounts(db, jobId).total,
-      pages: pagesOfJob(db, jobId),
-      credits: creditsOfJob(db, jobId),
-    };
-    const syncId = startSync(db, jobId, this.#now(), settings.automatic ?? false);
-    const outcome = await this.#execute(jobId, settings, 'sync', (run) => run.execute());
-    const found = {
-      newVideos: itemCounts(db, jobId).total - before.videos,
-      pages: pagesOfJob(db, jobId) - before.pages,
-      credits: creditsOfJob(db, jobId) - before.credits,
-    };
-    if (outcome.status !== 'busy') finishSync(db, syncId, { at: this.#now(), ...found });
-    return { outcome, ...found };
+    const sync = { jobId, automatic: settings.automatic ?? false, now: () => this.#now() };
+    // A sync the disk stops waits paused, so that the next sync, not a first run, continues it.
+    return syncRun(this.#deps.db, sync, (readLists) =>
+      this.#execute(jobId, settings, (run) => run.execute(readLists, JOB_STATUS.paused)),
+    );
   }
 
   /**
@@ -146,7 +138,7 @@ export class Engine {
    */
   releaseCorpus(
     jobId: number,
-    release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState },
+    release: { contents: string | undefined; metadata: CorpusMetadata; state: CorpusState; inputs: string },
   ): { version: number; state: CorpusState; versions: VersionRecord[] } {
     this.#record(jobId);
     const { db } = this.#deps;
@@ -170,19 +162,21 @@ export class Engine {
    */
   async preview(jobId: number, settings: RunSettings = {}): Promise<PreviewOutcome> {
     this.#record(jobId);
-    const outcome = await this.#execute(jobId, settings, 'walk', (run) => run.walk());
+    // Its own run (or another preview) reads its lists already: nothing to walk twice.
+    if (this.#runs.has(jobId))
+      return { status: 'busy', message: `Job ${jobId} is running already: it reads its lists itself.` };
+    const outcome = await this.#execute(jobId, settings, (run) => run.preview());
     return outcome.status === 'walked' ? { status: 'walked', estimate: this.estimate(jobId) } : outcome;
   }
 
   /**
-   * Takes the job's lease and runs `drive` on a run of it in `mode`; 'busy' when another live process
-   * holds the lease. However the run ends, its claims and lease are released and what it stored is
-   * indexed.
+   * Takes the job's lease and runs `drive` on a run of it (which says what kind of run it is: execute
+   * with the way it reads the lists, or preview); 'busy' when another live process holds the lease.
+   * However the run ends, its claims and lease are released and what it stored is indexed.
    */
   async #execute<Outcome>(
     jobId: number,
     settings: RunSettings,
-    mode: RunMode,
     drive: (run: JobRun) => Promise<Outcome>,
   ): Promise<Outcome | Busy> {
     const job = this.#record(jobId);
@@ -206,6 +200,9 @@ export class Engine {
       };
     }
     const claimOwner = `${this.#leaseOwner}:${jobId}`;
+    if (settings.service !== undefined) {
+      recordJobService(db, { jobId, ...settings.service, at: this.#now() });
+    }
     try {
       const run = new JobRun({
         deps: {
@@ -225,7 +222,6 @@ export class Engine {
         emitter: this.#emitter,
         lease,
         claimOwner,
-        mode,
         automatic: settings.automatic ?? false,
         cap: settings.cap,
       });
@@ -292,12 +288,16 @@ export class Engine {
     this.library.dispose();
   }
 
-  /** Queues a draft, or a paused, waiting, failed or cancelled job again; the next run continues it. */
+  /**
+   * Queues a draft, or a paused, waiting or failed job again; the next run continues it. A preview
+   * walking the job's lists does not hold it back: the walk keeps the status it finds, so the job
+   * is queued now and a runner takes it once the walk is over.
+   */
   resume(jobId: number): void {
     const job = this.#record(jobId);
     if (!jobAllows(job.status, 'resume')) return;
     const run = this.#runs.get(jobId);
-    if (run === undefined) this.#setStatus(jobId, JOB_STATUS.queued);
+    if (run === undefined || run.walksOnly) this.#setStatus(jobId, JOB_STATUS.queued);
     else if (run.control.stopped) this.#resumeWhenStopped.add(jobId);
   }
 

@@ -4,12 +4,12 @@ import { isApiError } from '../api/errors';
 import type { ApiResponse, Transcript } from '../api/types';
 import { releaseClaim } from '../store/claims';
 import { finishItem, pendingItemsAfter, type FinalItemStatus, type PendingItem } from '../store/items';
-import { recordCredit } from '../store/ledger';
 import { storeTranscript, type TranscriptKey } from '../store/transcripts';
 import { claimBatch, claimTranscript, releaseTranscriptClaim } from './claims';
 import { classifyFailure, isServiceTrouble } from './failures';
 import { DEFAULT_LANGUAGES, ITEM_CODE, ITEM_STATUS, STOP_REASON } from '../../shared/vocabulary';
 import { failureToRecord, noteServiceTrouble } from './request-failure';
+import { dropPaidRequest, recordBeforeSending, settlePaidRequest } from './paid-requests';
 import type { RunContext } from './run-context';
 import { cacheLang, requestLang } from './spec';
 
@@ -107,7 +107,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
       }
     }
     if (ctx.control.stopped) return;
-    if (!(await ctx.budget.reserveWhenFree(ctx.control.stopSignal))) {
+    if (!(await ctx.budget.reserveOnceSettled())) {
       ctx.control.stop(ctx.budget.stopCause());
       return;
     }
@@ -121,16 +121,20 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
       });
     }
     let response: ApiResponse<Transcript>;
+    let ledgerId: number | undefined;
     try {
       await ctx.pacer?.wait(ctx.control.stopSignal);
-      response = await ctx.client.transcript(
-        {
-          video: item.videoId,
-          lang: requestLang(lang),
-          includeTimestamp: options.includeTimestamp,
-          sendMetadata: options.sendMetadata,
-        },
-        ctx.call,
+      ledgerId = await recordBeforeSending(ctx, { endpoint: 'transcript', videoId: item.videoId });
+      response = await ctx.writer.onTheWire(() =>
+        ctx.client.transcript(
+          {
+            video: item.videoId,
+            lang: requestLang(lang),
+            includeTimestamp: options.includeTimestamp,
+            sendMetadata: options.sendMetadata,
+          },
+          ctx.call,
+        ),
       );
     } catch (error) {
       ctx.budget.settle(isApiError(error) && (error.charged || error.possiblyCharged));
@@ -138,6 +142,9 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
       if (classified.kind !== 'aborted' && !isServiceTrouble(classified)) ctx.health.answered();
       // Stopped before anything was charged, the item is still pending, for the next run.
       const failure = failureToRecord(ctx, classified);
+      if (failure === undefined || (failure.kind === 'not_found' && index < options.langs.length - 1)) {
+        if (ledgerId !== undefined) dropPaidRequest(ctx, ledgerId);
+      }
       if (failure === undefined) return;
       switch (failure.kind) {
         case 'not_found':
@@ -146,7 +153,7 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
             releaseTranscriptClaim(ctx, key);
             continue; // free: try the next language
           }
-          finish(ctx, item, key, { ...failure, status: ITEM_STATUS.unavailable, attempts });
+          finish(ctx, item, key, { ...failure, status: ITEM_STATUS.unavailable, attempts, ledgerId });
           return;
         case 'uncertain':
           attempts += failure.attempts;
@@ -156,19 +163,20 @@ async function fetchItem(ctx: RunContext, item: PendingItem): Promise<void> {
             code: failure.cut ? ITEM_CODE.cutOff : null,
             message: failure.message,
             possiblyCharged: true,
+            ledgerId,
           });
           noteServiceTrouble(ctx, failure);
           return;
         case 'final':
           attempts += failure.attempts;
-          finish(ctx, item, key, { ...failure, status: ITEM_STATUS.failed, attempts });
-          noteServiceTrouble(ctx, failure);
+          finish(ctx, item, key, { ...failure, status: ITEM_STATUS.failed, attempts, ledgerId });
+          noteServiceTrouble(ctx, failure, item.id);
           return;
       }
     }
     ctx.budget.settle(response.charged);
     ctx.health.answered();
-    storeFetched(ctx, item, key, response, attempts + response.attempts);
+    storeFetched(ctx, item, key, response, { attempts: attempts + response.attempts, ledgerId });
     return;
   }
 }
@@ -186,6 +194,8 @@ interface Finish {
   /** The request may have been charged (sent, never answered). */
   possiblyCharged?: boolean;
   requestId?: string | null;
+  /** Its ledger row, recorded before it was sent (paid-requests.ts). */
+  ledgerId?: number | undefined;
 }
 
 /** A video whose transcript another job (or an earlier run) stored: free, written with the next group. */
@@ -211,16 +221,16 @@ function finish(ctx: RunContext, item: PendingItem, key: TranscriptKey, result: 
         message: result.message ?? null,
         at,
       });
-      if (charged) {
-        recordCredit(ctx.db, {
-          jobId: ctx.jobId,
-          endpoint: 'transcript',
-          videoId: item.videoId,
-          requestId: result.requestId ?? null,
-          possible: result.possiblyCharged ?? false,
-          automatic: ctx.automatic,
-          at,
-        });
+      if (result.ledgerId !== undefined) {
+        settlePaidRequest(
+          ctx,
+          result.ledgerId,
+          result.possiblyCharged === true
+            ? { charged: 'possibly', at }
+            : result.charged === true
+              ? { charged: true, requestId: result.requestId ?? null, at }
+              : { charged: false },
+        );
       }
       releaseClaim(ctx.db, key, ctx.claimOwner);
     },
@@ -234,7 +244,7 @@ function storeFetched(
   item: PendingItem,
   key: TranscriptKey,
   response: ApiResponse<Transcript>,
-  attempts: number,
+  { attempts, ledgerId }: { attempts: number; ledgerId: number },
 ): void {
   const transcript = response.value;
   let transcriptId = 0;
@@ -250,23 +260,15 @@ function storeFetched(
         fetchedAt: at,
       });
       finishItem(ctx.db, item.id, { status: ITEM_STATUS.ok, attempts, transcriptId, at });
-      if (response.charged) {
-        recordCredit(ctx.db, {
-          jobId: ctx.jobId,
-          endpoint: 'transcript',
-          videoId: item.videoId,
-          requestId: response.requestId ?? null,
-          automatic: ctx.automatic,
-          at,
-        });
-      }
+      settlePaidRequest(
+        ctx,
+        ledgerId,
+        response.charged ? { charged: true, requestId: response.requestId ?? null, at } : { charged: false },
+      );
       releaseClaim(ctx.db, key, ctx.claimOwner);
     },
     announce: () => {
-      ctx.library.stored(
-        transcriptId,
-        transcript.segments.map((segment) => segment.text),
-      );
+      ctx.library.stored(transcriptId, transcript.segments);
       announce(ctx, item, ITEM_STATUS.ok, response.charged);
     },
   });

@@ -1,4 +1,10 @@
-import { JOB_STATUS, LIST_STATUS, ORIGINAL_TRACK, SOURCE_KIND } from '../../shared/vocabulary';
+import {
+  isUnwalkedList,
+  JOB_STATUS,
+  LIST_STATUS,
+  ORIGINAL_TRACK,
+  SOURCE_KIND,
+} from '../../shared/vocabulary';
 import type { Database } from '../store';
 import {
   countListingDates,
@@ -164,8 +170,11 @@ export function snapshotOf(
 /** What running the job will still cost: a page at least per list not walked, a transcript at most per video not in the cache. */
 export function estimateOf(db: Database, job: JobRecord): EstimateResult {
   const options = JobOptionsSchema.parse(JSON.parse(job.optionsJson));
+  // Lists not read yet, and those that could not be: the next run reads them again (reopenFailedWalks).
   const unwalked = sourcesOfJob(db, job.id).filter(
-    (source) => source.kind !== SOURCE_KIND.video && source.walkStatus === LIST_STATUS.pending,
+    (source) =>
+      source.kind !== SOURCE_KIND.video &&
+      (source.walkStatus === LIST_STATUS.pending || isUnwalkedList(source.walkStatus)),
   ).length;
   const transcripts = uncachedUnfinishedItems(db, job.id, {
     requestedLang: cacheLang(options.langs[0] ?? ORIGINAL_TRACK),

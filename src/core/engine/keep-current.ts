@@ -6,6 +6,7 @@ import {
   isSyncedSourceKind,
   type JobStatus,
 } from '../../shared/vocabulary';
+import { isStorageErrorCode } from '../../shared/errors';
 import type { Clock } from '../api/types';
 import type { Database } from '../store';
 import { jobById, keptJobs, setJobAutoExportPath, setJobKeepCurrent, type JobRecord } from '../store/jobs';
@@ -23,15 +24,16 @@ export function canKeepCurrent(job: {
 }
 
 /**
- * Whether the job can be synced now: it has finished, or the daily credit limit of automatic syncs
- * stopped its last sync (syncing it again continues that one).
+ * Whether the job can be synced now: it has finished, or its last sync was stopped by the daily
+ * credit limit of automatic syncs or by the store (a full disk, a folder that cannot be written):
+ * syncing it again continues that one.
  */
 export function syncAllowed(job: Pick<JobRecord, 'status' | 'stopReason' | 'stopCode'>): boolean {
+  if (jobAllows(job.status, 'sync')) return true;
+  if (job.status !== JOB_STATUS.paused) return false;
   return (
-    jobAllows(job.status, 'sync') ||
-    (job.status === JOB_STATUS.paused &&
-      job.stopReason === STOP_REASON.budget &&
-      job.stopCode === DAILY_LIMIT_STOP_CODE)
+    (job.stopReason === STOP_REASON.budget && job.stopCode === DAILY_LIMIT_STOP_CODE) ||
+    (job.stopReason === STOP_REASON.error && isStorageErrorCode(job.stopCode))
   );
 }
 

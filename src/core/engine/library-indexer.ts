@@ -1,10 +1,11 @@
 import { rereadStoredTranscript, type Clock } from '../api';
-import type { Database } from '../store';
+import { reportBackgroundFailure, type Database } from '../store';
 import { storedTranscript } from '../store/queries/library';
 import {
   indexedThrough,
   indexNextTranscripts,
   unindexedCounts,
+  type IndexedSegment,
   type IndexPart,
 } from '../store/library-index';
 import type { Logger } from './types';
@@ -39,7 +40,7 @@ export const INDEX_WAIT_MS = 1000;
  * Indexes stored transcripts for the Library, after the transaction that stores them (store/
  * library-index.ts). During a run, the transcripts this process stores wait until INDEX_BATCH of
  * them have gathered or INDEX_WAIT_MS has passed on the clock since the first, and every run ends
- * with the rest indexed; their segments' text is kept meanwhile, so that the body is not read again.
+ * with the rest indexed; their segments are kept meanwhile, so that the body is not read again.
  * The mark in the database, not this memory, says what is indexed: a process killed first leaves
  * those transcripts past it, and catchUp() (at the next start of any face) indexes them, as it indexes
  * those an upgrade asks to index again.
@@ -50,9 +51,11 @@ export class LibraryIndexer {
   readonly #logger: Logger;
   readonly #batchSize: number;
   readonly #waitMs: number;
-  /** The segments' text of transcripts stored here and not indexed yet, by id. */
-  readonly #texts = new Map<number, readonly string[]>();
+  /** The segments of transcripts stored here and not indexed yet, by id. */
+  readonly #texts = new Map<number, readonly IndexedSegment[]>();
   #waiting: AbortController | undefined;
+  /** A flush failed and said so: the next failures are the same one until a flush succeeds. */
+  #failing = false;
 
   constructor(options: LibraryIndexerOptions) {
     this.#db = options.db;
@@ -62,9 +65,9 @@ export class LibraryIndexer {
     this.#waitMs = options.waitMs ?? INDEX_WAIT_MS;
   }
 
-  /** A transcript this process has just stored (its transaction committed), with its segments' text. */
-  stored(transcriptId: number, segmentTexts: readonly string[]): void {
-    this.#texts.set(transcriptId, segmentTexts);
+  /** A transcript this process has just stored (its transaction committed), with its segments. */
+  stored(transcriptId: number, segments: readonly IndexedSegment[]): void {
+    this.#texts.set(transcriptId, segments);
     if (this.#texts.size >= this.#batchSize) this.flush();
     else if (this.#waiting === undefined) this.#flushLater();
   }
@@ -82,11 +85,15 @@ export class LibraryIndexer {
       while (indexedThrough(this.#db, 'recent') < last) {
         if (this.#indexBatch('recent') === 0) break;
       }
+      this.#failing = false;
     } catch (error) {
-      this.#logger.warn(
-        'Indexing new transcripts for search failed; they are indexed at the next start.',
-        error,
-      );
+      if (!this.#failing)
+        reportBackgroundFailure(
+          this.#logger,
+          'Indexing new transcripts for search failed; they are indexed at the next start',
+          error,
+        );
+      this.#failing = true;
     }
     const through = this.#safeMark();
     for (const id of this.#texts.keys()) if (id <= through) this.#texts.delete(id);
@@ -107,7 +114,11 @@ export class LibraryIndexer {
       const counts = unindexedCounts(this.#db);
       total = counts.older + counts.recent;
     } catch (error) {
-      this.#logger.warn('Indexing the stored transcripts for search could not start.', error);
+      reportBackgroundFailure(
+        this.#logger,
+        'Indexing the stored transcripts for search could not start; it starts again at the next start',
+        error,
+      );
       return;
     }
     if (total === 0) return;
@@ -121,8 +132,9 @@ export class LibraryIndexer {
         try {
           indexed = this.#indexBatch(part);
         } catch (error) {
-          this.#logger.warn(
-            'Indexing the stored transcripts for search stopped; it continues at the next start.',
+          reportBackgroundFailure(
+            this.#logger,
+            'Indexing the stored transcripts for search stopped; it continues at the next start',
             error,
           );
           return;
@@ -152,11 +164,11 @@ export class LibraryIndexer {
   }
 
   #indexBatch(part: IndexPart): number {
-    return indexNextTranscripts(this.#db, part, this.#batchSize, (id) => this.#segmentTexts(id));
+    return indexNextTranscripts(this.#db, part, this.#batchSize, (id) => this.#segments(id));
   }
 
   /** What this process kept of a transcript it stored, else its body read again. */
-  #segmentTexts(transcriptId: number): readonly string[] {
+  #segments(transcriptId: number): readonly IndexedSegment[] {
     const kept = this.#texts.get(transcriptId);
     if (kept !== undefined) return kept;
     const stored = storedTranscript(this.#db, transcriptId);
@@ -167,7 +179,7 @@ export class LibraryIndexer {
       sendMetadata: stored.sendMetadata,
       ...(stored.requestedLang !== '' && { lang: stored.requestedLang }),
     });
-    return reading.ok ? reading.value.segments.map((segment) => segment.text) : [];
+    return reading.ok ? reading.value.segments : [];
   }
 
   #safeMark(): number {

@@ -26,10 +26,20 @@ export function failureToRecord(ctx: RunContext, failure: Failure): RecordedFail
 
 /**
  * A recorded failure that points at the service (no answer, or a 5xx) counts toward taking it to be
- * down, which stops the run with one message (service-health.ts).
+ * down, which stops the run with one message (service-health.ts). `itemId` names the video whose
+ * transcript request failed: one the service answered with a server error is asked again by the next
+ * run if the streak stops this one.
  */
-export function noteServiceTrouble(ctx: RunContext, failure: RecordedFailure): void {
+export function noteServiceTrouble(ctx: RunContext, failure: RecordedFailure, itemId?: number): void {
   if (!isServiceTrouble(failure)) return;
-  const down = ctx.health.troubled(failure.message);
+  const answered = failure.kind === 'final' && failure.httpStatus !== null;
+  const down = ctx.health.troubled(troubleWords(failure), answered ? itemId : undefined);
   if (down !== undefined) ctx.control.stop({ kind: STOP_REASON.service, message: down });
+}
+
+/** A failure that points at the service, in a few words: "HTTP 503 E_UNAVAILABLE", or why no answer came. */
+function troubleWords(failure: RecordedFailure): string {
+  if (failure.kind === 'final' && failure.httpStatus !== null)
+    return [`HTTP ${failure.httpStatus}`, failure.code].filter(Boolean).join(' ');
+  return failure.message;
 }

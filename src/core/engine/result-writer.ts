@@ -7,6 +7,8 @@ export interface PendingResult {
   write(): void;
   /** Runs after the transaction committed. */
   announce(): void;
+  /** Runs instead of announce() when the transaction failed. */
+  abandon?(error: unknown): void;
 }
 
 /**
@@ -25,6 +27,10 @@ export class ResultWriter {
   readonly #commit: (group: PendingResult[]) => void;
   #group: PendingResult[] = [];
   #timer: NodeJS.Timeout | undefined;
+  /** Requests sent and not answered yet (onTheWire): while there are some, a result may come to join the group. */
+  #onTheWire = 0;
+  /** Whether the open group holds an entry something waits on (written()). */
+  #awaited = false;
 
   /** `onError` receives a failed commit (a full disk); the group's results are then not announced. */
   constructor(db: Database, onError: (error: unknown) => void, groupSize: number) {
@@ -42,17 +48,49 @@ export class ResultWriter {
     else this.#timer ??= setTimeout(() => this.flush(), RESULT_GROUP_MS);
   }
 
+  /**
+   * Writes `write` with the next group, and resolves with what it returned once the group has
+   * committed (rejects when the commit failed): what must be on the disk before the run goes on, such
+   * as a paid request about to be sent (engine/paid-requests.ts), shares the commit of the results.
+   */
+  written<T>(write: () => T): Promise<T> {
+    return new Promise((resolve, reject) => {
+      let value: T;
+      this.add({ write: () => (value = write()), announce: () => resolve(value), abandon: reject });
+      this.#awaited = true;
+      // With no request on the wire, no result can come to share the commit: waiting would only idle.
+      if (this.#onTheWire === 0) this.flush();
+    });
+  }
+
+  /**
+   * Sends `request` counted as on the wire until it settles. When the last one on the wire settles and
+   * the open group holds an entry something waits on, the group is written once the settled request's
+   * result has joined it (a turn of the event loop later).
+   */
+  async onTheWire<T>(request: () => Promise<T>): Promise<T> {
+    this.#onTheWire += 1;
+    try {
+      return await request();
+    } finally {
+      this.#onTheWire -= 1;
+      if (this.#onTheWire === 0 && this.#awaited) setImmediate(() => this.#onTheWire === 0 && this.flush());
+    }
+  }
+
   /** Writes the open group now (the run is ending, or stopping). */
   flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const group = this.#group;
     this.#group = [];
+    this.#awaited = false;
     if (group.length === 0) return;
     try {
       this.#commit(group);
     } catch (error) {
       this.#onError(error);
+      for (const result of group) result.abandon?.(error);
       return;
     }
     for (const result of group) result.announce();

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { STOP_REASON } from '../../shared/vocabulary';
+import { asStorageError } from '../store';
 
 /** Why a run stops before its work is done: a stop reason of shared/vocabulary.ts, with its details. */
 export type StopCause =
@@ -93,7 +94,10 @@ export class RunControl {
     if (this.#cause !== undefined && RANK[cause.kind] <= RANK[this.#cause.kind]) return;
     const first = this.#cause === undefined;
     this.#cause = cause;
-    if (cause.kind === STOP_REASON.error) this.abortInFlight();
+    // A bug cuts what is in flight at once. A full disk (or a folder that cannot be written) drains
+    // like a pause instead: what the requests bring cannot be stored, so they are asked again by
+    // the next run, as after a crash, rather than cut and left for the user as possibly charged.
+    if (cause.kind === STOP_REASON.error && asStorageError(cause.error) === undefined) this.abortInFlight();
     if (first) {
       this.#stop.abort(new Error(`run stopped (${cause.kind})`));
       this.#drainTimer = setTimeout(() => this.abortInFlight(), this.#options.drainMs ?? DRAIN_MS).unref();

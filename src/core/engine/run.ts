@@ -7,10 +7,10 @@ import {
   STOP_REASON,
 } from '../../shared/vocabulary';
 import type { Clock, TranscriptClient } from '../api/types';
-import type { Database } from '../store';
+import { asStorageError, type Database } from '../store';
 import { BackgroundCheckpoints } from '../store/checkpoints';
 import { creditsOfJob, possibleCreditsOfJob } from '../store/ledger';
-import { itemCounts } from '../store/items';
+import { itemCounts, resetFailedItemsById } from '../store/items';
 import { jobById, setJobBudget, setJobStatus, type JobStatusChange } from '../store/jobs';
 import { sourcesOfJob } from '../store/sources';
 import { CreditBudget } from './budget';
@@ -35,8 +35,7 @@ import type {
   RunOutcome,
   SpendingCap,
 } from './types';
-import { readAgainFailedSyncs, syncLists } from './sync';
-import { walkSources } from './walk';
+import { walkListsOn } from './sync-run';
 
 /** What one run works with: the engine's database and clock, and this run's client and pacer. */
 export interface RunDeps {
@@ -50,13 +49,15 @@ export interface RunDeps {
 }
 
 /**
- * 'walk' only walks the job's lists (a preview: pages are bought, transcripts are not) and leaves the
- * job's status as it was; 'full' runs the job to its end; 'sync' first brings a finished job's lists
- * up to date (sync.ts), then runs it to its end.
+ * How a run reads the job's lists, pass after pass, while the fetch loop buys the videos they bring.
+ * Each kind of run names its own: the first run of a job, and every run that continues one, walks
+ * on each list from its stored cursor (sync-run.ts `walkListsOn`); a sync run reads a finished job's lists
+ * again on its first pass (sync-run.ts). A run makes another pass only when failed videos were put
+ * back meanwhile.
  */
-export type RunMode = 'full' | 'walk' | 'sync';
+export type ReadLists = (ctx: RunContext, pass: number) => Promise<unknown>;
 
-/** How a walk-only run ended when nothing stopped it: every list walked. */
+/** How a preview ended when nothing stopped it: every list walked. */
 export interface Walked {
   status: 'walked';
 }
@@ -74,8 +75,6 @@ export interface JobRunOptions {
   emitter: TypedEmitter<EngineEvents>;
   /** Names this run in transcript claims. */
   claimOwner: string;
-  /** execute() runs a 'full' or 'sync' run, walk() a 'walk' one. */
-  mode: RunMode;
   /** Taken by the engine before the run; released here with a completing status, by the engine otherwise. */
   lease: JobLease;
   /** An automatic sync's run: its credits are marked in the ledger for the daily credit limit. */
@@ -84,8 +83,19 @@ export interface JobRunOptions {
   cap: SpendingCap | undefined;
 }
 
+/**
+ * Where a job waits when the disk stops its run (a full disk, a folder that cannot be written): a
+ * first run's job queued, for a runner's next try or the next start; a sync's paused, so that the
+ * next sync continues it, reading its lists again (syncAllowed).
+ */
+export type StorageStopStatus = typeof JOB_STATUS.queued | typeof JOB_STATUS.paused;
+
 /** The job status and stop fields that record each cause. */
-function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatusChange, 'at'> {
+function stopRecord(
+  cause: StopCause,
+  budget: number | undefined,
+  storageStop: StorageStopStatus,
+): Omit<JobStatusChange, 'at'> {
   switch (cause.kind) {
     case STOP_REASON.credits:
       return {
@@ -117,12 +127,24 @@ function stopRecord(cause: StopCause, budget: number | undefined): Omit<JobStatu
       return { status: JOB_STATUS.queued };
     case STOP_REASON.cancelled:
       return { status: JOB_STATUS.cancelled, stopReason: STOP_REASON.cancelled };
-    case STOP_REASON.error:
+    case STOP_REASON.error: {
+      // A full disk or a folder that cannot be written is not the job's failure, and says why in
+      // plain words; the job waits to continue once the store can be written again.
+      const storage = asStorageError(cause.error);
+      if (storage !== undefined) {
+        return {
+          status: storageStop,
+          stopReason: STOP_REASON.error,
+          stopCode: storage.code,
+          stopMessage: storage.message,
+        };
+      }
       return {
         status: JOB_STATUS.failed,
         stopReason: STOP_REASON.error,
         stopMessage: cause.error instanceof Error ? cause.error.message : String(cause.error),
       };
+    }
   }
 }
 
@@ -172,8 +194,9 @@ function hasWorkLeft(db: Database, jobId: number): boolean {
 }
 
 /**
- * One run of one job: the walk and the fetch loop side by side until the work is done or a
- * cause stops them. Every status change is written to the database when it happens.
+ * One run of one job: the reading of its lists and the fetch loop side by side until the work is done
+ * or a cause stops them (execute), or its lists walked alone (preview). Every status change is written
+ * to the database when it happens.
  */
 export class JobRun {
   readonly control: RunControl;
@@ -203,6 +226,10 @@ export class JobRun {
   #creditsPossible = 0;
   /** Whether the service answers: a run it fails throughout stops as the service's, not as done. */
   readonly #health = new ServiceHealth();
+  /** A preview (preview()): it buys no transcript and leaves the job's status as it was. */
+  #preview = false;
+  /** Where the job waits when the disk stops this run (execute). */
+  #storageStop: StorageStopStatus = JOB_STATUS.queued;
 
   constructor(options: JobRunOptions) {
     let markFinished = (): void => undefined;
@@ -217,23 +244,44 @@ export class JobRun {
     );
   }
 
-  /** Runs a 'full' or 'sync' run until it is done or stopped. */
-  execute(): Promise<RunOutcome> {
-    return this.#drive(() => this.#finish());
+  /** Whether this run only walks the job's lists (a preview), leaving its status as it is. */
+  get walksOnly(): boolean {
+    return this.#preview;
   }
 
-  /** Runs a 'walk' run until every list is walked ('walked') or the walk is stopped. */
-  walk(): Promise<RunOutcome | Walked> {
-    return this.#drive(() => this.#finishWalk());
+  /**
+   * Runs the job, its lists read by `readLists`, until it is done or stopped; a stop by the disk
+   * leaves the job `storageStop`.
+   */
+  execute(readLists: ReadLists, storageStop: StorageStopStatus = JOB_STATUS.queued): Promise<RunOutcome> {
+    this.#storageStop = storageStop;
+    return this.#drive(
+      (ctx) => this.#readAndFetch(ctx, readLists),
+      () => this.#finish(),
+    );
+  }
+
+  /** Walks the job's lists without buying a transcript, until every list is walked ('walked') or it is stopped. */
+  preview(): Promise<RunOutcome | Walked> {
+    this.#preview = true;
+    return this.#drive(
+      async (ctx) => {
+        await walkListsOn(ctx).catch((error: unknown) =>
+          this.control.stop({ kind: STOP_REASON.error, error }),
+        );
+        ctx.writer.flush(); // a page's request never sent, dropped from the ledger (paid-requests.ts)
+      },
+      () => this.#finishWalk(),
+    );
   }
 
   /** Does the run's work, then says how it ended with `end`; the run's timers end with it. */
-  async #drive<Outcome>(end: () => Outcome): Promise<Outcome> {
+  async #drive<Outcome>(work: (ctx: RunContext) => Promise<void>, end: () => Outcome): Promise<Outcome> {
     const { db } = this.#deps;
     const { jobId } = this.#options;
     // Counted before anyone hears of the run: a face shown the running job sees its counts, not zeros.
     this.reloadCounts();
-    if (!this.control.stopped && this.#options.mode !== 'walk') {
+    if (!this.control.stopped && !this.#preview) {
       const at = this.#now();
       db.transaction(() => {
         setJobBudget(db, jobId, this.#options.budget ?? null, at);
@@ -243,7 +291,7 @@ export class JobRun {
     }
     this.#throttle.poke();
     try {
-      await this.#work();
+      await this.#work(work);
       return end();
     } finally {
       this.#throttle.flush();
@@ -253,47 +301,49 @@ export class JobRun {
     }
   }
 
-  async #work(): Promise<void> {
+  async #work(work: (ctx: RunContext) => Promise<void>): Promise<void> {
     // The run's writes are copied from the WAL into the database on a thread of their own.
     const checkpoints = BackgroundCheckpoints.start(this.#deps.db, this.#deps.logger);
     try {
-      await this.#walkAndFetch();
+      await work(this.#context());
     } finally {
       await checkpoints?.stop();
     }
     const down = this.control.stopped ? undefined : this.#health.failedEverything();
     if (down !== undefined) this.control.stop({ kind: STOP_REASON.service, message: down });
+    if (this.control.cause?.kind === STOP_REASON.service) this.#requeueServiceFailures();
   }
 
-  async #walkAndFetch(): Promise<void> {
-    const ctx = this.#context();
-    if (this.#options.mode === 'walk') {
-      await readAgainFailedSyncs(ctx)
-        .then(() => walkSources(ctx))
-        .catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }));
-      return;
-    }
+  /**
+   * The videos the service failed with a server error in the streak that stopped the run failed only
+   * because it was down: they go back to the queue, for the next run of the same command.
+   */
+  #requeueServiceFailures(): void {
+    const ids = this.#health.requeued();
+    if (ids.length === 0) return;
+    const { db } = this.#deps;
+    db.transaction(() => resetFailedItemsById(db, this.#options.jobId, ids, this.#now())).immediate();
+    this.reloadCounts();
+    this.#throttle.poke();
+  }
+
+  /** Reads the lists and fetches, pass after pass, while a pass makes progress and work is left. */
+  async #readAndFetch(ctx: RunContext, readLists: ReadLists): Promise<void> {
     // A second pass only happens when failed items were reset for retry during the run.
-    let firstPass = true;
-    while (!this.control.stopped) {
+    for (let pass = 0; !this.control.stopped; pass++) {
       const progressBefore = this.#progress;
-      let walkDone = false;
-      // A sync reads its walked lists again once; then every run reads again a list a sync could not
-      // read, and walks on from their cursors those a failure left unwalked; a later pass (failed
-      // items reset meanwhile) does the same.
-      const walkOn = (): Promise<void> => readAgainFailedSyncs(ctx).then(() => walkSources(ctx));
-      const listing = this.#options.mode === 'sync' && firstPass ? syncLists(ctx).then(walkOn) : walkOn();
-      firstPass = false;
-      const walking = listing
+      let listsRead = false;
+      const reading = readLists(ctx, pass)
         .catch((error: unknown) => this.control.stop({ kind: STOP_REASON.error, error }))
         .finally(() => {
-          walkDone = true;
+          listsRead = true;
           this.control.notify();
         });
-      const fetching = fetchItems(ctx, () => walkDone).catch((error: unknown) =>
+      const fetching = fetchItems(ctx, () => listsRead).catch((error: unknown) =>
         this.control.stop({ kind: STOP_REASON.error, error }),
       );
-      await Promise.all([walking, fetching]);
+      await Promise.all([reading, fetching]);
+      ctx.writer.flush(); // what the reading of the lists wrote after the fetch's last group
       if (this.#progress === progressBefore || !hasWorkLeft(this.#deps.db, this.#options.jobId)) return;
     }
   }
@@ -369,7 +419,7 @@ export class JobRun {
   #recordStop(cause: StopCause): void {
     const { db } = this.#deps;
     db.transaction(() => {
-      this.#writeStatus(stopRecord(cause, this.#options.budget));
+      this.#writeStatus(stopRecord(cause, this.#options.budget, this.#storageStop));
       if (cause.kind === STOP_REASON.credits) {
         recordLast402(db, { code: cause.code, meaning: cause.meaning, at: this.#now() });
       }
@@ -392,10 +442,7 @@ export class JobRun {
   #writeStatus(change: Omit<JobStatusChange, 'at'>): void {
     const { jobId } = this.#options;
     // A preview records why it stopped, but the job stays what it was (a draft is not started).
-    const status =
-      this.#options.mode === 'walk'
-        ? (jobById(this.#deps.db, jobId)?.status ?? change.status)
-        : change.status;
+    const status = this.#preview ? (jobById(this.#deps.db, jobId)?.status ?? change.status) : change.status;
     setJobStatus(this.#deps.db, jobId, { ...change, status, at: this.#now() });
     this.#options.emitter.emit('job', { jobId, status });
   }

@@ -43,6 +43,11 @@ export interface RunSettings {
   /** The pacer for this run. Default: the engine's, else none. */
   pacer?: RequestPacer;
   /**
+   * The service the client talks to (its address, never holding the key, and API version), recorded
+   * with the job for its corpus's provenance. Default: none recorded (a client that sends nothing).
+   */
+  service?: { address: string; apiVersion: string };
+  /**
    * An automatic sync's run (the desktop app's schedule, `sync --all`): its credits are marked in the
    * ledger, where the daily credit limit counts them, and its sync is recorded as automatic.
    */

@@ -13,6 +13,7 @@ export const DEFAULT_SETTINGS: Settings = {
   defaults: BUILT_IN_JOB_DEFAULTS,
   corpus: { authors: [], license: null },
   keepCurrent: { syncEveryHours: SYNC_EVERY_HOURS.default, dailyCreditLimit: DAILY_CREDIT_LIMIT.default },
+  updates: { check: true },
 };
 
 /** A change to Settings: any part, and of the job defaults and Keep current settings any field. */
@@ -23,7 +24,7 @@ export type SettingsChange = Partial<Omit<Settings, 'defaults' | 'keepCurrent'>>
 
 /**
  * The user's Settings (the service's address, the billing page, a new job's defaults, a corpus's
- * authors and license, Keep current's schedule and limit), kept as one value in the settings table.
+ * authors and license, Keep current's schedule and limit, whether to look for updates), kept as one value in the settings table.
  * A service beside the Engine, the one writer of Settings.
  */
 export class UserSettings {
@@ -50,6 +51,7 @@ export class UserSettings {
       defaults: { ...current.defaults, ...change.defaults },
       corpus: change.corpus ?? current.corpus,
       keepCurrent: { ...current.keepCurrent, ...change.keepCurrent },
+      updates: change.updates ?? current.updates,
     });
     writeSetting(this.#db, SETTINGS_KEY, JSON.stringify(next));
     return next;

@@ -1,7 +1,8 @@
 import type { ApiResponse, VideoItem, VideoPage } from '../api/types';
 import { isApiError } from '../api/errors';
 import { insertItem, type ItemListing } from '../store/items';
-import { recordCredit } from '../store/ledger';
+import { dropPaidRequest, recordBeforeSending, settlePaidRequest } from './paid-requests';
+import { askChannelLatest, withExactDate } from './channel-latest';
 import { recordCut } from '../store/list-reads';
 import {
   addMembership,
@@ -61,16 +62,19 @@ async function resolveChannels(ctx: RunContext): Promise<void> {
   }
 }
 
+/** A page bought, with the ledger row its request was recorded in before it was sent (paid-requests.ts). */
+export type BoughtPage = ApiResponse<VideoPage> & { ledgerId: number };
+
 /**
  * Buys a list's page at `cursor`: within the job's budget (spent, the run stops for it), paced,
- * its credit settled. Undefined when it cannot be had: the run stopped, or the walk failed, which is
- * then recorded on the source.
+ * recorded as possibly charged before it is sent, its credit settled. Undefined when it cannot be
+ * had: the run stopped, or the walk failed, which is then recorded on the source.
  */
 export async function buyPage(
   ctx: RunContext,
   source: SourceRecord,
   cursor: string | null,
-): Promise<ApiResponse<VideoPage> | undefined> {
+): Promise<BoughtPage | undefined> {
   // The service takes back a cursor of LIMITS.continuation characters at most: a longer one would
   // only make a request too large for it (HTTP 431, which reads as a refused key). Not sent, free.
   if (cursor !== null && checkContinuation(cursor) !== null) {
@@ -79,40 +83,33 @@ export async function buyPage(
     });
     return undefined;
   }
-  if (!(await ctx.budget.reserveWhenFree(ctx.control.stopSignal))) {
+  if (!(await ctx.budget.reserveOnceSettled())) {
     ctx.control.stop(ctx.budget.stopCause());
     return undefined;
   }
   let response: ApiResponse<VideoPage>;
+  let ledgerId: number | undefined;
   try {
     await ctx.pacer?.wait(ctx.control.stopSignal);
-    response = await requestPage(ctx, source, cursor);
+    ledgerId = await recordBeforeSending(ctx, { endpoint: endpointOf(source), sourceId: source.id });
+    response = await ctx.writer.onTheWire(() => requestPage(ctx, source, cursor));
   } catch (error) {
     ctx.budget.settle(isApiError(error) && error.charged);
-    recordWalkFailure(ctx, source, error);
+    recordWalkFailure(ctx, source, error, ledgerId);
     return undefined;
   }
   ctx.budget.settle(response.charged);
   ctx.health.answered();
-  return response;
+  return { ...response, ledgerId };
 }
 
-/** The ledger row of a page the service charged for; call it in the page's transaction. */
-export function recordPageCredit(
-  ctx: RunContext,
-  source: SourceRecord,
-  response: ApiResponse<VideoPage>,
-  at: string,
-): void {
-  if (!response.charged) return;
-  recordCredit(ctx.db, {
-    jobId: ctx.jobId,
-    endpoint: endpointOf(source),
-    sourceId: source.id,
-    requestId: response.requestId ?? null,
-    automatic: ctx.automatic,
-    at,
-  });
+/** Settles the ledger row of a page bought, charged or not; call it in the page's transaction. */
+export function recordPageCredit(ctx: RunContext, page: BoughtPage, at: string): void {
+  settlePaidRequest(
+    ctx,
+    page.ledgerId,
+    page.charged ? { charged: true, requestId: page.requestId ?? null, at } : { charged: false },
+  );
 }
 
 async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> {
@@ -123,6 +120,9 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
   let listSize = source.expectedVideos;
   let cursor = source.cursor;
   let videosFound = source.videosFound;
+  // A channel's latest videos come with their exact times (free): its pages say "3 years ago".
+  const latest = source.kind === SOURCE_KIND.channel ? await askChannelLatest(ctx, source) : undefined;
+  const exactDates = latest?.dates ?? new Map<string, string>();
   while (!ctx.control.stopped) {
     const response = await buyPage(ctx, source, cursor);
     if (response === undefined) return;
@@ -144,12 +144,18 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
       .transaction(() => {
         if (!loop?.beforeListing) {
           listed.forEach((video, i) => {
-            const outcome = insertListedVideo(ctx, source, video, videosFound + i + 1, {
-              selection,
-              listSize,
-              at,
-              version,
-            });
+            const outcome = insertListedVideo(
+              ctx,
+              source,
+              withExactDate(video, exactDates),
+              videosFound + i + 1,
+              {
+                selection,
+                listSize,
+                at,
+                version,
+              },
+            );
             if (outcome !== undefined) tally[outcome] += 1;
           });
           // The rest of the page lies past the cap: no later read of the list takes them.
@@ -163,7 +169,7 @@ async function walkSource(ctx: RunContext, source: SourceRecord): Promise<void> 
         if (done && selection.needsListSize) {
           tally.settled += settleAwaitingItems(ctx, source, selection, videosFound + listed.length, at);
         }
-        recordPageCredit(ctx, source, response, at);
+        recordPageCredit(ctx, response, at);
         // A reopened walk goes on from `next` even after a loop: at worst it buys one page to find it again.
         recordPage(ctx.db, source.id, {
           cursor: next,
@@ -322,11 +328,15 @@ export function endpointOf(source: SourceRecord): 'playlist/videos' | 'channel/v
 
 /**
  * A 404 makes the walk unavailable and other failures make it failed, each with its reason, and the
- * job goes on; 402, 401/403 and a service that cannot be reached stop the run.
+ * job goes on; 402, 401/403 and a service that cannot be reached stop the run. `ledgerId`: the row of
+ * the page's request, when it was recorded before being sent (channel/resolve is free).
  */
-function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown): void {
+function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown, ledgerId?: number): void {
   // Stopped before an answer that costs anything, the walk resumes from its cursor.
   const failure = failureToRecord(ctx, classifyFailure(error, ctx.control.stopSignal));
+  if (failure === undefined || failure.kind === 'not_found') {
+    if (ledgerId !== undefined) dropPaidRequest(ctx, ledgerId);
+  }
   if (failure === undefined) return;
   switch (failure.kind) {
     case 'not_found':
@@ -335,7 +345,7 @@ function recordWalkFailure(ctx: RunContext, source: SourceRecord, error: unknown
       return;
     case 'uncertain':
     case 'final':
-      recordFailedWalk(ctx, source, failure);
+      recordFailedWalk(ctx, source, failure, ledgerId);
   }
 }
 
@@ -343,6 +353,7 @@ function recordFailedWalk(
   ctx: RunContext,
   source: SourceRecord,
   failure: Exclude<RecordedFailure, { kind: 'not_found' }>,
+  ledgerId: number | undefined,
 ): void {
   const charged = failure.kind === 'final' && failure.charged;
   const possible = failure.kind === 'uncertain';
@@ -353,15 +364,16 @@ function recordFailedWalk(
         message: failure.message,
         ...(failure.kind === 'final' && { httpStatus: failure.httpStatus, code: failure.code }),
       });
-      if (charged || possible) {
-        recordCredit(ctx.db, {
-          jobId: ctx.jobId,
-          endpoint: endpointOf(source),
-          sourceId: source.id,
-          possible,
-          automatic: ctx.automatic,
-          at,
-        });
+      if (ledgerId !== undefined) {
+        settlePaidRequest(
+          ctx,
+          ledgerId,
+          possible
+            ? { charged: 'possibly', at }
+            : charged
+              ? { charged: true, requestId: failure.kind === 'final' ? failure.requestId : null, at }
+              : { charged: false },
+        );
       }
     })
     .immediate();

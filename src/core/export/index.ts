@@ -1,10 +1,13 @@
 export { writeCorpus } from './write-corpus';
+export { buildDifferences, corpusBuild } from './corpus-build';
+export type { CorpusBuild } from './corpus-build';
 export { CorpusUnreadableError, verifyCorpus } from './verify/verify';
 export type { VerifyReport } from './verify/verify';
-export { ExportError, ExportInterruptedError, describeWriteFailure } from './errors';
+export { ExportError, ExportInterruptedError, describeWriteFailure, isKnownWriteFailure } from './errors';
 export { checkExportTarget, ExportTargetError } from './target';
 export { DEFAULT_NAME_TEMPLATE } from './corpus/naming';
-export { MAX_ENTRY_PATH_BYTES, printable } from './zip/layout';
+export { WORD_COUNT_METHOD } from './corpus/plain-text';
+export { MAX_ENTRY_PATH_BYTES, printable, readable } from './zip/layout';
 export { EXPORT_FORMATS } from './corpus/types';
 export type {
   ExportAuthor,
@@ -24,7 +27,10 @@ export type {
   ExportListing,
   ExportSegment,
   ExportVideo,
+  WordCountMethod,
 } from './corpus/types';
-export { writeSearchResultsFile } from './search-results';
+export { CONCORDANCE_HEADER, writeConcordanceFile, writeSearchResultsFile } from './search-results';
 export { tempPathBeside } from './zip/temp-files';
 export type { SearchResultRow } from './search-results';
+/** The corpus tables' CSV rules, for the Library's tables (trends, distinctive words). */
+export { csvRecord, idCell, textCell } from './corpus/tables';

@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { csvRecord, idCell, textCell } from './corpus/tables';
+import type { ConcordanceRow } from '../../shared/contract';
+import { clockTime } from '../../shared/video-links';
+import { csvRecord, idCell, textCell, type CsvValue } from './corpus/tables';
 
 /** One hit of a Library search, as its CSV line says it. */
 export interface SearchResultRow {
@@ -39,19 +41,67 @@ export async function writeSearchResultsFile(
   rows: AsyncIterable<SearchResultRow>,
   file: string,
 ): Promise<{ bytes: number; rows: number }> {
-  let text = csvRecord(SEARCH_RESULTS_HEADER);
+  return writeCsvFile(SEARCH_RESULTS_HEADER, rows, file, (row) => [
+    idCell(row.videoId),
+    String(row.transcriptId),
+    idCell(row.language),
+    textCell(row.title),
+    row.time,
+    row.startSeconds === null ? '' : String(row.startSeconds),
+    idCell(row.url),
+    textCell(row.snippet),
+  ]);
+}
+
+/** A concordance line's columns: the video and hit as Export results says them, then the words around it. */
+export const CONCORDANCE_HEADER = [
+  'video_id',
+  'transcript_id',
+  'language',
+  'title',
+  'channel_title',
+  'published_from',
+  'published_to',
+  'time',
+  'start_seconds',
+  'url',
+  'left',
+  'match',
+  'right',
+];
+
+/** Writes a concordance as CSV into `file`, as writeSearchResultsFile writes the hits. */
+export async function writeConcordanceFile(
+  rows: AsyncIterable<ConcordanceRow>,
+  file: string,
+): Promise<{ bytes: number; rows: number }> {
+  return writeCsvFile(CONCORDANCE_HEADER, rows, file, (row) => [
+    idCell(row.videoId),
+    String(row.transcriptId),
+    idCell(row.language),
+    textCell(row.title),
+    textCell(row.channelTitle ?? ''),
+    row.publishedFrom ?? '',
+    row.publishedTo ?? '',
+    row.start === null ? '' : clockTime(row.start),
+    row.start === null ? '' : String(row.start),
+    idCell(row.url),
+    textCell(row.left),
+    textCell(row.match),
+    textCell(row.right),
+  ]);
+}
+
+async function writeCsvFile<T>(
+  header: readonly string[],
+  rows: AsyncIterable<T>,
+  file: string,
+  cells: (row: T) => CsvValue[],
+): Promise<{ bytes: number; rows: number }> {
+  let text = csvRecord(header);
   let count = 0;
   for await (const row of rows) {
-    text += csvRecord([
-      idCell(row.videoId),
-      String(row.transcriptId),
-      idCell(row.language),
-      textCell(row.title),
-      row.time,
-      row.startSeconds === null ? '' : String(row.startSeconds),
-      idCell(row.url),
-      textCell(row.snippet),
-    ]);
+    text += csvRecord(cells(row));
     count++;
   }
   writeFileSync(file, text, { flag: 'wx' });

@@ -226,7 +226,7 @@ async function writeVideos(
     // Every ok video takes a stem, even one left without subtitles, so stems never depend on formats.
     const { facts, paths } = await files.write(video, namer.stemFor(video));
     await index.write(indexRow(video, { wordCount: facts.wordCount, files: paths }));
-    tally.add(video, { words: facts.wordCount, seconds: facts.spokenSeconds });
+    tally.add(video, { words: facts.wordCount, seconds: facts.spokenSeconds, timed: facts.timed });
   }
   await readme.write(renderDatasheet(corpus, formats, chunking, tally));
   await zip.addSpooled(readme);

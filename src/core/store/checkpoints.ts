@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { reportBackgroundFailure, type BackgroundLogger } from './background-failure';
 import { openedWith, type Database } from './database';
 
 /** How often the thread copies what the WAL holds into the database file. */
@@ -13,9 +14,7 @@ const INTERVAL_MS = 100;
 const BACKSTOP_PAGES = 10_000;
 
 /** Where the thread's failure is told (the engine's Logger). */
-export interface CheckpointLogger {
-  warn(message: string, error?: unknown): void;
-}
+export type CheckpointLogger = BackgroundLogger;
 
 /**
  * The thread's whole program, inline so that it needs no file of its own beside the bundles. A
@@ -62,8 +61,9 @@ export class BackgroundCheckpoints {
     // The backstop covers a thread that cannot open the file or whose checkpoint fails (a full disk
     // is then the run's own connection's to report, at its next write).
     this.#worker.on('error', (error) =>
-      logger.warn(
-        'The thread that copies the database log into the database failed; the run goes on and copies it itself.',
+      reportBackgroundFailure(
+        logger,
+        'The thread that copies the database log into the database failed; the run goes on and copies it itself',
         error,
       ),
     );

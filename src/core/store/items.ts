@@ -106,6 +106,10 @@ const statements = preparedFor((db) => ({
     `UPDATE items SET status = ${ITEM.pending}, http_status = NULL, code = NULL, message = NULL, updated_at = ?
      WHERE job_id = ? AND status = ?`,
   ),
+  resetFailedIds: db.prepare<[string, number, string]>(
+    `UPDATE items SET status = ${ITEM.pending}, http_status = NULL, code = NULL, message = NULL, updated_at = ?
+     WHERE job_id = ? AND status = ${ITEM.failed} AND id IN (SELECT value FROM json_each(?))`,
+  ),
   // One lookup per id in the (job_id, video_id) index; the unary + keeps SQLite from scanning the
   // source's whole (growing) list through items_by_job_order instead.
   listedBySource: db.prepare<[string, number, number], { n: number }>(
@@ -204,6 +208,16 @@ export function itemCounts(db: Database, jobId: number): ItemCounts {
 
 export function resetFailedItems(db: Database, jobId: number, at: string): number {
   return statements(db).resetStatus.run(at, jobId, ITEM_STATUS.failed).changes;
+}
+
+/** Of the job's failed videos, those with these item ids, pending again; returns how many. */
+export function resetFailedItemsById(
+  db: Database,
+  jobId: number,
+  ids: readonly number[],
+  at: string,
+): number {
+  return statements(db).resetFailedIds.run(at, jobId, JSON.stringify(ids)).changes;
 }
 
 /** The job's videos the service had no transcript for, pending again (asked for by the user). */

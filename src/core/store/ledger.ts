@@ -35,12 +35,18 @@ const statements = preparedFor((db) => ({
   ),
   since: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM ledger WHERE at >= ?'),
   total: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM ledger'),
+  charged: db.prepare<[string | null, string, number]>(
+    'UPDATE ledger SET possible = 0, request_id = ?, at = ? WHERE id = ?',
+  ),
+  stillPossible: db.prepare<[string, number]>('UPDATE ledger SET at = ? WHERE id = ?'),
+  notCharged: db.prepare<[number]>('DELETE FROM ledger WHERE id = ?'),
   lastId: db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM ledger'),
   afterId: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM ledger WHERE id > ?'),
 }));
 
-export function recordCredit(db: Database, credit: CreditSpent): void {
-  statements(db).insert.run(
+/** Records a credit spent (or possibly spent); returns its row's id. */
+export function recordCredit(db: Database, credit: CreditSpent): number {
+  return statements(db).insert.run(
     credit.jobId,
     credit.endpoint,
     credit.videoId ?? null,
@@ -49,7 +55,23 @@ export function recordCredit(db: Database, credit: CreditSpent): void {
     Number(credit.possible ?? false),
     Number(credit.automatic ?? false),
     credit.at,
-  );
+  ).lastInsertRowid as number;
+}
+
+/** What became of a paid request recorded as possibly charged before it was sent (recordCredit). */
+export type RequestOutcome =
+  | { charged: true; requestId: string | null; at: string }
+  /** Sent and never answered: it stays possibly charged. */
+  | { charged: 'possibly'; at: string }
+  /** Answered without a charge (a 404, an error), or never sent: the row goes. */
+  | { charged: false };
+
+/** Settles the ledger row of a paid request with what became of it. */
+export function settleCredit(db: Database, ledgerId: number, outcome: RequestOutcome): void {
+  const s = statements(db);
+  if (outcome.charged === true) s.charged.run(outcome.requestId, outcome.at, ledgerId);
+  else if (outcome.charged === 'possibly') s.stillPossible.run(outcome.at, ledgerId);
+  else s.notCharged.run(ledgerId);
 }
 
 /**

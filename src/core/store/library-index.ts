@@ -15,8 +15,15 @@ import { preparedFor } from './prepared';
 /** Which transcripts a batch indexes: those stored before this version (the backfill), or since. */
 export type IndexPart = 'older' | 'recent';
 
-/** The segments' text of a stored transcript, as received (the caller reads the body). */
-export type SegmentTextsOf = (transcriptId: number) => readonly string[];
+/** A segment of a stored transcript as received: its text, and its times when it has them. */
+export interface IndexedSegment {
+  text: string;
+  start?: number | undefined;
+  duration?: number | undefined;
+}
+
+/** The segments of a stored transcript, as received (the caller reads the body). */
+export type SegmentsOf = (transcriptId: number) => readonly IndexedSegment[];
 
 const statements = preparedFor((db) => ({
   index: db.prepare<[number, string]>('INSERT INTO segment_index (rowid, text) VALUES (?, ?)'),
@@ -38,6 +45,9 @@ const statements = preparedFor((db) => ({
     .pluck(),
   copies: db.prepare<[number, number, string]>(
     'INSERT OR IGNORE INTO caption_copies (transcript_id, copy_of, exceptions) VALUES (?, ?, ?)',
+  ),
+  times: db.prepare<[number, number, Buffer]>(
+    'INSERT OR REPLACE INTO caption_times (transcript_id, total_ms, caption_ms) VALUES (?, ?, ?)',
   ),
 }));
 
@@ -64,14 +74,15 @@ export function indexedThrough(db: Database, part: IndexPart): number {
 }
 
 /**
- * Indexes the next `size` transcripts of the part, reading their segments' text with `textsOf`, and
- * moves the part's mark past them in the same transaction. Returns how many it indexed (0: none left).
+ * Indexes the next `size` transcripts of the part, reading their segments with `segmentsOf`, records
+ * their captions' airtime, and moves the part's mark past them in the same transaction. Returns how
+ * many it indexed (0: none left).
  */
 export function indexNextTranscripts(
   db: Database,
   part: IndexPart,
   size: number,
-  textsOf: SegmentTextsOf,
+  segmentsOf: SegmentsOf,
 ): number {
   const s = statements(db);
   return db
@@ -79,9 +90,12 @@ export function indexNextTranscripts(
       // Read under the write lock: another process may have indexed this batch meanwhile.
       const { from, to } = rangeOf(db, part);
       const rows = s.batch.all(from, to, size);
+      const textsOf = (id: number) => segmentsOf(id).map((segment) => plainLine(segment.text));
       for (const row of rows) {
-        const lines = textsOf(row.id).map(plainLine);
+        const segments = segmentsOf(row.id);
+        const lines = segments.map((segment) => plainLine(segment.text));
         indexLines(db, row.id, lines);
+        recordAirtime(db, row.id, segments, lines);
         const earlier = s.earlier.all(row.video_id, row.language, row.id);
         if (earlier.length > 0) recordCopies(db, row.id, lines, earlier, textsOf);
       }
@@ -116,9 +130,9 @@ function recordCopies(
   transcriptId: number,
   lines: readonly string[],
   earlier: readonly number[],
-  textsOf: SegmentTextsOf,
+  textsOf: (transcriptId: number) => readonly string[],
 ): void {
-  const earlierLines = earlier.map((id) => textsOf(id).map(plainLine));
+  const earlierLines = earlier.map(textsOf);
   const origins = lines.map((line, i) => {
     const at = earlierLines.findIndex((other) => other[i] === line);
     return at < 0 ? transcriptId : (earlier[at] ?? transcriptId);
@@ -132,4 +146,37 @@ function recordCopies(
   if (copyOf === transcriptId && tally.size === 1) return;
   const exceptions = origins.flatMap((origin, i) => (origin === copyOf ? [] : [[i, origin]]));
   statements(db).copies.run(transcriptId, copyOf, JSON.stringify(exceptions));
+}
+
+/**
+ * Records each caption's airtime in whole milliseconds (docs/product.md, "Trends"): from its start to
+ * its end (start + duration), cut at the start of the next caption when that comes between them, as
+ * a subtitle file's cue ends; so captions that overlap (automatic captions roll) are not counted
+ * twice. A blank segment is no caption (0), and neither is one without times (a transcript bought
+ * without timestamps has no airtime).
+ */
+function recordAirtime(
+  db: Database,
+  transcriptId: number,
+  segments: readonly IndexedSegment[],
+  lines: readonly string[],
+): void {
+  const airtime = Buffer.alloc(segments.length * 4);
+  let total = 0;
+  let nextStart = Infinity;
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const start = msOf(segments[i]?.start);
+    const duration = msOf(segments[i]?.duration);
+    if (lines[i] === '' || start === null || duration === null) continue;
+    const end = nextStart > start ? Math.min(start + duration, nextStart) : start + duration;
+    airtime.writeUInt32LE(Math.min(end - start, 0xffffffff), i * 4);
+    total += end - start;
+    nextStart = start;
+  }
+  statements(db).times.run(transcriptId, total, airtime);
+}
+
+/** Seconds as whole milliseconds, never negative; null when not a finite number. */
+function msOf(seconds: number | undefined): number | null {
+  return seconds === undefined || !Number.isFinite(seconds) ? null : Math.max(0, Math.round(seconds * 1000));
 }

@@ -103,8 +103,8 @@ export function listNamedAll(
 
 /**
  * Places the list's videos a read again did not reach. Read whole, the list no longer holds them:
- * no position. Read in part (a channel's sync stops at the first page with nothing new, a cap stops
- * it), they lie past what it read and moved as far as the last videos it found: each keeps its
+ * no position. Read in part (a channel's read again stops at the first page with nothing new, a cap
+ * stops it), they lie past what it read and moved as far as the last videos it found: each keeps its
  * order, one position each, after the read's own.
  */
 export function placeUnreached(db: Database, sourceId: number, read: ReadAgain): void {

@@ -103,7 +103,7 @@ const statements = preparedFor((db) => ({
   pagesOfJob: db.prepare<[number], { n: number | null }>(
     'SELECT sum(pages) AS n FROM sources WHERE job_id = ?',
   ),
-  recordSyncPage: db.prepare<[string | null, number]>(
+  recordPageReadAgain: db.prepare<[string | null, number]>(
     'UPDATE sources SET cursor = ?, pages = pages + 1 WHERE id = ?',
   ),
   restartRead: db.prepare<[number]>('UPDATE sources SET cursor = NULL WHERE id = ?'),
@@ -171,9 +171,9 @@ export function pagesOfJob(db: Database, jobId: number): number {
   return statements(db).pagesOfJob.get(jobId)?.n ?? 0;
 }
 
-/** A page a sync bought: counted, its cursor kept; the walk stays done. */
-export function recordSyncPage(db: Database, sourceId: number, cursor: string | null): void {
-  statements(db).recordSyncPage.run(cursor, sourceId);
+/** A page of a list read again (a sync's): counted, its cursor kept; the walk stays done. */
+export function recordPageReadAgain(db: Database, sourceId: number, cursor: string | null): void {
+  statements(db).recordPageReadAgain.run(cursor, sourceId);
 }
 
 /**

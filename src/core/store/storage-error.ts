@@ -1,8 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
-import type { ErrorCode } from '../../shared/errors';
+import type { STORAGE_ERROR_CODES } from '../../shared/errors';
 import { ForeignDatabaseError } from './migrate';
 
-type StorageErrorCode = Extract<ErrorCode, 'disk_full' | 'data_folder_unusable' | 'database_locked'>;
+type StorageErrorCode = (typeof STORAGE_ERROR_CODES)[number];
 
 /** How long a connection waits for another one's lock before giving up (database.ts sets it). */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -76,6 +76,11 @@ export function storageFailure(error: unknown, dataDir?: string): StorageError |
   }
   if (reason === undefined) return undefined;
   return new StorageError('data_folder_unusable', `Scriptorium cannot use ${folder}: ${reason}.`, error);
+}
+
+/** The failure as a StorageError: one already, or an SQLite error storageFailure classifies; else undefined. */
+export function asStorageError(error: unknown): StorageError | undefined {
+  return error instanceof StorageError ? error : storageFailure(error);
 }
 
 function locked(folder: string, cause: unknown): StorageError {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { Database } from './database';
 import { preparedFor } from './prepared';
+import { ITEM_COLUMNS, ITEM_TABLES } from './queries/export-rows';
 import type { SyncRecord } from './queries/job-history';
 
 /**
  * Versions of a job's corpus (docs/product.md, "Corpus versions and citation"). A version is what an
- * export wrote: the export that finds the corpus's contents (store/…/009-export-versions.ts) differ
+ * export wrote (migration 011-export-versions): the export that finds the corpus's contents differ
  * from the last version's releases the next one, at its own time; one that finds them equal writes
  * that version again, with its history as it was. What the job adds, retries or changes meanwhile
  * belongs to the pending version, one above the last released.
@@ -27,6 +28,11 @@ export interface Release {
   contents: string | undefined;
   metadata: CorpusMetadata;
   state: CorpusState;
+  /**
+   * What the export is written from besides the job's rows, as text (core/app/version-inputs.ts): kept
+   * with the version, with its rows as they are now, so that it can be written again.
+   */
+  inputs: string;
   at: string;
 }
 
@@ -36,7 +42,7 @@ export interface ReleasedVersion {
   state: CorpusState;
 }
 
-const CorpusStateSchema = z.object({
+export const CorpusStateSchema = z.object({
   finishedAt: z.string(),
   creditsSpent: z.number(),
   creditsPossible: z.number(),
@@ -62,8 +68,31 @@ const statements = preparedFor((db) => ({
      ORDER BY version DESC LIMIT 1`,
   ),
   release: db.prepare(
-    `INSERT INTO versions (job_id, version, released_at, contents, metadata, state)
-     VALUES (:jobId, :version, :at, :contents, :metadata, :state)`,
+    `INSERT INTO versions (job_id, version, released_at, contents, metadata, state, inputs)
+     VALUES (:jobId, :version, :at, :contents, :metadata, :state, :inputs)`,
+  ),
+  // Each video's row as the export reads it, when it differs from the last one kept.
+  keepVideos: db.prepare<{ jobId: number; version: number }>(
+    `INSERT INTO version_videos (item_id, version, job_id, number, row)
+     SELECT now.item_id, :version, :jobId, now.number, now.row FROM (
+       SELECT i.id AS item_id, i.number,
+         json_object(${ITEM_COLUMNS.map(([name, expression]) => `'${name}', ${expression}`).join(', ')}) AS row
+       FROM ${ITEM_TABLES} WHERE i.job_id = :jobId
+     ) now
+     WHERE now.row IS NOT (SELECT v.row FROM version_videos v WHERE v.item_id = now.item_id
+                           ORDER BY v.version DESC LIMIT 1)`,
+  ),
+  // Each list's place of each video, when it differs from the last one kept.
+  keepPlaces: db.prepare<{ jobId: number; version: number }>(
+    `INSERT INTO version_memberships (item_id, source_id, version, job_id, position, listed_at)
+     SELECT m.item_id, m.source_id, :version, :jobId, m.position, m.listed_at
+     FROM items i JOIN memberships m ON m.item_id = i.id
+     WHERE i.job_id = :jobId AND NOT EXISTS (
+       SELECT 1 FROM version_memberships k
+       WHERE k.item_id = m.item_id AND k.source_id = m.source_id
+         AND k.version = (SELECT max(x.version) FROM version_memberships x
+                          WHERE x.item_id = m.item_id AND x.source_id = m.source_id)
+         AND k.position IS m.position AND k.listed_at IS m.listed_at)`,
   ),
   // A retry that left its video as it was changed nothing: the version does not list it.
   dropIdleRetries: db.prepare<[number, number]>(
@@ -103,8 +132,9 @@ export function pendingVersion(db: Database, jobId: number): number {
 /**
  * The version an export of these contents writes, in one transaction the caller opens: the last one,
  * with the history it was released with, when its contents are the same; else the next, released
- * now with `release`'s history, what of the corpus's metadata changed, and the outcome of its
- * retries (a retry that left its video as it was is not among them).
+ * now with `release`'s history, what of the corpus's metadata changed, the outcome of its retries (a
+ * retry that left its video as it was is not among them), and what it is written from (its inputs,
+ * and its rows as they are now), so that it can be written again.
  */
 export function releaseVersion(db: Database, jobId: number, release: Release): ReleasedVersion {
   const last = lastVersion(db, jobId);
@@ -126,7 +156,12 @@ export function releaseVersion(db: Database, jobId: number, release: Release): R
     contents: release.contents ?? null,
     metadata: JSON.stringify(release.metadata),
     state: JSON.stringify(release.state),
+    inputs: release.inputs,
   });
+  // Kept as the version is released, added to and never changed: a later sync, retry or change of a
+  // listing rewrites the job's rows, not these.
+  prepared.keepVideos.run({ jobId, version });
+  prepared.keepPlaces.run({ jobId, version });
   return { version, state: release.state };
 }
 

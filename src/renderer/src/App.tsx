@@ -84,7 +84,7 @@ function Screen({ route }: { route: Route }) {
     case 'new':
       return <NewJobScreen />;
     case 'library':
-      return <LibraryScreen />;
+      return <LibraryScreen view={route.view} />;
     case 'settings':
       return <SettingsScreen />;
     case 'detail':

@@ -4,14 +4,19 @@ import { useSyncExternalStore } from 'react';
 export type Route =
   | { screen: 'jobs' }
   | { screen: 'new' }
-  | { screen: 'library' }
+  | { screen: 'library'; view: LibraryView }
   | { screen: 'settings' }
   | { screen: 'detail'; jobId: number };
+
+/** The Library's views: the search's hits by video, every hit in its context, and counts over time. */
+export type LibraryView = 'search' | 'concordance' | 'trends';
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '');
   if (path === '/new') return { screen: 'new' };
-  if (path === '/library') return { screen: 'library' };
+  if (path === '/library') return { screen: 'library', view: 'search' };
+  if (path === '/library/concordance') return { screen: 'library', view: 'concordance' };
+  if (path === '/library/trends') return { screen: 'library', view: 'trends' };
   if (path === '/settings') return { screen: 'settings' };
   const detail = /^\/jobs\/(\d{1,9})$/.exec(path);
   if (detail) return { screen: 'detail', jobId: Number(detail[1]) };
@@ -22,6 +27,8 @@ export const routeHref = {
   jobs: '#/jobs',
   newJob: '#/new',
   library: '#/library',
+  concordance: '#/library/concordance',
+  trends: '#/library/trends',
   settings: '#/settings',
   job: (jobId: number) => `#/jobs/${jobId}`,
 } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EventName } from '../channels';
 import { CreditViewSchema } from './credits';
+import { UpdateStatusSchema } from './updates';
 import { JobRef, JobViewSchema } from './values';
 
 /** Every event a face may receive, with its payload's schema. */
@@ -52,4 +53,6 @@ export const events = {
     /** Why it stopped before its end (a limit, the credits, the service); null when it completed. */
     stopMessage: z.string().nullable(),
   }),
+  /** What the desktop app knows of a newer release changed (a check, a download's progress). */
+  updateChanged: UpdateStatusSchema,
 } as const satisfies { [N in EventName]: z.ZodType };

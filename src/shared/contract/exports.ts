@@ -13,10 +13,15 @@ export const exportCommands = {
       formats: z.array(ExportFormatSchema).min(1),
       destination: z.string().min(1).max(4096).nullable(),
       /**
-       * Title, description, authors and license, kept with the job for its later exports; left out,
-       * the job's last ones are used, else the defaults of Settings.
+       * Title, description, authors and license, kept with the job for its later exports. A part
+       * left out keeps the job's last one (else the default of Settings); null clears it (authors: []).
        */
       citation: CitationSchema.optional(),
+      /**
+       * A released version to write again, byte for byte as it was released (its own citation and
+       * formats; `citation` is refused with it); left out, the corpus as the job is now.
+       */
+      version: z.number().int().positive().optional(),
     }),
     output: z.object({
       exportId: z.string(),
@@ -25,13 +30,19 @@ export const exportCommands = {
       /** Where it was written; null for a download. */
       path: z.string().nullable(),
       bytes: z.number().int(),
-      complete: z.boolean(),
+      /** Whether the job had run to its end (the manifest's job_finished): false, the ZIP holds what was bought so far. */
+      jobFinished: z.boolean(),
       /**
        * The transcripts' files copied unchanged from the previous export at `destination`, and those
        * written afresh (the tables, datasheet and checksums, always written, are in neither).
        */
       copied: z.number().int(),
       written: z.number().int(),
+      /**
+       * What the corpus carries now that it did not before, one plain line per part of the citation
+       * that this export changed ("License: CC0-1.0 (before: CC-BY-4.0)"); empty when none did.
+       */
+      citationChanges: z.array(z.string()),
     }),
   },
 } as const satisfies CommandSchemas;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CommandName, EventName } from '../channels';
 import { combineDomains } from '../combine-domains';
 import { AppErrorSchema } from '../errors';
+import { analysisCommands } from './analysis';
 import { creditCommands } from './credits';
 import type { events } from './events';
 import { exportCommands } from './exports';
@@ -10,6 +11,7 @@ import { keepCurrentCommands } from './keep-current';
 import { libraryCommands } from './library';
 import { runCommands } from './runs';
 import { settingsCommands } from './settings';
+import { updateCommands } from './updates';
 
 export { commandNames, eventNames, ipcChannel } from '../channels';
 export type { CommandName, EventName } from '../channels';
@@ -29,15 +31,17 @@ export * from './runs';
 export * from './keep-current';
 export * from './exports';
 export * from './library';
+export * from './analysis';
 export * from './settings';
 export * from './credits';
+export * from './updates';
 export { events } from './events';
 
 /**
  * The app contract: every command a face may send and every event it may receive, with their
  * schemas. Electron IPC (main/preload), browser mode (web) and the CLI are transports of this one
  * object. Each domain's commands live in a file of their own (jobs.ts, runs.ts, keep-current.ts,
- * exports.ts, library.ts, settings.ts, credits.ts), as core/app/handlers/ serves them; adding a
+ * exports.ts, library.ts, analysis.ts, settings.ts, credits.ts, updates.ts), as core/app/handlers/ serves them; adding a
  * command means one name in channels.ts, one entry in its domain's file here and one handler in the
  * same domain's file of core/app/handlers.
  */
@@ -48,8 +52,10 @@ export const commands = combineDomains(
   keepCurrentCommands,
   exportCommands,
   libraryCommands,
+  analysisCommands,
   settingsCommands,
   creditCommands,
+  updateCommands,
 ) satisfies { [N in CommandName]: { input: z.ZodType; output: z.ZodType } };
 
 export type CommandInput<N extends CommandName> = z.input<(typeof commands)[N]['input']>;

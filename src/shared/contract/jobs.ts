@@ -39,10 +39,28 @@ export const jobCommands = {
     input: z.object({ draft: JobDraftSchema }),
     output: z.object({ job: JobViewSchema.nullable() }),
   },
-  /** Creates the draft's job, or finds the job with the same identity; `start` queues it. */
+  /**
+   * Creates the draft's job, or finds the job with the same identity; `start` queues it. `started`
+   * says what Start did: 'new' a job never started before (made now, or only previewed), 'continued'
+   * one that had stopped, 'unchanged' one already queued or running, or finished (null without
+   * `start`).
+   */
   createJob: {
-    input: z.object({ draft: JobDraftSchema, start: z.boolean() }),
-    output: z.object({ job: JobViewSchema, created: z.boolean(), rejected: z.array(SourceLineSchema) }),
+    input: z.object({
+      draft: JobDraftSchema,
+      start: z.boolean(),
+      /**
+       * Where the caller will write the job's ZIP (the CLI's --out), remembered with the job for
+       * `jobs` to show in the command that continues it; nothing is ever written there by the app.
+       */
+      exportPath: z.string().min(1).max(4096).optional(),
+    }),
+    output: z.object({
+      job: JobViewSchema,
+      created: z.boolean(),
+      started: z.enum(['new', 'continued', 'unchanged']).nullable(),
+      rejected: z.array(SourceLineSchema),
+    }),
   },
   /** Names the job (null: named after what it holds again). */
   renameJob: { input: JobRef.extend({ name: JobNameSchema.nullable() }), output: JobViewSchema },

@@ -3,16 +3,27 @@ import { JobViewSchema, type CommandSchemas } from './values';
 
 /**
  * What the Library searches: a query in the language of src/shared/search-query.ts (its parser
- * refuses what it cannot read, a query too long included, in plain words) and optional narrowing.
+ * refuses what it cannot read, a query too long included, in plain words) and optional narrowing
+ * (the scope).
  */
-const LibrarySearch = z.object({
-  query: z.string().max(20_000),
+export const LibraryNarrowingSchema = z.object({
   /** Only the videos of this job. */
   jobId: z.number().int().positive().nullable().default(null),
   /** Only transcripts in this language or a variant of it: "zh" holds "zh-Hans" (by subtag, case ignored). */
   language: z.string().max(50).nullable().default(null),
   /** Only videos whose channel's name holds this text (case ignored). */
   channel: z.string().max(200).nullable().default(null),
+});
+
+export const LibrarySearchSchema = LibraryNarrowingSchema.extend({ query: z.string().max(20_000) });
+
+/** How a concordance orders its lines: the search's order, or by date, channel, or the words around the match. */
+export const CONCORDANCE_ORDERS = ['relevance', 'date', 'channel', 'left', 'right'] as const;
+
+/** A concordance (keyword in context): how many words each side of the match, and the order of its lines. */
+export const ConcordanceOptionsSchema = z.object({
+  context: z.number().int().min(1).max(50).default(8),
+  sort: z.enum(CONCORDANCE_ORDERS).default('relevance'),
 });
 
 export const SnippetPartSchema = z.object({ text: z.string(), match: z.boolean() });
@@ -70,7 +81,7 @@ export const libraryCommands = {
    * invalid_input and its message. Sends nothing.
    */
   searchTranscripts: {
-    input: LibrarySearch.extend({ limit: z.number().int().min(1).max(1000).default(100) }),
+    input: LibrarySearchSchema.extend({ limit: z.number().int().min(1).max(1000).default(100) }),
     output: SearchResultsSchema,
   },
   /** One stored transcript, whole, with the segments a query matches. */
@@ -83,16 +94,20 @@ export const libraryCommands = {
   },
   /**
    * Writes the hits of a search as CSV (SEARCH_RESULTS_HEADER of core/export: video, transcript,
-   * language, title, time, start in seconds, link, text), all of them or the first `limit`, to
+   * language, title, time, start in seconds, link, text; or with `concordance`, CONCORDANCE_HEADER:
+   * each hit's words to the left, the match and the words to the right, in the order asked), all of
+   * them or the first `limit`, to
    * `destination`, or, when it is null, to a file this process keeps for download (browser mode), as
    * exportJob does. Written on a worker thread in the desktop app and browser mode, so that the app
    * answers meanwhile; searchExportProgress tells how far it has come. Cancelled (cancelSearchExport,
    * or the app closing), it fails with `interrupted` and writes nothing.
    */
   exportSearchResults: {
-    input: LibrarySearch.extend({
+    input: LibrarySearchSchema.extend({
       destination: z.string().min(1).max(4096).nullable(),
       limit: z.number().int().min(1).nullable().default(null),
+      /** Write the hits as a concordance (CONCORDANCE_HEADER): each with the words around it. */
+      concordance: ConcordanceOptionsSchema.nullable().default(null),
     }),
     output: z.object({
       exportId: z.string(),
@@ -118,7 +133,7 @@ export const libraryCommands = {
    * it is answered from the cache and spends no credit. Sends nothing.
    */
   createJobFromSearch: {
-    input: LibrarySearch,
+    input: LibrarySearchSchema,
     output: z.object({
       job: JobViewSchema,
       videos: z.number().int(),
@@ -143,3 +158,5 @@ export type SearchResults = z.infer<typeof SearchResultsSchema>;
 export type SearchGroup = z.infer<typeof SearchGroupSchema>;
 export type SearchHit = z.infer<typeof SearchHitSchema>;
 export type TranscriptReading = z.infer<typeof TranscriptReadingSchema>;
+export type ConcordanceOptions = z.infer<typeof ConcordanceOptionsSchema>;
+export type ConcordanceOrder = (typeof CONCORDANCE_ORDERS)[number];

@@ -44,8 +44,8 @@ export const runCommands = {
   cancelJob: { input: JobRef, output: JobViewSchema },
   /**
    * Brings a finished job up to date and runs it here: channels ask the free channel/latest first
-   * and walk only while new videos keep coming; playlists are walked again. Only what is new is
-   * bought. Resolves with what the sync found and cost.
+   * and are read again only while new videos keep coming; playlists are read again whole. Only what
+   * is new is bought. Resolves with what the sync found and cost.
    */
   syncJob: {
     input: JobRef,

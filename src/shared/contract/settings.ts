@@ -41,6 +41,8 @@ const CorpusDefaultsInputSchema = z.object({
   license: LicenseSchema.nullable(),
 });
 
+export const UpdateSettingsSchema = z.object({ check: z.boolean() });
+
 export const SettingsSchema = z.object({
   /** The service's address; null until set. */
   serviceUrl: z.string().nullable(),
@@ -52,6 +54,8 @@ export const SettingsSchema = z.object({
     syncEveryHours: SYNC_EVERY_HOURS.default,
     dailyCreditLimit: DAILY_CREDIT_LIMIT.default,
   }),
+  /** Settings' "Check for updates": the desktop app looks for a newer release by itself. */
+  updates: UpdateSettingsSchema.default({ check: true }),
 });
 
 /** The service address requests go to now, and where it comes from (docs/product.md, one rule). */
@@ -84,6 +88,7 @@ export const settingsCommands = {
       defaults: JobDefaultsSchema.partial().optional(),
       corpus: CorpusDefaultsInputSchema.optional(),
       keepCurrent: KeepCurrentSettingsSchema.partial().optional(),
+      updates: UpdateSettingsSchema.optional(),
     }),
     output: SettingsSchema,
   },

@@ -134,7 +134,10 @@ export const KeepCurrentViewSchema = z.object({
   marked: z.boolean(),
   /** When its last automatic sync started; null: never. */
   lastSyncAt: z.string().nullable(),
-  /** When this process syncs it next; null when it is not marked or nothing here syncs it (the CLI). */
+  /**
+   * When this process syncs it next; null when it is not marked, when nothing here syncs it (the
+   * CLI), or when its sync waits for a key or an address (syncProblem), which runs it at once.
+   */
   nextSyncAt: z.string().nullable(),
   /** The file its corpus is written to after each automatic sync (chosen in the save dialog); null: none. */
   autoExportPath: z.string().nullable(),
@@ -236,6 +239,11 @@ export const JobDetailSchema = z.object({
   failures: z.array(z.object({ reason: z.string(), videos: z.number().int() })),
   /** Each bringing-up-to-date of the job, oldest first. */
   syncs: z.array(z.object({ at: z.string(), newVideos: z.number().int(), credits: z.number().int() })),
+  /**
+   * Its corpus's released versions, oldest first; `writable`: its release kept what it is written
+   * from, so that exportJob's `version` writes it again byte for byte.
+   */
+  versions: z.array(z.object({ version: z.number().int(), releasedAt: z.string(), writable: z.boolean() })),
 });
 
 export const VideoRowSchema = z.object({

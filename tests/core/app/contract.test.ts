@@ -445,7 +445,7 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     // Browser mode offers downloads only (tests/web/server.test.ts); the desktop writes where asked.
     const toPath = face.server ? null : join(dataDir, 'corpus.zip');
     const written = await api.exportJob({ jobId: job.id, formats: ['txt', 'srt'], destination: toPath });
-    expect(written).toMatchObject({ jobId: job.id, path: toPath, complete: true });
+    expect(written).toMatchObject({ jobId: job.id, path: toPath, jobFinished: true });
     // The answer and the events travel apart (over HTTP, two connections).
     await until('exportProgress', () => progress.at(-1)?.done === 30);
     expect(progress.at(-1)).toMatchObject({ jobId: job.id, done: 30, total: 30 });
@@ -513,6 +513,19 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
       expect(written.code).toBe('output_refused');
     }
 
+    // Trends, the concordance and distinctive words cross every face as the search does.
+    const trend = await api.libraryTrends({ queries: ['river'], by: 'year', withCsv: true });
+    expect(trend.series[0]?.query).toBe('river');
+    expect(trend.csv?.split('\n')[0]).toBe(
+      'query,group,period,from,to,low,high,count_low,count_high,of_low,of_high',
+    );
+    const concordance = await api.libraryConcordance({ query: 'river', context: 3, sort: 'left', limit: 5 });
+    expect(concordance).toMatchObject({ hits: found.hits });
+    expect(concordance.rows[0]?.match.toLowerCase()).toContain('river');
+    const words = await api.distinctiveWords({ query: 'river' });
+    expect(words.target.videos).toBe(found.videos);
+    expect((await failure(api.libraryTrends({ queries: ['"river'] }))).code).toBe('invalid_input');
+
     const made = await api.createJobFromSearch({ query: 'river', jobId: job.id });
     expect(made).toMatchObject({ videos: found.videos, job: { status: 'completed', creditsSpent: 0 } });
     expect(sim.admin.requests().length).toBe(requests);
@@ -573,10 +586,12 @@ describe.each(TRANSPORTS)('the contract over %s', (_name, connect) => {
     expect(await api.testConnection({})).toMatchObject({ ok: true });
     expect(await api.removeKey({})).toMatchObject({ set: false, storage: null });
     // Whether a run could start is known without sending anything.
-    expect((await failure(api.checkService({}))).code).toBe('no_key');
-    const missing = await api.testConnection({});
-    expect(missing).toMatchObject({ ok: false });
-    expect(missing.message).toMatch(/^No key is set: enter yours in Settings\. Nothing was sent\.$/);
+    expect(await failure(api.checkService({}))).toMatchObject({
+      code: 'no_key',
+      message: 'No key is set. Enter it in Settings. Nothing was sent.',
+    });
+    // Settings' own test says what is missing, without sending the user to Settings.
+    expect(await api.testConnection({})).toEqual({ ok: false, message: 'No key is set. Nothing was sent.' });
     const stored = await api.setKey({ key: 'sk_not_the_right_one' });
     expect(stored).toMatchObject({ set: true, storage: 'session' });
     expect(JSON.stringify(stored)).not.toContain('sk_not_the_right_one');

@@ -66,7 +66,7 @@ it('retries a queued job that fails to start after a wait that doubles each time
   expect(gaps).toEqual(expected);
   expect(expected.slice(-2)).toEqual([RETRY_MAX_MS, RETRY_MAX_MS]);
   expect(tried[0]).toEqual([7, start]);
-  expect(warnings[0]).toMatch(/Job 7 could not start; it is tried again in 5 s/);
+  expect(warnings[0]).toMatch(/Job 7 could not run; it is tried again in 5 s/);
 });
 
 it('runs the other queued jobs meanwhile, and forgets the back-off once the job starts', async () => {

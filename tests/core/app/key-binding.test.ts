@@ -92,15 +92,18 @@ describe.each(TRANSPORTS)('the key and its address, over %s', (_name, connect) =
     const asked = sim.admin.requests().length;
 
     await api.updateSettings({ serviceUrl: other.url });
-    const again = `The key was saved for ${sim.url}; enter it again in Settings to use it with ${other.url}.`;
+    // The key from TRANSCRIPT_API_KEY is not called saved; Settings says what is missing in its own
+    // words, and everywhere else says where to give the key.
+    const again = `The key from TRANSCRIPT_API_KEY is for ${sim.url}, the address Scriptorium started with, so it is not sent to ${other.url}.`;
     expect(await api.keyStatus({})).toEqual({ set: false, storage: null, message: again });
     expect(await api.testConnection({})).toEqual({ ok: false, message: `${again} Nothing was sent.` });
+    const elsewhere = `${again} Enter it in Settings. Nothing was sent.`;
     const preview = await failure(api.previewJob({ draft: draft('PLkeyBindingPreview_n10') }));
-    expect(preview).toMatchObject({ code: 'no_key', message: `${again} Nothing was sent.` });
+    expect(preview).toMatchObject({ code: 'no_key', message: elsewhere });
     // A job started meanwhile waits, queued, saying what it lacks.
     const { job } = await api.createJob({ draft: draft('PLkeyBindingStart_n10'), start: true });
     const held = await jobBecomes(job.id, (view) => view.waitingFor !== null);
-    expect(held).toMatchObject({ status: 'queued', waitingFor: `${again} Nothing was sent.` });
+    expect(held).toMatchObject({ status: 'queued', waitingFor: elsewhere });
     expect((await failure(api.runJob({ jobId: job.id }))).code).toBe('no_key');
 
     expect(other.seen).toEqual([]);
@@ -123,7 +126,7 @@ describe.each(TRANSPORTS)('the key and its address, over %s', (_name, connect) =
     await api.updateSettings({ serviceUrl: sim.url });
     expect(await api.testConnection({})).toEqual({
       ok: false,
-      message: `The key was saved for ${other.url}; enter it again in Settings to use it with ${sim.url}. Nothing was sent.`,
+      message: `The key was saved for ${other.url}, so it is not sent to ${sim.url}. Nothing was sent.`,
     });
     expect(sim.admin.requests()).toHaveLength(asked);
     expect(keysSentToOther()).toEqual(sentToOther);
@@ -165,8 +168,7 @@ describe.each(TRANSPORTS)('the key and its address, over %s', (_name, connect) =
     api = face.api;
     expect(await failure(api.setKey({ key: sim.key }))).toMatchObject({
       code: 'invalid_input',
-      message:
-        'Set the service address first (Service, then Test connection): the key is only ever sent to the address it is saved with.',
+      message: 'Set the service address first: the key is only ever sent to the address it is saved with.',
     });
     await api.updateSettings({ serviceUrl: sim.url });
     await api.setKey({ key: sim.key });
@@ -182,7 +184,8 @@ describe.each(TRANSPORTS)('the key and its address, over %s', (_name, connect) =
     await api.updateSettings({ serviceUrl: other.url });
     expect(await api.testConnection({})).toEqual({
       ok: false,
-      message: `The key was given without a service address; enter it again in Settings to use it with ${other.url}. Nothing was sent.`,
+      message:
+        'The key from TRANSCRIPT_API_KEY was given without a service address, so it is sent nowhere. Nothing was sent.',
     });
     expect(other.seen).toEqual([]);
   });

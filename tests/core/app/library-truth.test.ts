@@ -29,6 +29,8 @@ interface Case {
 }
 
 const word = (...words: string[]): Term => ({ words });
+/** 엔진 as macOS file names and some keyboards give it: six conjoining jamo. */
+const KOREAN_IN_JAMO = '엔진'.normalize('NFD');
 
 const CASES: Case[] = [
   { query: 'river', groups: [[word('river')]] },
@@ -54,6 +56,11 @@ const CASES: Case[] = [
   { query: 'river', groups: [[word('river')]], jobId: 'first' },
   { query: 'river', groups: [[word('river')]], jobId: 'korean' },
   { query: 'today', groups: [[word('today')]], language: 'en' },
+  // The same words typed in compatibility forms (issue 43): conjoining jamo, fullwidth, halfwidth.
+  { query: KOREAN_IN_JAMO, groups: [[{ text: KOREAN_IN_JAMO }]] },
+  { query: 'ｒｉｖｅｒ', groups: [[word('ｒｉｖｅｒ')]] },
+  { query: 'ＲＩＶＥＲ ｅｎｇｉｎｅ', groups: [[word('ＲＩＶＥＲ')], [word('ｅｎｇｉｎｅ')]] },
+  { query: 'ｴﾝｼﾞﾝ', groups: [[{ text: 'ｴﾝｼﾞﾝ' }]] },
 ];
 
 let sim: RunningSimulator;
@@ -159,7 +166,7 @@ afterAll(async () => {
 });
 
 describe('every count the Library reports equals a count over the exported text', () => {
-  it('holds what the issue names: markup, entities, a caption bought twice, ß, zh-Hans, pt-BR and Korean', () => {
+  it('holds what the issues name: markup, entities, a caption bought twice, ß, zh-Hans, pt-BR, Korean, and queries in compatibility forms', () => {
     const at = (query: string, language?: string) =>
       expected[CASES.findIndex((c) => c.query === query && c.language === language && c.jobId === undefined)];
     expect(at('river')?.in_every_corpus, 'captions bought twice').toBeGreaterThan(at('river')?.hits ?? 0);
@@ -170,6 +177,10 @@ describe('every count the Library reports equals a count over the exported text'
     expect(at('엔진')?.hits).toBeGreaterThan(0);
     expect(at('引擎', 'zh')?.rows.map((row) => row[1])).toContain('zh-Hans');
     expect(at('motor', 'pt')?.rows.map((row) => row[1])).toContain('pt-BR');
+    expect(KOREAN_IN_JAMO).toHaveLength(6);
+    expect(at(KOREAN_IN_JAMO)?.hits).toBe(at('엔진')?.hits);
+    expect(at('ｒｉｖｅｒ')?.hits).toBe(at('river')?.hits);
+    expect(at('ｴﾝｼﾞﾝ')?.hits).toBeGreaterThan(0);
   });
 
   it.each(CASES.map((c, index) => [index, c] as const))('search %i: %o', async (index, c) => {

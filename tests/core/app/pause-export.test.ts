@@ -55,6 +55,6 @@ it('pausing a job stops its export under way: interrupted, with nothing written 
   expect((await api.jobDetail({ jobId: job.id })).job.status).toBe('completed');
   // Exported again, it is whole.
   expect(await api.exportJob({ jobId: job.id, formats: ['txt'], destination: target })).toMatchObject({
-    complete: true,
+    jobFinished: true,
   });
 });

@@ -92,17 +92,19 @@ it('started again without a key: the running job waits queued and the sync says 
 
   await eventually(async () => {
     const kept = await jobView(app!, 1);
-    expect(kept.keepCurrent.syncProblem).toBe('No key is set: enter yours in Settings. Nothing was sent.');
+    expect(kept.keepCurrent.syncProblem).toBe('No key is set. Enter it in Settings. Nothing was sent.');
+    // It runs once the key is given, not at the next round a day away: no time is promised.
+    expect(kept.keepCurrent.nextSyncAt).toBeNull();
     const cut = await jobView(app!, 2);
     expect(cut).toMatchObject({
       status: 'queued',
       stop: null,
-      waitingFor: 'No key is set: enter yours in Settings. Nothing was sent.',
+      waitingFor: 'No key is set. Enter it in Settings. Nothing was sent.',
     });
   });
   // One plain line for the sync that could not run, and no error (so no stack trace) in any.
   expect(warnings.map((warning) => warning.message)).toEqual([
-    'The automatic sync of job 1 could not run: No key is set: enter yours in Settings. Nothing was sent.',
+    'The automatic sync of job 1 could not run: No key is set. Enter it in Settings. Nothing was sent.',
   ]);
   expect(warnings.every((warning) => warning.error === undefined)).toBe(true);
   expect(sim.admin.requests()).toHaveLength(requestsBefore);
@@ -116,5 +118,36 @@ it('started again without a key: the running job waits queued and the sync says 
     expect(syncs).toEqual([expect.objectContaining({ jobId: 1, automatic: true, completed: true })]);
     const kept = await jobView(app!, 1);
     expect(kept.keepCurrent).toMatchObject({ syncProblem: null, lastSyncAt: expect.any(String) });
+  });
+});
+
+it('started again with neither a key nor an address: what waits names both, and both given run it', async () => {
+  await leftByAnEarlierSession();
+  const warnings: string[] = [];
+  app = openApp({
+    dataDir,
+    keys: memoryKeyStore(),
+    addressFromSettings: true,
+    runner: true,
+    keepCurrent: true,
+    logger: { warn: (message) => void warnings.push(message) },
+  });
+  const missing =
+    'No service address is set: enter it in Settings. No key is set. Enter it in Settings. Nothing was sent.';
+  await eventually(async () => {
+    const kept = await jobView(app!, 1);
+    expect(kept.keepCurrent).toMatchObject({ syncProblem: missing, nextSyncAt: null });
+    expect(await jobView(app!, 2)).toMatchObject({ status: 'queued', waitingFor: missing });
+  });
+  expect(warnings).toEqual([`The automatic sync of job 1 could not run: ${missing}`]);
+
+  await app.handlers.updateSettings({ serviceUrl: sim.url });
+  await app.handlers.setKey({ key: sim.key });
+  await eventually(async () => {
+    expect(await jobView(app!, 2)).toMatchObject({ status: 'completed', waitingFor: null });
+    expect((await jobView(app!, 1)).keepCurrent).toMatchObject({
+      syncProblem: null,
+      nextSyncAt: expect.any(String),
+    });
   });
 });

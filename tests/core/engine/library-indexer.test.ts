@@ -19,9 +19,12 @@ let nextVideo = 0;
 
 const quiet = { warn: () => undefined };
 
-/** Stores a transcript whose one segment says `text`, as a fetch does; returns its id and texts. */
-function store(text: string): { id: number; texts: string[] } {
-  const texts = [text];
+/** Stores a transcript whose one segment says `text`, as a fetch does; returns its id and segments. */
+function store(text: string): {
+  id: number;
+  texts: Array<{ text: string; start: number; duration: number }>;
+} {
+  const texts = [{ text, start: 0, duration: 1 }];
   const id = storeTranscript(db, {
     videoId: `video${String(nextVideo++).padStart(6, '0')}`,
     requestedLang: '',

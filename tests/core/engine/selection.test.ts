@@ -28,8 +28,17 @@ describe("positions in yt-dlp's --playlist-items syntax", () => {
     expect(selected(text, size)).toEqual(expected);
   });
 
-  it.each(['0', 'a-b', '1::0', '1-'])('refuses %s', (text) => {
+  it.each(['0', 'a-b', '1::0', '1-', '0-5', '0:', '5:2'])('refuses %s', (text) => {
     expect(parsePositions(text).ok).toBe(false);
+  });
+
+  it('refuses a range that runs backwards, saying how to write it, as it refuses 0 (issue 44)', () => {
+    expect(parsePositions('5-2')).toEqual({
+      ok: false,
+      reason: '"5-2" runs backwards: write the first position first (2-5)',
+    });
+    // A slice that counts down from the end on purpose stays.
+    expect(parsePositions('-1:-3:-1').ok).toBe(true);
   });
 });
 

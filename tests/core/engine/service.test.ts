@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/core/api';
 import { FAILURES_IN_A_ROW } from '../../../src/core/engine/service-health';
+import { describePlaylist } from '../../../src/simulator';
 import { startHarness, spec, type Harness } from './helpers';
 import { exportRowsOf } from '../../../src/core/store/queries/export-rows';
 
@@ -51,12 +52,32 @@ describe('a service in trouble', () => {
 
     expect(outcome).toMatchObject({ status: 'paused', reason: 'service' });
     const stopped = h.engine.job(job.id)!;
-    expect(stopped.counts.failed).toBe(FAILURES_IN_A_ROW);
-    expect(stopped.counts.pending).toBe(60 - FAILURES_IN_A_ROW);
-    expect(stopped.stopMessage).toContain(`failed ${FAILURES_IN_A_ROW} requests in a row`);
+    // The ten it answered 503 failed only because it was down: they are pending again (issue 44).
+    expect(stopped.counts).toMatchObject({ failed: 0, pending: 60 });
+    expect(stopped.stopMessage).toBe(
+      `The service failed ${FAILURES_IN_A_ROW} requests in a row (the last: HTTP 503 E_UNAVAILABLE), so nothing more was sent`,
+    );
     expect(h.sim.admin.requests().filter((r) => r.path.endsWith('/transcript'))).toHaveLength(
       FAILURES_IN_A_ROW,
     );
+
+    // The next run of the same job, the service back, fetches all sixty, none bought twice.
+    h.sim.admin.clearFaults();
+    expect(await h.engine.run(job.id, { concurrency: 1 })).toEqual({
+      status: 'completed',
+      failed: 0,
+      failedSources: 0,
+    });
+    for (const videoId of describePlaylist('PLserviceDown_n60').videoIds())
+      expect(h.sim.admin.chargesFor(videoId)).toBeLessThanOrEqual(1);
+  });
+
+  it("keeps failed a video the service failed amid answers: its own trouble, not the service's", async () => {
+    h = await startHarness({ credits: 1000 });
+    const { job } = h.engine.findOrCreateJob(spec(['PLserviceHiccup_n6']));
+    const [hiccup] = describePlaylist('PLserviceHiccup_n6').videoIds();
+    h.sim.admin.addFault({ match: { videoId: hiccup! }, kind: 'status', status: 500 });
+    expect(await h.engine.run(job.id, { concurrency: 1 })).toMatchObject({ status: 'completed', failed: 1 });
   });
 
   it('that asks to wait longer than a minute pauses the job with the wait named, sending nothing more', async () => {

@@ -20,7 +20,8 @@ const manifest: ExportManifest = {
   finished_at: '2025-01-02T03:04:05.000Z',
   version: 1,
   versions: [{ version: 1, releasedAt: '2025-01-02T03:04:05.000Z', added: 6, retried: 0, changed: 0 }],
-  complete: true,
+  job_finished: true,
+  all_videos_transcribed: true,
 };
 
 /** A real corpus ZIP, as the export writes it. */

@@ -79,7 +79,8 @@ const manifest: ExportManifest = {
   finished_at: '2025-01-02T03:04:05.000Z',
   version: 1,
   versions: [{ version: 1, releasedAt: '2025-01-02T03:04:05.000Z', added: 6, retried: 0, changed: 0 }],
-  complete: true,
+  job_finished: true,
+  all_videos_transcribed: true,
 };
 
 const VIDEOS: ExportVideo[] = [
@@ -251,7 +252,10 @@ describe('writeCorpus', () => {
       'syncs',
       'versions',
       'finished_at',
-      'complete',
+      'job_finished',
+      'all_videos_transcribed',
+      'service',
+      'word_count',
     ]);
     expect(zip.manifest).toEqual({
       ...manifest,
@@ -266,6 +270,12 @@ describe('writeCorpus', () => {
           metadata: 0,
         },
       ],
+      // Not given: the service alone, and how this process counts words.
+      service: { name: 'Video Transcript Service', api_version: null, addresses: [] },
+      word_count: {
+        method: expect.stringContaining("ICU's dictionary-based word segmentation"),
+        icu: process.versions.icu,
+      },
     });
 
     expect(zip.index[0]).toEqual([
@@ -834,7 +844,7 @@ with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w") a
       '- `shorter than 60 s`: 1 video',
       '## Collection\n',
       '- `PLfirstList`\n- `PLsecondList`\n',
-      'The job finished at 2025-01-02T03:04:05.000Z.',
+      'The job finished at 2025-01-02T03:04:05.000Z (`job_finished`: it ran to its end).',
       'Credits spent: 7, 1 of them possibly charged',
       '- `lang`: `["en","orig"]`',
       '- `title matches /talk/i`\n- ``duration `>` 60 s``',

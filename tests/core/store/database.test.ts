@@ -42,8 +42,11 @@ describe('openDatabase', () => {
       .map((row) => row.name);
     expect(tables).toEqual([
       'caption_copies',
+      'caption_times',
       'changes',
+      'exact_dates',
       'items',
+      'job_services',
       'jobs',
       'ledger',
       'list_cuts',
@@ -58,6 +61,8 @@ describe('openDatabase', () => {
       'transcript_claims',
       'transcript_index_backfill',
       'transcripts',
+      'version_memberships',
+      'version_videos',
       'versions',
     ]);
   });

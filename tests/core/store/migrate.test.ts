@@ -254,7 +254,13 @@ describe('migration 011, versions released by exports, on the data of an earlier
       ]);
       // The released version holds no contents: the next export releases version 2, with the retry.
       const state = { finishedAt: 't', creditsSpent: 2, creditsPossible: 0, syncs: [] };
-      const release = { contents: 'abc', metadata: { license: '' }, state, at: '2025-02-01T00:00:00.000Z' };
+      const release = {
+        contents: 'abc',
+        metadata: { license: '' },
+        state,
+        inputs: '{}',
+        at: '2025-02-01T00:00:00.000Z',
+      };
       expect(releaseVersion(db, 1, release)).toEqual({ version: 2, state });
       expect(releaseVersion(db, 1, { ...release, metadata: { license: 'CC0-1.0' } })).toEqual({
         version: 2,

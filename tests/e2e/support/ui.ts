@@ -29,6 +29,8 @@ export async function startUi(options: UiOptions): Promise<RunningUi> {
     env: {
       PATH: process.env['PATH'],
       HOME: process.env['HOME'],
+      // The dispatcher checks every answer against the contract (core/app/dispatch.ts).
+      NODE_ENV: 'test',
       ...(options.key !== undefined && { TRANSCRIPT_API_KEY: options.key }),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

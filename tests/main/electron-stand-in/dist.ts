@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** @electron/fuses finds the fuse wire right after this sentinel in Electron's binary. */
@@ -22,11 +22,7 @@ export const DEFAULT_FUSES = {
  */
 export function electronDistStandIn(dir: string, electronVersion: string): string {
   mkdirSync(dir, { recursive: true });
-  const wire = Buffer.concat([
-    Buffer.from(FUSE_SENTINEL, 'ascii'),
-    Buffer.from([1, 8]),
-    Buffer.from(Object.values(DEFAULT_FUSES).join(''), 'ascii'),
-  ]);
+  const wire = fuseWire();
   const executable = join(dir, 'electron');
   writeFileSync(
     executable,
@@ -39,4 +35,24 @@ export function electronDistStandIn(dir: string, electronVersion: string): strin
   chmodSync(executable, 0o755);
   writeFileSync(join(dir, 'version'), electronVersion);
   return dir;
+}
+
+/**
+ * The same for Windows: electron.exe is `executable`, a real Windows program (electron-builder edits
+ * its resources), with the fuse wire after it.
+ */
+export function windowsElectronDistStandIn(dir: string, electronVersion: string, executable: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'electron.exe'), Buffer.concat([readFileSync(executable), fuseWire()]));
+  writeFileSync(join(dir, 'version'), electronVersion);
+  return dir;
+}
+
+/** The fuse wire as Electron's binary holds it: the sentinel, version 1, eight fuses at their defaults. */
+function fuseWire(): Buffer {
+  return Buffer.concat([
+    Buffer.from(FUSE_SENTINEL, 'ascii'),
+    Buffer.from([1, 8]),
+    Buffer.from(Object.values(DEFAULT_FUSES).join(''), 'ascii'),
+  ]);
 }

@@ -3,6 +3,7 @@
 // test drives it (invoke a channel, navigate, quit...) with messages. See desktop-process.ts.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -28,6 +29,9 @@ class StandInApp extends EventEmitter {
   setAppUserModelId() {}
   getAppPath() {
     return env.STAND_IN_APP_PATH;
+  }
+  getVersion() {
+    return JSON.parse(readFileSync(join(env.STAND_IN_APP_PATH, 'package.json'), 'utf8')).version;
   }
   getPath(name) {
     if (name === 'userData') return env.STAND_IN_USER_DATA;
@@ -193,6 +197,11 @@ export const dialog = {
     const options = args.at(-1);
     report({ type: 'saveDialog', options, modal: args.length === 2 });
     return { canceled: false, filePath: join(env.STAND_IN_DOWNLOADS, 'chosen-corpus') };
+  },
+  async showMessageBox(...args) {
+    const options = args.at(-1);
+    report({ type: 'messageBox', options });
+    return { response: 0, checkboxChecked: false };
   },
   showErrorBox(title, content) {
     report({ type: 'errorBox', title, content });

@@ -5,6 +5,7 @@ import type { EventHub } from '../events';
 import type { KeyStore } from '../keys';
 import type { SearchExportWriter } from '../search-export';
 import type { ServiceSession } from '../service';
+import type { Updates } from '../updates';
 import type { JobHere } from '../views';
 
 /** One handler per contract command: what every face dispatches into. */
@@ -50,6 +51,8 @@ export interface AppContext {
   searchExport: SearchExportWriter;
   /** Export results under way, by export id, so that the user or the app closing can cancel them. */
   searchExports: Map<string, { cancel(): void; settled: Promise<unknown> }>;
+  /** A newer release of the app: the desktop app's updater, or NO_UPDATES. */
+  updates: Updates;
   /**
    * How far indexing stored transcripts for search has come in this process (after an upgrade): its
    * last progress, `done` equal to `total` once finished; null when there was nothing to index.

@@ -1,4 +1,5 @@
 import { combineDomains } from '../../../shared/combine-domains';
+import { analysisHandlers } from './analysis';
 import type { AppContext, AppHandlers } from './context';
 import { creditHandlers } from './credits';
 import { exportHandlers } from './exports';
@@ -7,6 +8,7 @@ import { keepCurrentHandlers } from './keep-current';
 import { libraryHandlers } from './library';
 import { runHandlers } from './runs';
 import { settingsHandlers } from './settings';
+import { updateHandlers } from './updates';
 
 export type { AppContext, AppHandlers, DomainHandlers } from './context';
 
@@ -24,7 +26,9 @@ export function createHandlers(ctx: AppContext): AppHandlers {
     keepCurrentHandlers(ctx),
     exportHandlers(ctx),
     libraryHandlers(ctx),
+    analysisHandlers(ctx),
     settingsHandlers(ctx),
     creditHandlers(ctx),
+    updateHandlers(ctx),
   ) satisfies AppHandlers;
 }

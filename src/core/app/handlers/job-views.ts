@@ -1,6 +1,7 @@
 import type { JobDetail, JobView } from '../../../shared/contract';
 import type { JobSummary } from '../../engine';
 import { jobHistory, failedByStatus } from '../../store/queries/job-history';
+import { writableVersionsOf } from '../../store/queries/released-rows';
 import { AppError } from '../errors';
 import { describeFailures } from '../failure-reasons';
 import { toJobDetail, toJobView } from '../views';
@@ -23,5 +24,6 @@ export function jobDetail(ctx: AppContext, jobId: number): JobDetail {
   return toJobDetail(jobSummary(ctx, jobId), jobView(ctx, jobId), ctx.engine.estimate(jobId), {
     ...jobHistory(ctx.db, jobId),
     failures: describeFailures(failedByStatus(ctx.db, jobId)),
+    writable: writableVersionsOf(ctx.db, jobId),
   });
 }

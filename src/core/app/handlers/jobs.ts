@@ -1,6 +1,6 @@
 import { describeKeyRefusal } from '../../../shared/errors';
 import { checkSources } from '../../../shared/sources';
-import { JOB_STATUS, STOP_REASON } from '../../../shared/vocabulary';
+import { JOB_STATUS, jobAllows, STOP_REASON } from '../../../shared/vocabulary';
 import type { PreviewOutcome } from '../../engine';
 import { videoPage } from '../../store/queries/video-pages';
 import { AppError } from '../errors';
@@ -47,13 +47,18 @@ export function jobHandlers(
       return { job: found === undefined ? null : jobView(ctx, found.id) };
     },
 
-    createJob: async ({ draft, start }) => {
+    createJob: async ({ draft, start, exportPath }) => {
       const { job, created, rejected } = jobFor(ctx, draft);
+      if (exportPath !== undefined) engine.configure(job.id, { exportPath });
+      let started: 'new' | 'continued' | 'unchanged' | null = null;
       if (start) {
+        // Said from the status Start found: only a job that had stopped continues.
+        if (created || job.status === JOB_STATUS.draft) started = 'new';
+        else started = jobAllows(job.status, 'resume') ? 'continued' : 'unchanged';
         engine.resume(job.id);
         ctx.wakeRunner();
       }
-      return { job: jobView(ctx, job.id), created, rejected };
+      return { job: jobView(ctx, job.id), created, started, rejected };
     },
 
     renameJob: async ({ jobId, name }) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { ConcordanceOptionsSchema } from '../../../shared/contract';
 import { exportsFolder } from '../exports-folder';
 import { readLibraryTranscript, searchLibrary } from '../library';
 import { libraryJobDraft } from '../library-export';
@@ -29,9 +30,9 @@ export function libraryHandlers(
     readTranscript: async ({ transcriptId, query }) =>
       readLibraryTranscript(ctx.db, transcriptId, query ?? null),
 
-    exportSearchResults: async ({ destination, limit, ...search }) => {
+    exportSearchResults: async ({ destination, limit, concordance, ...search }) => {
       const exportId = randomUUID();
-      const fileName = 'search-results.csv';
+      const fileName = concordance === null ? 'search-results.csv' : 'concordance.csv';
       const path = destination ?? join(exportsFolder(ctx.dataDir), `${exportId}.csv`);
       const controller = new AbortController();
       let ended = (): void => undefined;
@@ -43,7 +44,11 @@ export function libraryHandlers(
       try {
         const written = await exportSearchResultsTo(
           path,
-          { search, limit: limit ?? null },
+          {
+            search,
+            limit: limit ?? null,
+            concordance: concordance == null ? null : ConcordanceOptionsSchema.parse(concordance),
+          },
           ctx.searchExport,
           {
             signal: controller.signal,

@@ -1,6 +1,5 @@
 import type { CommandOutput } from '../../../shared/contract';
 import { JOB_STATUS } from '../../../shared/vocabulary';
-import type { Pacer, TranscriptClient } from '../../api';
 import type { PreviewOutcome, RunOutcome, RunSettings } from '../../engine';
 import { AppError } from '../errors';
 import { toOutcomeView } from '../views';
@@ -10,17 +9,21 @@ import { jobView } from './job-views';
 /** What a sync found and cost, as the contract says it. */
 export type SyncResult = NonNullable<CommandOutput<'autoSyncJob'>['sync']>;
 
-/** Runs `work` with a fresh session on the service; the job is told about when it ends. */
+/**
+ * Runs `work` with a fresh session on the service; the job is told about when it ends, and the
+ * runner looks again: a Start pressed while a preview walked the job queued it for then.
+ */
 async function withSession<T>(
   ctx: AppContext,
   jobId: number,
-  work: (settings: { client: TranscriptClient; pacer: Pacer }) => Promise<T>,
+  work: (settings: Pick<RunSettings, 'client' | 'pacer' | 'service'>) => Promise<T>,
 ): Promise<T> {
   const session = ctx.openSession();
   try {
-    return await work({ client: session.client, pacer: session.pacer });
+    return await work({ client: session.client, pacer: session.pacer, service: session.service });
   } finally {
     ctx.events.jobTouched(jobId);
+    ctx.wakeRunner();
     await session.close();
   }
 }

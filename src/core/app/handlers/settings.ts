@@ -31,6 +31,7 @@ export function settingsHandlers(
       const settings = ctx.settings.update(change);
       if (change.keepCurrent !== undefined) ctx.rescheduleSyncs();
       if (change.serviceUrl !== undefined) ctx.setupChanged();
+      if (change.updates !== undefined) ctx.updates.checkingChanged(settings.updates.check);
       return settings;
     },
 
@@ -44,7 +45,7 @@ export function settingsHandlers(
       if (serviceUrl === undefined) {
         throw new AppError(
           'invalid_input',
-          'Set the service address first (Service, then Test connection): the key is only ever sent to the address it is saved with.',
+          'Set the service address first: the key is only ever sent to the address it is saved with.',
         );
       }
       ctx.keys.save(key, serviceUrl);
@@ -63,8 +64,15 @@ export function settingsHandlers(
   };
 }
 
-/** Asks the service something free with the key and address in force, and says how it went. */
+/**
+ * Asks the service something free with the key and address in force, and says how it went, in the
+ * words of Settings, where it is asked: what is missing, never "enter it in Settings".
+ */
 async function testConnection(ctx: AppContext): Promise<{ ok: boolean; message: string }> {
+  const serviceUrl = ctx.serviceUrl();
+  if (serviceUrl === undefined) return { ok: false, message: 'No service address is set. Nothing was sent.' };
+  const key = keyStatusFor(ctx.keys, serviceUrl);
+  if (!key.set) return { ok: false, message: `${key.message} Nothing was sent.` };
   let session: ServiceSession;
   try {
     session = ctx.openSession();

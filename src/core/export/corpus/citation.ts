@@ -1,3 +1,5 @@
+import { spdxPage } from '../../../shared/citation';
+import { CFF_LICENSE_IDS } from './cff-licenses';
 import { datasetTitle, oneLine, releaseDate } from './dataset-title';
 import { jsonText } from './json-text';
 import { paragraphsOf, paragraphText } from './paragraphs';
@@ -55,7 +57,7 @@ export function renderCitation(input: ExportInput): string {
     ...(authors.length === 0
       ? [`  - name: ${scalar(PLACEHOLDER_AUTHOR)}`]
       : authors.flatMap((author) => authorLines(author, '  '))),
-    ...(citation?.license === undefined ? [] : [`license: ${scalar(citation.license)}`]),
+    ...licenseLines(citation?.license),
     'keywords:',
     `  - ${scalar('video transcripts')}`,
     `  - ${scalar('corpus')}`,
@@ -67,6 +69,20 @@ export function renderCitation(input: ExportInput): string {
     `      - name: ${scalar(TOOL_AUTHORS)}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The license: its SPDX id when CFF 1.2.0's list has it, else the address of its page of the SPDX
+ * License List in `license-url` (which the schema allows for licenses outside its list), the id in a
+ * comment above it, so that every id `--license` takes gives a valid file.
+ */
+function licenseLines(license: string | undefined): string[] {
+  if (license === undefined) return [];
+  if (CFF_LICENSE_IDS.has(license)) return [`license: ${scalar(license)}`];
+  return [
+    `# License: ${license} (SPDX), which the license list of CFF 1.2.0 predates.`,
+    `license-url: ${scalar(spdxPage(license))}`,
+  ];
 }
 
 /**
@@ -89,6 +105,6 @@ function abstractOf(manifest: ExportManifest): string {
   return (
     `Transcripts of ${ok} of ${videos} videos, fetched from the Video Transcript Service with ` +
     `${manifest.tool.name} ${manifest.tool.version}; version ${manifest.version} of the corpus ` +
-    `was released${manifest.complete ? '' : ' before its job was complete'} on ${when}.`
+    `was released${manifest.job_finished ? '' : ' before its job had finished'} on ${when}.`
   );
 }

@@ -19,6 +19,8 @@ const emptyShare = (): Share => ({ videos: 0, transcripts: 0, seconds: 0, words:
 export class CompositionTally {
   readonly bySource: Share[];
   readonly byLanguage = new Map<string, Share>();
+  /** Transcripts with times and words: each gives chunks.jsonl at least one passage. */
+  timedWithWords = 0;
   readonly #sources: readonly string[];
 
   constructor(sources: readonly string[]) {
@@ -26,7 +28,14 @@ export class CompositionTally {
     this.bySource = sources.map(emptyShare);
   }
 
-  add(video: ExportVideo, transcript: { words: number; seconds: number } | undefined): void {
+  /** The tally's transcripts, in every language. */
+  get transcripts(): number {
+    let count = 0;
+    for (const share of this.byLanguage.values()) count += share.transcripts;
+    return count;
+  }
+
+  add(video: ExportVideo, transcript: { words: number; seconds: number; timed: boolean } | undefined): void {
     const memberOf =
       video.memberOf !== undefined && video.memberOf.length > 0
         ? video.memberOf
@@ -38,6 +47,7 @@ export class CompositionTally {
       if (transcript !== undefined) addTranscript(share, transcript);
     }
     if (transcript === undefined) return;
+    if (transcript.timed && transcript.words > 0) this.timedWithWords += 1;
     const language = video.language ?? '';
     let share = this.byLanguage.get(language);
     if (share === undefined) {

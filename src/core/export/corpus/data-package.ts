@@ -1,3 +1,4 @@
+import { spdxPage } from '../../../shared/citation';
 import { PLACEHOLDER_AUTHOR } from './citation';
 import { ENTRY_FIELDS } from './schema';
 import type { SchemaField } from './schema';
@@ -129,7 +130,7 @@ export function renderDataPackage(input: ExportInput, withChunks: boolean): stri
       licenses: [
         {
           name: citation.license,
-          path: `https://spdx.org/licenses/${citation.license}.html`,
+          path: spdxPage(citation.license),
           title: citation.license,
         },
       ],

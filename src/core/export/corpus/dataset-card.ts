@@ -40,12 +40,34 @@ function yamlList(key: string, items: readonly string[]): string[] {
 }
 
 /**
+ * The configurations `datasets.load_dataset(folder, name)` loads: only files that hold records, since
+ * the library cannot read a JSON Lines file without one (it infers the features from the first lines,
+ * and an empty file stops it). transcripts.jsonl, and chunks.jsonl when a transcript has passages;
+ * a corpus without a transcript (a job paused after its list pages) loads index.csv, as CSV, when it
+ * has a row; one without a video at all lists none. Only files of one kind are listed together: the
+ * library takes one builder for every configuration, from the first one's files (datasets' load.py,
+ * LocalDatasetModuleFactory), so a CSV listed after transcripts.jsonl would be read as JSON and fail.
+ */
+export function cardConfigs(
+  input: ExportInput,
+  formats: readonly ExportFormat[],
+  tally: CompositionTally,
+): Array<{ name: string; file: string }> {
+  if (tally.transcripts === 0) {
+    return input.manifest.counts.videos > 0 ? [{ name: 'index', file: 'index.csv' }] : [];
+  }
+  const withPassages = formats.includes('chunks') && tally.timedWithWords > 0;
+  return [
+    { name: 'transcripts', file: 'transcripts.jsonl' },
+    ...(withPassages ? [{ name: 'chunks', file: 'chunks.jsonl' }] : []),
+  ];
+}
+
+/**
  * The YAML front matter of a Hugging Face dataset card: its name, languages, license (an id of the
  * Hub's list, hub-licenses.ts), tasks and tags, size, and the files `datasets.load_dataset` reads as
- * configurations. Only the JSON Lines files are configurations: the library takes one builder for every
- * configuration, from the first one's files (datasets' load.py, LocalDatasetModuleFactory), so a CSV
- * listed after transcripts.jsonl would be read as JSON and fail. The tables load with
- * `load_dataset("csv", data_files=…)`, as the Files section says.
+ * configurations (cardConfigs). The tables load with `load_dataset("csv", data_files=…)`, as the
+ * Files section says.
  */
 export function frontMatter(
   input: ExportInput,
@@ -55,6 +77,7 @@ export function frontMatter(
   const { codes, details } = cardLanguages(tally);
   const license = cardLicense(input.citation?.license);
   const chunks = formats.includes('chunks');
+  const configs = cardConfigs(input, formats, tally);
   return [
     '---',
     `pretty_name: ${yamlScalar(datasetTitle(input))}`,
@@ -67,11 +90,12 @@ export function frontMatter(
     ...yamlList('task_categories', chunks ? ['text-generation', 'text-retrieval'] : ['text-generation']),
     ...yamlList('tags', ['transcripts', 'captions', 'video', 'text']),
     ...yamlList('size_categories', [sizeCategory(input.manifest.counts.ok)]),
-    'configs:',
-    '  - config_name: "transcripts"',
-    '    data_files: "transcripts.jsonl"',
-    '    default: true',
-    ...(chunks ? ['  - config_name: "chunks"', '    data_files: "chunks.jsonl"'] : []),
+    ...(configs.length === 0 ? [] : ['configs:']),
+    ...configs.flatMap(({ name, file }, index) => [
+      `  - config_name: ${yamlScalar(name)}`,
+      `    data_files: ${yamlScalar(file)}`,
+      ...(index === 0 ? ['    default: true'] : []),
+    ]),
     '---',
     '',
   ];

@@ -5,11 +5,11 @@ import type { Chunking } from './chunks';
 import type { CompositionTally, Share } from './composition';
 import { ENTRY_FIELDS } from './schema';
 import type { SchemaField } from './schema';
-import { frontMatter } from './dataset-card';
+import { cardConfigs, frontMatter } from './dataset-card';
 import { datasetTitle, releaseDate } from './dataset-title';
 import { code, compareText, escaped, listOr, markdownLine, plural } from './markdown';
 import { paragraphsOf } from './paragraphs';
-import { sortKeys } from './manifest';
+import { serviceOf, sortKeys, wordCountOf } from './manifest';
 import type { ExportAuthor, ExportFormat, ExportInput } from './types';
 
 function fieldList(fields: readonly SchemaField[]): string[] {
@@ -22,9 +22,9 @@ const authorName = (author: ExportAuthor): string =>
 function heading(input: ExportInput): string[] {
   const { manifest } = input;
   const released = releaseDate(manifest);
-  const state = manifest.complete
+  const state = manifest.job_finished
     ? `released on ${released ?? manifest.finished_at}`
-    : `released on ${released ?? manifest.finished_at} while its job was under way: not complete`;
+    : `released on ${released ?? manifest.finished_at} while its job was under way (\`job_finished\` is false)`;
   const authors = input.citation?.authors ?? [];
   return [
     `# ${escaped(datasetTitle(input))}`,
@@ -113,10 +113,23 @@ function endpoints(input: ExportInput): string {
   if (kinds.has(SOURCE_KIND.playlist)) used.push('`playlist/videos` (one credit per page)');
   if (kinds.has(SOURCE_KIND.channel))
     used.push(
-      '`channel/resolve` (free), `channel/videos` (one credit per page), `channel/latest` (free, for syncs)',
+      '`channel/resolve` (free), `channel/videos` (one credit per page), `channel/latest` (free, for the exact publication times of the latest videos)',
     );
   if (kinds.has(SOURCE_KIND.search)) used.push('`search` (one credit)');
   return used.join(', ');
+}
+
+/** The service the transcripts came from: its API version and the addresses the job's runs used. */
+function serviceLine(service: ReturnType<typeof serviceOf>): string {
+  const where =
+    service.addresses.length === 0
+      ? 'no address was recorded (the job ran before Scriptorium recorded it, or sent no request of its own)'
+      : `at ${service.addresses.map((address) => code(address)).join(', ')}`;
+  const version =
+    service.api_version === null
+      ? 'its API version not recorded'
+      : `API version ${code(service.api_version)}`;
+  return `Service: the ${service.name}, ${version}, ${where}.`;
 }
 
 function collection(input: ExportInput): string[] {
@@ -134,10 +147,14 @@ function collection(input: ExportInput): string[] {
     credits_possible > 0
       ? `, ${credits_possible} of them possibly charged: requests sent and never answered, which the service may or may not have counted`
       : '';
-  const finished = manifest.complete
-    ? `The job finished at ${manifest.finished_at}.`
-    : `The job was last changed at ${manifest.finished_at}. It is not complete: some videos are still ` +
-      'to fetch (it paused for credits or its budget) or some sources could not be walked.';
+  const finished = manifest.job_finished
+    ? `The job finished at ${manifest.finished_at} (\`job_finished\`: it ran to its end).`
+    : `The job was last changed at ${manifest.finished_at}. It had not finished (\`job_finished\` is false): ` +
+      'some videos are still to fetch (it paused for credits or its budget) or some sources could not be walked.';
+  const transcribed = manifest.all_videos_transcribed
+    ? 'Every video the selection kept has its transcript (`all_videos_transcribed`).'
+    : 'Not every video the selection kept has its transcript (`all_videos_transcribed` is false): the counts ' +
+      'above say how many are unavailable, failed or still to fetch.';
   return [
     '## Collection',
     '',
@@ -148,9 +165,11 @@ function collection(input: ExportInput): string[] {
     ...(skipped.length > 0 ? ['', 'Sources that were not used:', '', ...skipped] : []),
     ...(failed.length > 0 ? ['', 'Sources whose list could not be read:', '', ...failed] : []),
     '',
-    finished,
+    `${finished} ${transcribed}`,
     '',
     DURABILITY_PROMISE,
+    '',
+    serviceLine(serviceOf(manifest)),
     '',
     `Endpoints used: ${endpoints(input)}. Credits spent: ${credits_spent}${possibly}.`,
     '',
@@ -203,10 +222,13 @@ function syncedSelection(syncs: number, chosenBy: string): string {
   );
 }
 
-function preprocessing(formats: readonly ExportFormat[], chunking: Chunking): string[] {
+function preprocessing(input: ExportInput, formats: readonly ExportFormat[], chunking: Chunking): string[] {
+  const word_count = wordCountOf(input.manifest);
   return [
     '## Preprocessing',
     '',
+    `- \`word_count\` counts ${escaped(word_count.method)}; ICU ${code(word_count.icu ?? 'none')}. ` +
+      'Another version of ICU may split unspaced scripts otherwise.',
     '- Plain text (txt files, srt and vtt cues, the `text` fields) has the markup tags the service may send ' +
       '(`<b>`, `<i>`, `<font>`, WebVTT cue tags) removed, character references such as `&amp;` decoded once, ' +
       'and control characters other than tabs and line breaks dropped. The `segments` of the records keep ' +
@@ -224,7 +246,30 @@ function preprocessing(formats: readonly ExportFormat[], chunking: Chunking): st
   ];
 }
 
-function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
+/** How `datasets` loads the corpus: the card's configurations (cardConfigs), and a table as CSV. */
+function loading(input: ExportInput, formats: readonly ExportFormat[], tally: CompositionTally): string {
+  const configs = cardConfigs(input, formats, tally).map(({ name, file }, index) =>
+    index === 0 ? `\`load_dataset(folder)\` reads ${file}` : `\`load_dataset(folder, "${name}")\` ${file}`,
+  );
+  const none = configs.length === 0;
+  return (
+    "With Hugging Face's `datasets`, in the unzipped folder: " +
+    (none
+      ? 'the card lists no configuration, since this version holds no video; '
+      : `${configs.join(', ')}, and `) +
+    'a table loads as CSV: `load_dataset("csv", data_files=f"{folder}/index.csv")`.' +
+    (tally.transcripts === 0 && !none
+      ? ' This version holds no transcript, so transcripts.jsonl is empty and not listed: `datasets` cannot read a JSON Lines file without a record.'
+      : '')
+  );
+}
+
+function files(
+  input: ExportInput,
+  formats: readonly ExportFormat[],
+  chunking: Chunking,
+  tally: CompositionTally,
+): string[] {
   const folders = FILE_FORMATS.filter((format) => formats.includes(format));
   const chunks = formats.includes('chunks');
   return [
@@ -265,9 +310,7 @@ function files(formats: readonly ExportFormat[], chunking: Chunking): string[] {
     '- `README.md` (this file), `CITATION.cff` (how to cite), `datapackage.json` (the tables and records ' +
       'as a Frictionless Data Package, with their keys), `SHA256SUMS` (the SHA-256 of every other file).',
     '',
-    "With Hugging Face's `datasets`, in the unzipped folder: `load_dataset(folder)` reads transcripts.jsonl" +
-      (chunks ? ', `load_dataset(folder, "chunks")` chunks.jsonl' : '') +
-      ', and a table loads as CSV: `load_dataset("csv", data_files=f"{folder}/index.csv")`.',
+    loading(input, formats, tally),
     '',
   ];
 }
@@ -392,8 +435,8 @@ export function renderDatasheet(
     ...motivation(input),
     ...composition(input, tally),
     ...collection(input),
-    ...preprocessing(formats, chunking),
-    ...files(formats, chunking),
+    ...preprocessing(input, formats, chunking),
+    ...files(input, formats, chunking, tally),
     ...USES,
     ...distribution(input),
     ...maintenance(input),

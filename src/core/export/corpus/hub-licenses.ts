@@ -1,3 +1,5 @@
+import { spdxPage } from '../../../shared/citation';
+
 /**
  * The license ids the Hugging Face Hub knows for a card's `license`, as data. Copied from the Hub's
  * documentation page "Licenses" (https://huggingface.co/docs/hub/repositories-licenses), the table
@@ -126,5 +128,5 @@ export function cardLicense(spdx: string | undefined): CardLicense {
   if (spdx === undefined) return { license: 'unknown' };
   const hub = HUB_NAMES[spdx] ?? spdx.toLowerCase();
   if (KNOWN.has(hub) && hub !== 'other' && hub !== 'unknown') return { license: hub };
-  return { license: 'other', name: spdx.toLowerCase(), link: `https://spdx.org/licenses/${spdx}.html` };
+  return { license: 'other', name: spdx.toLowerCase(), link: spdxPage(spdx) };
 }

@@ -1,4 +1,5 @@
-import type { ExportManifest, ExportSync } from './types';
+import { WORD_COUNT_METHOD } from './plain-text';
+import type { ExportManifest, ExportSync, WordCountMethod } from './types';
 
 /** A copy of `value` whose objects list their keys in sorted order, so equal options print identically. */
 export function sortKeys(value: unknown): unknown {
@@ -8,11 +9,23 @@ export function sortKeys(value: unknown): unknown {
   return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
 }
 
+/** The service the manifest names: as given, else the service alone, its API version and address unknown. */
+export function serviceOf(manifest: ExportManifest): NonNullable<ExportManifest['service']> {
+  return manifest.service ?? { name: 'Video Transcript Service', api_version: null, addresses: [] };
+}
+
+/** How the corpus's words are counted: as given, else as this process counts them. */
+export function wordCountOf(manifest: ExportManifest): WordCountMethod {
+  return manifest.word_count ?? WORD_COUNT_METHOD;
+}
+
 /**
  * manifest.json, pretty-printed with docs/product.md's key order; `options` keys are sorted. `syncs`
  * are the job's syncs, oldest first; `versions` the corpus's released versions, oldest first.
  */
 export function renderManifest(manifest: ExportManifest, syncs: readonly ExportSync[] = []): string {
+  const service = serviceOf(manifest);
+  const wordCount = wordCountOf(manifest);
   const ordered = {
     tool: { name: manifest.tool.name, version: manifest.tool.version },
     job_id: manifest.job_id,
@@ -48,7 +61,10 @@ export function renderManifest(manifest: ExportManifest, syncs: readonly ExportS
       metadata: metadata ?? 0,
     })),
     finished_at: manifest.finished_at,
-    complete: manifest.complete,
+    job_finished: manifest.job_finished,
+    all_videos_transcribed: manifest.all_videos_transcribed,
+    service: { name: service.name, api_version: service.api_version, addresses: service.addresses },
+    word_count: { method: wordCount.method, icu: wordCount.icu },
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

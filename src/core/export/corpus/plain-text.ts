@@ -1,3 +1,5 @@
+import type { WordCountMethod } from './types';
+
 // The caption cleaning lives in shared/caption-text.ts, since the Library indexes the same text.
 export { plainLine, plainText, withoutControls } from '../../../shared/caption-text';
 
@@ -12,6 +14,20 @@ const UNSPACED_SCRIPT =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 const dictionaryWords = new Intl.Segmenter('und', { granularity: 'word' });
+
+/**
+ * How countWords counts, as a corpus says it: the rule, and the version of ICU (the Unicode library
+ * behind Intl.Segmenter) of the process that counts, since its dictionaries split unspaced scripts and
+ * change between versions. The desktop app (Electron's ICU) and the CLI (Node's) may differ; a count
+ * is only ever copied from an export made with the same ICU (reuse/entry-fingerprints.ts).
+ */
+export const WORD_COUNT_METHOD: WordCountMethod = {
+  method:
+    'runs of letters, marks and digits (an apostrophe or dot between two of them, a comma between two digits, ' +
+    'kept inside), one word each; in scripts written without spaces (Han, Hiragana, Katakana, Thai, Lao, Khmer, ' +
+    "Myanmar), the words ICU's dictionary-based word segmentation finds (Intl.Segmenter, root locale)",
+  icu: process.versions.icu ?? null,
+};
 
 /**
  * Intl.Segmenter takes time that grows with the square of the text's length, so an unspaced run is

@@ -86,7 +86,7 @@ const INDEX_FIELDS: readonly SchemaField[] = [
   text('channel_id', 'The channel ID, as the list page gave it.'),
   text(
     'published',
-    'When the video was published, as the list page that first numbered it worded it (such as "3 weeks ago"), or the exact time channel/latest gave a video a sync found.',
+    'When the video was published, as the list page that first numbered it worded it (such as "3 weeks ago"), or the exact time channel/latest gave it (on the read that listed it or a later one; changes.csv says when it replaced the words).',
   ),
   seconds('duration_seconds', 'The length of the video in seconds, read from the list page.'),
   integer('view_count', 'The view count, read from the list page.'),
@@ -179,7 +179,7 @@ const TRANSCRIPT_FIELDS: readonly SchemaField[] = [
   text('channel_id', 'The channel ID, as the list page gave it.'),
   text(
     'published',
-    'When the video was published, as the list page worded it (or the exact time channel/latest gave a video a sync found).',
+    'When the video was published, as the list page worded it (or the exact time channel/latest gave it).',
   ),
   day('published_from', 'The earliest day it can have been published (UTC).'),
   day('published_to', 'The latest day it can have been published (UTC).'),

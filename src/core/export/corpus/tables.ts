@@ -5,7 +5,7 @@ import { channelTitleOf, publishedOf, requestedLanguageOf } from './json-records
 import { MAX_CSV_CELL_CHARS, PATH_LIST_SEPARATOR } from './schema';
 import type { ExportChange, ExportMembership, ExportSourceFailure, ExportVideo } from './types';
 
-type CsvValue = string | number | undefined;
+export type CsvValue = string | number | undefined;
 
 /** What a spreadsheet may run as a formula when a cell starts with it (OWASP "CSV injection"). */
 const FORMULA_TRIGGERS = ['=', '+', '-', '@', '\t', '\r'];

@@ -207,8 +207,34 @@ export interface ExportManifest {
   version: number;
   /** The released versions, oldest first (the current one is among them once its job completed it). */
   versions: ExportVersion[];
-  /** False when the job has videos still to fetch (it paused) or sources it could not walk. */
-  complete: boolean;
+  /**
+   * Whether the job ran to its end: every list walked and no video left to fetch. False when it paused
+   * (credits, budget) or a source could not be walked.
+   */
+  job_finished: boolean;
+  /**
+   * Whether every video the selection kept has its transcript: the job finished, and no video is
+   * unavailable, failed or still to fetch (those a filter left out do not count).
+   */
+  all_videos_transcribed: boolean;
+  /**
+   * Where the transcripts came from: the service, its API version and the addresses the job's runs
+   * used, first used first (none recorded for a job run before Scriptorium recorded them, or answered
+   * only from transcripts stored here). Default: the service, its API version not known, no address.
+   */
+  service?: { name: string; api_version: string | null; addresses: string[] };
+  /**
+   * How index.csv's and the records' word_count counts, and the ICU version that counted. Default:
+   * this process's (WORD_COUNT_METHOD), which counts the words of every file it renders.
+   */
+  word_count?: WordCountMethod;
+}
+
+/** How words are counted: the rule in words, and the ICU whose word segmentation split unspaced scripts. */
+export interface WordCountMethod {
+  method: string;
+  /** The ICU version (Intl.Segmenter's data) the counts were made with; null without ICU. */
+  icu: string | null;
 }
 
 export interface ExportInput {

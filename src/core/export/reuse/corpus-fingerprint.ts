@@ -18,9 +18,9 @@ import type {
  * change to what is written would never reach a corpus whose job did not change.
  * tests/core/export/reuse/corpus-fingerprint.test.ts fails, naming this constant, when a corpus changes without it.
  */
-export const CORPUS_VERSION = 3;
+export const CORPUS_VERSION = 4;
 
-/** The first 16 bytes of a SHA-256, as the entries' fingerprints (fingerprints.ts). */
+/** The first 16 bytes of a SHA-256, as the entries' fingerprints (entry-fingerprints.ts). */
 const FINGERPRINT_BYTES = 16;
 
 /** What a video's transcript says: its key names it whole (ExportVideo.contentKey). */

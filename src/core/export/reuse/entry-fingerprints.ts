@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 import type { Chunking } from '../corpus/chunks';
+import { WORD_COUNT_METHOD } from '../corpus/plain-text';
 import type { FileFormat } from '../corpus/naming';
 import type { ExportVideo } from '../corpus/types';
 
 /**
  * Bump when anything a transcript's files, record or passages are rendered from changes (formats.ts,
- * records.ts, chunks.ts, cues.ts, plain-text.ts, json-text.ts, how a stored transcript is read): the
+ * json-records.ts, chunks.ts, cues.ts, plain-text.ts, json-text.ts, how a stored transcript is read): the
  * next export then renders every file again instead of copying one from an older export.
  * tests/core/export/reuse/entry-fingerprints.test.ts fails, naming this constant, when a rendering changes without it.
  */
@@ -29,7 +30,8 @@ function digest(hash: Hash): Buffer {
 /**
  * What each entry of a video is made from, as a fingerprint: equal fingerprints mean equal bytes, so an
  * entry of an earlier export with the same name and fingerprint may be copied. Every fingerprint covers
- * the rendering (RENDERING_VERSION, the tool's version) and the compression (zlib's version and level),
+ * the rendering (RENDERING_VERSION, the tool's version, the ICU that counts words) and the compression
+ * (zlib's version and level),
  * then only what that entry reads: txt, srt and vtt the transcript alone, so a sync that changes a
  * video's listing leaves them as they were; json and the record the listing too; passages the chunk
  * settings. A video whose transcript has no `contentKey` has none, and is always rendered.
@@ -41,7 +43,14 @@ export class EntryFingerprints {
   #last: { video: ExportVideo; content?: Buffer; record?: Buffer } | undefined;
 
   constructor(toolVersion: string, compressionLevel: number, chunking: Chunking) {
-    this.#base = JSON.stringify([RENDERING_VERSION, toolVersion, process.versions.zlib, compressionLevel]);
+    // The ICU that counts words: a word count is only copied from an export that counted it alike.
+    this.#base = JSON.stringify([
+      RENDERING_VERSION,
+      toolVersion,
+      process.versions.zlib,
+      compressionLevel,
+      WORD_COUNT_METHOD.icu,
+    ]);
     this.#chunking = [chunking.targetSeconds, chunking.overlapSeconds];
   }
 

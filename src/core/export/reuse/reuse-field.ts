@@ -3,8 +3,9 @@ import type { StreamBlock, StreamSums } from '../zip/entry-stream';
 /**
  * The reuse field: an extra field of the central directory (PKWARE APPNOTE 4.5) that the writer puts on
  * each entry a later export may copy instead of rendering again. It says what the entry's bytes were
- * made from (a fingerprint, fingerprints.ts), what a copy needs without unpacking it (the SHA-256 of its
- * content, for SHA256SUMS) and how to tell its compressed bytes are still those written (their CRC-32).
+ * made from (a fingerprint, entry-fingerprints.ts), what a copy needs without unpacking it (the SHA-256
+ * of its content, for SHA256SUMS) and how to tell its compressed bytes are still those written (their
+ * CRC-32).
  * Readers of ZIPs skip extra fields they do not know, and it is written by every export, from scratch or
  * not, so that both give the same bytes.
  */

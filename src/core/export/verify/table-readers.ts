@@ -4,7 +4,6 @@ import { CORPUS_STATUSES } from '../../../shared/vocabulary';
 import { CsvLimitError, CsvReader } from './csv-reader';
 import { Differences } from './differences';
 import { JsonFieldReader, type FieldReading } from './json-field-reader';
-import type { CorpusEntries } from './packed-names';
 import { CORPUS_ENTRY, MAX_CSV_CELL_CHARS, PATH_LIST_SEPARATOR } from '../corpus/schema';
 import { printable } from '../zip/layout';
 
@@ -17,6 +16,12 @@ const MANIFEST = CORPUS_ENTRY.manifest;
 const INDEX = CORPUS_ENTRY.index;
 /** index.csv has 17 columns; a record of more than this many cells is no row of it. */
 const MAX_INDEX_CELLS = 1000;
+
+/** The corpus's files by the names it gives them (in a ZIP: packed-names.ts CorpusEntries; or a folder). */
+export interface NamedEntries {
+  /** Undefined when there is no file of that name. */
+  find(name: string): unknown;
+}
 
 /** What reads an entry as it streams, piece by piece (a piece is only lent for the call). */
 export interface PieceReader {
@@ -55,7 +60,7 @@ export class IndexTally implements PieceReader {
   complete = false;
   /** Why index.csv could not be read, when it could not. */
   problem: string | undefined;
-  readonly #entries: CorpusEntries;
+  readonly #entries: NamedEntries;
   readonly #decoder = new StringDecoder('utf8');
   readonly #reader = new CsvReader(
     { maxCells: MAX_INDEX_CELLS, maxCellChars: MAX_CSV_CELL_CHARS },
@@ -65,7 +70,7 @@ export class IndexTally implements PieceReader {
   #filesColumn = -1;
   #header = true;
 
-  constructor(entries: CorpusEntries) {
+  constructor(entries: NamedEntries) {
     this.#entries = entries;
   }
 

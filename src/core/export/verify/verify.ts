@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { CORPUS_ENTRY } from '../corpus/schema';
 import { Differences } from './differences';
+import { verifyFolder } from './folder';
 import { systemErrorCode } from '../zip/system-error';
 import { LineReader } from './line-reader';
 import { CorpusEntries, ENTRY_KIND, PackedNames } from './packed-names';
-import { MAX_ENTRY_PATH_BYTES, printable, printableBytes } from '../zip/layout';
+import { printable, printableBytes } from '../zip/layout';
+import { LONGEST_CHECKSUM_LINE, parseChecksumLine } from './checksum-lines';
 import type { ListedEntry } from '../zip/central-directory';
-import { NotAFileError, ZipFormatError, ZipLimitError } from '../zip/read-errors';
+import { NotAFileError, UnreadableMethodError, ZipFormatError, ZipLimitError } from '../zip/read-errors';
 import { ZipReader } from '../zip/reader';
 import { countDifferences, IndexTally, ManifestCounts, type PieceReader } from './table-readers';
 
@@ -21,10 +24,6 @@ const { checksums: CHECKSUMS, manifest: MANIFEST, index: INDEX } = CORPUS_ENTRY;
 const INFLATED_BASE_BYTES = 256 * 1024 * 1024;
 const INFLATED_PER_BYTE = 32;
 
-/** A SHA256SUMS line: 64 hex digits, two characters, and a path of at most MAX_ENTRY_PATH_BYTES. */
-const LONGEST_CHECKSUM_LINE = 64 + 2 + MAX_ENTRY_PATH_BYTES;
-const SHA256_HEX = /^[0-9a-f]{64}$/;
-
 /** What verifyCorpus found. */
 export interface VerifyReport {
   /**
@@ -36,7 +35,26 @@ export interface VerifyReport {
   found: number;
   /** How many entries were found to match their SHA-256 in SHA256SUMS. */
   matching: number;
+  /**
+   * The files that could not be checked at all, compressed in a way verify does not read (Deflate64,
+   * Zstandard…): neither sound nor damaged. None were read when `files` is 0.
+   */
+  unchecked: UncheckedFiles;
 }
+
+/** The files verify could not read, by how they are compressed. */
+export class UncheckedFiles {
+  files = 0;
+  readonly methods = new Set<string>();
+
+  add(method: string): void {
+    this.files += 1;
+    this.methods.add(method);
+  }
+}
+
+/** What reading one entry found: its SHA-256, that it is damaged (a difference is added), or that it cannot be read. */
+type Reading = Buffer | 'damaged' | 'unchecked';
 
 /** The file could not be read at all (missing, a folder, a named pipe, no permission): nothing was checked. */
 export class CorpusUnreadableError extends Error {
@@ -59,7 +77,7 @@ export class CorpusUnreadableError extends Error {
 
 /**
  * Checks a corpus ZIP as written by writeCorpus: every entry path keeps the ZIP layout
- * (zip-layout.ts), every entry decompresses to bytes matching its CRC-32 and its SHA-256 in SHA256SUMS
+ * (zip/layout.ts), every entry decompresses to bytes matching its CRC-32 and its SHA-256 in SHA256SUMS
  * (an entry missing, extra or changed is a difference), manifest.json's counts match index.csv's rows,
  * and every file index.csv names is in the ZIP.
  *
@@ -68,10 +86,18 @@ export class CorpusUnreadableError extends Error {
  * in pieces, never past what it announces; the tables are read as streams keeping only what is
  * checked; and a few differences of each kind are listed, the rest counted.
  *
- * Rejects with CorpusUnreadableError when the file cannot be read at all; a file that is not a ZIP,
- * or is damaged, is a difference.
+ * A folder is checked as the unzipped corpus (folder.ts). Rejects with CorpusUnreadableError when
+ * the file cannot be read at all; a file that is not a ZIP, or is damaged, is a difference.
  */
 export async function verifyCorpus(path: string): Promise<VerifyReport> {
+  if (await isFolder(path)) {
+    try {
+      const { differences, matching } = await verifyFolder(path);
+      return report(differences, matching, new UncheckedFiles());
+    } catch (error) {
+      throw unreadable(path, error);
+    }
+  }
   const differences = new Differences();
   const names = new PackedNames();
   let zip: ZipReader;
@@ -86,20 +112,30 @@ export async function verifyCorpus(path: string): Promise<VerifyReport> {
     }
     if (!(error instanceof ZipFormatError || error instanceof ZipLimitError)) throw unreadable(path, error);
     differences.add(error instanceof ZipLimitError ? 'too large' : 'not a ZIP', error.message);
-    return report(differences, 0);
+    return report(differences, 0, new UncheckedFiles());
   }
   const { top, badNames } = names.finish();
   differences.merge(badNames);
   try {
     const entries = new CorpusEntries(zip, top);
+    const unchecked = new UncheckedFiles();
     const matching = (await readable(zip, differences))
-      ? await checkEntries(zip, entries, names, differences)
+      ? await checkEntries(zip, entries, names, { differences, unchecked })
       : 0;
-    return report(differences, matching);
+    return report(differences, matching, unchecked);
   } catch (error) {
     throw unreadable(path, error);
   } finally {
     await zip.close();
+  }
+}
+
+/** Whether `path` is a folder: an unzipped corpus, checked file by file (folder.ts). */
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (error) {
+    throw unreadable(path, error);
   }
 }
 
@@ -109,8 +145,14 @@ function unreadable(path: string, error: unknown): unknown {
   return code === undefined ? error : CorpusUnreadableError.fromCode(path, code);
 }
 
-function report(differences: Differences, matching: number): VerifyReport {
-  return { differences: differences.lines(), found: differences.count, matching };
+function report(differences: Differences, matching: number, unchecked: UncheckedFiles): VerifyReport {
+  return { differences: differences.lines(), found: differences.count, matching, unchecked };
+}
+
+/** What checking the entries gathers: the differences, and the files that could not be read. */
+interface Findings {
+  differences: Differences;
+  unchecked: UncheckedFiles;
 }
 
 /** Adds a difference about `entry`, reading its name from the file only when the line is listed. */
@@ -172,24 +214,28 @@ function mebibytes(bytes: number): string {
 
 /**
  * Reads every entry; returns how many match their SHA-256 in SHA256SUMS. What is judged is content:
- * the files, whatever their order, compression (stored or deflated), the folder entries around them,
- * the top folder they were zipped in, or what macOS adds (packed-names.ts).
+ * the files, whatever their order, compression (stored, deflated, bzip2 or LZMA), the folder entries
+ * around them, the top folder they were zipped in, or what macOS adds (packed-names.ts). A file in a
+ * compression verify does not read is neither: it is counted as unchecked, and so are the checks
+ * that needed it (the counts, when manifest.json or index.csv is one).
  */
 async function checkEntries(
   zip: ZipReader,
   entries: CorpusEntries,
   names: PackedNames,
-  differences: Differences,
+  findings: Findings,
 ): Promise<number> {
+  const { differences } = findings;
   const checksumsEntry = entries.find(CHECKSUMS);
   const checksums =
-    checksumsEntry === undefined ? undefined : await readChecksums(zip, entries, checksumsEntry, differences);
+    checksumsEntry === undefined ? undefined : await readChecksums(zip, entries, checksumsEntry, findings);
   if (checksumsEntry === undefined) differences.add('missing', `${CHECKSUMS} (so no entry can be checked)`);
 
   const manifestEntry = entries.find(MANIFEST);
   const indexEntry = entries.find(INDEX);
   const manifest = new ManifestCounts();
   const index = new IndexTally(entries);
+  let tablesUnchecked = false;
   let matching = 0;
   for (const entry of zip.inFileOrder()) {
     if (entry.index === checksumsEntry?.index) continue;
@@ -208,8 +254,9 @@ async function checkEntries(
     }
     const reader =
       entry.index === manifestEntry?.index ? manifest : entry.index === indexEntry?.index ? index : undefined;
-    const sha256 = await checkedSha256(zip, entry, differences, reader);
-    if (sha256 === undefined || checksums === undefined || entry.repeated) continue;
+    const sha256 = await checkedSha256(zip, entry, findings, reader);
+    if (sha256 === 'unchecked' && reader !== undefined) tablesUnchecked = true;
+    if (typeof sha256 === 'string' || checksums === undefined || entry.repeated) continue;
     const matches = checksums.matches(entry, sha256);
     if (matches === undefined) {
       await addAbout(zip, differences, 'extra', entry, (name) => `${name} (in the ZIP, not in ${CHECKSUMS})`);
@@ -223,21 +270,22 @@ async function checkEntries(
       );
     } else matching += 1;
   }
-  countDifferences(manifest, index, differences);
+  if (!tablesUnchecked) countDifferences(manifest, index, differences);
   if (index.complete) differences.merge(index.missingFiles);
   return matching;
 }
 
 /**
  * The entry's SHA-256 once its bytes decompress and match its CRC-32, handing them to `reader` as
- * they come; undefined, with the difference added, when they do not.
+ * they come; 'damaged', with the difference added, when they do not; 'unchecked', counted as such,
+ * when it is compressed in a way verify does not read.
  */
 async function checkedSha256(
   zip: ZipReader,
   entry: ListedEntry,
-  differences: Differences,
+  { differences, unchecked }: Findings,
   reader?: PieceReader,
-): Promise<Buffer | undefined> {
+): Promise<Reading> {
   const hash = createHash('sha256');
   let crc = 0;
   try {
@@ -247,9 +295,13 @@ async function checkedSha256(
       reader?.push(piece);
     });
   } catch (error) {
+    if (error instanceof UnreadableMethodError) {
+      unchecked.add(error.method);
+      return 'unchecked';
+    }
     if (!(error instanceof ZipFormatError)) throw error;
     await addAbout(zip, differences, 'damaged', entry, (name) => `${name} (${error.message})`);
-    return undefined;
+    return 'damaged';
   }
   if (crc !== entry.crc) {
     await addAbout(
@@ -259,7 +311,7 @@ async function checkedSha256(
       entry,
       (name) => `${name} (its bytes do not match their CRC-32)`,
     );
-    return undefined;
+    return 'damaged';
   }
   reader?.end();
   return hash.digest();
@@ -297,14 +349,14 @@ class Checksums {
 
 /**
  * Reads SHA256SUMS line by line as it streams: each line's path is looked up among the entries
- * (`missing` when the ZIP lacks it). Undefined when SHA256SUMS itself is damaged: then no entry can be
+ * (`missing` when the ZIP lacks it). Undefined when SHA256SUMS itself is damaged or unread: then no entry can be
  * checked against it.
  */
 async function readChecksums(
   zip: ZipReader,
   entries: CorpusEntries,
   entry: ListedEntry,
-  differences: Differences,
+  findings: Findings,
 ): Promise<Checksums | undefined> {
   const checksums = new Checksums(zip.count);
   // Gathered apart, and added only if SHA256SUMS itself is intact.
@@ -325,16 +377,7 @@ async function readChecksums(
       found.add(CHECKSUMS, () => `line ${lineNumber} names ${printableBytes(parsed.path)} again`);
     }
   });
-  if ((await checkedSha256(zip, entry, differences, lines)) === undefined) return undefined;
-  differences.merge(found);
+  if (typeof (await checkedSha256(zip, entry, findings, lines)) === 'string') return undefined;
+  findings.differences.merge(found);
   return checksums;
-}
-
-/** A SHA256SUMS line as `sha256sum` writes it: 64 lower-case hex digits, a space, a space or '*', the path. */
-function parseChecksumLine(line: Buffer): { digest: Buffer; path: Buffer } | undefined {
-  const SPACE = 0x20;
-  const STAR = 0x2a;
-  if (line.length < 67 || line[64] !== SPACE || (line[65] !== SPACE && line[65] !== STAR)) return undefined;
-  const hex = line.toString('latin1', 0, 64);
-  return SHA256_HEX.test(hex) ? { digest: Buffer.from(hex, 'hex'), path: line.subarray(66) } : undefined;
 }

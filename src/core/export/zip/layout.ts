@@ -79,6 +79,19 @@ export function printable(text: string): string {
   });
 }
 
+/**
+ * Text a person reads (a title, a snippet of a transcript) as it may be printed on one line: runs of
+ * white space (a line break included) as one space, the other controls escaped as printable() does,
+ * and `\` left as it is, since the text quotes a transcript rather than naming a file exactly.
+ */
+export function readable(text: string): string {
+  return text
+    .replace(/\s+/gu, ' ')
+    .split('\\')
+    .map((part) => printable(part))
+    .join('\\');
+}
+
 /** A path stored as bytes, printable: its characters as printable() writes them, bytes that are not UTF-8 as `\xff`. */
 export function printableBytes(bytes: Uint8Array): string {
   try {

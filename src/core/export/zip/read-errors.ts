@@ -6,6 +6,17 @@ export class ZipFormatError extends Error {
   }
 }
 
+/**
+ * An entry is compressed in a way this reader does not read (Deflate64, Zstandard, PPMd…): nothing is
+ * known of its bytes, neither sound nor damaged. `method` names it for a person.
+ */
+export class UnreadableMethodError extends Error {
+  constructor(readonly method: string) {
+    super(`it is compressed with ${method}, which this reader cannot read`);
+    this.name = 'UnreadableMethodError';
+  }
+}
+
 /** The ZIP lists more entries than this reader holds (MAX_ENTRIES). */
 export class ZipLimitError extends Error {
   constructor(message: string) {

@@ -9,7 +9,8 @@ import { MAX_ENTRIES, readDirectory } from './central-directory';
 import type { Directory, ListedEntry, Listing, NameVisitor } from './central-directory';
 import { FileWindow, readAt, WINDOW_BYTES } from './file-window';
 import type { NameIndex } from './name-index';
-import { NotAFileError, ZipFormatError } from './read-errors';
+import { NotAFileError, UnreadableMethodError, ZipFormatError } from './read-errors';
+import { METHOD_BZIP2, METHOD_LZMA, methodName, readBzip2, readLzma } from './other-methods';
 import { CENTRAL_HEADER_BYTES, FLAG_ENCRYPTED, LOCAL_HEADER, LOCAL_HEADER_BYTES } from './appnote';
 
 /** An entry's local header (APPNOTE 4.3.7), and where its data starts. */
@@ -196,16 +197,25 @@ export class ZipReader {
 
   /**
    * Hands `entry`'s bytes, decompressed, to `consume` piece by piece; a piece is only valid during the
-   * call. Rejects with ZipFormatError when its data cannot be read: a broken local header or one naming
-   * another file, data running into the next entry, data that does not inflate, or more or fewer
-   * bytes than the directory announces. Checking the CRC is left to the caller.
+   * call. Stored and deflated entries are read, and those other tools compress with bzip2 or LZMA
+   * (zip/other-methods.ts). Rejects with ZipFormatError when its data cannot be read: a broken local
+   * header or one naming another file, data running into the next entry, data that does not
+   * decompress, or more or fewer bytes than the directory announces; with UnreadableMethodError when
+   * it is compressed another way. Checking the CRC is left to the caller.
    */
   async read(entry: ListedEntry, consume: (piece: Buffer) => void): Promise<void> {
     if ((entry.flags & FLAG_ENCRYPTED) !== 0) throw new ZipFormatError('it is encrypted');
-    if (entry.method !== 0 && entry.method !== 8) {
-      throw new ZipFormatError(`it uses compression method ${entry.method}, which this reader cannot read`);
+    const known = entry.method === 0 || entry.method === 8;
+    if (!known && entry.method !== METHOD_BZIP2 && entry.method !== METHOD_LZMA) {
+      throw new UnreadableMethodError(methodName(entry.method));
     }
     const { dataStart } = await this.localHeader(entry);
+    if (!known) {
+      const data = { fd: this.#file.fd, start: dataStart, length: entry.compressedSize };
+      if (entry.method === METHOD_BZIP2) readBzip2(data, entry.size, consume);
+      else readLzma(data, entry.size, consume);
+      return;
+    }
     if (entry.method === 0 && entry.size !== entry.compressedSize) {
       throw new ZipFormatError('it is stored uncompressed, yet its two sizes differ');
     }

@@ -281,7 +281,7 @@ export class AtomicZipFile {
     }
     await this.#partial.file.finish();
     await rename(this.#partial.path, this.#targetPath);
-    await syncDirectory(dirname(this.#targetPath));
+    await fsyncDirectory(dirname(this.#targetPath));
     return { bytes: this.#partial.file.size, entries };
   }
 
@@ -398,8 +398,8 @@ export class AtomicZipFile {
   }
 }
 
-/** Makes the rename itself durable. Best effort: some platforms (Windows) cannot open a folder. */
-async function syncDirectory(directory: string): Promise<void> {
+/** Makes the rename itself durable (fsync). Best effort: some platforms (Windows) cannot open a folder. */
+async function fsyncDirectory(directory: string): Promise<void> {
   try {
     const handle = await open(directory, 'r');
     try {

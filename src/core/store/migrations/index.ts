@@ -9,6 +9,10 @@ import { segmentIndexSchema } from './008-segment-index';
 import { exportedTextIndexSchema } from './009-exported-text-index';
 import { listReadsSchema } from './010-list-reads';
 import { exportVersionsSchema } from './011-export-versions';
+import { regenerableVersionsSchema } from './012-regenerable-versions';
+import { compatibilityIndexSchema } from './013-compatibility-search-index';
+import { exactDatesSchema } from './014-exact-dates';
+import { captionTimesSchema } from './015-caption-times';
 
 /**
  * Every schema change, in order: MIGRATIONS[n - 1] takes a database from user_version n - 1 to n.
@@ -26,4 +30,8 @@ export const MIGRATIONS: readonly string[] = [
   exportedTextIndexSchema,
   listReadsSchema,
   exportVersionsSchema,
+  regenerableVersionsSchema,
+  compatibilityIndexSchema,
+  exactDatesSchema,
+  captionTimesSchema,
 ];

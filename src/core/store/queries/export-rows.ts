@@ -19,7 +19,7 @@ const ITEM = sqlLiterals(ITEM_STATUS);
  * checkedRow: the export reads a whole job several times, so a schema parse of every row would be
  * most of its time.
  */
-interface StoredRow {
+export interface StoredRow {
   item_id: number;
   number: number;
   video_id: string;
@@ -56,7 +56,7 @@ interface StoredRow {
 const ITEM_STATUS_SET: ReadonlySet<string> = new Set(ITEM_STATUSES);
 const SOURCE_KIND_SET: ReadonlySet<string> = new Set(SOURCE_KINDS);
 
-function checkedRow(row: StoredRow): StoredRow {
+export function checkedRow(row: StoredRow): StoredRow {
   if (!ITEM_STATUS_SET.has(row.status) || !SOURCE_KIND_SET.has(row.source_kind)) {
     throw new Error(`item ${row.item_id} has a status or source kind this version does not know`);
   }
@@ -120,26 +120,71 @@ export interface ExportRow {
   transcript: ExportTranscript | null;
 }
 
+/**
+ * The date a video `i` of the job carries now: the latest exact time learned for it (migration 014,
+ * store/exact-dates.ts), else what its list page said.
+ */
+export const CURRENT_PUBLISHED_SQL = `coalesce(
+  (SELECT e.published FROM exact_dates e WHERE e.item_id = i.id ORDER BY e.id DESC LIMIT 1), i.published)`;
+
 /** Rows read per query: small enough for flat memory, large enough to be quick. */
-const PAGE_SIZE = 256;
+export const PAGE_SIZE = 256;
+
+/**
+ * A video's row as the export reads it, column by column (the name the row gives it, and where it
+ * comes from in items i, sources s and transcripts t): one list for the page query below and for the
+ * rows a released version keeps (store/versions.ts), so that a version is written again from the same
+ * columns it was first written from. What comes from the video's memberships (its latest place in
+ * its list, the sources that hold it) is kept apart, with the memberships.
+ */
+export const ITEM_COLUMNS: ReadonlyArray<readonly [name: string, expression: string]> = [
+  ['item_id', 'i.id'],
+  ['number', 'i.number'],
+  ['video_id', 'i.video_id'],
+  ['item_title', 'i.title'],
+  ['status', 'i.status'],
+  ['position', 'i.position'],
+  ['attempts', 'i.attempts'],
+  ['http_status', 'i.http_status'],
+  ['code', 'i.code'],
+  ['message', 'i.message'],
+  ['source_id', 's.id'],
+  ['source_position', 's.position'],
+  ['source_kind', 's.kind'],
+  ['source_input', 's.input'],
+  ['transcript_id', 't.id'],
+  ['language', 't.language'],
+  ['requested_lang', 't.requested_lang'],
+  ['transcript_title', 't.title'],
+  ['segment_count', 't.segment_count'],
+  ['fetched_at', 't.fetched_at'],
+  ['channel_id', 'i.channel_id'],
+  ['channel_title', 'i.channel_title'],
+  ['published', CURRENT_PUBLISHED_SQL],
+  ['duration_seconds', 'i.duration_seconds'],
+  ['view_count', 'i.view_count'],
+  ['has_captions', 'i.has_captions'],
+  ['listed_at', 'i.listed_at'],
+];
+
+/** The tables ITEM_COLUMNS reads, joined. */
+export const ITEM_TABLES = `items i
+     JOIN sources s ON s.id = i.source_id
+     LEFT JOIN transcripts t ON t.id = i.transcript_id`;
 
 /** A page of the job's rows by corpus number, with their source, membership and transcript. */
-const PAGE_SELECT = `SELECT i.id AS item_id, i.number, i.video_id, i.title AS item_title, i.status, i.position,
+const PAGE_SELECT = `SELECT ${ITEM_COLUMNS.map(([name, expression]) => `${expression} AS ${name}`).join(', ')},
        m.position AS list_position, m.listed_at AS list_listed_at,
-       i.attempts, i.http_status, i.code, i.message, s.id AS source_id, s.position AS source_position,
-       s.kind AS source_kind, s.input AS source_input, t.id AS transcript_id, t.language,
-       t.requested_lang, t.title AS transcript_title, t.segment_count, t.fetched_at, i.channel_id,
-       i.channel_title, i.published, i.duration_seconds, i.view_count, i.has_captions, i.listed_at,
        (SELECT group_concat(ms.position) FROM memberships mm JOIN sources ms ON ms.id = mm.source_id
          WHERE mm.item_id = i.id) AS member_of
-     FROM items i
-     JOIN sources s ON s.id = i.source_id
+     FROM ${ITEM_TABLES}
      LEFT JOIN memberships m ON m.item_id = i.id AND m.source_id = i.source_id
-     LEFT JOIN transcripts t ON t.id = i.transcript_id
      WHERE i.job_id = ? AND i.number > ? ORDER BY i.number LIMIT ?`;
 /** A page of memberships.csv: every source of each video, by corpus number and then source. */
-const MEMBERSHIPS_SELECT = `SELECT i.number, i.video_id, s.position AS source_position, s.kind, s.input,
-       s.source_id AS list_id, s.resolved_channel_id, s.title AS list_title, m.position, m.listed_at
+/** The columns of a line of memberships.csv, from items i, memberships (or what a version kept) m and sources s. */
+export const MEMBERSHIP_COLUMNS = `i.number, i.video_id, s.position AS source_position, s.kind, s.input,
+       s.source_id AS list_id, s.resolved_channel_id, s.title AS list_title, m.position, m.listed_at`;
+const MEMBERSHIPS_SELECT = `SELECT ${MEMBERSHIP_COLUMNS}
      FROM items i
      JOIN memberships m ON m.item_id = i.id
      JOIN sources s ON s.id = m.source_id
@@ -147,7 +192,7 @@ const MEMBERSHIPS_SELECT = `SELECT i.number, i.video_id, s.position AS source_po
      ORDER BY i.number, s.position LIMIT ?`;
 
 /** A row of MEMBERSHIPS_SELECT: columns SQLite types itself (a row per video and source: no schema parse). */
-interface StoredMembership {
+export interface StoredMembership {
   number: number;
   video_id: string;
   source_position: number;
@@ -211,19 +256,24 @@ export function* membershipRowsOf(db: Database, jobId: number): Generator<Member
   for (;;) {
     const rows = statements(db).memberships.all(jobId, after.number, after.sourcePosition, PAGE_SIZE);
     for (const raw of rows) {
-      const row = checkedMembership(raw);
-      after = { number: row.number, sourcePosition: row.source_position };
-      yield {
-        videoId: row.video_id,
-        source: row.input,
-        listId: listIdOf(row),
-        listTitle: row.list_title,
-        position: row.position,
-        listedAt: row.listed_at,
-      };
+      after = { number: raw.number, sourcePosition: raw.source_position };
+      yield toMembershipRow(raw);
     }
     if (rows.length < PAGE_SIZE) return;
   }
+}
+
+/** A line of memberships.csv from its stored columns. */
+export function toMembershipRow(raw: StoredMembership): MembershipRow {
+  const row = checkedMembership(raw);
+  return {
+    videoId: row.video_id,
+    source: row.input,
+    listId: listIdOf(row),
+    listTitle: row.list_title,
+    position: row.position,
+    listedAt: row.listed_at,
+  };
 }
 
 /** A playlist's ID, a channel's UC id (as resolved); a search or a single video is no list with an ID. */
@@ -248,7 +298,7 @@ export function languagesOfJob(db: Database, jobId: number): Record<string, numb
   );
 }
 
-function toExportRow(db: Database, row: StoredRow): ExportRow {
+export function toExportRow(db: Database, row: StoredRow): ExportRow {
   return {
     itemId: row.item_id,
     number: row.number,

@@ -68,6 +68,9 @@ const statements = readOnlyPreparedFor((db) => ({
      WHERE job_id = ? AND status = ${ITEM.failed} AND coalesce(code, '') != ${CODE.cutOff}
      GROUP BY http_status, code ORDER BY videos DESC, http_status, code`,
   ),
+  services: db.prepare<[number], { address: string; api_version: string }>(
+    'SELECT address, api_version FROM job_services WHERE job_id = ? ORDER BY first_used_at, address',
+  ),
   history: db.prepare<[number], unknown>(
     `SELECT v.version, v.released_at,
        (SELECT count(*) FROM items i WHERE i.job_id = v.job_id AND i.version = v.version) AS added,
@@ -109,6 +112,13 @@ export function failedByStatus(
   jobId: number,
 ): Array<{ httpStatus: number | null; code: string | null; videos: number }> {
   return statements(db).failedByStatus.all(jobId);
+}
+
+/** The service's addresses the job's runs used, with their API version, first used first. */
+export function servicesOfJob(db: Database, jobId: number): Array<{ address: string; apiVersion: string }> {
+  return statements(db)
+    .services.all(jobId)
+    .map((row) => ({ address: row.address, apiVersion: row.api_version }));
 }
 
 /** The job's released versions, oldest first, with what each brought (version 1: all it held). */

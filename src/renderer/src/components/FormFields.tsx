@@ -51,12 +51,18 @@ function controlProps({ id, value, problem, onChange }: InputFieldProps, describ
 /** Words the browser should neither correct nor complete. */
 const VERBATIM = { spellCheck: false, autoComplete: 'off' } as const;
 
-/** A line of text the browser should not correct (patterns, positions). */
-export function TextField(props: InputFieldProps) {
+/**
+ * A line of text the browser should not correct (patterns, positions); `type` for an address or a
+ * secret (the service's address, the API key).
+ */
+export function TextField({
+  type = 'text',
+  ...props
+}: InputFieldProps & { type?: 'text' | 'url' | 'password' }) {
   const { id, label, help, problem } = props;
   return (
     <Field id={id} label={label} help={help} problem={problem}>
-      {(describedBy) => <input type="text" {...VERBATIM} {...controlProps(props, describedBy)} />}
+      {(describedBy) => <input type={type} {...VERBATIM} {...controlProps(props, describedBy)} />}
     </Field>
   );
 }

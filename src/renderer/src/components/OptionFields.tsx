@@ -2,7 +2,8 @@ import { CHUNK_SECONDS, CONCURRENCY, EXPORT_FORMATS, type ExportFormat } from '.
 import type { OptionFields as Fields, OptionProblems } from '../lib/job-options';
 import { Choice, NumberField, TextField } from './FormFields';
 
-const FORMAT_NAMES: Readonly<Record<ExportFormat, { label: string; help: string }>> = {
+/** Each file format's name and what it holds: New job, Settings' defaults and the Export dialog say the same. */
+export const FORMAT_NAMES: Readonly<Record<ExportFormat, { label: string; help: string }>> = {
   txt: { label: 'TXT', help: 'plain text' },
   json: { label: 'JSON', help: 'segments with their times' },
   srt: { label: 'SRT', help: 'subtitles' },

@@ -66,7 +66,10 @@ export function licenseProblem(text: string): string | undefined {
   return parsed.success ? undefined : `${parsed.error.issues[0]?.message ?? 'not an SPDX license id'}.`;
 }
 
-/** The citation to send with an export, checked here so that a mistake is shown before anything runs. */
+/**
+ * The citation to send with an export, checked here so that a mistake is shown before anything runs.
+ * The fields show the whole citation, so an empty one clears its part (null; no authors: []).
+ */
 export function readCitationFields(
   fields: CitationFields,
 ): { ok: true; value: CitationInput } | { ok: false; problems: CitationProblems } {
@@ -85,9 +88,9 @@ export function readCitationFields(
     ok: true,
     value: {
       authors: authorLines(fields.authors),
-      ...(title !== '' && { title }),
-      ...(description !== '' && { description }),
-      ...(fields.license.trim() !== '' && { license: fields.license.trim() }),
+      title: title === '' ? null : title,
+      description: description === '' ? null : description,
+      license: fields.license.trim() === '' ? null : fields.license.trim(),
     },
   };
 }

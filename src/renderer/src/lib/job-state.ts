@@ -1,5 +1,5 @@
 import type { JobView } from '../../../shared/contract';
-import { describeKeyRefusal } from '../../../shared/errors';
+import { describeKeyRefusal, isStorageErrorCode } from '../../../shared/errors';
 import { parseSource } from '../../../shared/sources';
 import {
   DAILY_LIMIT_STOP_CODE,
@@ -8,6 +8,7 @@ import {
   jobAllows,
   STOP_REASON,
   type JobAction,
+  type JobStatus,
 } from '../../../shared/vocabulary';
 import { capitalize, formatCount, plural, sentence } from './format';
 
@@ -53,7 +54,10 @@ export function availableActions(job: JobView): {
     pause: allows('pause'),
     resume: allows('resume'),
     cancel: allows('cancel'),
-    retryFailed: here && (job.counts.failed > 0 || job.sourcesFailed > 0),
+    // A list that could not be read is read again by the next run anyway (Resume): Retry failed is
+    // offered for it only once the job has finished.
+    retryFailed:
+      here && (job.counts.failed > 0 || (job.sourcesFailed > 0 && job.status === JOB_STATUS.completed)),
     // Failures or not, a finished job can be brought up to date when it has a list that can grow.
     sync: allows('sync') && hasGrowingList(job),
     remove: job.runningIn === null && jobAllows(job.status, 'delete'),
@@ -74,8 +78,17 @@ function hasGrowingList(job: JobView): boolean {
  */
 export function describeStop(job: JobView): string | null {
   const { stop } = job;
-  if (stop === null || job.status === JOB_STATUS.running || job.status === JOB_STATUS.queued) return null;
+  if (stop === null || job.status === JOB_STATUS.running) return null;
   const message = stop.message ?? '';
+  // The store stopped it (a full disk): not the job's failure, and said even while it waits queued.
+  if (stop.reason === STOP_REASON.error && isStorageErrorCode(stop.code)) {
+    const next =
+      job.status === JOB_STATUS.queued
+        ? 'It continues by itself once there is room: Scriptorium tries again now and then, and at every start.'
+        : 'Once there is room, the next sync continues it, or press Resume.';
+    return `${sentence(message)} ${next}`;
+  }
+  if (job.status === JOB_STATUS.queued) return null;
   switch (stop.reason) {
     case STOP_REASON.credits:
       return `${capitalize(message || 'The service asked for payment')} (${stop.code ?? 'HTTP 402'}). Once you have credits again, press Resume: the job continues where it stopped.`;
@@ -117,4 +130,28 @@ export function describeGaps(job: JobView): string | null {
   ].filter((part) => part !== '');
   if (parts.length === 0) return null;
   return `Finished, but ${parts.join(' and ')}. Retry failed tries again.`;
+}
+
+/**
+ * What the Jobs screen says after New job's Start, from what Start did (`started`) and the job's
+ * status now; `name` is "job 3, “Lectures”". Only a job that had stopped is said to continue.
+ */
+export function startedNotice(
+  started: 'new' | 'continued' | 'unchanged',
+  name: string,
+  status: JobStatus | undefined,
+): string {
+  const match = `These sources and options match ${name}`;
+  switch (started) {
+    case 'new':
+      return `Started ${name}.`;
+    case 'continued':
+      return `${match}, which continues where it stopped: nothing already fetched is bought again.`;
+    case 'unchanged':
+      if (status === JOB_STATUS.completed)
+        return `${match}, which has finished: nothing is bought again, and Export writes its corpus.`;
+      if (status === JOB_STATUS.queued)
+        return `${match}, which is queued already: it runs after the jobs before it.`;
+      return `${match}, which is running already.`;
+  }
 }

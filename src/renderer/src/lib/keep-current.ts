@@ -1,5 +1,5 @@
 import type { KeepCurrentView } from '../../../shared/contract';
-import { formatWhen } from './format';
+import { formatWhen, sentence } from './format';
 
 /** "every hour", "every 24 hours": how often the schedule syncs, from Settings' "Sync every (hours)". */
 export function everyHours(hours: number): string {
@@ -13,7 +13,23 @@ export function everyHours(hours: number): string {
 export function describeSyncTimes(view: KeepCurrentView, now: number): string {
   const last =
     view.lastSyncAt === null ? 'Not synced automatically yet' : `Last synced ${formatWhen(view.lastSyncAt)}`;
+  // Waiting for a key or an address: no time to give, syncProblem says what it waits for.
+  if (waitsForSetup(view)) return last;
   return `${last} · ${nextSyncWords(view.nextSyncAt, now)}`;
+}
+
+/** Whether the job's automatic sync could not run for want of a key or an address, and runs once given. */
+function waitsForSetup(view: KeepCurrentView): boolean {
+  return view.syncProblem !== null && view.nextSyncAt === null;
+}
+
+/** Why the last automatic sync could not run and when it runs, in one note; null when it ran. */
+export function describeSyncProblem(view: KeepCurrentView): string | null {
+  if (view.syncProblem === null) return null;
+  const next = waitsForSetup(view)
+    ? 'It runs as soon as that is done.'
+    : 'It is tried again at the next sync.';
+  return `Its last automatic sync could not run. ${sentence(view.syncProblem)} ${next}`;
 }
 
 function nextSyncWords(nextSyncAt: string | null, now: number): string {

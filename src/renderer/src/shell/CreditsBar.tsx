@@ -26,7 +26,7 @@ export function CreditsBar() {
             {view.possible > 0 && <span className="muted"> ({formatCount(view.possible)} maybe)</span>}
           </Fact>
           {job !== undefined && <JobCredits job={job} />}
-          <Fact term="Balance">
+          <Fact term="Balance" width="balance">
             <Balance view={view} />
           </Fact>
         </dl>
@@ -41,10 +41,18 @@ function credits(count: number): string {
 
 /**
  * One fact of the bar. A `width` fact takes the same room whatever it says (its words cut short,
- * whole in a tooltip), so that choosing another job never moves the bar's line breaks, nor the page
- * below it between a click's press and its release.
+ * whole in a tooltip), so that choosing another job, or entering the balance, never moves the bar's
+ * line breaks, nor the page below it.
  */
-function Fact({ term, children, width }: { term: string; children: ReactNode; width?: 'job' | 'budget' }) {
+function Fact({
+  term,
+  children,
+  width,
+}: {
+  term: string;
+  children: ReactNode;
+  width?: 'job' | 'budget' | 'balance';
+}) {
   return (
     <div className={width === undefined ? 'credit-fact' : `credit-fact credit-fact-${width}`}>
       <dt title={width === 'job' ? term : undefined}>{term}</dt>
@@ -80,7 +88,9 @@ function Balance({ view }: { view: CreditView }) {
       {view.balance === null || view.estimatedRemaining === null ? (
         <span className="muted">not entered</span>
       ) : (
-        <span>about {credits(view.estimatedRemaining)} left</span>
+        <span className="balance-estimate" title={`about ${credits(view.estimatedRemaining)} left`}>
+          about {formatCount(view.estimatedRemaining)} left
+        </span>
       )}{' '}
       <button type="button" className="link-button" onClick={() => setEditing(true)}>
         {view.balance === null ? 'Enter balance' : 'Change balance'}

@@ -1,6 +1,7 @@
 import { useStore } from 'zustand';
 import { BUILT_IN_JOB_DEFAULTS, type ScriptoriumApi } from '../../../shared/contract';
 import { connect } from '../transport';
+import { createConcordanceStore, type ConcordanceState } from './concordance';
 import { createCreditsStore, type CreditsState } from './credits';
 import { createExportsStore, type ExportsState } from './exports';
 import { createJobsStore, type JobsState } from './jobs';
@@ -9,6 +10,8 @@ import { createNewJobStore, type NewJobState } from './new-job';
 import { createReaderStore, type ReaderState } from './reader';
 import { createSettingsStore, type SettingsState } from './settings';
 import { createSyncsStore, type SyncsState } from './syncs';
+import { createTrendsStore, type TrendsState } from './trends';
+import { createUpdatesStore, type UpdatesState } from './updates';
 import { createVideoPagesStore, type VideoPagesState } from './video-pages';
 
 /** The renderer's one connection to the app (Electron IPC or browser mode's HTTP). */
@@ -23,6 +26,9 @@ export const exportsStore = createExportsStore(api);
 export const syncsStore = createSyncsStore(api);
 export const libraryStore = createLibraryStore(api);
 export const readerStore = createReaderStore(api);
+export const updatesStore = createUpdatesStore(api);
+export const concordanceStore = createConcordanceStore(api);
+export const trendsStore = createTrendsStore(api);
 
 export const useJobs = <T>(select: (state: JobsState) => T): T => useStore(jobsStore, select);
 export const useCredits = <T>(select: (state: CreditsState) => T): T => useStore(creditsStore, select);
@@ -34,6 +40,10 @@ export const useExports = <T>(select: (state: ExportsState) => T): T => useStore
 export const useSyncs = <T>(select: (state: SyncsState) => T): T => useStore(syncsStore, select);
 export const useLibrary = <T>(select: (state: LibraryState) => T): T => useStore(libraryStore, select);
 export const useReader = <T>(select: (state: ReaderState) => T): T => useStore(readerStore, select);
+export const useUpdates = <T>(select: (state: UpdatesState) => T): T => useStore(updatesStore, select);
+export const useConcordance = <T>(select: (state: ConcordanceState) => T): T =>
+  useStore(concordanceStore, select);
+export const useTrends = <T>(select: (state: TrendsState) => T): T => useStore(trendsStore, select);
 
 /**
  * Feeds the stores from the contract's events, then loads what they start from (subscribing first,
@@ -51,7 +61,9 @@ export function startStores(): () => void {
     api.on('jobSynced', (event) => syncsStore.getState().ended(event)),
     api.on('libraryIndexing', (event) => libraryStore.getState().indexed(event)),
     api.on('searchExportProgress', (event) => libraryStore.getState().exportProgressed(event)),
+    api.on('updateChanged', (status) => updatesStore.getState().changed(status)),
   ];
+  void updatesStore.getState().load();
   void libraryStore.getState().loadStatus();
   void jobsStore.getState().load();
   void creditsStore.getState().load();

@@ -1,5 +1,11 @@
 import { createStore } from 'zustand';
-import type { CommandInput, CommandOutput, EventPayload, ScriptoriumApi } from '../../../shared/contract';
+import type {
+  CommandInput,
+  CommandOutput,
+  ConcordanceOptions,
+  EventPayload,
+  ScriptoriumApi,
+} from '../../../shared/contract';
 import { ContractError } from '../../../shared/contract-error';
 import { describeError, type ShownError } from '../lib/errors';
 
@@ -21,9 +27,14 @@ export type SearchRequest = Pick<
   'query' | 'jobId' | 'language' | 'channel'
 >;
 
-function requestOf(query: string, { jobId, language, channel }: SearchFilters): SearchRequest {
+function requestOf(query: string, filters: SearchFilters): SearchRequest {
+  return { query, ...scopeOf(filters) };
+}
+
+/** The filters as a search sends them: an empty language or channel is none. */
+export function scopeOf({ jobId, language, channel }: SearchFilters): Omit<SearchRequest, 'query'> {
   const given = (text: string) => (text.trim() === '' ? null : text.trim());
-  return { query, jobId, language: given(language), channel: given(channel) };
+  return { jobId, language: given(language), channel: given(channel) };
 }
 
 export type ResultsExport =
@@ -63,8 +74,11 @@ export interface LibraryState {
 
   setQuery(query: string): void;
   setFilters(change: Partial<SearchFilters>): void;
-  /** Writes the hits of the search shown as CSV: to `destination`, or for download when it is null. */
-  exportResults(destination: string | null): Promise<void>;
+  /**
+   * Writes the hits of the search shown as CSV: to `destination`, or for download when it is null;
+   * as a concordance (the words around each hit) when `concordance` is given.
+   */
+  exportResults(destination: string | null, concordance?: ConcordanceOptions | null): Promise<void>;
   /** Cancels the Export results being written (once the app has named it). */
   cancelExport(): Promise<void>;
   /** Makes a job of the videos of the search shown; resolves with its id, or null when it failed. */
@@ -131,12 +145,12 @@ export function createLibraryStore(
         set({ filters: { ...get().filters, ...change }, resultsExport: null, videosJob: null });
         schedule();
       },
-      async exportResults(destination) {
+      async exportResults(destination, concordance = null) {
         const shown = get().answer;
         if (shown === null || get().resultsExport?.phase === 'writing') return;
         set({ resultsExport: { phase: 'writing', progress: null, cancelling: false } });
         try {
-          const result = await api.exportSearchResults({ ...shown.request, destination });
+          const result = await api.exportSearchResults({ ...shown.request, destination, concordance });
           set({ resultsExport: { phase: 'done', result } });
         } catch (error) {
           const cancelled =

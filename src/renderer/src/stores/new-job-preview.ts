@@ -1,6 +1,5 @@
 import type { JobDetail, JobDraft, ScriptoriumApi, SourceLine } from '../../../shared/contract';
 import { ContractError } from '../../../shared/contract-error';
-import { JOB_STATUS } from '../../../shared/vocabulary';
 import { describeError, type ShownError } from '../lib/errors';
 
 export type PreviewState =
@@ -27,11 +26,16 @@ export interface PreviewForm {
 
 /** Preview walks the draft's lists without buying a transcript; Stop pauses that walk. */
 export function createPreviewActions(api: ScriptoriumApi, form: PreviewForm): PreviewActions {
+  /** Numbers the previews: only the latest one may change the form. */
+  let latest = 0;
   return {
     async runPreview() {
       const draft = form.draft();
       if (draft === null || form.preview().phase === 'walking') return;
+      const run = ++latest;
       const version = form.edits();
+      /** Whether the form is still the one this preview was asked for: Start or an edit moves it on. */
+      const current = () => run === latest && form.edits() === version;
       form.set({ preview: { phase: 'walking', jobId: null, stopping: false } });
       let made: number | null = null;
       try {
@@ -41,15 +45,19 @@ export function createPreviewActions(api: ScriptoriumApi, form: PreviewForm): Pr
         // preview is followed through jobChanged events and stopped with pauseJob.
         const { job, created } = await api.createJob({ draft, start: false });
         if (created) made = job.id;
-        form.set({ preview: { phase: 'walking', jobId: job.id, stopping: false } });
+        if (current()) form.set({ preview: { phase: 'walking', jobId: job.id, stopping: false } });
         const { detail, rejected } = await api.previewJob({ draft });
         const preview = form.preview();
         const stoppedByUser = preview.phase === 'walking' && preview.stopping;
-        form.set({
-          preview:
-            form.edits() === version ? { phase: 'done', detail, rejected, stoppedByUser } : { phase: 'idle' },
-        });
+        if (current()) form.set({ preview: { phase: 'done', detail, rejected, stoppedByUser } });
+        else if (run === latest) form.set({ preview: { phase: 'idle' } });
       } catch (error) {
+        // The form moved on meanwhile: this failure is no longer its own, and the job the preview
+        // made may be the one Start queued.
+        if (!current()) {
+          if (run === latest) form.set({ preview: { phase: 'idle' } });
+          return;
+        }
         // A key the service refused bought nothing: the job this preview made goes again.
         if (made !== null && error instanceof ContractError && error.code === 'key_refused')
           await api.deleteJob({ jobId: made }).catch(() => undefined);
@@ -68,11 +76,4 @@ export function createPreviewActions(api: ScriptoriumApi, form: PreviewForm): Pr
       }
     },
   };
-}
-
-/** The job a finished preview made, while it is still a draft: starting it is starting a new job. */
-export function previewedDraftId(preview: PreviewState): number | null {
-  return preview.phase === 'done' && preview.detail.job.status === JOB_STATUS.draft
-    ? preview.detail.job.id
-    : null;
 }

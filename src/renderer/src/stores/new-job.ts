@@ -1,19 +1,23 @@
 import { createStore } from 'zustand';
-import type { JobDefaults, JobDraft, ScriptoriumApi, SourceLine } from '../../../shared/contract';
+import type {
+  CommandOutput,
+  JobDefaults,
+  JobDraft,
+  ScriptoriumApi,
+  SourceLine,
+} from '../../../shared/contract';
 import { describeError, type ShownError } from '../lib/errors';
 import { fieldsOf, type OptionFields, type OptionProblems } from '../lib/job-options';
 import { NO_SELECTION, type SelectionFields } from '../lib/selection-fields';
 import { appendLines, withoutInvalidLines } from '../lib/source-text';
 import { createSourceChecker } from './new-job-checks';
 import { readDraft } from './new-job-draft';
-import {
-  createPreviewActions,
-  previewedDraftId,
-  type PreviewActions,
-  type PreviewState,
-} from './new-job-preview';
+import { createPreviewActions, type PreviewActions, type PreviewState } from './new-job-preview';
 
 export type { PreviewState } from './new-job-preview';
+
+/** What Start did: began a job never started, continued one that had stopped, or found one running or done. */
+export type StartedAs = NonNullable<CommandOutput<'createJob'>['started']>;
 
 /** How long typing must pause before the lines are checked. */
 export const CHECK_DELAY_MS = 300;
@@ -42,8 +46,8 @@ export interface NewJobForm {
   preview: PreviewState;
   starting: boolean;
   startError: ShownError | null;
-  /** The job the last Start queued, for the Jobs screen to say so; created false when it existed. */
-  lastStarted: { jobId: number; created: boolean } | null;
+  /** The job the last Start queued and what Start did to it, for the Jobs screen to say so. */
+  lastStarted: { jobId: number; started: StartedAs } | null;
 }
 
 /** The form and what can be done with it. */
@@ -190,11 +194,8 @@ export function createNewJobStore(api: ScriptoriumApi) {
         const draft = draftOf('start');
         if (draft === null || get().starting) return null;
         set({ starting: true, startError: null });
-        const previewedDraft = previewedDraftId(get().preview);
         try {
-          const answer = await api.createJob({ draft, start: true });
-          const { job } = answer;
-          const created = answer.created || job.id === previewedDraft;
+          const { job, started } = await api.createJob({ draft, start: true });
           checker.cancel();
           edits += 1;
           set({
@@ -204,7 +205,7 @@ export function createNewJobStore(api: ScriptoriumApi) {
             added: null,
             preview: { phase: 'idle' },
             starting: false,
-            lastStarted: { jobId: job.id, created },
+            lastStarted: { jobId: job.id, started: started ?? 'unchanged' },
           });
           return job.id;
         } catch (error) {

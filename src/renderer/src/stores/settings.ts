@@ -8,6 +8,13 @@ import type {
 } from '../../../shared/contract';
 import { describeError } from '../lib/errors';
 
+/** What Settings' Save key or Test connection did: what it saved, and how the test went. */
+export interface ConnectOutcome {
+  savedAddress: boolean;
+  savedKey: boolean;
+  test: { ok: boolean; message: string };
+}
+
 export interface SettingsState {
   settings: Settings | null;
   /** Whether a key is set and where it is kept; the key itself never reaches the renderer. */
@@ -20,20 +27,22 @@ export interface SettingsState {
   saveKey(key: string): Promise<KeyStatus>;
   removeKey(): Promise<KeyStatus>;
   /**
-   * Saves the address, which is then the one in use ('' forgets the saved one: the address the app
-   * started with is used again, if any), reads the key's status for it, then asks the service
-   * something free, at that address.
+   * Settings' one action for the service: saves the address when `serviceUrl` is given (which is
+   * then the one in use; '' forgets the saved one, and the address the app started with is used
+   * again, if any), then the key when `key` is given (for that address), then asks the service
+   * something free with both. Resolves with what was saved and how the test went.
    */
-  testConnection(serviceUrl: string): Promise<{ ok: boolean; message: string }>;
+  connect(change: { serviceUrl?: string; key?: string }): Promise<ConnectOutcome>;
   saveBillingUrl(billingUrl: string): Promise<void>;
   saveDefaults(defaults: JobDefaults): Promise<void>;
   saveCorpusDefaults(corpus: Settings['corpus']): Promise<void>;
   saveKeepCurrent(keepCurrent: Settings['keepCurrent']): Promise<void>;
+  saveUpdates(updates: Settings['updates']): Promise<void>;
 }
 
 /** The app's settings and the key's status: read once, changed only from the Settings screen. */
 export function createSettingsStore(api: ScriptoriumApi) {
-  return createStore<SettingsState>()((set) => ({
+  return createStore<SettingsState>()((set, get) => ({
     settings: null,
     keyStatus: null,
     addressInUse: null,
@@ -60,15 +69,22 @@ export function createSettingsStore(api: ScriptoriumApi) {
       set({ keyStatus });
       return keyStatus;
     },
-    async testConnection(serviceUrl) {
-      const address = serviceUrl.trim();
-      // A key is kept for one address: a new address shows that the key is wanted again.
-      set({
-        settings: await api.updateSettings({ serviceUrl: address === '' ? null : address }),
-        keyStatus: await api.keyStatus({}),
-        addressInUse: await api.addressInUse({}),
-      });
-      return api.testConnection({});
+    async connect({ serviceUrl, key }) {
+      if (serviceUrl !== undefined) {
+        const address = serviceUrl.trim();
+        // A key is kept for one address: a new address shows that the key is wanted again.
+        set({
+          settings: await api.updateSettings({ serviceUrl: address === '' ? null : address }),
+          keyStatus: await api.keyStatus({}),
+          addressInUse: await api.addressInUse({}),
+        });
+      }
+      if (key !== undefined) await get().saveKey(key);
+      return {
+        savedAddress: serviceUrl !== undefined,
+        savedKey: key !== undefined,
+        test: await api.testConnection({}),
+      };
     },
     async saveBillingUrl(billingUrl) {
       const address = billingUrl.trim();
@@ -82,6 +98,9 @@ export function createSettingsStore(api: ScriptoriumApi) {
     },
     async saveKeepCurrent(keepCurrent) {
       set({ settings: await api.updateSettings({ keepCurrent }) });
+    },
+    async saveUpdates(updates) {
+      set({ settings: await api.updateSettings({ updates }) });
     },
   }));
 }

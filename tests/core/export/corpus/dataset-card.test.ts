@@ -49,7 +49,8 @@ const VIDEOS: ExportVideo[] = [
   },
 ];
 
-function input(license: string | undefined): ExportInput {
+function input(license: string | undefined, videos: ExportVideo[] = VIDEOS): ExportInput {
+  const ok = videos.filter((video) => video.status === 'ok').length;
   return {
     manifest: {
       tool: { name: 'Scriptorium', version: '1.0.0' },
@@ -58,16 +59,25 @@ function input(license: string | undefined): ExportInput {
       skipped_sources: [],
       failed_sources: [],
       options: {},
-      counts: { videos: 4, ok: 3, unavailable: 1, failed: 0, pending: 0, skipped: 0, sources_failed: 0 },
+      counts: {
+        videos: videos.length,
+        ok,
+        unavailable: 1,
+        failed: 0,
+        pending: videos.length - ok - 1,
+        skipped: 0,
+        sources_failed: 0,
+      },
       credits_spent: 4,
       credits_possible: 0,
       finished_at: '2025-01-02T03:04:05.000Z',
       version: 1,
       versions: [{ version: 1, releasedAt: '2025-01-02T03:04:05.000Z', added: 4, retried: 0, changed: 0 }],
-      complete: true,
+      job_finished: true,
+      all_videos_transcribed: true,
     },
     formats: ['txt', 'json', 'chunks'],
-    videos: () => VIDEOS,
+    videos: () => videos,
     citation: { authors: [], ...(license !== undefined && { license }) },
   };
 }
@@ -77,7 +87,7 @@ const CardSchema = z
     license: z.string(),
     license_name: z.string().optional(),
     license_link: z.string().optional(),
-    language: z.array(z.string()),
+    language: z.array(z.string()).optional(),
     language_details: z.array(z.string()).optional(),
     task_categories: z.array(z.string()),
     tags: z.array(z.string()),
@@ -102,11 +112,30 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function written(license: string | undefined): Promise<string> {
+async function written(license: string | undefined, videos?: ExportVideo[]): Promise<string> {
   const out = join(dir, `${license ?? 'none'}.zip`);
-  await writeCorpus(input(license), out);
+  await writeCorpus(input(license, videos), out);
   return out;
 }
+
+/** How many lines each of the ZIP's entries holds, as Python's zipfile reads them. */
+function linesOf(zip: string): Record<string, number> {
+  const script =
+    'import json, sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); ' +
+    'print(json.dumps({n: len(z.read(n).splitlines()) for n in z.namelist()}))';
+  return z
+    .record(z.string(), z.number())
+    .parse(JSON.parse(execFileSync('python3', ['-c', script, zip], { encoding: 'utf8' })));
+}
+
+/** A video still to fetch: a corpus written when a job paused after its list pages (`--budget 1`). */
+const pending = (number: number): ExportVideo => ({
+  number,
+  videoId: `cardVideo${number}0`,
+  title: `Talk ${number}`,
+  source: 'PLcardList',
+  status: 'pending',
+});
 
 describe("the dataset card's license", () => {
   it.each([
@@ -141,6 +170,28 @@ describe("the dataset card's license", () => {
       if (license.license === 'other') expect(license, spdx).toMatchObject({ name: spdx.toLowerCase() });
       else expect(license, spdx).not.toHaveProperty('name');
     }
+  });
+});
+
+describe("the dataset card's configurations", () => {
+  it('name only files with records, which `datasets` can read: none of the JSON Lines files without a transcript', async () => {
+    const out = await written('CC0-1.0', [pending(1), pending(2), VIDEOS[3]!]);
+    const card = cardOf(out);
+    expect(card.configs).toEqual([{ config_name: 'index', data_files: 'index.csv', default: true }]);
+    const lines = linesOf(out);
+    expect(lines['transcripts.jsonl']).toBe(0);
+    for (const config of card.configs) expect(lines[config.data_files], config.data_files).toBeGreaterThan(1);
+  });
+
+  it('leave chunks.jsonl out when no transcript has passages (none with times)', async () => {
+    const untimed: ExportVideo = {
+      ...timed(1, 'en'),
+      segments: [{ text: 'no times here' }, { text: 'nor here' }],
+      segmentCount: 2,
+    };
+    const out = await written('CC0-1.0', [untimed, VIDEOS[3]!]);
+    expect(cardOf(out).configs.map((config) => config.data_files)).toEqual(['transcripts.jsonl']);
+    expect(linesOf(out)['chunks.jsonl']).toBe(0);
   });
 });
 

@@ -65,7 +65,11 @@ const INPUT: ExportInput = {
       { version: 1, releasedAt: '2025-01-01T03:04:05.000Z', added: 3, retried: 0, changed: 0 },
       { version: 2, releasedAt: '2025-01-02T03:04:05.000Z', added: 1, retried: 0, changed: 1 },
     ],
-    complete: true,
+    job_finished: true,
+    all_videos_transcribed: false,
+    service: { name: 'Video Transcript Service', api_version: 'v2', addresses: ['https://api.example.com/'] },
+    // Given, so that the digest below does not depend on the ICU of the Node that runs the test.
+    word_count: { method: 'runs of letters, marks and digits', icu: '74.1' },
   },
   formats: ['txt', 'json', 'srt', 'vtt', 'chunks'],
   videos,
@@ -118,6 +122,11 @@ const WRITTEN_DIGESTS: Record<number, string> = {
   2: 'b4da98cde9fe8d0a042e7a215ed6827ab1b523d5667da37259def579721a6672',
   // The datasheet's durability promise covers a power cut too, each commit synced (issue 36).
   3: 'bfd439523ebd0b6dc41cf1d5e14d3e8029ec2be8ee550e362fc91e956189fc8f',
+  // The manifest names the service, its API version and addresses, how words are counted and with
+  // which ICU, and says job_finished and all_videos_transcribed where it said complete; CITATION.cff
+  // names a license CFF's list lacks in license-url; the card lists only configurations that load;
+  // the data package and the datasheet say that channel/latest gives exact times on any read (issue 43).
+  4: '90ed60c5f2192ca92ffc22284bd47f3900ad972902d5b7e9e1f7919e04b45235',
 };
 
 const DIGEST_ENTRIES = `

@@ -68,7 +68,8 @@ function manifestOf(videos: readonly ExportVideo[]): ExportManifest {
     versions: [
       { version: 1, releasedAt: '2025-01-02T03:04:05.000Z', added: videos.length, retried: 0, changed: 0 },
     ],
-    complete: true,
+    job_finished: true,
+    all_videos_transcribed: true,
   };
 }
 

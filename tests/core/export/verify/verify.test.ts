@@ -8,6 +8,9 @@ import { CorpusUnreadableError, verifyCorpus, writeCorpus } from '../../../../sr
 import type { ExportInput, ExportManifest, ExportVideo } from '../../../../src/core/export';
 import { craftCorpus, craftZip, INDEX_HEADER, manifestCounting } from '../../../support/crafted-zip';
 
+/** What a report says when every file could be read. */
+const NONE_UNCHECKED = { files: 0, methods: new Set() };
+
 const TAMPER_ZIP = fileURLToPath(new URL('../fixtures/tamper_zip.py', import.meta.url));
 
 const manifest: ExportManifest = {
@@ -23,7 +26,8 @@ const manifest: ExportManifest = {
   finished_at: '2025-01-02T03:04:05.000Z',
   version: 1,
   versions: [{ version: 1, releasedAt: '2025-01-02T03:04:05.000Z', added: 6, retried: 0, changed: 0 }],
-  complete: true,
+  job_finished: true,
+  all_videos_transcribed: true,
 };
 
 const okVideo = (videoId: string, title: string, position: number): ExportVideo => ({
@@ -85,7 +89,12 @@ const TXT = 'txt/000001 - First talk [AAAAAAAAAAA].txt';
 
 describe('verifyCorpus', () => {
   it('finds a corpus just written sound', async () => {
-    expect(await verifyCorpus(sound)).toEqual({ differences: [], found: 0, matching: 17 });
+    expect(await verifyCorpus(sound)).toEqual({
+      differences: [],
+      found: 0,
+      matching: 17,
+      unchecked: NONE_UNCHECKED,
+    });
   });
 
   it('judges content, not container: packed again with folder entries, no compression and another order, it is sound', async () => {
@@ -93,7 +102,12 @@ describe('verifyCorpus', () => {
     const names = execFileSync('python3', ['-c', LIST_NAMES, rezipped], { encoding: 'utf8' }).split('\n');
     expect(names).toEqual(expect.arrayContaining(['txt/', 'json/', 'srt/', 'vtt/']));
     expect(names[names.length - 2]).toBe('manifest.json');
-    expect(await verifyCorpus(rezipped)).toEqual({ differences: [], found: 0, matching: 17 });
+    expect(await verifyCorpus(rezipped)).toEqual({
+      differences: [],
+      found: 0,
+      matching: 17,
+      unchecked: NONE_UNCHECKED,
+    });
   });
 
   it('still finds a changed file in a corpus packed again', async () => {
@@ -168,9 +182,12 @@ describe('verifyCorpus', () => {
     await expect(verifyCorpus(join(dir, 'absent.zip'))).rejects.toThrow(
       CorpusUnreadableError.fromCode(join(dir, 'absent.zip'), 'ENOENT'),
     );
+    // A folder, whatever its name, is checked as an unzipped corpus.
     const folder = join(dir, 'folder.zip');
     mkdirSync(folder);
-    await expect(verifyCorpus(folder)).rejects.toThrow(/it is a folder/);
+    expect((await verifyCorpus(folder)).differences[0]).toBe(
+      'missing: SHA256SUMS (so no file can be checked)',
+    );
   });
 
   it('finds a name listed twice, and compares only the first with SHA256SUMS', async () => {
@@ -185,6 +202,7 @@ describe('verifyCorpus', () => {
       differences: ['listed twice: txt/a.txt', 'SHA256SUMS: line 4 names txt/a.txt again'],
       found: 2,
       matching: 3,
+      unchecked: NONE_UNCHECKED,
     });
   });
 
@@ -230,10 +248,11 @@ describe('verifyCorpus', () => {
     expect((await verifyCorpus(path)).differences).toEqual([]);
   });
 
-  it('refuses what is not a file: a folder or a named pipe', async () => {
-    await expect(verifyCorpus(dir)).rejects.toThrow(
-      `Cannot verify ${dir}: it is a folder, not a file. Give the path of the ZIP itself.`,
-    );
+  it('refuses what is not a file (a named pipe), and checks a folder as an unzipped corpus', async () => {
+    expect((await verifyCorpus(dir)).differences).toEqual([
+      'missing: SHA256SUMS (so no file can be checked)',
+      'counts: not checked, as manifest.json could not be read',
+    ]);
     const fifo = join(dir, 'pipe.zip');
     execFileSync('mkfifo', [fifo]);
     await expect(verifyCorpus(fifo)).rejects.toThrow(/it is a named pipe, not a file/);
@@ -246,5 +265,25 @@ describe('verifyCorpus', () => {
       'missing: SHA256SUMS (so no entry can be checked)',
       'counts: not checked, as manifest.json could not be read',
     ]);
+  });
+
+  it('unpacks a bzip2 entry no further than it announces: a bzip2 bomb is damaged, not read whole', async () => {
+    const path = join(dir, 'bomb.zip');
+    // 64 MiB of zeros packed with bzip2 into some hundred bytes, its directory announcing 1,000.
+    execFileSync('python3', [
+      '-c',
+      `import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_BZIP2) as z:
+    z.writestr("SHA256SUMS", bytes(64 * 1024 * 1024))
+data = bytearray(open(sys.argv[1], "rb").read())
+central = data.index(b"PK\\x01\\x02")
+data[22:26] = (1000).to_bytes(4, "little")
+data[central + 24 : central + 28] = (1000).to_bytes(4, "little")
+open(sys.argv[1], "wb").write(data)`,
+      path,
+    ]);
+    const report = await verifyCorpus(path);
+    expect(report.differences[0]).toBe('damaged: SHA256SUMS (it holds more bytes than the directory says)');
+    expect(process.memoryUsage().rss).toBeLessThan(1024 * 1024 * 1024);
   });
 });

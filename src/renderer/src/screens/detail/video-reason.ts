@@ -5,8 +5,12 @@ import { capitalize, plural } from '../../lib/format';
 /** Why a video is not fetched (or what its fetch is waiting for), in a few words; '' when nothing to say. */
 export function videoReason(row: VideoRow): string {
   switch (row.status) {
-    case ITEM_STATUS.failed:
-      return `${row.message ?? 'Failed'}${row.httpStatus !== null ? ` (HTTP ${row.httpStatus})` : ''}`;
+    case ITEM_STATUS.failed: {
+      const message = row.message ?? 'Failed';
+      // The service's words name the status already ("The service answered 500 …"): said once.
+      const named = row.httpStatus === null || new RegExp(`\\b${row.httpStatus}\\b`).test(message);
+      return named ? message : `${message} (HTTP ${row.httpStatus})`;
+    }
     case ITEM_STATUS.unavailable:
       return row.message ?? 'No transcript in the languages asked for';
     case ITEM_STATUS.skipped:

@@ -1,9 +1,16 @@
 import { useCallback, useId, useState } from 'react';
-import { EXPORT_FORMATS, type ExportFormat, type JobView } from '../../../../shared/contract';
+import {
+  EXPORT_FORMATS,
+  type CommandInput,
+  type ExportFormat,
+  type JobView,
+} from '../../../../shared/contract';
 import { JOB_STATUS } from '../../../../shared/vocabulary';
 import { CitationFieldset } from '../../components/CitationFieldset';
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { Choice } from '../../components/FormFields';
+import { FORMAT_NAMES } from '../../components/OptionFields';
 import { ProgressBar } from '../../components/ProgressBar';
 import { citationFieldsOf, readCitationFields, type CitationProblems } from '../../lib/citation-fields';
 import { describeError } from '../../lib/errors';
@@ -11,15 +18,8 @@ import { suggestedZipName } from '../../lib/export-names';
 import { desktop } from '../../transport';
 import { formatBytes, formatCount } from '../../lib/format';
 import { exportsStore, useExports, useSettings } from '../../stores';
+import { useReleasedVersions, VersionField } from './VersionField';
 import type { ExportState } from '../../stores/exports';
-
-const FORMAT_LABELS: Readonly<Record<ExportFormat, string>> = {
-  txt: 'TXT',
-  json: 'JSON',
-  srt: 'SRT',
-  vtt: 'VTT',
-  chunks: 'Chunks',
-};
 
 /**
  * Writes the job's ZIP: the formats first, then the desktop's save dialog or, in a browser, a
@@ -33,6 +33,8 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
   const [citationProblems, setCitationProblems] = useState<CitationProblems>({});
   const [problem, setProblem] = useState<string | null>(null);
   const state = useExports((exports) => exports.byJob[job.id]);
+  const versions = useReleasedVersions(job.id);
+  const [version, setVersion] = useState<number | null>(null);
   const os = desktop();
 
   const close = () => {
@@ -40,6 +42,10 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
     onClose();
   };
   const start = async () => {
+    if (version !== null) {
+      await save({ formats: job.formats, destination: null, version }, citation.title);
+      return;
+    }
     if (formats.length === 0) {
       setProblem('Choose at least one file format.');
       return;
@@ -51,18 +57,22 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
       return;
     }
     setCitationProblems({});
+    await save({ formats, destination: null, citation: checked.value }, citation.title);
+  };
+  /** Asks where to save (in the desktop app), then writes the ZIP; `title` names the file suggested. */
+  const save = async (request: Omit<CommandInput<'exportJob'>, 'jobId'>, title: string) => {
     setProblem(null);
     let destination: string | null = null;
     if (os !== undefined) {
       try {
-        destination = await os.chooseExportPath(suggestedZipName(job, citation.title));
+        destination = await os.chooseExportPath(suggestedZipName(job, title));
       } catch (error) {
         setProblem(describeError(error).message);
         return;
       }
       if (destination === null) return;
     }
-    await exportsStore.getState().start(job.id, { formats, destination, citation: checked.value });
+    await exportsStore.getState().start(job.id, { ...request, destination });
   };
 
   return (
@@ -72,30 +82,34 @@ export function ExportDialog({ job, onClose }: { job: JobView; onClose(): void }
       </h2>
       {state === undefined || state.phase === 'failed' ? (
         <>
-          <fieldset className="choices">
-            <legend>Files in the ZIP</legend>
-            {EXPORT_FORMATS.map((format) => (
-              <div className="choice" key={format}>
-                <input
-                  id={`${titleId}-${format}`}
-                  type="checkbox"
-                  checked={formats.includes(format)}
-                  onChange={(event) =>
-                    setFormats((chosen) =>
-                      event.target.checked ? [...chosen, format] : chosen.filter((other) => other !== format),
-                    )
-                  }
-                />
-                <label htmlFor={`${titleId}-${format}`}>{FORMAT_LABELS[format]}</label>
-              </div>
-            ))}
-          </fieldset>
-          <CitationFieldset
-            idPrefix={`${titleId}-citation`}
-            fields={citation}
-            problems={citationProblems}
-            onChange={(change) => setCitation((current) => ({ ...current, ...change }))}
-          />
+          <VersionField id={`${titleId}-version`} versions={versions} value={version} onChange={setVersion} />
+          {version === null && (
+            <>
+              <fieldset className="choices">
+                <legend>Files in the ZIP</legend>
+                {EXPORT_FORMATS.map((format) => (
+                  <Choice
+                    key={format}
+                    id={`${titleId}-${format}`}
+                    label={FORMAT_NAMES[format].label}
+                    help={FORMAT_NAMES[format].help}
+                    checked={formats.includes(format)}
+                    onChange={(on) =>
+                      setFormats((chosen) =>
+                        on ? [...chosen, format] : chosen.filter((other) => other !== format),
+                      )
+                    }
+                  />
+                ))}
+              </fieldset>
+              <CitationFieldset
+                idPrefix={`${titleId}-citation`}
+                fields={citation}
+                problems={citationProblems}
+                onChange={(change) => setCitation((current) => ({ ...current, ...change }))}
+              />
+            </>
+          )}
           <p className="help">
             Every ZIP also holds index.csv, errors.csv, transcripts.jsonl, manifest.json, a datasheet
             (README.md), CITATION.cff, datapackage.json and SHA256SUMS.
@@ -162,15 +176,23 @@ function ExportOutcome({
         {result.path === null
           ? `The ZIP is ready (${formatBytes(result.bytes)}).`
           : `Saved ${result.fileName} (${formatBytes(result.bytes)}).`}
-        {!result.complete && ' It is incomplete, since the job has not finished; its manifest says so.'}
+        {!result.jobFinished && ' It is incomplete, since the job has not finished; its manifest says so.'}
         {result.copied > 0 &&
           ` ${result.copied.toLocaleString('en')} files were copied unchanged from the previous export, ${result.written.toLocaleString('en')} written.`}
       </p>
+      {result.citationChanges.length > 0 && (
+        <div>
+          <p>The corpus now carries:</p>
+          <ul aria-label="Citation changes">
+            {result.citationChanges.map((change) => (
+              <li key={change}>{change}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {result.path !== null && <p className="path">{result.path}</p>}
+      {/* The next step first: the download (or the folder), then Close, which never sits above it. */}
       <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          Close
-        </button>
         {result.path === null ? (
           <a
             ref={focusWhenShown}
@@ -192,6 +214,9 @@ function ExportOutcome({
             </button>
           )
         )}
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
     </>
   );

@@ -1,5 +1,6 @@
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ScreenHeading } from '../../components/ScreenHeading';
+import { startedNotice } from '../../lib/job-state';
 import { routeHref } from '../../routing';
 import { newJobStore, useJobs, useNewJob } from '../../stores';
 import { focusedJobId } from '../../stores/jobs';
@@ -52,9 +53,7 @@ function StartedNotice() {
   if (started === null) return null;
   // The job's number first: a long title is cut at two lines, the number stays in view.
   const name = job === undefined ? `job ${started.jobId}` : `job ${started.jobId}, “${job.title}”`;
-  const text = started.created
-    ? `Started ${name}.`
-    : `These sources and options match ${name}, which continues where it stopped: nothing already fetched is bought again.`;
+  const text = startedNotice(started.started, name, job?.status);
   return (
     <div className="message message-info" role="status">
       <p className="clamp-2" title={text}>

@@ -5,8 +5,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { useNowAt } from '../../components/useNowAt';
 import { describeError, type ShownError } from '../../lib/errors';
 import { suggestedZipName } from '../../lib/export-names';
-import { sentence } from '../../lib/format';
-import { describeSyncTimes, everyHours } from '../../lib/keep-current';
+import { describeSyncProblem, describeSyncTimes, everyHours } from '../../lib/keep-current';
 import { jobsStore, useSettings } from '../../stores';
 import { desktop } from '../../transport';
 
@@ -58,11 +57,7 @@ export function KeepCurrent({ job }: { job: JobView }) {
             : `Syncs its playlists and channels when Scriptorium starts and ${everyHours(hours)} while it runs, buying only new videos.`}
         </span>
       </div>
-      {view.syncProblem !== null && (
-        <p className="note note-warning">
-          Its last automatic sync could not run. {sentence(view.syncProblem)} It runs as soon as it can.
-        </p>
-      )}
+      {view.syncProblem !== null && <p className="note note-warning">{describeSyncProblem(view)}</p>}
       <ErrorMessage error={problem} />
       {view.marked && <AutoExport job={job} />}
     </div>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { CommandOutput } from '../../../../shared/contract';
+import type { CommandOutput, ConcordanceOptions } from '../../../../shared/contract';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { describeError } from '../../lib/errors';
 import { formatBytes, formatCount, plural } from '../../lib/format';
@@ -8,20 +8,21 @@ import { libraryStore, useLibrary } from '../../stores';
 import { desktop } from '../../transport';
 
 /** The name the save dialog suggests for the hits: "scriptorium-search-river-light.csv". */
-function suggestedCsvName(query: string): string {
+export function suggestedCsvName(query: string, kind = 'search'): string {
   const words = query
     .replace(/[^\p{L}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60);
-  return `scriptorium-search${words ? `-${words}` : ''}.csv`;
+  return `scriptorium-${kind}${words ? `-${words}` : ''}.csv`;
 }
 
 /**
  * What to do with the search shown: Export results (its hits as CSV: the desktop's save dialog, or a
  * download in a browser) and Export these videos (a job of their transcripts, already paid for,
- * which the user is then taken to, and exports like any job).
+ * which the user is then taken to, and exports like any job). In the concordance view (`concordance`
+ * given), Export hits writes the hits with the words around them, in the order shown.
  */
-export function LibraryActions() {
+export function LibraryActions({ concordance }: { concordance: ConcordanceOptions | null }) {
   const answer = useLibrary((state) => state.answer);
   const searching = useLibrary((state) => state.searching);
   const resultsExport = useLibrary((state) => state.resultsExport);
@@ -35,14 +36,16 @@ export function LibraryActions() {
     let destination: string | null = null;
     if (os !== undefined) {
       try {
-        destination = await os.chooseExportPath(suggestedCsvName(answer.request.query));
+        destination = await os.chooseExportPath(
+          suggestedCsvName(answer.request.query, concordance === null ? 'search' : 'concordance'),
+        );
       } catch (error) {
         setProblem(describeError(error).message);
         return;
       }
       if (destination === null) return;
     }
-    await libraryStore.getState().exportResults(destination);
+    await libraryStore.getState().exportResults(destination, concordance);
   };
   const exportVideos = async () => {
     setProblem(null);
@@ -60,21 +63,30 @@ export function LibraryActions() {
           aria-disabled={resultsExport?.phase === 'writing' || undefined}
           onClick={() => void exportResults()}
         >
-          Export results
+          {concordance === null ? 'Export results' : 'Export hits'}
         </button>
-        <button
-          type="button"
-          aria-disabled={videosJob?.phase === 'making' || undefined}
-          onClick={() => void exportVideos()}
-        >
-          Export these videos
-        </button>
+        {concordance === null && (
+          <button
+            type="button"
+            aria-disabled={videosJob?.phase === 'making' || undefined}
+            onClick={() => void exportVideos()}
+          >
+            Export these videos
+          </button>
+        )}
       </div>
-      <p className="help">
-        Export results writes every hit as a CSV table (video, transcript, language, title, time, link, text).
-        Export these videos makes a job of the {plural(answer.result.videos, 'video')} found, from the
-        transcripts already on this computer: running and exporting it spends no credit.
-      </p>
+      {concordance === null ? (
+        <p className="help">
+          Export results writes every hit as a CSV table (video, transcript, language, title, time, link,
+          text). Export these videos makes a job of the {plural(answer.result.videos, 'video')} found, from
+          the transcripts already on this computer: running and exporting it spends no credit.
+        </p>
+      ) : (
+        <p className="help">
+          Export hits writes every hit as a CSV table in the order shown: the words to its left, the match,
+          the words to its right, with the video, its channel, its date, the time and the link.
+        </p>
+      )}
       <ErrorMessage error={problem} />
       {resultsExport?.phase === 'writing' && (
         <div className="library-export-writing">

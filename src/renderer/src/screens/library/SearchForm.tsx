@@ -9,9 +9,6 @@ function jobOption(id: number, title: string): string {
 /** The words to search for and what narrows the search: a job, a language, a channel. */
 export function SearchForm() {
   const query = useLibrary((state) => state.query);
-  const filters = useLibrary((state) => state.filters);
-  const order = useJobs((state) => state.order);
-  const byId = useJobs((state) => state.byId);
 
   return (
     <form className="library-search" role="search" onSubmit={(event) => event.preventDefault()}>
@@ -32,52 +29,62 @@ export function SearchForm() {
           <code>river OR lake</code> for either, <code>-word</code> to leave a word out.
         </p>
       </div>
-      <div className="library-filters">
-        <div className="field">
-          <label htmlFor="library-job">Job</label>
-          <select
-            id="library-job"
-            value={filters.jobId ?? ''}
-            onChange={(event) =>
-              libraryStore
-                .getState()
-                .setFilters({ jobId: event.target.value === '' ? null : Number(event.target.value) })
-            }
-          >
-            <option value="">Every job</option>
-            {order.map((id) => (
-              <option key={id} value={id}>
-                {jobOption(id, byId[id]?.title ?? '')}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="library-language">Language</label>
-          <input
-            id="library-language"
-            type="text"
-            value={filters.language}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="any"
-            maxLength={50}
-            onChange={(event) => libraryStore.getState().setFilters({ language: event.target.value })}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="library-channel">Channel</label>
-          <input
-            id="library-channel"
-            type="text"
-            value={filters.channel}
-            autoComplete="off"
-            placeholder="any"
-            maxLength={200}
-            onChange={(event) => libraryStore.getState().setFilters({ channel: event.target.value })}
-          />
-        </div>
-      </div>
+      <LibraryFilters />
     </form>
+  );
+}
+
+/** What narrows the Library's search and trends: a job, a language, a channel. */
+export function LibraryFilters() {
+  const filters = useLibrary((state) => state.filters);
+  const order = useJobs((state) => state.order);
+  const byId = useJobs((state) => state.byId);
+  return (
+    <div className="library-filters">
+      <div className="field">
+        <label htmlFor="library-job">Job</label>
+        <select
+          id="library-job"
+          value={filters.jobId ?? ''}
+          onChange={(event) =>
+            libraryStore
+              .getState()
+              .setFilters({ jobId: event.target.value === '' ? null : Number(event.target.value) })
+          }
+        >
+          <option value="">Every job</option>
+          {order.map((id) => (
+            <option key={id} value={id}>
+              {jobOption(id, byId[id]?.title ?? '')}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="library-language">Language</label>
+        <input
+          id="library-language"
+          type="text"
+          value={filters.language}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="any"
+          maxLength={50}
+          onChange={(event) => libraryStore.getState().setFilters({ language: event.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="library-channel">Channel</label>
+        <input
+          id="library-channel"
+          type="text"
+          value={filters.channel}
+          autoComplete="off"
+          placeholder="any"
+          maxLength={200}
+          onChange={(event) => libraryStore.getState().setFilters({ channel: event.target.value })}
+        />
+      </div>
+    </div>
   );
 }

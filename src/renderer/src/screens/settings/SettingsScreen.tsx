@@ -3,9 +3,10 @@ import { ScreenHeading } from '../../components/ScreenHeading';
 import { useSettings } from '../../stores';
 import { CorpusDefaultsSection } from './CorpusDefaultsSection';
 import { DefaultsSection } from './DefaultsSection';
+import { BillingSection } from './BillingSection';
+import { ConnectionSection } from './ConnectionSection';
 import { KeepCurrentSection } from './KeepCurrentSection';
-import { KeySection } from './KeySection';
-import { ServiceSection } from './ServiceSection';
+import { UpdatesSection } from './UpdatesSection';
 
 export function SettingsScreen() {
   const settings = useSettings((state) => state.settings);
@@ -14,11 +15,12 @@ export function SettingsScreen() {
     <>
       <ScreenHeading>Settings</ScreenHeading>
       <ErrorMessage error={loadError} />
-      <KeySection />
-      {settings !== null && <ServiceSection settings={settings} />}
+      {settings !== null && <ConnectionSection saved={settings.serviceUrl} />}
+      {settings !== null && <BillingSection settings={settings} />}
       {settings !== null && <DefaultsSection defaults={settings.defaults} />}
       {settings !== null && <CorpusDefaultsSection corpus={settings.corpus} />}
       {settings !== null && <KeepCurrentSection settings={settings.keepCurrent} />}
+      {settings !== null && <UpdatesSection settings={settings.updates} />}
     </>
   );
 }

@@ -1,24 +1,99 @@
-import type { VideoItem } from '../api/types';
-import { listNamedAll, moveInList, placeUnreached, recordCut, wasCut } from '../store/list-reads';
+import type { Database } from '../store';
+import { itemCounts } from '../store/items';
+import { creditsOfJob } from '../store/ledger';
+import {
+  listNamedAll,
+  moveInList,
+  placeUnreached,
+  recordCut,
+  wasCut,
+  type ReadAgain,
+} from '../store/list-reads';
 import {
   failWalk,
-  recordSyncPage,
+  pagesOfJob,
+  recordPageReadAgain,
   restartRead,
   setWalkStatus,
   sourcesOfJob,
   type SourceRecord,
 } from '../store/sources';
+import { finishSync, startSync } from '../store/syncs';
 import { isSyncedSourceKind, LIST_STATUS, SOURCE_KIND } from '../../shared/vocabulary';
 import { pendingVersion } from '../store/versions';
+import type { ReadLists } from './run';
 import type { RunContext } from './run-context';
 import { Selection } from './selection';
 import { expectedVideosOf, LoopGuard } from './loop-guard';
-import { buyPage, endpointOf, insertListedVideo, recordPageCredit, settleAwaitingItems } from './walk';
+import { askChannelLatest, withExactDate } from './channel-latest';
+import type { RunOutcome, SyncOutcome } from './types';
+import {
+  buyPage,
+  endpointOf,
+  insertListedVideo,
+  recordPageCredit,
+  settleAwaitingItems,
+  walkSources,
+} from './walk';
 
 /**
- * Brings the lists of a finished job up to date, before its new videos are fetched like any
- * others: a sync (docs/product.md, "Keeping a job current"). Each list is read again from its start
- * and judged as read now: a video no earlier read of the list named is added when the job's
+ * A sync run, the kind of run beside a job's first run (docs/product.md, "Keeping a job current"):
+ * `scriptorium sync`, Sync in the app and every automatic sync (the schedule's rounds, `sync --all`)
+ * come here through Engine.sync, which refuses a job that has not finished. The sync is recorded in
+ * `syncs` as it starts; `execute` runs the job (run.ts, under its lease) with its lists read again on
+ * the first pass (readListsAgain, below) while the fetch loop buys what is new, then the sync is
+ * recorded with what it found and cost: new videos, list pages, credits.
+ */
+export async function syncRun(
+  db: Database,
+  sync: { jobId: number; automatic: boolean; now: () => string },
+  execute: (readLists: ReadLists) => Promise<RunOutcome>,
+): Promise<SyncOutcome> {
+  const { jobId } = sync;
+  const before = tally(db, jobId);
+  const syncId = startSync(db, jobId, sync.now(), sync.automatic);
+  const outcome = await execute(readListsAgainFirst);
+  const after = tally(db, jobId);
+  const found = {
+    newVideos: after.videos - before.videos,
+    pages: after.pages - before.pages,
+    credits: after.credits - before.credits,
+  };
+  // Another process runs the job ('busy'): nothing was done here, and its sync stays unfinished.
+  if (outcome.status !== 'busy') finishSync(db, syncId, { at: sync.now(), ...found });
+  return { outcome, ...found };
+}
+
+/**
+ * A sync run's passes: the lists read again on the first, then those not read to their end walked on
+ * as any run does; a later pass (failed videos put back meanwhile) walks them on.
+ */
+const readListsAgainFirst: ReadLists = (ctx, pass) =>
+  pass === 0 ? readListsAgain(ctx).then(() => walkListsOn(ctx)) : walkListsOn(ctx);
+
+/**
+ * How every run reads the lists it has not read to their end: a list a sync could not read is read
+ * again from its start, as a sync (readAgainFailedSyncs); the others walk on from their cursors
+ * (walk.ts), a list a failure left unwalked included.
+ */
+export async function walkListsOn(ctx: RunContext): Promise<void> {
+  await readAgainFailedSyncs(ctx);
+  await walkSources(ctx);
+}
+
+/** What a sync counts its findings from: the job's videos, list pages bought and credits spent. */
+function tally(db: Database, jobId: number): { videos: number; pages: number; credits: number } {
+  return {
+    videos: itemCounts(db, jobId).total,
+    pages: pagesOfJob(db, jobId),
+    credits: creditsOfJob(db, jobId),
+  };
+}
+
+/**
+ * Reads the lists of a finished job again, the first pass of a sync run (docs/product.md, "Keeping a
+ * job current"), while its new videos are fetched like any others. Each list is read again from its
+ * start and judged as read now: a video no earlier read of the list named is added when the job's
  * selection (`--max-videos`, positions, filters) takes it from the list as it is now, and a video an
  * earlier read named is never judged again, so a video left out once stays out, and one taken stays.
  * Every video the read finds moves to its place now (memberships, store/list-reads.ts). Channels list
@@ -27,11 +102,11 @@ import { buyPage, endpointOf, insertListedVideo, recordPageCredit, settleAwaitin
  * until one brings nothing new. Playlists are read again whole (a video may be added anywhere), up
  * to the cap. Transcripts the job holds are never bought again. Resolves with the number of new videos.
  */
-export async function syncLists(ctx: RunContext): Promise<number> {
+export async function readListsAgain(ctx: RunContext): Promise<number> {
   let found = 0;
   for (const source of sourcesOfJob(ctx.db, ctx.jobId)) {
     if (ctx.control.stopped) break;
-    // A list no walk has read to its end yet is walked on from its cursor by the run (walk.ts).
+    // A list not read to its end yet is the run's to walk on (walkListsOn).
     if (!isSyncedSourceKind(source.kind) || source.walkStatus !== LIST_STATUS.done) continue;
     let exactDates = new Map<string, string>();
     if (source.kind === SOURCE_KIND.channel) {
@@ -39,7 +114,7 @@ export async function syncLists(ctx: RunContext): Promise<number> {
       if (latest?.nothingNew === true) continue;
       exactDates = latest?.dates ?? exactDates;
     }
-    found += await syncList(ctx, source, exactDates);
+    found += await readListAgain(ctx, source, exactDates);
   }
   return found;
 }
@@ -55,39 +130,36 @@ export async function readAgainFailedSyncs(ctx: RunContext): Promise<void> {
     if (ctx.control.stopped) return;
     if (!isSyncedSourceKind(source.kind) || source.walkStatus !== LIST_STATUS.pending) continue;
     if (source.cursor !== null || source.pages === 0) continue;
-    await syncList(ctx, source, new Map());
+    const latest = source.kind === SOURCE_KIND.channel ? await askLatest(ctx, source) : undefined;
+    await readListAgain(ctx, source, latest?.dates ?? new Map());
   }
 }
 
 /**
- * The channel's latest videos (a free question): whether earlier reads named all those the cap lets
- * in, and the publication time each is given with (exact, where the pages say "3 years ago").
- * Undefined when unanswered: the pages will tell.
+ * The channel's latest videos (a free question, channel-latest.ts, which also gives the videos the
+ * job holds their exact times): whether earlier reads named all those the cap lets in, and the
+ * publication time each is given with (exact, where the pages say "3 years ago"). Undefined when
+ * unanswered: the pages will tell.
  */
 async function askLatest(
   ctx: RunContext,
   source: SourceRecord,
 ): Promise<{ nothingNew: boolean; dates: Map<string, string> } | undefined> {
-  try {
-    await ctx.pacer?.wait(ctx.control.stopSignal);
-    const channel = source.resolvedChannelId ?? source.sourceId;
-    const { value } = await ctx.client.channelLatest(channel, ctx.call);
-    ctx.health.answered();
-    const dates = new Map<string, string>();
-    for (const video of value.videos)
-      if (video.published !== undefined) dates.set(video.videoId, video.published);
-    const ids = value.videos.slice(0, ctx.options.maxVideos).map((video) => video.videoId);
-    return { nothingNew: listNamedAll(ctx.db, { jobId: ctx.jobId, sourceId: source.id }, ids), dates };
-  } catch {
-    return undefined;
-  }
+  const latest = await askChannelLatest(ctx, source);
+  if (latest === undefined) return undefined;
+  const ids = latest.ids.slice(0, ctx.options.maxVideos);
+  return {
+    nothingNew: listNamedAll(ctx.db, { jobId: ctx.jobId, sourceId: source.id }, ids),
+    dates: latest.dates,
+  };
 }
 
 /**
- * A read of a list again: which of its known videos it reached, how far into the list it went, and
- * how far the known videos it found last had moved (store/list-reads.ts places the rest from it).
+ * A read of a list again while it goes: which of its known videos it reached, how far into the list
+ * it went, and how far the known videos it found last had moved. Ended, it is the ReadAgain from which
+ * store/list-reads.ts places the rest.
  */
-class ReadAgain {
+class ReadSoFar {
   readonly reached = new Set<string>();
   count = 0;
   #shift: number | undefined;
@@ -98,14 +170,15 @@ class ReadAgain {
     if (previous !== undefined && previous !== null) this.#shift = position - previous;
   }
 
-  /** Without a known video found, all it read lies ahead of the known ones. */
-  get shift(): number {
-    return this.#shift ?? this.count;
+  /** The read as it ended: `whole` when it reached the list's end, `at` the time of its last page. */
+  ended(whole: boolean, at: string): ReadAgain {
+    // Without a known video found, all it read lies ahead of the known ones.
+    return { reached: this.reached, count: this.count, shift: this.#shift ?? this.count, whole, at };
   }
 }
 
 /** Reads one list from its start and adds the videos new to it that the selection takes; returns how many. */
-async function syncList(
+async function readListAgain(
   ctx: RunContext,
   source: SourceRecord,
   exactDates: Map<string, string>,
@@ -114,7 +187,7 @@ async function syncList(
   const selection = new Selection(ctx.options.filters);
   const version = pendingVersion(ctx.db, ctx.jobId);
   const cap = ctx.options.maxVideos ?? Infinity;
-  const read = new ReadAgain();
+  const read = new ReadSoFar();
   let listSize = source.expectedVideos;
   let cursor: string | null = null;
   let added = 0;
@@ -122,13 +195,12 @@ async function syncList(
   /** Places what the read did not reach; at the read's end, decides what waited for the list's size (how many it takes). */
   const end = (whole: boolean, at: string, stopped = false): number => {
     ended = true;
-    const { reached, count, shift } = read;
-    placeUnreached(ctx.db, source.id, { reached, count, shift, whole, at });
-    // A list read again after a failed sync is walked once more (readAgainFailedSyncs).
+    placeUnreached(ctx.db, source.id, read.ended(whole, at));
+    // A list a sync could not read, read again to its end, is read as a whole again (readAgainFailedSyncs).
     if (!stopped && source.walkStatus === LIST_STATUS.pending)
       setWalkStatus(ctx.db, source.id, LIST_STATUS.done);
     if (stopped || !selection.needsListSize) return 0;
-    return settleAwaitingItems(ctx, source, selection, listSize ?? (whole ? count : null), at);
+    return settleAwaitingItems(ctx, source, selection, listSize ?? (whole ? read.count : null), at);
   };
   while (!ctx.control.stopped) {
     const response = await buyPage(ctx, source, cursor);
@@ -169,8 +241,8 @@ async function syncList(
           });
           if (outcome !== undefined) tally[outcome] += 1;
         }
-        recordPageCredit(ctx, source, response, at);
-        recordSyncPage(ctx.db, source.id, next);
+        recordPageCredit(ctx, response, at);
+        recordPageReadAgain(ctx.db, source.id, next);
         if (loop !== undefined) failWalk(ctx.db, source.id, LIST_STATUS.failed, { message: loop.message });
         // A channel's older pages hold what earlier reads named: the first page with nothing new ends it.
         const channelCaughtUp = source.kind === SOURCE_KIND.channel && newToList === 0;
@@ -192,10 +264,4 @@ async function syncList(
   // It could not be read (the walk failed): the next run reads it again from its start.
   if (!ended && !ctx.control.stopped) restartRead(ctx.db, source.id);
   return added;
-}
-
-/** The video with the exact publication time channel/latest gave it, where it gave one. */
-function withExactDate(video: VideoItem, exactDates: ReadonlyMap<string, string>): VideoItem {
-  const published = exactDates.get(video.videoId);
-  return published === undefined ? video : { ...video, publishedTimeText: published };
 }

@@ -79,9 +79,8 @@ export async function checkCorpus(
   return violations;
 }
 
-/** The corpus's metadata as changes.csv names its parts (undefined: the model is not sure of the citation). */
-function metadataOf(job: ModelJob, check: Pick<ExportCheck, 'formats' | 'args'>): Metadata | undefined {
-  if (job.citationUnsure) return undefined;
+/** The corpus's metadata as changes.csv names its parts. */
+function metadataOf(job: ModelJob, check: Pick<ExportCheck, 'formats' | 'args'>): Metadata {
   const chunked = check.formats.split(',').includes('chunks');
   return {
     ...job.citation,
@@ -134,7 +133,7 @@ export function digestOf(
   job: ModelJob,
   check: Pick<ExportCheck, 'formats' | 'args' | 'complete'>,
 ): string | undefined {
-  if (!job.certain || job.citationUnsure) return undefined;
+  if (!job.certain) return undefined;
   const span = (since: { start: number; end: number } | undefined): string =>
     since === undefined ? '-' : `${since.start}-${since.end}`;
   return JSON.stringify({

@@ -41,7 +41,10 @@ export interface Manifest {
     metadata: number;
   }>;
   finished_at: string;
-  complete: boolean;
+  /** Whether the job ran to its end: every list walked, no video left to fetch. */
+  job_finished: boolean;
+  /** Whether besides every video the selection kept has its transcript. */
+  all_videos_transcribed: boolean;
 }
 
 /** A line of transcripts.jsonl (and a json/ file): the flat record. */

@@ -162,8 +162,6 @@ export class ModelJob {
   readonly syncsAt = new Map<number, number>();
   /** Whether the reference knows every row changes.csv should hold. */
   changesSure = true;
-  /** A part of the citation the model cannot be sure of (a part given alone on a build that drops the others). */
-  citationUnsure = false;
 
   constructor(
     readonly id: number,
@@ -204,10 +202,9 @@ export class ModelJob {
   }
 
   /**
-   * The citation an export gives, part by part: a part given replaces the job's, the others are kept
-   * (`partsKept`, a rule pending on main, which drops them: while it is off, the model is not sure).
+   * The citation an export gives, part by part: a part given replaces the job's, the others are kept.
    */
-  cite(citation: Citation | undefined, partsKept: boolean): void {
+  cite(citation: Citation | undefined): void {
     if (citation === undefined) return;
     const given: Record<string, string> = {
       ...(citation.title !== undefined && { title: citation.title }),
@@ -217,9 +214,6 @@ export class ModelJob {
       }),
       ...(citation.license !== undefined && { license: citation.license }),
     };
-    const dropped = Object.keys(this.citation).some((part) => !(part in given));
-    if (Object.keys(given).length === 4) this.citationUnsure = false;
-    else if (dropped && !partsKept) this.citationUnsure = true;
     this.citation = { ...this.citation, ...given };
     this.citationLast = given;
   }

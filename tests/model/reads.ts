@@ -22,8 +22,6 @@ export interface ReadContext {
   span: Span;
   /** Facts of a video (cached). */
   video(videoId: string): VideoDescription;
-  /** A first walk of a channel takes channel/latest's exact dates (a rule pending on main). */
-  exactDatesFirst: boolean | 'either';
   /** Request-level problems found while following the log. */
   violations: Violation[];
   /** What stopped the command, once an answer told. */
@@ -163,10 +161,9 @@ export function walkList(ctx: ReadContext, job: ModelJob, list: ModelList): bool
 }
 
 /** On a first walk, whether a channel's video takes channel/latest's exact date. */
-function firstWalkExact(ctx: ReadContext, list: ModelList, videoId: string): boolean | 'either' {
-  if (list.kind !== 'channel' || ctx.exactDatesFirst === false) return false;
-  const latest = ctx.catalog.describeChannel(list.name).videoIds().slice(0, 15);
-  return latest.includes(videoId) ? ctx.exactDatesFirst : false;
+function firstWalkExact(ctx: ReadContext, list: ModelList, videoId: string): boolean {
+  if (list.kind !== 'channel') return false;
+  return ctx.catalog.describeChannel(list.name).videoIds().slice(0, 15).includes(videoId);
 }
 
 function failWalk(ctx: ReadContext, list: ModelList, call: Call): boolean {
@@ -182,7 +179,7 @@ function failWalk(ctx: ReadContext, list: ModelList, call: Call): boolean {
 interface Found {
   position: number;
   size: number;
-  exact: boolean | 'either';
+  exact: boolean;
 }
 
 /**
@@ -200,7 +197,7 @@ export function nameVideo(
   const video = ctx.video(videoId);
   const judge = (exact: boolean): Verdict =>
     selects(job.args, video, { position: found.position, size: found.size, at: ctx.span, exact });
-  const sure = found.exact === 'either' ? agreed(judge(true), judge(false)) : judge(found.exact);
+  const sure = judge(found.exact);
   list.members.set(videoId, { position: found.position, since: ctx.span, verdict: sure });
   const known = job.items.get(videoId);
   if (known === undefined) {
@@ -215,7 +212,7 @@ export function nameVideo(
         sure === 'yes' ? ['pending'] : sure === 'no' ? ['skipped'] : ['pending', 'skipped'],
       ),
       failure: undefined,
-      exactDate: found.exact !== false,
+      exactDate: found.exact,
       language: undefined,
       requested: undefined,
     });
@@ -225,7 +222,7 @@ export function nameVideo(
     // A video given by itself takes the data of the first list that names it, before a version holds it.
     known.source = list.index;
     known.firstPlace = { position: found.position, since: ctx.span };
-    known.exactDate = found.exact !== false;
+    known.exactDate = found.exact;
     job.touched.add(videoId);
   }
   if (job.pendingVersion > 1)
@@ -236,11 +233,6 @@ export function nameVideo(
       detail: `also in ${list.typed}`,
     });
   judgeAgain(job, known);
-}
-
-/** Two verdicts the model cannot choose between: the one they agree on, else 'either'. */
-function agreed(a: Verdict, b: Verdict): Verdict {
-  return a === b ? a : 'either';
 }
 
 /** A video not fetched yet is taken when some list (or its own source) takes it. */

@@ -197,9 +197,6 @@ export class ReferenceModel {
       log: command.log,
       span: command.span,
       video: (videoId) => this.video(videoId),
-      exactDatesFirst: this.pending.has('dates: exact dates from channel/latest on a first export')
-        ? true
-        : 'either',
       violations: [],
       stops: new Set(),
       health: [],
@@ -213,19 +210,14 @@ export class ReferenceModel {
 
   /**
    * The videos a 503 storm failed in the run before (ten failures in a row stopped it): the next run
-   * of the command sends them again (a rule pending on main, which leaves them failed: while it is
-   * off, either is accepted). Returns them, to check they were sent.
+   * of the command sends them again. Returns them, to check they were sent.
    */
   #afterStorm(job: ModelJob): Set<string> {
     const stormed = new Set(job.stormFailed);
     job.stormFailed.clear();
-    const promised = this.pending.has(
-      'retries: videos failed only by a 503 storm are sent again by the next run',
-    );
     for (const videoId of stormed) {
       const item = job.items.get(videoId);
-      if (item === undefined) continue;
-      item.status = new Set(promised ? ['pending'] : ['failed', 'pending']);
+      if (item !== undefined) item.status = new Set(['pending']);
     }
     return stormed;
   }

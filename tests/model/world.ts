@@ -330,7 +330,7 @@ export class ModelWorld {
     if (exited.length > 0) return exited;
     if (![0, 3, 5].includes(result.code)) return [];
     // The citation is kept with the job by the export that writes a ZIP.
-    job.cite(how.citation, this.pending.has('citation: a part given alone keeps the others'));
+    job.cite(how.citation);
     const corpus = readCorpus(path);
     return checkCorpus(this.model, job, corpus, {
       path,

@@ -1,8 +1,9 @@
 /**
  * manifest.json against the corpus and the job (docs/product.md, ZIP layout): counts that are
  * index.csv's, the sources as typed, the options the job was made with and the formats of this
- * export, the syncs and versions as of the version's release, and `complete` only for a job that
- * finished with every list walked.
+ * export, the syncs and versions as of the version's release, `job_finished` only for a job that
+ * finished with every list walked, and `all_videos_transcribed` only when besides none of its kept
+ * videos lacks a transcript.
  */
 import type { CorpusReading } from '../corpus-reader';
 import type { ModelJob } from '../job';
@@ -10,6 +11,8 @@ import { unless, type Violation } from '../rules';
 import type { JobArgs } from '../selection';
 
 const STATUSES = ['ok', 'unavailable', 'failed', 'pending', 'skipped'] as const;
+/** The statuses of a video the selection kept that has no transcript. */
+const UNTRANSCRIBED = new Set(['unavailable', 'failed', 'pending']);
 
 /** The manifest's counts are index.csv's rows and errors.csv's lists. */
 export function manifestCounts(corpus: CorpusReading): Violation[] {
@@ -58,9 +61,16 @@ export function manifestOfJob(
       wrong.push(`chunks ${options.chunk_seconds}/${options.chunk_overlap}, asked ${seconds}/${overlap}`);
   }
   const unwalked = job.lists.some((list) => list.walk === 'failed' || list.walk === 'unavailable');
-  if (job.exact && manifest.complete !== (check.complete && !unwalked))
+  const finished = check.complete && !unwalked;
+  if (job.exact && manifest.job_finished !== finished)
     wrong.push(
-      `complete ${manifest.complete}, the job ${check.complete ? 'finished' : 'is paused'}${unwalked ? ' with a list not walked' : ''}`,
+      `job_finished ${manifest.job_finished}, the job ${check.complete ? 'finished' : 'is paused'}${unwalked ? ' with a list not walked' : ''}`,
+    );
+  // Those a filter left out do not count; any other video without its transcript does.
+  const untranscribed = corpus.index.filter((row) => UNTRANSCRIBED.has(row['status'] ?? '')).length;
+  if (manifest.all_videos_transcribed !== (manifest.job_finished && untranscribed === 0))
+    wrong.push(
+      `all_videos_transcribed ${manifest.all_videos_transcribed}, job_finished ${manifest.job_finished} and ${untranscribed} video(s) without a transcript`,
     );
   if (check.syncs !== undefined && manifest.syncs.length !== check.syncs)
     wrong.push(`${manifest.syncs.length} syncs, the job had ${check.syncs} when this version was released`);

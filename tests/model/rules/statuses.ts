@@ -104,9 +104,8 @@ export function datesHold(model: ReferenceModel, corpus: CorpusReading): Violati
 }
 
 /**
- * Every exact publish date the service gives is used, channel/latest's included on a first export
- * (a rule pending on main, whose first walk keeps the listing's words): such a video's interval is
- * one day.
+ * Every exact publish date the service gives is used, channel/latest's included on a first export:
+ * such a video's interval is one day.
  */
 export function exactDatesUsed(job: ModelJob, corpus: CorpusReading): Violation[] {
   const worded: string[] = [];

@@ -148,7 +148,7 @@ export class ModelJob {
   readonly changes: ModelChange[] = [];
   /** Videos reset by a retry since the last release, with their status as changes.csv says it before. */
   readonly retrying = new Map<string, string>();
-  /** Videos a 503 storm failed in the last run (its ten failures in a row stopped it). */
+  /** Videos failed with a server error in the last run, which stopped as the service was down (a storm, or every request failed). */
   readonly stormFailed = new Set<string>();
   /** Videos whose files may differ from the last export's: retried, or given another list's data. */
   readonly touched = new Set<string>();

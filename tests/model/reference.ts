@@ -234,11 +234,14 @@ export class ReferenceModel {
     if (command.kill !== 'none') stops.add('killed');
     const trouble = ctx.health.filter((health) => health === 'trouble').length;
     const downAll = trouble > 0 && !ctx.health.includes('answered');
-    if (longestStreak(ctx.health) >= STORM) {
-      stops.add('service');
+    const storm = longestStreak(ctx.health) >= STORM;
+    if (storm) stops.add('service');
+    if (storm || (downAll && stops.size === 0 && !workLeft)) {
+      // Stopped because the service is down: the videos it failed with a server error are asked again.
       for (const videoId of (ctx as FetchContext).requested) {
         const item = job.items.get(videoId);
-        if (item !== undefined && only(item.status) === 'failed' && item.failure?.httpStatus === 503)
+        const status = item?.failure?.httpStatus ?? 0;
+        if (item !== undefined && only(item.status) === 'failed' && status >= 500)
           job.stormFailed.add(videoId);
       }
     }

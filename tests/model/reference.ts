@@ -9,7 +9,7 @@ import type { Describers, VideoDescription } from '../../src/simulator';
 import { canonical, kindOf } from './catalog';
 import { cacheKey, fetchPending, type FetchContext, type Stored } from './fetches';
 import { ModelJob, only, type ModelList, type Span, type Status } from './job';
-import type { CommandLog } from './log';
+import type { Call, CommandLog } from './log';
 import { noteAnswer, stoppingAnswer, syncList, walkList, type ReadContext, type StopCause } from './reads';
 import { unless, type PendingRule, type Violation } from './rules';
 import type { JobArgs } from './selection';
@@ -209,17 +209,14 @@ export class ReferenceModel {
   }
 
   /**
-   * The videos a 503 storm failed in the run before (ten failures in a row stopped it): the next run
-   * of the command sends them again. Returns them, to check they were sent.
+   * The videos the service failed in the run before, which stopped as it was down (ten failures in a
+   * row, or every request failed): pending since, the next run of the command sends them again.
+   * Returns those still pending, to check they were sent.
    */
   #afterStorm(job: ModelJob): Set<string> {
-    const stormed = new Set(job.stormFailed);
+    const stormed = [...job.stormFailed].filter((videoId) => job.items.get(videoId)?.status.has('pending'));
     job.stormFailed.clear();
-    for (const videoId of stormed) {
-      const item = job.items.get(videoId);
-      if (item !== undefined) item.status = new Set(['pending']);
-    }
-    return stormed;
+    return new Set(stormed);
   }
 
   /** What the command's end should be, from what the run did: completed, or stopped and why. */
@@ -237,12 +234,13 @@ export class ReferenceModel {
     const storm = longestStreak(ctx.health) >= STORM;
     if (storm) stops.add('service');
     if (storm || (downAll && stops.size === 0 && !workLeft)) {
-      // Stopped because the service is down: the videos it failed with a server error are asked again.
-      for (const videoId of (ctx as FetchContext).requested) {
+      // Stopped because the service is down: the videos its last streak failed with a server error
+      // are pending again as the run stops, for the next run of the command to ask for.
+      for (const videoId of failedInLastStreak(command.log)) {
         const item = job.items.get(videoId);
-        const status = item?.failure?.httpStatus ?? 0;
-        if (item !== undefined && only(item.status) === 'failed' && status >= 500)
-          job.stormFailed.add(videoId);
+        if (item === undefined || only(item.status) !== 'failed') continue;
+        item.status = new Set(['pending']);
+        job.stormFailed.add(videoId);
       }
     }
     const exits = new Set<number>();
@@ -296,6 +294,20 @@ export class ReferenceModel {
 }
 
 /** The longest run of failures that point at the service, with no normal answer between. */
+/**
+ * The videos the service answered with a server error after its last normal answer of the command:
+ * the streak that stopped the run, whose videos the product gives back to the queue.
+ */
+function failedInLastStreak(log: CommandLog): string[] {
+  const calls = [...log.calls].sort((a, b) => a.seq - b.seq);
+  const normal = (call: Call): boolean => call.answered && call.status !== 0 && call.status < 500;
+  const lastNormal = calls.findLast(normal)?.seq ?? -1;
+  return calls
+    .filter((call) => call.seq > lastNormal && call.endpoint === 'transcript' && call.answered)
+    .filter((call) => call.status >= 500)
+    .map((call) => call.query['video_url'] ?? '');
+}
+
 function longestStreak(health: ReadonlyArray<'trouble' | 'answered'>): number {
   let longest = 0;
   let streak = 0;

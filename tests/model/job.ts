@@ -150,6 +150,11 @@ export class ModelJob {
   readonly retrying = new Map<string, string>();
   /** Videos failed with a server error in the last run, which stopped as the service was down (a storm, or every request failed). */
   readonly stormFailed = new Set<string>();
+  /**
+   * `version|videoId` of each video given its exact time by channel/latest in that version: changes.csv
+   * may say so (not when the words it was listed with already gave the day).
+   */
+  readonly exactDated = new Set<string>();
   /** Videos whose files may differ from the last export's: retried, or given another list's data. */
   readonly touched = new Set<string>();
   /** The citation its exports were given, part by part (what each later export keeps). */

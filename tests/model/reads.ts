@@ -118,6 +118,10 @@ export function walkList(ctx: ReadContext, job: ModelJob, list: ModelList): bool
     list.resolved = true;
   }
   const videos = listNow(ctx, job, list);
+  if (list.kind === 'channel') {
+    const latest = ctx.log.takeList('channel/latest', subjectOfList(list));
+    if (latest?.status === 200) datesOfKnownVideos(job, videos.slice(0, 15));
+  }
   const cap = job.args.maxVideos ?? Infinity;
   for (;;) {
     const attempts = takeAttempts(ctx, ENDPOINT[list.kind as keyof typeof ENDPOINT], subjectOfList(list));
@@ -157,6 +161,21 @@ export function walkList(ctx: ReadContext, job: ModelJob, list: ModelList): bool
       });
       return true;
     }
+  }
+}
+
+/**
+ * channel/latest answered a read of a channel: each video the job already holds that it dates takes
+ * its exact time, a change of the next version when a version was released (docs/product.md, Keeping
+ * a job current).
+ */
+function datesOfKnownVideos(job: ModelJob, newest: readonly string[]): void {
+  for (const videoId of newest) {
+    const item = job.items.get(videoId);
+    if (item === undefined || item.exactDate === true) continue;
+    item.exactDate = true;
+    job.touched.add(videoId);
+    if (job.released > 0) job.exactDated.add(`${job.pendingVersion}|${videoId}`);
   }
 }
 
@@ -273,14 +292,16 @@ export function syncList(
   const cap = job.args.maxVideos ?? Infinity;
   const videos = listNow(ctx, job, list);
   let exact = new Set<string>();
-  // A list read again after a failed sync is read from its start, without channel/latest.
-  if (list.kind === 'channel' && how.again !== true) {
+  // A list read again after a failed sync is read from its start, whatever channel/latest names.
+  if (list.kind === 'channel') {
     const latest = ctx.log.takeList('channel/latest', subjectOfList(list));
     if (latest === undefined) return 'stopped';
     noteAnswer(ctx, latest);
     if (latest.status === 200) {
       const newest = videos.slice(0, 15);
-      if (newest.slice(0, cap).every((id) => list.members.has(id) || list.cuts.has(id))) return 'done';
+      datesOfKnownVideos(job, newest);
+      const named = newest.slice(0, cap).every((id) => list.members.has(id) || list.cuts.has(id));
+      if (named && how.again !== true) return 'done';
       exact = new Set(newest);
     }
   }

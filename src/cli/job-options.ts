@@ -135,7 +135,11 @@ export function parseJobRequest(sourceArgs: string[], raw: RawJobOptions): JobRe
       includeTimestamp: raw.timestamps,
       sendMetadata: raw.metadata,
       maxVideos: raw.maxVideos === undefined ? null : parseWholeNumber('--max-videos', raw.maxVideos, 1),
-      budget: raw.budget === undefined ? null : parseWholeNumber('--budget', raw.budget, 0),
+      // Without --budget the job keeps the budget it has (none for a new job): it caps all its runs.
+      ...optionalField(
+        'budget',
+        raw.budget === undefined ? undefined : parseWholeNumber('--budget', raw.budget, 0),
+      ),
       concurrency:
         raw.concurrency === undefined
           ? CONCURRENCY.default

@@ -50,6 +50,13 @@ export class Account {
     this.#plan = 'paid';
   }
 
+  /** Sets the credits left, the plan as it is. */
+  setCredits(credits: number): void {
+    if (!Number.isSafeInteger(credits) || credits < 0)
+      throw new RangeError('setCredits needs a whole number of credits >= 0');
+    this.#credits = credits;
+  }
+
   setPlan(plan: Plan): void {
     this.#plan = plan;
   }

@@ -18,6 +18,14 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const topUpSchema = z.object({ credits: z.number().int().min(0) });
 const planSchema = z.object({ state: z.enum(['grant', 'paid', 'paused']) });
 const uploadsSchema = z.object({ channel: z.string().min(1), count: z.number().int().min(1).max(100_000) });
+const playlistEditSchema = z.object({
+  playlist: z.string().min(1),
+  edit: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('append'), count: z.number().int().min(1).max(100_000) }),
+    z.object({ kind: z.literal('remove'), position: z.number().int().min(1) }),
+    z.object({ kind: z.literal('move'), from: z.number().int().min(1), to: z.number().int().min(1) }),
+  ]),
+});
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -72,6 +80,11 @@ export async function handleAdmin(
         admin.topUp(credits);
         return ok({ credits: admin.credits() });
       });
+    case 'POST /__admin/credits':
+      return withBody(req, topUpSchema, ({ credits }) => {
+        admin.setCredits(credits);
+        return ok({ credits: admin.credits() });
+      });
     case 'POST /__admin/plan':
       return withBody(req, planSchema, ({ state }) => {
         admin.setPlan(state);
@@ -80,6 +93,15 @@ export async function handleAdmin(
     case 'POST /__admin/uploads':
       return withBody(req, uploadsSchema, ({ channel, count }) => {
         admin.addUploads(channel, count);
+        return ok();
+      });
+    case 'POST /__admin/playlists':
+      return withBody(req, playlistEditSchema, ({ playlist, edit }) => {
+        try {
+          admin.editPlaylist(playlist, edit);
+        } catch (error) {
+          return bad(error instanceof Error ? error.message : String(error));
+        }
         return ok();
       });
     case 'POST /__admin/faults':

@@ -9,7 +9,7 @@ import { channelSize, uploadVideoId } from './channels';
 import { searchVideoId } from './endpoints';
 import { parseChannelInput, parsePlaylistId } from './ids';
 import { isMissing, playlistSize, playlistVideoId } from './lists';
-import { videoFacts } from './videos';
+import { findTrack, transcriptSegments, videoFacts, type Segment } from './videos';
 
 export interface VideoDescription {
   exists: true;
@@ -37,8 +37,21 @@ export interface ChannelDescription extends ListDescription {
   channelId: string | null;
 }
 
+/** The transcript transcript/ answers for a video and language: its track and its segments. */
+export interface TranscriptDescription {
+  /** The caption track's code, as the answer's `language` gives it. */
+  language: string;
+  /** Text, start and duration (seconds), as sent with timestamps. */
+  segments: Segment[];
+}
+
 export interface Describers {
   describeVideo(videoId: string): VideoDescription;
+  /**
+   * The transcript of a video in `lang` (the original track when absent), as transcript/ sends it;
+   * null when that request is a 404 (no captions, or none in that language).
+   */
+  describeTranscript(videoId: string, lang?: string): TranscriptDescription | null;
   /** A playlist ID, as playlist/videos takes it. */
   describePlaylist(playlistId: string): ListDescription;
   /** Any input channel/videos accepts: an @handle, a UC id or a channel URL. */
@@ -49,8 +62,9 @@ export interface Describers {
 
 const NO_LIST = { exists: false, size: 0, videoIds: () => [] };
 
-/** The describers of a catalog: with no uploads added, of the catalog as it starts. */
-export function describers({ seed, uploads }: Pick<Catalog, 'seed' | 'uploads'>): Describers {
+/** The describers of a catalog: with no uploads added nor playlist edited, of the catalog as it starts. */
+export function describers(catalog: Pick<Catalog, 'seed' | 'uploads'> & Partial<Catalog>): Describers {
+  const { seed, uploads } = catalog;
   return {
     describeVideo(videoId) {
       const facts = videoFacts(videoId, seed, uploads);
@@ -66,14 +80,19 @@ export function describers({ seed, uploads }: Pick<Catalog, 'seed' | 'uploads'>)
         authorChannelId: facts.author.channelId,
       };
     },
+    describeTranscript(videoId, lang) {
+      const facts = videoFacts(videoId, seed, uploads);
+      const track = facts.hasCaptions ? findTrack(facts, lang) : null;
+      return track === null ? null : { language: track, segments: transcriptSegments(facts, track, seed) };
+    },
     describePlaylist(playlistId) {
       const id = parsePlaylistId(playlistId);
       if (id === null || isMissing(id)) return NO_LIST;
-      const size = playlistSize(id, seed, uploads);
+      const size = playlistSize(id, seed, catalog);
       return {
         exists: true,
         size,
-        videoIds: () => Array.from({ length: size }, (_, i) => playlistVideoId(id, i + 1, seed, uploads)),
+        videoIds: () => Array.from({ length: size }, (_, i) => playlistVideoId(id, i + 1, seed, catalog)),
       };
     },
     describeChannel(channel) {

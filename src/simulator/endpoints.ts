@@ -30,6 +30,8 @@ export interface ChargeDetail {
   lang?: string;
   playlist?: string;
   channel?: string;
+  /** For a page of a list: how many of its videos earlier pages served (0 for the first page). */
+  offset?: number;
 }
 
 export type Outcome = { ok: true; body: unknown; charge: ChargeDetail } | { ok: false; problem: Problem };
@@ -98,8 +100,8 @@ export function createEndpoints(
       const channelId = resolveChannel(channel);
       if (channelId === null) return notFound('channel not found');
       const owner = channelFacts(channelId, seed, uploads);
-      const results = pagePositions(Math.min(owner.size, LATEST_COUNT), 0).map((position) =>
-        latestItem(catalog, uploadVideoId(channelId, position, seed, uploads)),
+      const results = Array.from({ length: Math.min(owner.size, LATEST_COUNT) }, (_, i) =>
+        latestItem(catalog, uploadVideoId(channelId, i + 1, seed, uploads)),
       );
       return {
         ok: true,
@@ -179,11 +181,11 @@ function playlistPage(
 ): Outcome {
   const { seed, uploads } = catalog;
   if (isMissing(playlistId)) return notFound('playlist not found');
-  const size = playlistSize(playlistId, seed, uploads);
+  const size = playlistSize(playlistId, seed, catalog);
   // A channel's uploads playlist shows that channel on every item; others show each video's author.
   const owner = playlistId.startsWith('UU') ? playlistOwner(playlistId, seed, uploads) : undefined;
-  const results = pagePositions(size, offset).map((position) =>
-    snakeVideoItem(catalog, playlistVideoId(playlistId, position, seed, uploads), position, owner),
+  const results = pagePositions(size, offset, catalog.pageSize).map((position) =>
+    snakeVideoItem(catalog, playlistVideoId(playlistId, position, seed, catalog), position, owner),
   );
   const next = offset + results.length;
   const hasMore = next < size;
@@ -194,9 +196,9 @@ function playlistPage(
       result_count: results.length,
       continuation_token: hasMore ? codec.encode({ list: 'playlist', id: playlistId, offset: next }) : null,
       has_more: hasMore,
-      playlist_info: playlistInfo(playlistId, seed, uploads),
+      playlist_info: playlistInfo(playlistId, seed, catalog),
     },
-    charge: { playlist: playlistId },
+    charge: { playlist: playlistId, offset },
   };
 }
 
@@ -206,7 +208,7 @@ function channelPage(catalog: Catalog, codec: ContinuationCodec, { channel, offs
   const channelId = resolveChannel(channel);
   if (channelId === null) return notFound('channel not found');
   const owner = channelFacts(channelId, seed, uploads);
-  const results = pagePositions(owner.size, offset).map((position) =>
+  const results = pagePositions(owner.size, offset, catalog.pageSize).map((position) =>
     camelVideoItem(catalog, uploadVideoId(channelId, position, seed, uploads), owner, position),
   );
   const next = offset + results.length;
@@ -220,6 +222,6 @@ function channelPage(catalog: Catalog, codec: ContinuationCodec, { channel, offs
       continuation_token: hasMore ? codec.encode({ list: 'channel', id: channelId, offset: next }) : null,
       has_more: hasMore,
     },
-    charge: { channel: channelId },
+    charge: { channel: channelId, offset },
   };
 }

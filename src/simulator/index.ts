@@ -9,12 +9,21 @@ import {
   type ChannelDescription,
   type Describers,
   type ListDescription,
+  type TranscriptDescription,
   type VideoDescription,
 } from './describe';
+import type { PlaylistEdit } from './playlist-edits';
 import { startServer } from './server';
 import { UploadBook } from './uploads';
 
-export type { ChannelDescription, Describers, ListDescription, VideoDescription };
+export type {
+  ChannelDescription,
+  Describers,
+  ListDescription,
+  PlaylistEdit,
+  TranscriptDescription,
+  VideoDescription,
+};
 
 export const DEMO_KEY = 'sk_demo_scriptorium';
 
@@ -35,6 +44,11 @@ export interface SimulatorOptions {
   /** Seed for all generated data. Default 1. */
   seed?: number;
   /**
+   * Videos per page of playlist/videos and channel/videos. Default 100 (the notes' samples); a test
+   * gives a small one to walk lists of many pages without thousands of videos.
+   */
+  pageSize?: number;
+  /**
    * The simulator's clock, in epoch ms (default Date.now): listings word a video's age against it
    * ("3 hours ago"), uploads are dated by it, and rate-limit windows and the ledger follow it. A test
    * gives its own to move time; the catalog's dates lie before 2025-06-01, so a clock before that
@@ -52,7 +66,17 @@ export interface Charge {
   lang?: string;
   playlist?: string;
   channel?: string;
+  /** For a page of a list: how many of its videos earlier pages served (0 for the first page). */
+  offset?: number;
   at: number;
+}
+
+/** An API request as it arrives, before it is checked or answered (admin.onRequest). */
+export interface ArrivingRequest {
+  seq: number;
+  /** The endpoint's name ('transcript', 'playlist/videos'…), or the path when it names none. */
+  endpoint: string;
+  query: Record<string, string>;
 }
 
 export interface LoggedRequest {
@@ -97,6 +121,8 @@ export interface SimulatorAdmin extends Describers {
   stats(): { requests: number; charged: number; byStatus: Record<string, number> };
   credits(): number;
   topUp(credits: number): void;
+  /** Sets the credits left to `credits` (0 or more), the plan as it is: 0 makes every paid request a 402. */
+  setCredits(credits: number): void;
   /** Sets the 402 code used when credits are exhausted or subscription paused. */
   setPlan(state: 'grant' | 'paid' | 'paused'): void;
   addFault(rule: FaultRule): void;
@@ -113,7 +139,19 @@ export interface SimulatorAdmin extends Describers {
    * from now on, under the channel's own name.
    */
   addUploads(channel: string, count: number): void;
-  /** Credits back to the starting value, plan 'grant', ledger/log/stats/faults/rate windows and added uploads cleared. */
+  /**
+   * The playlist's owner edits it: videos appended at its end, one removed, or one moved, from now on
+   * in its pages, its size and playlist_info. An uploads playlist (UU…) follows its channel and cannot
+   * be edited, nor can a playlist that does not exist; a position outside the list is refused
+   * (RangeError) and nothing changes.
+   */
+  editPlaylist(playlistId: string, edit: PlaylistEdit): void;
+  /**
+   * Calls `listener` with each API request as it arrives, before anything else happens to it (so a
+   * test can act at the k-th request: hold the answers, stop the client); returns the unsubscriber.
+   */
+  onRequest(listener: (request: ArrivingRequest) => void): () => void;
+  /** Credits back to the starting value, plan 'grant', ledger/log/stats/faults/rate windows, added uploads and playlist edits cleared. */
   reset(): void;
 }
 

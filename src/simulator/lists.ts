@@ -2,11 +2,18 @@
 import { sizeFromSuffix } from './channel-ids';
 import { channelFacts, channelSize, uploadVideoId } from './channels';
 import type { ChannelFacts, Uploads } from './channels';
+import type { PlaylistEditBook } from './playlist-edits';
 import { hash32, rngFor } from './random';
 import { titleText } from './text';
 
-/** Videos per page of playlist/videos and channel/videos. */
-const PAGE_SIZE = 100;
+/** Videos per page of playlist/videos and channel/videos, unless the simulator is given another. */
+export const DEFAULT_PAGE_SIZE = 100;
+
+/** What a playlist's listing needs of the catalog's state: the uploads and the edits made so far. */
+export interface ListState {
+  uploads?: Uploads;
+  edits?: Pick<PlaylistEditBook, 'videos'>;
+}
 
 /** IDs (playlists, channels, handles) containing "missing" do not exist: a simple way to get a 404. */
 export function isMissing(id: string): boolean {
@@ -28,23 +35,31 @@ function uploadsChannelOf(playlistId: string): string | null {
 /**
  * A `_n<digits>` suffix fixes the size (0 allowed), else seeded 1-250; UU playlists mirror their channel.
  * `PLsimTourList_n120` has 120 videos: an ID of realistic length (PL + 16 or 32 characters), since the
- * app reads a bare 11-character ID such as `PLdemo_n120` as a video.
+ * app reads a bare 11-character ID such as `PLdemo_n120` as a video. An edited playlist has the size
+ * its edits left.
  */
-export function playlistSize(playlistId: string, seed: number, uploads?: Uploads): number {
+export function playlistSize(playlistId: string, seed: number, state: ListState = {}): number {
+  const edited = state.edits?.videos(playlistId);
+  if (edited !== undefined) return edited.length;
   const channelId = uploadsChannelOf(playlistId);
-  if (channelId) return channelSize(channelId, seed, uploads);
+  if (channelId) return channelSize(channelId, seed, state.uploads);
   return sizeFromSuffix(playlistId) ?? 1 + (hash32(seed, 'playlist-size', playlistId) % 250);
 }
 
-/** The video at a 1-based position of a playlist (for an uploads playlist, with what `uploads` added). */
+/**
+ * The video at a 1-based position of a playlist (for an uploads playlist, with what the uploads
+ * added; for an edited one, as its edits left it).
+ */
 export function playlistVideoId(
   playlistId: string,
   position: number,
   seed: number,
-  uploads?: Uploads,
+  state: ListState = {},
 ): string {
+  const edited = state.edits?.videos(playlistId);
+  if (edited !== undefined) return edited[position - 1] ?? '';
   const channelId = uploadsChannelOf(playlistId);
-  if (channelId) return uploadVideoId(channelId, position, seed, uploads);
+  if (channelId) return uploadVideoId(channelId, position, seed, state.uploads);
   const pool = POOL_PLAYLIST.exec(playlistId);
   if (pool) return rngFor(seed, 'pool-item', pool[1] ?? '', Number(pool[2]) + position - 1).idChars(11);
   return rngFor(seed, 'playlist-item', playlistId, position).idChars(11);
@@ -64,13 +79,13 @@ export interface PlaylistInfo {
   view_count: string;
 }
 
-export function playlistInfo(playlistId: string, seed: number, uploads?: Uploads): PlaylistInfo {
-  const owner = playlistOwner(playlistId, seed, uploads);
+export function playlistInfo(playlistId: string, seed: number, state: ListState = {}): PlaylistInfo {
+  const owner = playlistOwner(playlistId, seed, state.uploads);
   const rng = rngFor(seed, 'playlist-info', playlistId);
   const isUploads = playlistId.startsWith('UU');
   return {
     title: isUploads ? `Uploads from ${owner.title}` : titleText(rng),
-    num_videos: String(playlistSize(playlistId, seed, uploads)),
+    num_videos: String(playlistSize(playlistId, seed, state)),
     description: isUploads ? '' : `A playlist by ${owner.title}.`,
     owner_name: owner.title,
     view_count: String(rng.int(0, 10_000_000)),
@@ -79,13 +94,13 @@ export function playlistInfo(playlistId: string, seed: number, uploads?: Uploads
 
 /** The uploads list of a channel, as channel/videos pages it (same videos as its UU playlist). */
 export function channelUploadsInfo(channelId: string, seed: number, uploads?: Uploads): PlaylistInfo {
-  return playlistInfo(`UU${channelId.slice(2)}`, seed, uploads);
+  return playlistInfo(`UU${channelId.slice(2)}`, seed, { uploads });
 }
 
-/** Positions (1-based) on the page that starts after `offset` items. */
-export function pagePositions(size: number, offset: number): number[] {
+/** Positions (1-based) on the page of `pageSize` items that starts after `offset` items. */
+export function pagePositions(size: number, offset: number, pageSize = DEFAULT_PAGE_SIZE): number[] {
   const positions: number[] = [];
-  for (let position = offset + 1; position <= Math.min(size, offset + PAGE_SIZE); position++) {
+  for (let position = offset + 1; position <= Math.min(size, offset + pageSize); position++) {
     positions.push(position);
   }
   return positions;

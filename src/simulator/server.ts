@@ -15,7 +15,10 @@ import { channelIdFromHandle } from './channel-ids';
 import { describers } from './describe';
 import { createEndpoints } from './endpoints';
 import { FaultBook } from './faults';
-import type { RunningSimulator, SimulatorAdmin, SimulatorOptions } from './index';
+import type { ArrivingRequest, RunningSimulator, SimulatorAdmin, SimulatorOptions } from './index';
+import { parsePlaylistId } from './ids';
+import { DEFAULT_PAGE_SIZE } from './lists';
+import { PlaylistEditBook } from './playlist-edits';
 import { FixedWindowLimiter } from './rate-limiter';
 import { RequestLog } from './request-log';
 import { UploadBook } from './uploads';
@@ -34,6 +37,7 @@ const optionsSchema = z.object({
   rateLimitHeaders: z.enum(['standard', 'x']).default('standard'),
   latencyMs: z.number().min(0).default(0),
   seed: z.number().int().default(1),
+  pageSize: z.number().int().min(1).max(1000).default(DEFAULT_PAGE_SIZE),
 });
 
 export async function startServer(options: ServerOptions): Promise<RunningSimulator> {
@@ -49,9 +53,16 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
   let baseUrl = '';
   let requestSeq = 0;
   const now = options.now ?? Date.now;
-  const catalog: Catalog = { seed: config.seed, uploads: new UploadBook(config.seed), now };
+  const catalog: Catalog = {
+    seed: config.seed,
+    uploads: new UploadBook(config.seed),
+    edits: new PlaylistEditBook(config.seed),
+    pageSize: config.pageSize,
+    now,
+  };
   const gate = new AnswerGate();
-  const admin = createAdmin({ account, log, faults, limiter, catalog, gate });
+  const arrivals = new Set<(request: ArrivingRequest) => void>();
+  const admin = createAdmin({ account, log, faults, limiter, catalog, gate, arrivals });
 
   const handleApi = createApiHandler({
     keys: config.keys,
@@ -82,6 +93,7 @@ export async function startServer(options: ServerOptions): Promise<RunningSimula
     const path = queryStart < 0 ? url : url.slice(0, queryStart);
     if (!path.startsWith('/__admin/')) {
       const search = queryStart < 0 ? '' : url.slice(queryStart + 1);
+      if (arrivals.size > 0) announce(arrivals, { seq: requestSeq, path, search });
       return handleApi({ req, res, seq: requestSeq, requestId, path, search });
     }
     handleAdmin(req, path, admin).then(
@@ -140,6 +152,27 @@ class AnswerGate {
   }
 }
 
+/** Tells each listener of admin.onRequest of a request that just arrived; a listener that throws is ignored. */
+function announce(
+  listeners: ReadonlySet<(request: ArrivingRequest) => void>,
+  { seq, path, search }: { seq: number; path: string; search: string },
+): void {
+  const request: ArrivingRequest = {
+    seq,
+    endpoint: path.startsWith(API_PATH) ? path.slice(API_PATH.length) : path,
+    query: Object.fromEntries(new URLSearchParams(search)),
+  };
+  for (const listener of [...listeners]) {
+    try {
+      listener(request);
+    } catch {
+      // The test's own listener: it must not break the answer.
+    }
+  }
+}
+
+const API_PATH = '/api/v2/';
+
 interface SimulatorState {
   account: Account;
   log: RequestLog;
@@ -147,10 +180,13 @@ interface SimulatorState {
   limiter: FixedWindowLimiter | null;
   catalog: Catalog;
   gate: AnswerGate;
+  arrivals: Set<(request: ArrivingRequest) => void>;
 }
 
 /** What a test (or /__admin/) may see and change of a running simulator. */
-function createAdmin({ account, log, faults, limiter, catalog, gate }: SimulatorState): SimulatorAdmin {
+function createAdmin(state: SimulatorState): SimulatorAdmin {
+  const { account, log, faults, limiter, catalog, gate, arrivals } = state;
+  const describe = describers(catalog);
   return {
     ledger: () => account.ledger(),
     chargesFor: (videoId) => account.chargesFor(videoId),
@@ -158,6 +194,7 @@ function createAdmin({ account, log, faults, limiter, catalog, gate }: Simulator
     stats: () => log.stats(),
     credits: () => account.credits,
     topUp: (credits) => account.topUp(credits),
+    setCredits: (credits) => account.setCredits(credits),
     setPlan: (state) => account.setPlan(state),
     addFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
@@ -166,9 +203,24 @@ function createAdmin({ account, log, faults, limiter, catalog, gate }: Simulator
       const channelId = channel.startsWith('UC') ? channel : channelIdFromHandle(channel);
       catalog.uploads.add(channelId, count, catalog.now());
     },
-    ...describers(catalog),
+    editPlaylist: (playlistId, edit) => {
+      const id = parsePlaylistId(playlistId);
+      if (id === null) throw new RangeError(`${playlistId} is not a playlist ID`);
+      if (id.startsWith('UU')) throw new RangeError(`${id} lists its channel's uploads: add uploads instead`);
+      const { exists } = describe.describePlaylist(id);
+      if (!exists) throw new RangeError(`there is no playlist ${id}`);
+      catalog.edits.edit(id, describe.describePlaylist(id).videoIds(), edit);
+    },
+    onRequest: (listener) => {
+      arrivals.add(listener);
+      return () => {
+        arrivals.delete(listener);
+      };
+    },
+    ...describe,
     reset: () => {
       catalog.uploads.clear();
+      catalog.edits.clear();
       account.reset();
       log.clear();
       faults.clear();

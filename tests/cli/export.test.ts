@@ -311,7 +311,8 @@ describe('scriptorium export', () => {
     const hold = db.prepare('UPDATE jobs SET lease_owner = ?, lease_expires_at = ?');
     hold.run(`${process.pid}-another-process`, Date.now() + 3_600_000);
 
-    const second = await runCli(args, env);
+    // A larger budget than the job's 0, which the same command without --budget would keep.
+    const second = await runCli([...args, '--budget', '100'], env);
     expect(second.code).toBe(7);
     expect(lastLine(second.stderr)).toMatch(/being run by another Scriptorium process/);
     // Nothing is promised of a run that does not start here.
@@ -320,7 +321,7 @@ describe('scriptorium export', () => {
 
     hold.run(null, null);
     db.close();
-    const freed = await runCli(args, env);
+    const freed = await runCli([...args, '--budget', '100'], env);
     expect(freed.code, freed.stderr).toBe(0);
   });
 

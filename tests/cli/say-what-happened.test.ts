@@ -122,7 +122,8 @@ describe('what the CLI prints adds up and reads as sentences', () => {
     const out = join(dir, 'c.zip');
     const args = ['export', 'PLcountedColumns_n40', '--items', '1-30', '--out', out];
     expect((await runCli([...args, '--budget', '6'], env)).code).toBe(3);
-    const continued = await runCli(args, env);
+    // A larger budget continues the job (without one, it would keep its budget of 6).
+    const continued = await runCli([...args, '--budget', '100'], env);
     expect(continued.code, continued.stderr).toBe(0);
     expect(continued.stderr).not.toMatch(/0\/0 videos|ETA \?|0\.0\/s|\(s\)/);
     expect(lastLine(continued.stderr)).toMatch(

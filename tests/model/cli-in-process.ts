@@ -24,13 +24,16 @@ export async function runCommand(args: readonly string[]): Promise<CommandResult
     return true;
   }) as typeof process.stdout.write;
   process.stderr.write = (() => true) as typeof process.stderr.write;
+  process.exitCode = undefined;
   try {
     await buildProgram().parseAsync(['node', 'scriptorium', ...args]);
-    return { code: 0, stdout: writes.join(''), message: '' };
+    // A command may end by setting the exit code rather than throwing (search with no hit: 1).
+    return { code: Number(process.exitCode ?? 0), stdout: writes.join(''), message: '' };
   } catch (error) {
     const { code, message } = describeFailure(error);
     return { code, stdout: writes.join(''), message };
   } finally {
+    process.exitCode = undefined;
     process.stdout.write = write;
     process.stderr.write = writeError;
   }

@@ -1,19 +1,30 @@
 /**
- * The reference model's selection, written from docs/product.md apart from src/core: which videos a
- * read of a list names (its first --max-videos), and whether the job's filters select a video at its
- * place in that read. A verdict is 'either' where two honest readings of a date differ: the words of
- * the listing ("3 years ago", an interval) and the exact date channel/latest gives.
+ * The reference model's selection, written from docs/product.md apart from src/core: whether the job's
+ * filters select a video at its place in one read of a list. A verdict is 'either' where the model
+ * cannot tell: a listing's words ("3 hours ago") that crossed a boundary while the command ran.
  */
 import type { VideoDescription } from '../../src/simulator';
 
-/** --items as the model generates it: whole ranges from the start, and perhaps the last few. */
+/**
+ * One part of --items, yt-dlp's --playlist-items syntax: a position (negative: from the end), a
+ * dashed range, or a slice `[START]:[STOP][:STEP]` (inclusive; negative ends count from the end).
+ */
+export type ItemsPart =
+  { at: number } | { from: number; to: number } | { start?: number; stop?: number; step?: number };
+
+/** --items as the model generates it; `ranges` and `last` are the form of earlier recorded sequences. */
 export interface ItemsSpec {
-  ranges: Array<[number, number]>;
+  parts?: ItemsPart[];
+  ranges?: Array<[number, number]>;
   last?: number;
 }
 
 export interface JobArgs {
   sources: string[];
+  /** --lang as typed ('es,en,orig'); absent: the original track. */
+  lang?: string;
+  noTimestamps?: boolean;
+  noMetadata?: boolean;
   maxVideos?: number;
   items?: ItemsSpec;
   matchTitle?: string;
@@ -25,20 +36,49 @@ export interface JobArgs {
   publishedOverlap?: boolean;
   skipUncaptioned?: boolean;
   formats: string;
+  chunkSeconds?: number;
+  chunkOverlap?: number;
 }
 
 export type Verdict = 'yes' | 'no' | 'either';
 
-/** "1-5,8-9,-3:": yt-dlp's --playlist-items syntax. */
+/** Every part of an ItemsSpec, whichever form it was written in. */
+function partsOf(spec: ItemsSpec): ItemsPart[] {
+  return [
+    ...(spec.parts ?? []),
+    ...(spec.ranges ?? []).map(([from, to]) => ({ from, to })),
+    ...(spec.last === undefined ? [] : [{ start: -spec.last }]),
+  ];
+}
+
+/** "1-5,8,-3:,2:9:3": the spec as --items takes it. */
 export function itemsText(spec: ItemsSpec): string {
-  const parts = spec.ranges.map(([from, to]) => `${from}-${to}`);
-  if (spec.last !== undefined) parts.push(`-${spec.last}:`);
-  return parts.join(',');
+  return partsOf(spec)
+    .map((part) => {
+      if ('at' in part) return String(part.at);
+      if ('from' in part) return `${part.from}-${part.to}`;
+      const slice = `${part.start ?? ''}:${part.stop ?? ''}`;
+      return part.step === undefined ? slice : `${slice}:${part.step}`;
+    })
+    .join(',');
+}
+
+/** Whether the spec counts from the list's end, so that its verdict needs the list's size. */
+export function itemsNeedSize(spec: ItemsSpec): boolean {
+  return partsOf(spec).some((part) =>
+    'at' in part ? part.at < 0 : 'from' in part ? false : (part.start ?? 0) < 0 || (part.stop ?? 0) < 0,
+  );
 }
 
 function itemsSelect(spec: ItemsSpec, position: number, size: number): boolean {
-  if (spec.ranges.some(([from, to]) => position >= from && position <= to)) return true;
-  return spec.last !== undefined && position > size - spec.last;
+  const at = (n: number): number => (n < 0 ? size + 1 + n : n);
+  return partsOf(spec).some((part) => {
+    if ('at' in part) return position === at(part.at);
+    if ('from' in part) return position >= part.from && position <= part.to;
+    const first = part.start === undefined ? 1 : at(part.start);
+    const last = part.stop === undefined ? Infinity : at(part.stop);
+    return position >= first && position <= last && (position - first) % (part.step ?? 1) === 0;
+  });
 }
 
 const DAY_MS = 86_400_000;
@@ -54,7 +94,7 @@ const UNITS: ReadonlyArray<readonly [number, number, number]> = [
   [1_000, 1_000, 1_000],
 ];
 
-const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+export const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The days a listing's words allow, read at `at`: "N units ago" is at least N and less than N+1. */
 export function wordedInterval(publishedMs: number, at: number): { from: string; to: string } {
@@ -74,28 +114,45 @@ export function dateWindowKeeps(args: JobArgs, interval: { from: string; to: str
   return whole || args.publishedOverlap === true;
 }
 
-function dateVerdict(args: JobArgs, video: VideoDescription, at: number): Verdict {
-  if (args.publishedAfter === undefined && args.publishedBefore === undefined) return 'yes';
-  const published = Date.parse(video.published);
-  const worded = dateWindowKeeps(args, wordedInterval(published, at));
-  const exact = dateWindowKeeps(args, { from: day(published), to: day(published) });
-  if (worded !== exact) return 'either';
-  return worded ? 'yes' : 'no';
+/**
+ * Where a read found a video: its position in a list of `size`, when the page was read (some time
+ * within the command's span), and whether the read had its exact publication time (channel/latest).
+ */
+export interface Place {
+  position: number;
+  size: number;
+  at: { start: number; end: number };
+  exact: boolean;
 }
 
-/** Whether the job's filters select `video`, at `position` of a list of `size` read at `at`. */
-export function selects(
-  args: JobArgs,
+/** The interval of days the app reads for a video found at `place` (the words read at `at`). */
+export function intervalAt(
   video: VideoDescription,
-  place: { position: number; size: number; at: number },
-): Verdict {
+  exact: boolean,
+  at: number,
+): { from: string; to: string } {
+  const published = Date.parse(video.published);
+  return exact ? { from: day(published), to: day(published) } : wordedInterval(published, at);
+}
+
+function dateVerdict(args: JobArgs, video: VideoDescription, place: Place): Verdict {
+  if (args.publishedAfter === undefined && args.publishedBefore === undefined) return 'yes';
+  // The page was read some time within the span: its words may have crossed a boundary meanwhile.
+  const first = dateWindowKeeps(args, intervalAt(video, place.exact, place.at.start));
+  const last = dateWindowKeeps(args, intervalAt(video, place.exact, place.at.end));
+  if (first !== last) return 'either';
+  return first ? 'yes' : 'no';
+}
+
+/** Whether the job's filters select `video` at its place in one read of a list. */
+export function selects(args: JobArgs, video: VideoDescription, place: Place): Verdict {
   if (args.items !== undefined && !itemsSelect(args.items, place.position, place.size)) return 'no';
   if (args.matchTitle !== undefined && !new RegExp(args.matchTitle, 'iu').test(video.title)) return 'no';
   if (args.rejectTitle !== undefined && new RegExp(args.rejectTitle, 'iu').test(video.title)) return 'no';
   if (args.minDuration !== undefined && video.lengthSeconds < args.minDuration) return 'no';
   if (args.maxDuration !== undefined && video.lengthSeconds > args.maxDuration) return 'no';
   if (args.skipUncaptioned === true && !video.hasCaptions) return 'no';
-  return dateVerdict(args, video, place.at);
+  return dateVerdict(args, video, place);
 }
 
 /** The strongest of several lists' verdicts: kept when some list selects it. */

@@ -1,38 +1,44 @@
 /**
  * The real side of the model test: a simulator on 127.0.0.1 and a data folder of its own, driven by
- * `scriptorium` command lines (in process), each followed by the reference model's update and, after
- * every export, by every rule of rules.ts on the ZIP it wrote.
+ * `scriptorium` command lines (in process, or as real bin/scriptorium processes for kills and a
+ * second process), each followed by the reference model's update from the service's log and, after
+ * every export, by every rule of rules/ on the ZIP it wrote.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { strToU8, zipSync } from 'fflate';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { CHANNELS, EDITABLE, namesOfChannel } from './catalog';
 import { runCommand, type CommandResult } from './cli-in-process';
-import { readCorpus, type CorpusReading } from './corpus-reader';
-import { ReferenceModel, type Citation, type ModelJob } from './reference';
-import {
-  boughtOnce,
-  datesHold,
-  latestPositions,
-  statusesAgree,
-  uniquePositions,
-  type Violation,
-} from './rules';
-import { CHANNELS, citationFlags, jobFlags, LISTS, VIDEOS, type Step } from './steps';
+import { installModelClock, modelClock } from './clock';
+import { checkCorpus } from './corpus-checks';
+import { readCorpus } from './corpus-reader';
+import type { ModelJob } from './job';
+import { CommandLog } from './log';
+import { ReferenceModel, type Expected } from './reference';
+import { budgetSpentWhenStopped, creditsAgree, paymentNamed, spentWithinBudget } from './rules/ledger';
+import { faultStep } from './steps-faults';
+import { previewStep, refusedStep, searchStep, syncAllStep } from './steps-more';
+import { busyStep, killStep } from './steps-processes';
+import { isPending, switchedOn, unless, type PendingRule, type Violation } from './rules';
+import { citationFlags, formatFlags, jobFlags, type ExportHow, type Step } from './steps';
+import type { JobArgs } from './selection';
 
 /** A sequence broke a rule: which, where, and the steps that led there. */
 export class ModelFailure extends Error {
   constructor(
     readonly violations: Violation[],
     readonly steps: Step[],
+    readonly pageSize: number,
   ) {
     super(
       `${violations.map((v) => `rule "${v.rule}" broken: ${v.detail}`).join('\n')}\n` +
-        `after ${steps.length} step(s):\n${steps.map((step) => `  ${JSON.stringify(step)}`).join(',\n')}`,
+        `after ${steps.length} step(s) (page size ${pageSize}):\n${steps.map((step) => `  ${JSON.stringify(step)}`).join(',\n')}`,
     );
   }
 }
+
+const DEBUG = process.env['MODEL_DEBUG'] === '1';
 
 /** Rules left out of a run (MODEL_SKIP_RULES: words of their names, comma-separated), to find the next. */
 const SKIPPED = (process.env['MODEL_SKIP_RULES'] ?? '')
@@ -40,25 +46,49 @@ const SKIPPED = (process.env['MODEL_SKIP_RULES'] ?? '')
   .map((word) => word.trim())
   .filter((word) => word !== '');
 
+/** How a command ran: its result, its log and its span on the model's clock. */
+interface Ran {
+  result: CommandResult;
+  log: CommandLog;
+  span: { start: number; end: number };
+}
+
 export class ModelWorld {
   readonly steps: Step[] = [];
   readonly model: ReferenceModel;
-  #exports = 0;
+  #outs = 0;
+  /** The job the latest export step ran (steps may name it as LAST). */
+  last: ModelJob | undefined;
+  /** The account's plan, which names the code of a 402 (docs/service.md). */
+  plan: 'grant' | 'paid' | 'paused' = 'grant';
+  /** The credits automatic syncs were charged, each with when (the daily credit limit counts them). */
+  readonly automatic: Array<{ at: number; job: number }> = [];
+  /** How far the simulator's log and ledger were read. */
+  #seen = { seq: 0, charges: 0 };
 
   private constructor(
     readonly sim: RunningSimulator,
     readonly dir: string,
+    readonly pageSize: number,
     /** Words of the only rules that count (a regression's), or undefined for every rule. */
     readonly only: readonly string[] | undefined,
+    /** The rules pending on main switched on (rules.ts, PENDING_RULES). */
+    readonly pending: ReadonlySet<PendingRule>,
   ) {
-    this.model = new ReferenceModel(sim.admin);
+    this.model = new ReferenceModel(sim.admin, pageSize, this.pending);
   }
 
-  static async start(only?: readonly string[]): Promise<ModelWorld> {
-    const sim = await startSimulator({ credits: 1_000_000 });
+  static async start(
+    pageSize: number,
+    only?: readonly string[],
+    pending: ReadonlySet<PendingRule> = switchedOn(),
+  ): Promise<ModelWorld> {
+    installModelClock();
+    modelClock.reset();
+    const sim = await startSimulator({ credits: 1_000_000, pageSize, now: modelClock.now });
     // The CLI reads its key from the environment, as a user's shell gives it.
     process.env['TRANSCRIPT_API_KEY'] = sim.key;
-    return new ModelWorld(sim, mkdtempSync(join(tmpdir(), 'scriptorium-model-')), only);
+    return new ModelWorld(sim, mkdtempSync(join(tmpdir(), 'scriptorium-model-')), pageSize, only, pending);
   }
 
   async close(): Promise<void> {
@@ -66,272 +96,300 @@ export class ModelWorld {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  get #base(): string[] {
-    return ['--base-url', this.sim.url, '--data-dir', join(this.dir, 'data')];
+  get dataDir(): string {
+    return join(this.dir, 'data');
   }
 
-  /** The job a step's number names among those it may apply to, or undefined when there is none. */
+  get base(): string[] {
+    return ['--base-url', this.sim.url, '--data-dir', this.dataDir];
+  }
+
+  /** The job a step's number names: LAST (negative) for the latest export's, else by index. */
   pick(index: number, listsOnly: boolean): ModelJob | undefined {
-    const jobs = this.model.jobs.filter((job) => !listsOnly || job.syncedLists.length > 0);
+    const fits = (job: ModelJob): boolean => !listsOnly || job.syncedLists.length > 0;
+    if (index < 0) return this.last !== undefined && fits(this.last) ? this.last : undefined;
+    const jobs = this.model.jobs.filter(fits);
     return jobs.length === 0 ? undefined : jobs[index % jobs.length];
   }
 
-  /** Whether the step can run now (a step naming a job needs one). */
+  /** Whether the step can run now: a step naming a job needs one; a list changes only between walks. */
   canRun(step: Step): boolean {
     switch (step.op) {
       case 'exportAgain':
+      case 'kill':
+      case 'busy':
         return this.pick(step.job, false) !== undefined;
       case 'sync':
       case 'keep':
         return this.pick(step.job, true) !== undefined;
-      case 'fault':
-        return this.#faultTargets().length > 0;
+      case 'search':
+        return step.job === undefined || this.pick(step.job, false) !== undefined;
+      case 'upload':
+        return !this.#walking((name) => namesOfChannel(CHANNELS[step.channel]).includes(name));
+      case 'editPlaylist':
+        return !this.#walking((name) => name === EDITABLE[step.playlist]);
       default:
         return true;
     }
   }
 
+  /** Whether a job's first walk of such a list is unfinished (the list must not change under it). */
+  #walking(matches: (name: string) => boolean): boolean {
+    return this.model.jobs.some((job) =>
+      job.lists.some((list) => list.walk !== 'done' && list.walk !== 'unavailable' && matches(list.name)),
+    );
+  }
+
   async run(step: Step): Promise<void> {
     this.steps.push(step);
     const violations = await this.#apply(step);
-    violations.push(...boughtOnce(this.model, this.sim.admin.ledger()), ...(await this.#creditsTotal()));
+    if (DEBUG) this.#trace(step);
+    violations.push(...(await creditsAgree(this.model, this.dataDir, this.sim.admin.ledger())));
     const counts = (rule: string): boolean =>
       !SKIPPED.some((word) => rule.includes(word)) &&
+      (!isPending(rule) || this.pending.has(rule as never)) &&
       (this.only === undefined || this.only.some((word) => rule.includes(word)));
     const kept = violations.filter((v) => counts(v.rule));
-    if (kept.length > 0) throw new ModelFailure(kept, [...this.steps]);
+    if (kept.length > 0) throw new ModelFailure(kept, [...this.steps], this.pageSize);
   }
 
   async #apply(step: Step): Promise<Violation[]> {
     switch (step.op) {
       case 'export': {
         const { job, created } = this.model.jobFor(step.job);
-        return this.#export(job, { created, citation: step.citation, out: step.out });
+        void created;
+        return this.#export(job, step, step.job);
       }
       case 'exportAgain': {
         const job = this.pick(step.job, false)!;
-        return this.#export(job, {
-          created: false,
-          citation: step.citation,
-          out: step.out,
-          retry: step.retry,
-        });
+        return this.#export(job, step, job.args);
       }
       case 'upload':
         this.sim.admin.addUploads(CHANNELS[step.channel], step.count);
         return [];
-      case 'sync': {
-        const job = this.pick(step.job, true)!;
-        const { result, span, credits } = await this.#command(['sync', String(job.id), ...this.#base]);
-        this.model.sync(job, span);
-        if (job.credits !== null) job.credits += credits;
-        return exitsWith(result, [0], 'sync: brings a finished job up to date');
-      }
+      case 'editPlaylist':
+        try {
+          this.sim.admin.editPlaylist(EDITABLE[step.playlist]!, step.edit);
+        } catch (error) {
+          if (!(error instanceof RangeError)) throw error;
+        }
+        return [];
+      case 'clock':
+        modelClock.advance(step.advanceMs);
+        return [];
+      case 'topUp':
+        this.sim.admin.topUp(1_000_000);
+        this.plan = 'paid';
+        return [];
+      case 'account':
+        this.sim.admin.setCredits(step.credits);
+        this.sim.admin.setPlan(step.plan);
+        this.plan = step.plan;
+        return [];
+      case 'fault':
+        faultStep(this, step);
+        return [];
+      case 'sync':
+        return this.#sync(this.pick(step.job, true)!);
       case 'keep': {
         const job = this.pick(step.job, true)!;
-        const { result } = await this.#command([
+        const { result } = await this.command([
           'keep',
           String(job.id),
-          'on',
+          step.off ? 'off' : 'on',
           '--data-dir',
-          join(this.dir, 'data'),
+          this.dataDir,
         ]);
-        job.keep = true;
-        return exitsWith(result, [0], 'keep: marks a job with a list');
+        job.keep = step.off !== true;
+        return exitsWith(result, [0], 'keep: marks a job with a list, or unmarks it');
       }
-      case 'syncAll': {
-        const { result, span, credits } = await this.#command(['sync', '--all', ...this.#base]);
-        const kept = this.model.jobs.filter((job) => job.keep);
-        for (const job of kept) {
-          this.model.sync(job, span);
-          job.credits = kept.length === 1 && job.credits !== null ? job.credits + credits : null;
-        }
-        return exitsWith(result, [0], 'sync --all: brings the kept jobs up to date');
-      }
-      case 'fault': {
-        const targets = this.#faultTargets();
-        const videoId = targets[step.pick % targets.length]!;
-        this.sim.admin.addFault({
-          match: { endpoint: 'transcript', videoId },
-          kind: 'status',
-          status: step.status,
-          times: 1,
-        });
-        this.model.faults.set(videoId, { status: step.status, maybeSpent: false });
-        return [];
-      }
+      case 'syncAll':
+        return syncAllStep(this, step);
+      case 'search':
+        return searchStep(this, step);
+      case 'preview':
+        return previewStep(this, step);
+      case 'kill':
+        return killStep(this, step);
+      case 'busy':
+        return busyStep(this, step);
+      case 'refused':
+        return refusedStep(this, step);
     }
   }
 
-  #faultTargets(): string[] {
-    const listed = LISTS.flatMap((list) =>
-      list.startsWith('@')
-        ? this.sim.admin.describeChannel(list).videoIds()
-        : this.sim.admin.describePlaylist(list).videoIds(),
-    );
-    return this.model.faultTargets([...listed, ...VIDEOS]);
+  /** MODEL_DEBUG: what each step did, on stderr (the command's exit, what the service charged, each job). */
+  #trace(step: Step): void {
+    const jobs = this.model.jobs.map((job) => {
+      const statuses = [...job.items.values()].map((item) => `${item.videoId}:${[...item.status].join('/')}`);
+      return `  job ${job.id} ${job.state}${job.exact ? '' : ' (inexact)'} charged ${job.charged} released ${job.released}: ${statuses.join(' ')}`;
+    });
+    process.stderr.write(`step ${JSON.stringify(step)}\n${this.#lastTrace}\n${jobs.join('\n')}\n`);
   }
 
-  /** Runs a command line; the span it ran in, and what the ledger charged meanwhile. */
-  async #command(args: string[]) {
-    const before = this.sim.admin.ledger().length;
-    const start = Date.now();
+  #lastTrace = '';
+
+  /** Runs a command line in process; its log (what the service saw of it) and its span. */
+  async command(args: string[]): Promise<Ran> {
+    const start = modelClock.now();
     const result = await runCommand(args);
-    const span = { start, end: Date.now() };
-    return { result, span, credits: this.sim.admin.ledger().length - before };
+    const log = this.logSince();
+    if (DEBUG)
+      this.#lastTrace = `  ${args.slice(0, 2).join(' ')} -> exit ${result.code} ${result.message}\n${log.calls
+        .map(
+          (call) =>
+            `    ${call.seq} ${call.endpoint} ${JSON.stringify(call.query).slice(0, 90)} ${call.status}${call.charge ? ' charged' : ''}`,
+        )
+        .join('\n')}`;
+    return { result, span: { start, end: modelClock.now() }, log };
   }
 
-  async #export(
-    job: ModelJob,
-    how: {
-      created: boolean;
-      citation: Citation | undefined;
-      out: 'same' | 'new';
-      retry?: 'failed' | 'unavailable';
-    },
-  ): Promise<Violation[]> {
-    this.#exports += 1;
-    const path = join(
-      this.dir,
-      how.out === 'same' ? `job${job.id}.zip` : `job${job.id}-${this.#exports}.zip`,
-    );
-    const retry = how.retry === undefined ? [] : [`--retry-${how.retry}`];
-    const args = [
-      'export',
-      ...job.args.sources,
-      ...jobFlags(job.args),
-      ...citationFlags(how.citation),
-      ...retry,
-    ];
-    const { result, span, credits } = await this.#command([...args, '--out', path, ...this.#base]);
-    if (how.created) this.model.firstRun(job, span);
-    else if (how.retry !== undefined) this.model.retry(job, how.retry);
-    if (how.citation !== undefined && JSON.stringify(how.citation) !== JSON.stringify(job.citation)) {
-      job.touched = true;
-      job.citation = how.citation;
-    }
-    if (job.credits !== null) job.credits += credits;
-    const exited = exitsWith(result, [0, 5], 'export: writes the corpus');
-    if (exited.length > 0) return exited;
-    const corpus = readCorpus(path);
+  /** The service's log of what happened since the last call, as one command's. */
+  logSince(heldFrom?: number): CommandLog {
+    const requests = this.sim.admin.requests().filter((request) => request.seq > this.#seen.seq);
+    const ledger = this.sim.admin.ledger();
+    const charges = ledger.slice(this.#seen.charges);
+    this.#seen = { seq: requests.at(-1)?.seq ?? this.#seen.seq, charges: ledger.length };
+    return new CommandLog(requests, charges, heldFrom);
+  }
+
+  /** The arguments of an export of `args` as `how` asks (sources as arguments or from a file). */
+  exportArgs(job: ModelJob, args: JobArgs, how: ExportHow, path: string): string[] {
+    const sources =
+      how.from === undefined ? args.sources : ['--from', this.#sourceFile(args.sources, how.from)];
     return [
-      ...uniquePositions(corpus),
-      ...latestPositions(job, corpus),
-      ...statusesAgree(job, corpus),
-      ...datesHold(this.model, corpus),
-      ...(await this.#creditsOf(job, corpus)),
-      ...versions(job, corpus, await this.#creditsSoFar(job)),
-      ...(await this.#verify(path, corpus)),
+      'export',
+      ...sources,
+      ...jobFlags(args),
+      ...formatFlags(args, formatsOf(args, how)),
+      ...citationFlags(how.citation),
+      ...(how.retry === undefined ? [] : [`--retry-${how.retry}`]),
+      ...(how.budget === undefined ? [] : ['--budget', String(how.budget)]),
+      ...(how.concurrency === undefined ? [] : ['--concurrency', String(how.concurrency)]),
+      '--out',
+      path,
+      ...this.base,
     ];
   }
 
-  /**
-   * The manifest's credits_spent is what the ledger charged the job up to the release of the version
-   * it carries: an export that keeps a version (a sync that found nothing spent a credit on a list
-   * page since) writes that version's figure again, byte for byte.
-   */
-  async #creditsOf(job: ModelJob, corpus: CorpusReading): Promise<Violation[]> {
-    const spent = corpus.manifest.credits_spent;
-    const released = job.exports.find((earlier) => earlier.version === corpus.manifest.version);
-    const expected = released === undefined ? await this.#creditsSoFar(job) : released.credits;
-    return spent === expected
-      ? []
-      : [
-          {
-            rule: 'credits: credits_spent is what the ledger charged the job up to its version',
-            detail: `job ${job.id}: manifest says ${spent}, the ledger ${expected}`,
-          },
-        ];
+  /** A --from file of the sources: comments and blank lines around them, or a CSV with a header row. */
+  #sourceFile(sources: readonly string[], form: 'file' | 'csv'): string {
+    this.#outs += 1;
+    const path = join(this.dir, `sources-${this.#outs}.${form === 'csv' ? 'csv' : 'txt'}`);
+    const text =
+      form === 'csv'
+        ? `url,note\n${sources.map((source) => `"${source}",model`).join('\n')}\n`
+        : `# the model's sources\n\n${sources.join('\n')}\n  # the end\n`;
+    writeFileSync(path, text);
+    return path;
   }
 
-  /** What the ledger charged the job so far (its own count, or the app's once a sync --all mixed jobs). */
-  async #creditsSoFar(job: ModelJob): Promise<number | undefined> {
-    return job.credits ?? (await this.#jobViews()).find((view) => view.id === job.id)?.creditsSpent;
+  /** A path in the sequence's folder, of a name no other step uses. */
+  scratch(name: string): string {
+    this.#outs += 1;
+    return join(this.dir, `${this.#outs}-${name}`);
   }
 
-  /** After every step, the jobs together spent what the ledger charged. */
-  async #creditsTotal(): Promise<Violation[]> {
-    const jobs = await this.#jobViews();
-    const total = jobs.reduce((sum, view) => sum + view.creditsSpent, 0);
-    const charged = this.sim.admin.ledger().length;
-    return total === charged
-      ? []
-      : [
-          {
-            rule: 'credits: the jobs together spent what the ledger charged',
-            detail: `jobs ${total}, ledger ${charged}`,
-          },
-        ];
+  /** Runs a command line in process, for its result alone. */
+  runInProcess(args: string[]): Promise<CommandResult> {
+    return runCommand(args);
   }
 
-  async #jobViews(): Promise<Array<{ id: number; creditsSpent: number }>> {
-    const result = await runCommand(['jobs', '--json', '--data-dir', join(this.dir, 'data')]);
-    return JSON.parse(result.stdout) as Array<{ id: number; creditsSpent: number }>;
+  zipPath(job: ModelJob, out: 'same' | 'new'): string {
+    this.#outs += 1;
+    return join(this.dir, out === 'same' ? `job${job.id}.zip` : `job${job.id}-${this.#outs}.zip`);
   }
 
-  /** verify accepts the export and its honest re-packaging, and refuses it with one byte changed. */
-  async #verify(path: string, corpus: CorpusReading): Promise<Violation[]> {
-    const violations: Violation[] = [];
-    const verdict = async (file: string) => (await runCommand(['verify', file])).code;
-    if ((await verdict(path)) !== 0) violations.push({ rule: 'verify: accepts the export', detail: path });
-    const top = 'corpus';
-    const repacked: Record<string, Uint8Array> = { [`${top}/`]: new Uint8Array(0) };
-    for (const [name, bytes] of Object.entries(corpus.entries)) repacked[`${top}/${name}`] = bytes;
-    repacked[`${top}/.DS_Store`] = strToU8('Bud1');
-    repacked[`__MACOSX/${top}/._manifest.json`] = strToU8('Mac resource fork');
-    const repackedPath = `${path}.repacked.zip`;
-    writeFileSync(repackedPath, zipSync(repacked));
-    if ((await verdict(repackedPath)) !== 0)
-      violations.push({
-        rule: 'verify: accepts an honest re-packaging (one top folder, __MACOSX/, .DS_Store)',
-        detail: repackedPath,
-      });
-    const changed = { ...corpus.entries };
-    const index = changed['index.csv']!.slice();
-    index[index.length - 2] = index[index.length - 2]! ^ 0x01;
-    changed['index.csv'] = index;
-    const changedPath = `${path}.changed.zip`;
-    writeFileSync(changedPath, zipSync(changed));
-    if ((await verdict(changedPath)) !== 1)
-      violations.push({ rule: 'verify: rejects a changed byte', detail: changedPath });
-    return violations;
+  async #export(job: ModelJob, how: ExportHow, args: JobArgs): Promise<Violation[]> {
+    this.last = job;
+    const path = this.zipPath(job, how.out);
+    if (how.budget !== undefined) job.budget = how.budget;
+    const chargedBefore = job.charged;
+    if (how.retry !== undefined) this.model.retry(job, how.retry);
+    const { result, log, span } = await this.command(this.exportArgs(job, args, how, path));
+    const expected = this.model.run(job, 'export', { log, span, kill: 'none' });
+    this.attribute(log);
+    return [
+      ...expected.violations,
+      ...this.model.unexpectedPaid(log),
+      ...spentWithinBudget(job, chargedBefore),
+      ...budgetSpentWhenStopped(job, result),
+      ...paymentNamed(result, log, this.plan),
+      ...(await this.afterExport(job, how, args, { result, expected, path })),
+    ];
+  }
+
+  /** The exit the command gave, and the rules on the ZIP it wrote when it should have written one. */
+  async afterExport(
+    job: ModelJob,
+    how: ExportHow,
+    args: JobArgs,
+    { result, expected, path }: { result: CommandResult; expected: Expected; path: string },
+  ): Promise<Violation[]> {
+    const exited = exitsWith(result, [...expected.exits], 'export: exits as the run ended (0, 3, 4, 5, 6)');
+    if (exited.length > 0) return exited;
+    if (![0, 3, 5].includes(result.code)) return [];
+    // The citation is kept with the job by the export that writes a ZIP.
+    job.cite(how.citation);
+    const corpus = readCorpus(path);
+    return checkCorpus(this.model, job, corpus, {
+      path,
+      formats: formatsOf(args, how),
+      args,
+      citation: how.citation,
+      complete: result.code !== 3,
+    });
+  }
+
+  /** Credits the ledger charged during the command go to the job whose run the reference followed. */
+  attribute(log: CommandLog): void {
+    for (const [jobId, charged] of log.chargedByOwner()) {
+      const job = this.model.jobs.find((candidate) => candidate.id === jobId);
+      if (job !== undefined) job.charged += charged;
+    }
+  }
+
+  async #sync(job: ModelJob): Promise<Violation[]> {
+    const finished = job.state === 'completed';
+    const chargedBefore = job.charged;
+    const { result, log, span } = await this.command(['sync', String(job.id), ...this.base]);
+    if (!finished) {
+      return [
+        ...exitsWith(result, [2], 'sync: refuses a job that has not finished (exit 2)'),
+        ...unless(
+          'sync: a refused sync sends nothing',
+          log.calls.length > 0 ? [`${log.calls.length} requests`] : [],
+        ),
+      ];
+    }
+    const expected = this.model.run(job, 'sync', { log, span, kill: 'none' });
+    job.syncs += 1;
+    this.attribute(log);
+    const exits = [...expected.exits].map((exit) => (exit === 5 ? 0 : exit));
+    return [
+      ...expected.violations,
+      ...this.model.unexpectedPaid(log),
+      ...spentWithinBudget(job, chargedBefore),
+      ...budgetSpentWhenStopped(job, result),
+      ...exitsWith(
+        result,
+        exits,
+        'sync: brings a finished job up to date (exit 0), or stops as an export would',
+      ),
+    ];
   }
 }
 
-function exitsWith(result: CommandResult, codes: number[], rule: string): Violation[] {
-  return codes.includes(result.code) ? [] : [{ rule, detail: `exit ${result.code}: ${result.message}` }];
+/** The formats an export writes: those it asks for, of those its job can have (no times: txt and json). */
+function formatsOf(args: JobArgs, how: ExportHow): string {
+  const formats = how.formats ?? args.formats;
+  if (args.noTimestamps !== true) return formats;
+  const untimed = formats.split(',').filter((format) => format === 'txt' || format === 'json');
+  return untimed.length === 0 ? 'txt,json' : untimed.join(',');
 }
 
-/**
- * Versions follow the bytes: an export after nothing changed gives the same bytes and version; one
- * version never names two corpora; versions never go back.
- */
-function versions(job: ModelJob, corpus: CorpusReading, credits: number | undefined): Violation[] {
-  const violations: Violation[] = [];
-  const version = corpus.manifest.version;
-  const previous = job.exports[job.exports.length - 1];
-  if (
-    previous !== undefined &&
-    !job.touched &&
-    (previous.sha256 !== corpus.sha256 || previous.version !== version)
-  )
-    violations.push({
-      rule: 'versions: an export that changes nothing keeps the version and the bytes',
-      detail: `job ${job.id}: version ${previous.version} -> ${version}, bytes ${previous.sha256 === corpus.sha256 ? 'kept' : 'changed'}`,
-    });
-  const twin = job.exports.find((earlier) => earlier.version === version && earlier.sha256 !== corpus.sha256);
-  if (twin !== undefined)
-    violations.push({
-      rule: 'versions: one version number, one corpus',
-      detail: `job ${job.id}: two different corpora carry version ${version}`,
-    });
-  if (previous !== undefined && version < previous.version)
-    violations.push({
-      rule: 'versions: never go back',
-      detail: `job ${job.id}: version ${previous.version} -> ${version}`,
-    });
-  const released = job.exports.find((earlier) => earlier.version === version);
-  job.exports.push({ sha256: corpus.sha256, version, credits: released?.credits ?? credits });
-  job.touched = false;
-  return violations;
+export function exitsWith(result: CommandResult, codes: readonly number[], rule: string): Violation[] {
+  return codes.includes(result.code)
+    ? []
+    : [{ rule, detail: `exit ${result.code} (expected ${codes.join(' or ')}): ${result.message}` }];
 }

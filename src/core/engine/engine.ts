@@ -34,8 +34,7 @@ import {
   runLimitsOf,
   type JobSettingsChange,
 } from './spec';
-import { syncRun } from './sync-run';
-import { walkSources } from './walk';
+import { syncRun, walkListsOn } from './sync-run';
 import type {
   EngineDeps,
   EngineEvents,
@@ -130,7 +129,7 @@ export class Engine {
       return completedOutcome(this.#deps.db, jobId);
     }
     // The first run of a job, and every run that continues it, walks its lists from their cursors.
-    return this.#execute(jobId, settings, (run) => run.execute(walkSources));
+    return this.#execute(jobId, settings, (run) => run.execute(walkListsOn));
   }
 
   /**

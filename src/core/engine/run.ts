@@ -35,7 +35,7 @@ import type {
   RunOutcome,
   SpendingCap,
 } from './types';
-import { walkSources } from './walk';
+import { walkListsOn } from './sync-run';
 
 /** What one run works with: the engine's database and clock, and this run's client and pacer. */
 export interface RunDeps {
@@ -51,7 +51,7 @@ export interface RunDeps {
 /**
  * How a run reads the job's lists, pass after pass, while the fetch loop buys the videos they bring.
  * Each kind of run names its own: the first run of a job, and every run that continues one, walks
- * each list from its stored cursor (walk.ts `walkSources`); a sync run reads a finished job's lists
+ * on each list from its stored cursor (sync-run.ts `walkListsOn`); a sync run reads a finished job's lists
  * again on its first pass (sync-run.ts). A run makes another pass only when failed videos were put
  * back meanwhile.
  */
@@ -266,7 +266,7 @@ export class JobRun {
     this.#preview = true;
     return this.#drive(
       async (ctx) => {
-        await walkSources(ctx).catch((error: unknown) =>
+        await walkListsOn(ctx).catch((error: unknown) =>
           this.control.stop({ kind: STOP_REASON.error, error }),
         );
         ctx.writer.flush(); // a page's request never sent, dropped from the ledger (paid-requests.ts)

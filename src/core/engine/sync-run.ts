@@ -9,7 +9,15 @@ import {
   wasCut,
   type ReadAgain,
 } from '../store/list-reads';
-import { failWalk, pagesOfJob, recordPageReadAgain, sourcesOfJob, type SourceRecord } from '../store/sources';
+import {
+  failWalk,
+  pagesOfJob,
+  recordPageReadAgain,
+  restartRead,
+  setWalkStatus,
+  sourcesOfJob,
+  type SourceRecord,
+} from '../store/sources';
 import { finishSync, startSync } from '../store/syncs';
 import { isSyncedSourceKind, LIST_STATUS, SOURCE_KIND } from '../../shared/vocabulary';
 import { pendingVersion } from '../store/versions';
@@ -56,8 +64,22 @@ export async function syncRun(
   return { outcome, ...found };
 }
 
-/** A sync run's passes: the lists read again on the first; a later one (failed videos put back meanwhile) walks them. */
-const readListsAgainFirst: ReadLists = (ctx, pass) => (pass === 0 ? readListsAgain(ctx) : walkSources(ctx));
+/**
+ * A sync run's passes: the lists read again on the first, then those not read to their end walked on
+ * as any run does; a later pass (failed videos put back meanwhile) walks them on.
+ */
+const readListsAgainFirst: ReadLists = (ctx, pass) =>
+  pass === 0 ? readListsAgain(ctx).then(() => walkListsOn(ctx)) : walkListsOn(ctx);
+
+/**
+ * How every run reads the lists it has not read to their end: a list a sync could not read is read
+ * again from its start, as a sync (readAgainFailedSyncs); the others walk on from their cursors
+ * (walk.ts), a list a failure left unwalked included.
+ */
+export async function walkListsOn(ctx: RunContext): Promise<void> {
+  await readAgainFailedSyncs(ctx);
+  await walkSources(ctx);
+}
 
 /** What a sync counts its findings from: the job's videos, list pages bought and credits spent. */
 function tally(db: Database, jobId: number): { videos: number; pages: number; credits: number } {
@@ -84,7 +106,8 @@ export async function readListsAgain(ctx: RunContext): Promise<number> {
   let found = 0;
   for (const source of sourcesOfJob(ctx.db, ctx.jobId)) {
     if (ctx.control.stopped) break;
-    if (!isSyncedSourceKind(source.kind)) continue;
+    // A list not read to its end yet is the run's to walk on (walkListsOn).
+    if (!isSyncedSourceKind(source.kind) || source.walkStatus !== LIST_STATUS.done) continue;
     let exactDates = new Map<string, string>();
     if (source.kind === SOURCE_KIND.channel) {
       const latest = await askLatest(ctx, source);
@@ -94,6 +117,22 @@ export async function readListsAgain(ctx: RunContext): Promise<number> {
     found += await readListAgain(ctx, source, exactDates);
   }
   return found;
+}
+
+/**
+ * Reads again, as a sync does, each list a sync could not read (its walk failed and was reopened for
+ * this run, its cursor cleared: a list read before, pages bought): from its start, where pages of known
+ * videos are expected rather than a loop, every video found moving to its place now. A first walk
+ * resumed from its cursor is walk.ts's.
+ */
+export async function readAgainFailedSyncs(ctx: RunContext): Promise<void> {
+  for (const source of sourcesOfJob(ctx.db, ctx.jobId)) {
+    if (ctx.control.stopped) return;
+    if (!isSyncedSourceKind(source.kind) || source.walkStatus !== LIST_STATUS.pending) continue;
+    if (source.cursor !== null || source.pages === 0) continue;
+    const latest = source.kind === SOURCE_KIND.channel ? await askLatest(ctx, source) : undefined;
+    await readListAgain(ctx, source, latest?.dates ?? new Map());
+  }
 }
 
 /**
@@ -157,6 +196,9 @@ async function readListAgain(
   const end = (whole: boolean, at: string, stopped = false): number => {
     ended = true;
     placeUnreached(ctx.db, source.id, read.ended(whole, at));
+    // A list a sync could not read, read again to its end, is read as a whole again (readAgainFailedSyncs).
+    if (!stopped && source.walkStatus === LIST_STATUS.pending)
+      setWalkStatus(ctx.db, source.id, LIST_STATUS.done);
     if (stopped || !selection.needsListSize) return 0;
     return settleAwaitingItems(ctx, source, selection, listSize ?? (whole ? read.count : null), at);
   };
@@ -219,5 +261,7 @@ async function readListAgain(
   }
   // Stopped midway (credits, budget, an interruption): what it read still places the rest.
   if (!ended && read.count > 0) ctx.db.transaction(() => end(false, ctx.now(), true)).immediate();
+  // It could not be read (the walk failed): the next run reads it again from its start.
+  if (!ended && !ctx.control.stopped) restartRead(ctx.db, source.id);
   return added;
 }

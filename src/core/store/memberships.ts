@@ -80,6 +80,7 @@ const statements = preparedFor((db) => ({
      FROM items WHERE job_id = :jobId AND video_id = :videoId`,
   ),
   // Only an item whose source is a single video: a list's data is never replaced by another list's.
+  // Nor once a released version holds the video: its files and records stay as they were written.
   adopt: db.prepare(
     `UPDATE items SET source_id = :sourceId, position = :position,
        title = CASE WHEN title = '' THEN :title ELSE title END,
@@ -87,7 +88,8 @@ const statements = preparedFor((db) => ({
        duration_seconds = :durationSeconds, view_count = :viewCount, has_captions = :hasCaptions,
        listed_at = :listedAt
      WHERE job_id = :jobId AND video_id = :videoId
-       AND source_id IN (SELECT id FROM sources WHERE job_id = :jobId AND kind = ${KIND.video})`,
+       AND source_id IN (SELECT id FROM sources WHERE job_id = :jobId AND kind = ${KIND.video})
+       AND version > (SELECT coalesce(max(v.version), 0) FROM versions v WHERE v.job_id = :jobId)`,
   ),
   itemOf: db.prepare<[number, string], { id: number }>(
     'SELECT id FROM items WHERE job_id = ? AND video_id = ?',
@@ -129,7 +131,8 @@ export function addMembership(db: Database, membership: NewMembership): boolean 
 /**
  * Gives a video the job had from a source of its own the data of the first list that holds it:
  * index.csv takes a video's list data from that list, never from a video given by itself. True when
- * it did; a video a list brought first keeps that list's data.
+ * it did; a video a list brought first keeps that list's data, and so does one a released version
+ * holds (a later version renames no file and leaves its records as they were).
  */
 export function adoptListing(db: Database, adopted: AdoptedListing & { listedAt: string }): boolean {
   const { listing } = adopted;

@@ -106,6 +106,7 @@ const statements = preparedFor((db) => ({
   recordPageReadAgain: db.prepare<[string | null, number]>(
     'UPDATE sources SET cursor = ?, pages = pages + 1 WHERE id = ?',
   ),
+  restartRead: db.prepare<[number]>('UPDATE sources SET cursor = NULL WHERE id = ?'),
   reopenFailed: db.prepare<[number]>(
     `UPDATE sources SET walk_status = ${LIST.pending}, error = NULL, http_status = NULL, error_code = NULL
      WHERE job_id = ? AND walk_status IN (${LIST.failed}, ${LIST.unavailable})`,
@@ -173,6 +174,14 @@ export function pagesOfJob(db: Database, jobId: number): number {
 /** A page of a list read again (a sync's): counted, its cursor kept; the walk stays done. */
 export function recordPageReadAgain(db: Database, sourceId: number, cursor: string | null): void {
   statements(db).recordPageReadAgain.run(cursor, sourceId);
+}
+
+/**
+ * A sync could not read the list to its end: the next run reads it again from its start, as a sync
+ * (a list read before, its cursor cleared: sync.ts `readAgainFailedSyncs`).
+ */
+export function restartRead(db: Database, sourceId: number): void {
+  statements(db).restartRead.run(sourceId);
 }
 
 /**

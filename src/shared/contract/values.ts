@@ -105,7 +105,8 @@ export const JobDraftSchema = z.object({
   includeTimestamp: z.boolean(),
   sendMetadata: z.boolean(),
   maxVideos: z.number().int().positive().nullable(),
-  budget: z.number().int().nonnegative().nullable(),
+  /** Credits the job may spend in all its runs; null for no limit; left out, a job found keeps its own. */
+  budget: z.number().int().nonnegative().nullable().optional(),
   concurrency: z.number().int().min(CONCURRENCY.min).max(CONCURRENCY.max),
   formats: z.array(ExportFormatSchema).min(1),
   /** Selection filters (src/shared/filters.ts); none when left out. */

@@ -107,16 +107,19 @@ const REGRESSIONS = JSON.parse(
 /** A recorded failure to run again (test:model's --replay FILE), with every rule. */
 const REPLAY = process.env['MODEL_REPLAY'];
 
-describe.runIf(REPLAY !== undefined)('a recorded sequence, replayed', () => {
-  test(
-    `${REPLAY}`,
-    async () => {
-      const recorded = JSON.parse(readFileSync(REPLAY ?? '', 'utf8')) as Regression;
-      await runSequence({ pageSize: recorded.pageSize ?? 100, steps: recorded.steps });
-    },
-    TIMEOUT_MS,
-  );
-});
+// Registered only when asked for, so that npm test counts no skipped case.
+if (REPLAY !== undefined) {
+  describe('a recorded sequence, replayed', () => {
+    test(
+      REPLAY,
+      async () => {
+        const recorded = JSON.parse(readFileSync(REPLAY, 'utf8')) as Regression;
+        await runSequence({ pageSize: recorded.pageSize ?? 100, steps: recorded.steps });
+      },
+      TIMEOUT_MS,
+    );
+  });
+}
 
 /**
  * MODEL_PENDING_SHOW=1 (`npm run test:model -- --show-pending`): each rule pending on main, switched

@@ -44,6 +44,7 @@ const core = await bundleSources('library', {
   'src/core/store/transcripts.ts': ['storeTranscript'],
   'src/core/store/library-index.ts': ['indexNextTranscripts'],
   'src/core/engine/prepare-transcripts.ts': ['PreparationLoop'],
+  'src/core/app/derivation.ts': ['EXPORT_DERIVATION'],
   'src/core/app/library.ts': ['searchLibrary'],
   'src/core/app/library-trends.ts': ['libraryTrends'],
   'src/core/app/library-concordance.ts': ['concordance'],
@@ -186,7 +187,7 @@ console.log(`\n2. Building a library of ${LIBRARY.toLocaleString('en-US')} trans
 const dbFile = join(work, 'scriptorium.db');
 const building = core.openDatabase(dbFile);
 building.exec(`INSERT INTO jobs (key, status, options, sources, skipped, created_at, updated_at)
-         VALUES ('bench', 'completed', '{}', '[]', '[]', 't', 't');
+         VALUES ('bench', 'completed', '{"langs":["orig"],"includeTimestamp":true,"sendMetadata":true}', '[]', '[]', 't', 't');
          INSERT INTO sources (job_id, position, kind, source_id, input) VALUES (1, 0, 'playlist', 'PLbench', 'PLbench');`);
 const item =
   building.prepare(`INSERT INTO items (job_id, source_id, position, number, video_id, title, status, transcript_id,
@@ -237,6 +238,14 @@ const db = core.openDatabase(dbFile);
   console.log(`  re-indexed ${last?.done} of ${last?.total} transcripts after the upgrade`);
   record(results, 'reindex', 'one-time re-index after an upgrade: wall s', [wallS], 1);
   record(results, 'reindex', 'one-time re-index after an upgrade: CPU s', [cpuS], 1);
+}
+{
+  // Derived for export too (issue 45), untimed: a library whose one-time preparation after the upgrade
+  // is over, as the queries and the Trends view (figure 6) meet it once it has run; during it, the
+  // worker's writes share the machine with them.
+  const deriver = new core.PreparationLoop(db, core.EXPORT_DERIVATION);
+  await deriver.run({ stopped: () => false });
+  console.log('  derived for export (issue 45), untimed');
 }
 db.pragma('wal_checkpoint(TRUNCATE)');
 
